@@ -1,0 +1,112 @@
+/**
+ * The canonical, provider-neutral records Windowpane stores. Content uses blocks close
+ * to Anthropic's (text, tool_use, tool_result, thinking); providers map them to and from
+ * each wire shape. Nothing here is ever deleted by windowing: a plan is a view.
+ */
+
+/** Milliseconds since the Unix epoch, supplied by the caller (core never reads the clock). */
+export type EpochMs = number & { readonly __brand: 'EpochMs' };
+
+export type ProviderId = 'anthropic' | 'openai' | 'openai-compatible' | 'demo';
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+export interface ToolUseBlock {
+  type: 'tool_use';
+  /** Provider-assigned call id (Anthropic `toolu_…`, OpenAI `call_…`). */
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+}
+
+/** Extended thinking; `signature` must be sent back unchanged on the next request. */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
+
+/** Token usage as the provider reported it for one response. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Tokens read from the prompt cache (priced at the cache-read rate). */
+  cacheReadTokens: number;
+  /** Tokens written to the prompt cache (priced at the cache-write rate). */
+  cacheWriteTokens: number;
+}
+
+/**
+ * - `message`: an ordinary user or assistant turn.
+ * - `summary`: a "[Conversation Summary]" standing in for the messages listed in `covers`.
+ */
+export type MessageKind = 'message' | 'summary';
+
+/**
+ * - `complete`: finished normally.
+ * - `streaming`: being written now.
+ * - `stopped`: the user pressed Stop; the partial text is kept.
+ * - `interrupted`: the tab closed or reloaded mid-stream; the partial text is kept.
+ * - `error`: the request failed; `error` says why.
+ */
+export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'error';
+
+export interface StoredMessage {
+  id: string;
+  conversationId: string;
+  /** Position in the conversation, strictly increasing; the order of the transcript. */
+  seq: number;
+  role: 'user' | 'assistant';
+  kind: MessageKind;
+  content: ContentBlock[];
+  createdAt: number;
+  status: MessageStatus;
+  /** Never evicted by any strategy. */
+  pinned?: boolean;
+  /** For `summary`: the ids of the messages this summary replaces, in order. */
+  covers?: string[];
+  /** Model that produced an assistant message. */
+  model?: string;
+  provider?: ProviderId;
+  usage?: Usage;
+  error?: { code: string; message: string };
+}
+
+export interface Conversation {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Number of stored messages, kept in step with the messages store. */
+  messageCount: number;
+  /** Per-conversation overrides of the global settings (model, strategy, knobs). */
+  overrides?: Record<string, unknown>;
+  /** Present when imported, so importing the same file again does not duplicate it. */
+  source?: { kind: 'windowpane' | 'chatgpt' | 'claude'; id: string };
+}
+
+/** Concatenated text of a message's text blocks (tool calls and thinking excluded). */
+export function messageText(message: Pick<StoredMessage, 'content'>): string {
+  let out = '';
+  for (const block of message.content) {
+    if (block.type === 'text') out += (out ? '\n' : '') + block.text;
+  }
+  return out;
+}

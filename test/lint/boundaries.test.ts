@@ -1,0 +1,39 @@
+// @vitest-environment node
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
+
+async function ruleIds(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe('layer boundaries', () => {
+  it('stops src/core from importing React, storage or SDKs', async () => {
+    for (const pkg of ['react', 'zustand', 'idb', '@anthropic-ai/sdk', 'openai']) {
+      const ids = await ruleIds('src/core/probe.ts', `import x from '${pkg}';\nexport const y = x;\n`);
+      expect(ids, pkg).toContain('no-restricted-imports');
+    }
+  });
+
+  it('stops src/core from reading the clock, randomness, the DOM or the network', async () => {
+    const ids = await ruleIds(
+      'src/core/probe.ts',
+      'export const a = Date.now();\nexport const b = Math.random();\nexport const c = document.title;\nexport const d = fetch;\n',
+    );
+    expect(ids.filter((id) => id === 'no-restricted-properties')).toHaveLength(2);
+    expect(ids.filter((id) => id === 'no-restricted-globals')).toHaveLength(2);
+  });
+
+  it('keeps the SDKs in src/providers and idb in src/persistence', async () => {
+    expect(await ruleIds('src/store/probe.ts', "import OpenAI from 'openai';\nexport const o = OpenAI;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('src/components/probe.ts', "import { openDB } from 'idb';\nexport const o = openDB;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('src/providers/probe.ts', "import OpenAI from 'openai';\nexport const o = OpenAI;\n")).toEqual([]);
+    expect(await ruleIds('src/persistence/probe.ts', "import { openDB } from 'idb';\nexport const o = openDB;\n")).toEqual([]);
+  });
+
+  it('lets core files import each other', async () => {
+    expect(await ruleIds('src/core/window/probe.ts', "import { messageText } from '../conversation';\nexport const m = messageText;\n")).toEqual([]);
+  });
+});
