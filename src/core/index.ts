@@ -2,3 +2,4 @@
 // everything outside src/core imports from here.
 export * from './errors';
 export * from './conversation';
+export * from './messages';
