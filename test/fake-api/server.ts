@@ -1,0 +1,765 @@
+/**
+ * # Fake provider API
+ *
+ * A local HTTP server (Node `http`, no framework) that answers like the Anthropic Messages API
+ * and the OpenAI Chat Completions API closely enough that the official SDKs cannot tell. Browser
+ * tests point the app's base URL setting at it; the unit tests in this folder drive it with the
+ * real SDKs. It binds to 127.0.0.1 only, on a random free port unless one is given.
+ *
+ * ```ts
+ * const fake = await startFakeApi({ contextWindow: 8_000 });
+ * new Anthropic({ apiKey, baseURL: fake.url });          // POST {url}/v1/messages
+ * new OpenAI({ apiKey, baseURL: `${fake.url}/v1` });     // POST {url}/v1/chat/completions
+ * fake.failNext('429', { retryAfterSeconds: 1 });
+ * fake.setReply((request) => ({ toolCalls: [{ name: 'lookup', input: { q: 'x' } }] }));
+ * await fake.close();
+ * ```
+ * From a shell: `npx tsx test/fake-api/server.ts --port 8787 [--context-window 8000] [--delay 30]`.
+ *
+ * ## Routes (everything else is a 404 in the provider's error shape)
+ * - `OPTIONS *`: CORS preflight, 204; echoes `Origin` and `Access-Control-Request-Headers`, allows
+ *   GET/POST/OPTIONS, answers Chromium's private-network preflight. Every other response carries
+ *   `Access-Control-Allow-Origin` (the Origin echoed) and exposes retry-after, request ids and the
+ *   rate-limit headers.
+ * - Anthropic: `POST /v1/messages`, `POST /v1/messages/count_tokens`, `GET /v1/models[/{id}]`.
+ *   The key goes in `x-api-key` or (what SDK 1.x sends) `Authorization: Bearer`; `anthropic-version`
+ *   must be `2023-06-01` or `2026-10-21` (SDK 1.12 sends the latter). A request with an `Origin`
+ *   header must also send `anthropic-dangerous-direct-browser-access: true`, as the real API demands.
+ * - OpenAI: `POST /v1/chat/completions` and `GET /v1/models[/{id}]`, also without the `/v1` prefix
+ *   (`POST /chat/completions`, `GET /models`) for OpenAI-compatible base URLs that already end in
+ *   `/v1` or have none. `Authorization: Bearer` is required. `GET /v1/models` answers in Anthropic's
+ *   shape when the request carries `anthropic-version`.
+ *
+ * ## What is validated (400 `invalid_request_error` with the real message unless noted)
+ * Anthropic: `model`, `max_tokens` (integer >= 0; 0 is the documented cache pre-warm) and
+ * non-empty `messages` required; roles user/assistant, plus `system` messages mid-conversation only
+ * right after a user turn; first message from the user; no empty content except the optional final
+ * assistant message; no empty or whitespace-only text blocks; no trailing whitespace in a final
+ * assistant prefill; `system` a string or text blocks; consecutive same-role messages merged into
+ * one turn (as the API documents) before tool pairing: every `tool_use` answered by `tool_result`
+ * blocks at the start of the next user turn, every `tool_result` pointing at a `tool_use` of the
+ * previous assistant turn, tool_use ids unique and `^[a-zA-Z0-9_-]+$`; thinking blocks must come back
+ * with the signature the fake gave them; at most 4 `cache_control` breakpoints (top-level automatic
+ * caching counts as one); then 404 `not_found_error` for an unknown model; then the context window:
+ * input > window gives "prompt is too long: N tokens > M maximum", input + max_tokens > window gives
+ * "input length and `max_tokens` exceed context limit: N + K > M, decrease input length or
+ * `max_tokens` and try again" (both real API texts).
+ * OpenAI: `model`, non-empty `messages`; roles system/developer/user/assistant/tool/function;
+ * content required except on an assistant message with `tool_calls`; no empty content arrays; every
+ * assistant `tool_calls` answered by `role: "tool"` messages for each id before the next non-tool
+ * message; every tool message answering a call of the assistant message just before it;
+ * `stream_options` only with `stream`; `max_completion_tokens`/`max_tokens` >= 1; 404
+ * `model_not_found`; `context_length_exceeded` ("This model's maximum context length is N tokens.
+ * However, your messages resulted in M tokens. Please reduce the length of the messages." and, when
+ * the completion budget is what overflows, the "you requested T tokens (M in the messages, K in the
+ * completion)" variant).
+ * Input tokens are counted with gpt-tokenizer's o200k for both providers, plus a few framing tokens
+ * per message, tool and system prompt, identically on every endpoint.
+ *
+ * ## Prompt caching
+ * Anthropic: per API key and model, a breakpoint's prefix (tools, system, messages, byte-identical,
+ * `cache_control` markers ignored) of at least `minCacheableTokens` (default 1024) is written on
+ * first use (`cache_creation_input_tokens`) and read later (`cache_read_input_tokens`), looking back
+ * up to 20 blocks from each breakpoint; `input_tokens` counts only the rest, as documented.
+ * OpenAI: automatic; prompts of 1024+ tokens are remembered in 128-token steps and a repeated prefix
+ * is reported in `usage.prompt_tokens_details.cached_tokens` (`prompt_tokens` includes it).
+ *
+ * ## Replies
+ * By default: "Answer {turn}: I received {n} messages. Your last message began "…"." where turn counts
+ * the chat requests answered since start/reset and n is the length of the request's `messages`.
+ * Requests whose system prompt or last user text asks to summarize get a short "Summary: …" text.
+ * Streams send several deltas `deltaDelayMs` apart (default 15 ms) so a test can press Stop; an abort
+ * is recorded (`aborted: true`). Output stops at max_tokens (stop_reason `max_tokens` / finish_reason
+ * `length`). `options.script` (a reply function or a list of replies used in order) and `setReply`
+ * script tool calls, parallel calls, thinking or long answers.
+ *
+ * ## Failures
+ * `failNext(kind)` makes the next chat request(s) fail: '401' (bad key), '429' (with `retry-after`),
+ * '529' (Anthropic overloaded_error; OpenAI answers 503), '500', '503', 'context' (the provider's
+ * context-length error with the real counted input and a smaller maximum), 'unknown_model' (404),
+ * 'network' (the socket is destroyed without an answer). Keys containing "invalid" are rejected as the
+ * real APIs reject a wrong key (401), unless `isValidKey` says otherwise.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { ANTHROPIC_VERSIONS, anthropicErrorBody, buildAnthropicAnswer, checkAnthropicRequest } from './anthropic';
+import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
+import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
+import { AnthropicPromptCache, OpenAIPromptCache } from './promptCache';
+import { asksForSummary, defaultReply, IdSource } from './replies';
+import type {
+  ApiFailure,
+  FailureKind,
+  FailureOptions,
+  Provider,
+  RecordedRequest,
+  ReplyContext,
+  ReplyFunction,
+  ReplySpec,
+} from './types';
+
+export type {
+  ApiFailure,
+  FailureKind,
+  FailureOptions,
+  Provider,
+  RecordedRequest,
+  ReplyContext,
+  ReplyFunction,
+  ReplySpec,
+  ToolCallSpec,
+  ValidationResult,
+} from './types';
+
+export interface FakeApiOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /**
+   * Context window in tokens: one number for every model, or per model id. A record is looked up
+   * by exact id, then by the longest key the id starts with, then by key '*'; default 200 000.
+   */
+  contextWindow?: number | Record<string, number>;
+  /** Anthropic's minimum cacheable prefix, in tokens, looked up like `contextWindow`; default 1024. */
+  minCacheableTokens?: number | Record<string, number>;
+  /** Pause between streamed deltas, in ms; default 15. */
+  deltaDelayMs?: number;
+  /** Replies for chat requests: a function, or a list used one per request (then the default). */
+  script?: ReplyFunction | ReplySpec[];
+  /** Which keys authenticate; default: any non-empty key that does not contain "invalid". */
+  isValidKey?: (key: string, provider: Provider) => boolean;
+  /** Which model ids exist; default: Anthropic ids start with "claude-", and no id contains "unknown" or "nonexistent". */
+  isKnownModel?: (model: string, provider: Provider) => boolean;
+  /** Ids listed by `GET /v1/models` (models seen in requests are listed too). */
+  models?: Partial<Record<Provider, string[]>>;
+}
+
+export interface FakeApi {
+  /** Origin of the server, e.g. http://127.0.0.1:41234 (no trailing slash, no /v1). */
+  url: string;
+  /** Every request received, in order, including preflights; entries are updated as answers finish. */
+  requests: RecordedRequest[];
+  /** Makes the next chat request(s) fail the given way. Calls queue up in order. */
+  failNext(kind: FailureKind, options?: FailureOptions): void;
+  /** Replaces the reply for chat requests; return undefined for the default reply, pass null to clear. */
+  setReply(fn: ReplyFunction | null): void;
+  /** Forgets requests, queued failures, the reply function, the prompt caches and the turn count. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_CONTEXT_WINDOW = 200_000;
+const DEFAULT_MIN_CACHEABLE = 1024;
+const DEFAULT_DELTA_DELAY_MS = 15;
+const DEFAULT_MODELS: Record<Provider, string[]> = {
+  anthropic: ['claude-opus-4-8', 'claude-sonnet-4-6', 'claude-haiku-4-5'],
+  openai: ['gpt-5.5', 'gpt-5.4-mini', 'gpt-4o-mini'],
+};
+
+function lookupByModel(setting: number | Record<string, number> | undefined, model: string, fallback: number): number {
+  if (setting === undefined) return fallback;
+  if (typeof setting === 'number') return setting;
+  if (setting[model] !== undefined) return setting[model];
+  const prefix = Object.keys(setting)
+    .filter((key) => key !== '*' && model.startsWith(key))
+    .sort((a, b) => b.length - a.length)[0];
+  if (prefix !== undefined) return setting[prefix]!;
+  return setting['*'] ?? fallback;
+}
+
+function defaultIsKnownModel(model: string, provider: Provider): boolean {
+  if (model === '' || /unknown|nonexistent/i.test(model)) return false;
+  return provider === 'openai' || model.startsWith('claude-');
+}
+
+function redactedHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (name === 'x-api-key') headers[name] = '[redacted]';
+    else if (name === 'authorization') headers[name] = text.replace(/^(\w+)\s+.*$/s, '$1 [redacted]');
+    else headers[name] = text;
+  }
+  return headers;
+}
+
+function bearerToken(req: IncomingMessage): string | null {
+  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  return match ? match[1]!.trim() : null;
+}
+
+/** How OpenAI shows a wrong key back: its first and last characters, the middle masked. */
+function maskKey(key: string): string {
+  if (key.length <= 8) return '*'.repeat(key.length);
+  return `${key.slice(0, 3)}${'*'.repeat(key.length - 7)}${key.slice(-4)}`;
+}
+
+interface QueuedFailure {
+  kind: FailureKind;
+  remaining: number;
+  options: FailureOptions;
+}
+
+export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
+  const requests: RecordedRequest[] = [];
+  const failures: QueuedFailure[] = [];
+  const ids = new IdSource();
+  const anthropicCache = new AnthropicPromptCache();
+  const openAICache = new OpenAIPromptCache();
+  const seenModels: Record<Provider, Set<string>> = { anthropic: new Set(), openai: new Set() };
+  const isValidKey = options.isValidKey ?? ((key: string) => key.trim() !== '' && !/invalid/i.test(key));
+  const isKnownModel = options.isKnownModel ?? defaultIsKnownModel;
+  const scriptList = Array.isArray(options.script) ? [...options.script] : [];
+  let replyFunction: ReplyFunction | null = typeof options.script === 'function' ? options.script : null;
+  let turn = 0;
+  const sockets = new Set<Socket>();
+
+  const takeFailure = (provider: Provider): QueuedFailure | null => {
+    const index = failures.findIndex((failure) => failure.options.provider === undefined || failure.options.provider === provider);
+    if (index < 0) return null;
+    const failure = failures[index]!;
+    failure.remaining -= 1;
+    if (failure.remaining <= 0) failures.splice(index, 1);
+    return failure;
+  };
+
+  const chooseReply = (context: ReplyContext): ReplySpec => {
+    const fromFunction = replyFunction?.(context);
+    if (fromFunction) return fromFunction;
+    const scripted = scriptList.shift();
+    return scripted ?? defaultReply(context);
+  };
+
+  const anthropicHeaders = (requestId: string): Record<string, string> => {
+    const reset = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return {
+      'request-id': requestId,
+      'anthropic-organization-id': 'fake-organization',
+      'anthropic-ratelimit-requests-limit': '4000',
+      'anthropic-ratelimit-requests-remaining': '3999',
+      'anthropic-ratelimit-requests-reset': reset,
+      'anthropic-ratelimit-input-tokens-limit': '2000000',
+      'anthropic-ratelimit-input-tokens-remaining': '2000000',
+      'anthropic-ratelimit-input-tokens-reset': reset,
+      'anthropic-ratelimit-output-tokens-limit': '400000',
+      'anthropic-ratelimit-output-tokens-remaining': '400000',
+      'anthropic-ratelimit-output-tokens-reset': reset,
+      'anthropic-ratelimit-tokens-limit': '2400000',
+      'anthropic-ratelimit-tokens-remaining': '2400000',
+      'anthropic-ratelimit-tokens-reset': reset,
+    };
+  };
+
+  const openAIHeaders = (requestId: string): Record<string, string> => ({
+    'x-request-id': requestId,
+    'openai-organization': 'fake-organization',
+    'openai-processing-ms': '12',
+    'openai-version': '2020-10-01',
+    'x-ratelimit-limit-requests': '10000',
+    'x-ratelimit-limit-tokens': '30000000',
+    'x-ratelimit-remaining-requests': '9999',
+    'x-ratelimit-remaining-tokens': '29999000',
+    'x-ratelimit-reset-requests': '6ms',
+    'x-ratelimit-reset-tokens': '2ms',
+  });
+
+  const providerHeaders = (provider: Provider, requestId: string) =>
+    provider === 'anthropic' ? anthropicHeaders(requestId) : openAIHeaders(requestId);
+
+  const sendFailure = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, failure: ApiFailure) => {
+    record.status = failure.status;
+    if (record.validation.ok && failure.status === 400) record.validation = { ok: false, ...failure };
+    const body = provider === 'anthropic' ? anthropicErrorBody(failure, record.id) : openAIErrorBody(failure);
+    sendJson(req, res, failure.status, body, { ...providerHeaders(provider, record.id), ...failure.headers });
+    record.completed = true;
+  };
+
+  /** The error an injected failure answers with (null for 'network' and 'context', handled apart). */
+  const injectedError = (provider: Provider, kind: FailureKind, failureOptions: FailureOptions, model: string): ApiFailure | null => {
+    const retryAfter = { 'retry-after': String(failureOptions.retryAfterSeconds ?? 1) };
+    const anthropic = provider === 'anthropic';
+    switch (kind) {
+      case '401':
+        return anthropic
+          ? { status: 401, type: 'authentication_error', message: 'invalid x-api-key' }
+          : {
+              status: 401,
+              type: 'invalid_request_error',
+              message: 'Incorrect API key provided: sk-pro*****************wxyz. You can find your API key at https://platform.openai.com/account/api-keys.',
+              param: null,
+              code: 'invalid_api_key',
+            };
+      case '429':
+        return anthropic
+          ? {
+              status: 429,
+              type: 'rate_limit_error',
+              message:
+                'This request would exceed the rate limit for your organization of 2,000,000 input tokens per minute. ' +
+                'For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. ' +
+                'Please reduce the prompt length or the maximum tokens requested, or try again later.',
+              headers: retryAfter,
+            }
+          : {
+              status: 429,
+              type: 'requests',
+              message: `Rate limit reached for ${model} in organization fake-organization on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in ${failureOptions.retryAfterSeconds ?? 1}s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+              param: null,
+              code: 'rate_limit_exceeded',
+              headers: retryAfter,
+            };
+      case '529':
+      case '503':
+        return anthropic && kind === '529'
+          ? { status: 529, type: 'overloaded_error', message: 'Overloaded', headers: retryAfter }
+          : anthropic
+            ? { status: 503, type: 'api_error', message: 'Service unavailable', headers: retryAfter }
+            : { status: 503, type: 'server_error', message: 'The server is overloaded or not ready yet.', param: null, code: null, headers: retryAfter };
+      case '500':
+        return anthropic
+          ? { status: 500, type: 'api_error', message: 'Internal server error' }
+          : { status: 500, type: 'server_error', message: 'The server had an error while processing your request. Sorry about that!', param: null, code: null };
+      case 'unknown_model':
+        return unknownModel(provider, model);
+      default:
+        return null;
+    }
+  };
+
+  const unknownModel = (provider: Provider, model: string): ApiFailure =>
+    provider === 'anthropic'
+      ? { status: 404, type: 'not_found_error', message: `model: ${model}` }
+      : { status: 404, type: 'invalid_request_error', message: `The model \`${model}\` does not exist or you do not have access to it.`, param: null, code: 'model_not_found' };
+
+  const contextError = (provider: Provider, inputTokens: number, completionTokens: number | null, window: number): ApiFailure | null => {
+    if (provider === 'anthropic') {
+      if (inputTokens > window) return { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${inputTokens} tokens > ${window} maximum` };
+      if (completionTokens !== null && inputTokens + completionTokens > window) {
+        return {
+          status: 400,
+          type: 'invalid_request_error',
+          message: `input length and \`max_tokens\` exceed context limit: ${inputTokens} + ${completionTokens} > ${window}, decrease input length or \`max_tokens\` and try again`,
+        };
+      }
+      return null;
+    }
+    if (inputTokens > window) {
+      return {
+        status: 400,
+        type: 'invalid_request_error',
+        message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${inputTokens} tokens. Please reduce the length of the messages.`,
+        param: 'messages',
+        code: 'context_length_exceeded',
+      };
+    }
+    if (completionTokens !== null && inputTokens + completionTokens > window) {
+      return {
+        status: 400,
+        type: 'invalid_request_error',
+        message:
+          `This model's maximum context length is ${window} tokens. However, you requested ${inputTokens + completionTokens} tokens ` +
+          `(${inputTokens} in the messages, ${completionTokens} in the completion). Please reduce the length of the messages or completion.`,
+        param: 'messages',
+        code: 'context_length_exceeded',
+      };
+    }
+    return null;
+  };
+
+  /** Writes frames, pausing before deltas; stops (and records the abort) when the client goes away. */
+  const writeStream = async (
+    res: ServerResponse,
+    record: RecordedRequest,
+    frames: Array<{ frame: string; pause: boolean; text?: string }>,
+    delayMs: number,
+  ) => {
+    let closed = false;
+    res.on('close', () => {
+      if (!res.writableFinished) closed = true;
+    });
+    let shown = '';
+    for (const { frame, pause, text } of frames) {
+      if (pause) await sleep(delayMs);
+      if (closed || res.destroyed) break;
+      res.write(frame);
+      shown += text ?? '';
+    }
+    record.replyText = shown;
+    if (closed || res.destroyed) {
+      record.aborted = true;
+      return;
+    }
+    res.end();
+    record.completed = true;
+  };
+
+  const handleAnthropic = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, endpoint: 'messages' | 'count_tokens') => {
+    record.provider = 'anthropic';
+    const raw = await readBody(req);
+    const apiKeyHeader = req.headers['x-api-key'];
+    const bearer = bearerToken(req);
+    const key = typeof apiKeyHeader === 'string' ? apiKeyHeader : bearer;
+    record.authForm = typeof apiKeyHeader === 'string' ? 'x-api-key' : bearer !== null ? 'bearer' : null;
+    try {
+      record.body = raw === '' ? undefined : JSON.parse(raw);
+    } catch {
+      record.body = raw;
+    }
+
+    const injected = endpoint === 'messages' ? takeFailure('anthropic') : null;
+    record.injectedFailure = injected?.kind ?? null;
+    if (injected?.kind === 'network') {
+      req.socket.destroy();
+      return;
+    }
+
+    if (key === null || key === '') {
+      return sendFailure(req, res, record, 'anthropic', { status: 401, type: 'authentication_error', message: 'x-api-key header is required' });
+    }
+    if (req.headers.origin !== undefined && req.headers['anthropic-dangerous-direct-browser-access'] !== 'true') {
+      return sendFailure(req, res, record, 'anthropic', {
+        status: 401,
+        type: 'authentication_error',
+        message: "CORS requests must set 'anthropic-dangerous-direct-browser-access' header",
+      });
+    }
+    if (!isValidKey(key, 'anthropic')) {
+      return sendFailure(req, res, record, 'anthropic', {
+        status: 401,
+        type: 'authentication_error',
+        message: record.authForm === 'x-api-key' ? 'invalid x-api-key' : 'Invalid bearer token',
+      });
+    }
+    const version = req.headers['anthropic-version'];
+    if (version === undefined) {
+      return sendFailure(req, res, record, 'anthropic', { status: 400, type: 'invalid_request_error', message: 'anthropic-version: header is required' });
+    }
+    if (!ANTHROPIC_VERSIONS.has(String(version))) {
+      return sendFailure(req, res, record, 'anthropic', { status: 400, type: 'invalid_request_error', message: `anthropic-version: "${String(version)}" is not a valid version` });
+    }
+    if (typeof record.body === 'string' || record.body === undefined) {
+      return sendFailure(req, res, record, 'anthropic', { status: 400, type: 'invalid_request_error', message: 'There was an issue with the request body: it is not valid JSON.' });
+    }
+
+    const model = typeof (record.body as Record<string, unknown>).model === 'string' ? String((record.body as Record<string, unknown>).model) : '';
+    if (injected && injected.kind !== 'context') {
+      const failure = injectedError('anthropic', injected.kind, injected.options, model);
+      if (failure) return sendFailure(req, res, record, 'anthropic', failure);
+    }
+
+    const check = checkAnthropicRequest(record.body, endpoint);
+    if (!check.ok) {
+      record.validation = { ok: false, ...check.failure };
+      return sendFailure(req, res, record, 'anthropic', check.failure);
+    }
+    const request = check.request;
+    record.inputTokens = request.inputTokens;
+    record.stream = request.stream;
+    if (!isKnownModel(request.model, 'anthropic')) return sendFailure(req, res, record, 'anthropic', unknownModel('anthropic', request.model));
+    seenModels.anthropic.add(request.model);
+
+    if (endpoint === 'count_tokens') {
+      record.status = 200;
+      sendJson(req, res, 200, { input_tokens: request.inputTokens }, anthropicHeaders(record.id));
+      record.completed = true;
+      return;
+    }
+
+    const window = lookupByModel(options.contextWindow, request.model, DEFAULT_CONTEXT_WINDOW);
+    if (injected?.kind === 'context') {
+      const maximum = injected.options.maximumTokens ?? Math.min(window, Math.floor(request.inputTokens * 0.9));
+      return sendFailure(req, res, record, 'anthropic', contextError('anthropic', request.inputTokens, null, maximum)!);
+    }
+    const overflow = contextError('anthropic', request.inputTokens, request.maxTokens, window);
+    if (overflow) return sendFailure(req, res, record, 'anthropic', overflow);
+
+    const scope = `${key}\u0000${request.model}`;
+    const cache = anthropicCache.apply(scope, request.units, lookupByModel(options.minCacheableTokens, request.model, DEFAULT_MIN_CACHEABLE));
+    turn += 1;
+    const reply = chooseReply({
+      provider: 'anthropic',
+      model: request.model,
+      body: request.body,
+      turn,
+      messageCount: request.messageCount,
+      systemText: request.systemText,
+      lastUserText: request.lastUserText,
+      isSummaryRequest: asksForSummary(request.systemText, request.lastUserText),
+      answersToolResults: request.answersToolResults,
+      toolNames: request.toolNames,
+      inputTokens: request.inputTokens,
+      maxTokens: request.maxTokens,
+    });
+    const answer = buildAnthropicAnswer(request, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) });
+    record.usage = answer.usage;
+    record.status = 200;
+    if (!request.stream) {
+      record.replyText = answer.text;
+      sendJson(req, res, 200, answer.message, anthropicHeaders(record.id));
+      record.completed = true;
+      return;
+    }
+    startEventStream(req, res, anthropicHeaders(record.id));
+    const frames = answer.events.map((event) => ({
+      frame: `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`,
+      pause: event.pause,
+      text: event.text,
+    }));
+    await writeStream(res, record, frames, reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
+  };
+
+  const handleOpenAI = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
+    record.provider = 'openai';
+    const raw = await readBody(req);
+    const key = bearerToken(req);
+    record.authForm = key !== null ? 'bearer' : null;
+    try {
+      record.body = raw === '' ? undefined : JSON.parse(raw);
+    } catch {
+      record.body = raw;
+    }
+
+    const injected = takeFailure('openai');
+    record.injectedFailure = injected?.kind ?? null;
+    if (injected?.kind === 'network') {
+      req.socket.destroy();
+      return;
+    }
+
+    if (key === null || key === '') {
+      return sendFailure(req, res, record, 'openai', {
+        status: 401,
+        type: 'invalid_request_error',
+        message:
+          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), " +
+          'or as the password field (with blank username) if you\'re accessing the API from your browser and are prompted for a username and password. ' +
+          'You can obtain an API key from https://platform.openai.com/account/api-keys.',
+        param: null,
+        code: null,
+      });
+    }
+    if (!isValidKey(key, 'openai')) {
+      return sendFailure(req, res, record, 'openai', {
+        status: 401,
+        type: 'invalid_request_error',
+        message: `Incorrect API key provided: ${maskKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        param: null,
+        code: 'invalid_api_key',
+      });
+    }
+
+    const bodyObject = typeof record.body === 'object' && record.body !== null ? (record.body as Record<string, unknown>) : {};
+    const model = typeof bodyObject.model === 'string' ? bodyObject.model : '';
+    if (injected && injected.kind !== 'context') {
+      const failure = injectedError('openai', injected.kind, injected.options, model);
+      if (failure) return sendFailure(req, res, record, 'openai', failure);
+    }
+
+    const check = checkOpenAIRequest(record.body);
+    if (!check.ok) {
+      record.validation = { ok: false, ...check.failure };
+      return sendFailure(req, res, record, 'openai', check.failure);
+    }
+    const request = check.request;
+    record.inputTokens = request.inputTokens;
+    record.stream = request.stream;
+    if (!isKnownModel(request.model, 'openai')) return sendFailure(req, res, record, 'openai', unknownModel('openai', request.model));
+    seenModels.openai.add(request.model);
+
+    const window = lookupByModel(options.contextWindow, request.model, DEFAULT_CONTEXT_WINDOW);
+    if (injected?.kind === 'context') {
+      const maximum = injected.options.maximumTokens ?? Math.min(window, Math.floor(request.inputTokens * 0.9));
+      return sendFailure(req, res, record, 'openai', contextError('openai', request.inputTokens, null, maximum)!);
+    }
+    const overflow = contextError('openai', request.inputTokens, request.maxTokens, window);
+    if (overflow) return sendFailure(req, res, record, 'openai', overflow);
+
+    const cachedTokens = openAICache.apply(`${key}\u0000${request.model}`, request.tokens);
+    turn += 1;
+    const reply = chooseReply({
+      provider: 'openai',
+      model: request.model,
+      body: request.body,
+      turn,
+      messageCount: request.messageCount,
+      systemText: request.systemText,
+      lastUserText: request.lastUserText,
+      isSummaryRequest: asksForSummary(request.systemText, request.lastUserText),
+      answersToolResults: request.answersToolResults,
+      toolNames: request.toolNames,
+      inputTokens: request.inputTokens,
+      maxTokens: request.maxTokens,
+    });
+    const answer = buildOpenAIAnswer(
+      request,
+      reply,
+      cachedTokens,
+      { completion: ids.next('chatcmpl-', 29), toolCall: () => ids.next('call_', 24) },
+      Math.floor(Date.now() / 1000),
+    );
+    record.usage = answer.usage;
+    record.status = 200;
+    if (!request.stream) {
+      record.replyText = answer.text;
+      sendJson(req, res, 200, answer.completion, openAIHeaders(record.id));
+      record.completed = true;
+      return;
+    }
+    startEventStream(req, res, openAIHeaders(record.id));
+    const frames = answer.chunks.map((chunk) => ({ frame: `data: ${JSON.stringify(chunk.data)}\n\n`, pause: chunk.pause, text: chunk.text }));
+    frames.push({ frame: 'data: [DONE]\n\n', pause: false, text: undefined });
+    await writeStream(res, record, frames, reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
+  };
+
+  const handleModels = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, modelId: string | null) => {
+    record.provider = provider;
+    const key = provider === 'anthropic' ? (req.headers['x-api-key'] as string | undefined) ?? bearerToken(req) : bearerToken(req);
+    record.authForm = typeof req.headers['x-api-key'] === 'string' ? 'x-api-key' : bearerToken(req) !== null ? 'bearer' : null;
+    if (!key || !isValidKey(key, provider)) {
+      const failure: ApiFailure =
+        provider === 'anthropic'
+          ? { status: 401, type: 'authentication_error', message: key ? 'invalid x-api-key' : 'x-api-key header is required' }
+          : { status: 401, type: 'invalid_request_error', message: `Incorrect API key provided: ${maskKey(key ?? '')}.`, param: null, code: 'invalid_api_key' };
+      return sendFailure(req, res, record, provider, failure);
+    }
+    const modelIds = [...new Set([...(options.models?.[provider] ?? DEFAULT_MODELS[provider]), ...seenModels[provider]])];
+    const describe = (id: string) =>
+      provider === 'anthropic'
+        ? { type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z' }
+        : { id, object: 'model', created: 1_767_225_600, owned_by: 'system' };
+    record.status = 200;
+    if (modelId !== null) {
+      if (!isKnownModel(modelId, provider)) return sendFailure(req, res, record, provider, unknownModel(provider, modelId));
+      sendJson(req, res, 200, describe(modelId), providerHeaders(provider, record.id));
+    } else if (provider === 'anthropic') {
+      sendJson(req, res, 200, { data: modelIds.map(describe), has_more: false, first_id: modelIds[0] ?? null, last_id: modelIds.at(-1) ?? null }, anthropicHeaders(record.id));
+    } else {
+      sendJson(req, res, 200, { object: 'list', data: modelIds.map(describe) }, openAIHeaders(record.id));
+    }
+    record.completed = true;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const looksAnthropic = req.headers['anthropic-version'] !== undefined || req.headers['x-api-key'] !== undefined;
+    const record: RecordedRequest = {
+      id: looksAnthropic || path.startsWith('/v1/messages') ? ids.next('req_011C', 22) : `req_${(requests.length + 1).toString(16).padStart(32, '0')}`,
+      provider: null,
+      method,
+      path,
+      headers: redactedHeaders(req),
+      authForm: null,
+      body: undefined,
+      validation: { ok: true },
+      inputTokens: null,
+      usage: null,
+      status: 0,
+      stream: false,
+      injectedFailure: null,
+      aborted: false,
+      completed: false,
+      replyText: null,
+    };
+    requests.push(record);
+
+    if (method === 'OPTIONS') {
+      record.status = 204;
+      res.writeHead(204, preflightHeaders(req));
+      res.end();
+      record.completed = true;
+      return;
+    }
+    if (method === 'POST' && path === '/v1/messages') return handleAnthropic(req, res, record, 'messages');
+    if (method === 'POST' && path === '/v1/messages/count_tokens') return handleAnthropic(req, res, record, 'count_tokens');
+    if (method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) return handleOpenAI(req, res, record);
+    const modelsMatch = /^(?:\/v1)?\/models(?:\/([^/]+))?$/.exec(path);
+    if (method === 'GET' && modelsMatch && (looksAnthropic ? path.startsWith('/v1/') : true)) {
+      return handleModels(req, res, record, looksAnthropic ? 'anthropic' : 'openai', modelsMatch[1] ? decodeURIComponent(modelsMatch[1]) : null);
+    }
+
+    await readBody(req);
+    const provider: Provider = looksAnthropic ? 'anthropic' : 'openai';
+    record.provider = provider;
+    sendFailure(
+      req,
+      res,
+      record,
+      provider,
+      provider === 'anthropic'
+        ? { status: 404, type: 'not_found_error', message: 'Not Found' }
+        : { status: 404, type: 'invalid_request_error', message: `Invalid URL (${method} ${path})`, param: null, code: null },
+    );
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('fake-api: request failed', error);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json', 'access-control-allow-origin': req.headers.origin ?? '*' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(error) } }));
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    failNext(kind, failureOptions = {}) {
+      failures.push({ kind, remaining: Math.max(1, failureOptions.times ?? 1), options: failureOptions });
+    },
+    setReply(fn) {
+      replyFunction = fn;
+    },
+    reset() {
+      requests.length = 0;
+      failures.length = 0;
+      scriptList.length = 0;
+      replyFunction = null;
+      anthropicCache.clear();
+      openAICache.clear();
+      turn = 0;
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        for (const socket of sockets) socket.destroy();
+        server.close((error) => (error ? reject(error) : resolve()));
+      });
+    },
+  };
+}
+
+function parseCliArgs(argv: string[]): FakeApiOptions {
+  const options: FakeApiOptions = {};
+  for (let index = 0; index < argv.length; index += 2) {
+    const [flag, value] = [argv[index], Number(argv[index + 1])];
+    if (!Number.isFinite(value)) throw new Error(`${flag} needs a number`);
+    if (flag === '--port') options.port = value;
+    else if (flag === '--context-window') options.contextWindow = value;
+    else if (flag === '--delay') options.deltaDelayMs = value;
+    else if (flag === '--min-cacheable') options.minCacheableTokens = value;
+    else throw new Error(`unknown option ${flag} (known: --port, --context-window, --delay, --min-cacheable)`);
+  }
+  return options;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const fake = await startFakeApi(parseCliArgs(process.argv.slice(2)));
+  console.log(`Fake provider API on ${fake.url}`);
+  console.log(`  Anthropic base URL: ${fake.url}    OpenAI base URL: ${fake.url}/v1`);
+  const stop = () => void fake.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

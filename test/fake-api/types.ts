@@ -1,0 +1,112 @@
+/** Shared shapes of the fake provider API (see server.ts for the whole picture). */
+
+export type Provider = 'anthropic' | 'openai';
+
+/**
+ * Failures `failNext` can inject. '529' answers Anthropic's overloaded_error; on the OpenAI
+ * side, which has no 529, it answers 503 like OpenAI's own "overloaded" response.
+ */
+export type FailureKind = '401' | '429' | '529' | '500' | '503' | 'context' | 'network' | 'unknown_model';
+
+export interface FailureOptions {
+  /** Value of the `retry-after` header on a 429 or 529/503, in seconds (default 1). */
+  retryAfterSeconds?: number;
+  /** How many consecutive chat requests fail this way (default 1). */
+  times?: number;
+  /** Only requests to this provider consume the failure (default: either). */
+  provider?: Provider;
+  /** For 'context': the maximum the error reports (default: 90 % of the counted input). */
+  maximumTokens?: number;
+}
+
+/** An API error as the fake answers it, before it is put into a provider's body shape. */
+export interface ApiFailure {
+  status: number;
+  /** Anthropic `error.type`, or OpenAI `error.type`. */
+  type: string;
+  message: string;
+  /** OpenAI only: `error.param` and `error.code`. */
+  param?: string | null;
+  code?: string | null;
+  headers?: Record<string, string>;
+}
+
+export type ValidationResult = { ok: true } | ({ ok: false } & ApiFailure);
+
+export interface RecordedRequest {
+  /** The request id the fake issued (`request-id` / `x-request-id` header). */
+  id: string;
+  provider: Provider | null;
+  method: string;
+  path: string;
+  /** Request headers, lower-case names; `authorization` and `x-api-key` values are redacted. */
+  headers: Record<string, string>;
+  /** Which credential header carried the key, if any. */
+  authForm: 'x-api-key' | 'bearer' | null;
+  /** Parsed JSON body (undefined for bodiless requests, the raw text if it was not JSON). */
+  body: unknown;
+  /** Outcome of the wire-rule checks; `{ ok: true }` when the request was accepted. */
+  validation: ValidationResult;
+  /** Input tokens the fake counted for the request (o200k), or null when it never got that far. */
+  inputTokens: number | null;
+  /** Usage the fake reported back (provider wire shape), when it answered successfully. */
+  usage: Record<string, unknown> | null;
+  /** HTTP status sent, or 0 when the socket was destroyed without an answer. */
+  status: number;
+  stream: boolean;
+  /** The failure consumed from `failNext`, if any. */
+  injectedFailure: FailureKind | null;
+  /** The client went away before the answer was complete (e.g. Stop during a stream). */
+  aborted: boolean;
+  /** The answer was written to the end. */
+  completed: boolean;
+  /** The assistant text the fake answered with (possibly cut by an abort or max tokens). */
+  replyText: string | null;
+}
+
+export interface ToolCallSpec {
+  name: string;
+  input: Record<string, unknown>;
+  /** Defaults to a fresh `toolu_…` / `call_…` id. */
+  id?: string;
+}
+
+/** What the fake answers to one chat request. */
+export interface ReplySpec {
+  text?: string;
+  /** Tool calls after the text: Anthropic tool_use blocks, OpenAI tool_calls (parallel when several). */
+  toolCalls?: ToolCallSpec[];
+  /** Anthropic only: a thinking block (with a signature the fake will verify when it comes back). */
+  thinking?: string;
+  /** Pause between streamed deltas, in ms (default: the server's `deltaDelayMs`). */
+  deltaDelayMs?: number;
+  /** Number of text deltas to stream the text in (default: one per ~3 words, at least 3). */
+  deltas?: number;
+}
+
+/** What a reply function is told about the request it answers. */
+export interface ReplyContext {
+  provider: Provider;
+  model: string;
+  body: Record<string, unknown>;
+  /** 1-based count of chat requests this fake has answered (since start or reset). */
+  turn: number;
+  /** Entries in the request's `messages` array. */
+  messageCount: number;
+  /** Text of the top-level `system` (Anthropic) or of system/developer messages (OpenAI). */
+  systemText: string;
+  /** Text of the last user message (empty when it carries only tool results). */
+  lastUserText: string;
+  /** The request asks for a summary (its system prompt or last user text mentions summariz/summaris). */
+  isSummaryRequest: boolean;
+  /** The request ends with tool results the model is expected to read. */
+  answersToolResults: boolean;
+  /** Names of the tools the request offers. */
+  toolNames: string[];
+  inputTokens: number;
+  /** `max_tokens` / `max_completion_tokens`, or null when the request set none. */
+  maxTokens: number | null;
+}
+
+/** Answers one request; return undefined to fall back to the default reply. */
+export type ReplyFunction = (context: ReplyContext) => ReplySpec | undefined;
