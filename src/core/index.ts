@@ -3,3 +3,4 @@
 export * from './errors';
 export * from './conversation';
 export * from './messages';
+export * from './wire';

@@ -1,0 +1,392 @@
+/**
+ * Canonical ⇄ wire mapping. Stored messages (content blocks close to Anthropic's) become
+ * the exact messages each API accepts, and what a provider streamed back becomes
+ * canonical blocks and usage again. Pure: no SDK types, no I/O.
+ */
+import type { ContentBlock, StoredMessage, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
+import type { AnthropicWireBlock, AnthropicWireMessage, OpenAIToolCall, OpenAIWireMessage } from './messages';
+
+/**
+ * One wire message of a request plan, tagged with the stored message it came from.
+ * A stored message may become several items with the same `id` (OpenAI splits tool
+ * results into `role:"tool"` messages), so the window can keep or evict them together.
+ */
+export interface WirePlanItem<M> {
+  /** The stored message id, or {@link SYSTEM_WIRE_ID} for the OpenAI system message. */
+  id: string;
+  message: M;
+  pinned?: boolean;
+  kind?: 'message' | 'summary';
+}
+
+/** Id of the plan item that carries the system prompt in the OpenAI shape (never a stored id). */
+export const SYSTEM_WIRE_ID = 'windowpane:system';
+
+/** Anthropic accepts at most this many `cache_control` blocks per request, system included. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+function hasText(text: string): boolean {
+  // The Messages API rejects text blocks that are empty or whitespace only.
+  return text.trim().length > 0;
+}
+
+function joinedText(blocks: readonly ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of blocks) if (block.type === 'text' && hasText(block.text)) parts.push(block.text);
+  return parts.join('\n');
+}
+
+function asToolInput(input: unknown): Record<string, unknown> {
+  // Anthropic requires an object; a non-object input (e.g. invalid JSON kept as a
+  // string from an OpenAI response) is wrapped rather than dropped.
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
+  return input === undefined || input === null ? {} : { value: input };
+}
+
+function toolArguments(input: unknown): string {
+  // A string input is raw arguments text the model emitted (not valid JSON): send it back verbatim.
+  if (typeof input === 'string') return input;
+  return JSON.stringify(input ?? {});
+}
+
+function anthropicBlocks(message: StoredMessage): AnthropicWireBlock[] {
+  const assistant = message.role === 'assistant';
+  const out: AnthropicWireBlock[] = [];
+  for (const block of message.content) {
+    switch (block.type) {
+      case 'text':
+        if (hasText(block.text)) out.push({ type: 'text', text: block.text });
+        break;
+      case 'tool_use':
+        if (assistant) out.push({ type: 'tool_use', id: block.id, name: block.name, input: asToolInput(block.input) });
+        break;
+      case 'tool_result': {
+        if (assistant) break;
+        const result: AnthropicWireBlock = { type: 'tool_result', tool_use_id: block.tool_use_id };
+        if (block.content.length > 0) result.content = block.content;
+        if (block.is_error) result.is_error = true;
+        out.push(result);
+        break;
+      }
+      case 'thinking':
+        // The API verifies the signature; an unsigned block (a stream stopped mid-thought)
+        // would be rejected, so it stays in the transcript but is not sent.
+        if (assistant && block.signature) {
+          out.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+        }
+        break;
+      case 'redacted_thinking':
+        if (assistant) out.push({ type: 'redacted_thinking', data: block.data });
+        break;
+    }
+  }
+  return out;
+}
+
+function isSkipped(message: StoredMessage): boolean {
+  return message.status === 'error' && message.content.length === 0;
+}
+
+/**
+ * Stored messages → Anthropic Messages API messages, one item per stored message.
+ * Text, tool_use, tool_result and signed thinking / redacted_thinking blocks map 1:1
+ * (thinking only on assistant turns, unchanged, as the API requires). A message with a
+ * single text block is sent as a plain string. A summary becomes an assistant text
+ * message. Empty text blocks are dropped and a message left with no content is skipped,
+ * so no item ever has empty content. Stopped or interrupted answers are sent as stored.
+ */
+export function toAnthropicWire(messages: readonly StoredMessage[]): WirePlanItem<AnthropicWireMessage>[] {
+  const items: WirePlanItem<AnthropicWireMessage>[] = [];
+  for (const stored of messages) {
+    if (isSkipped(stored)) continue;
+    let message: AnthropicWireMessage;
+    if (stored.kind === 'summary') {
+      const text = joinedText(stored.content);
+      if (!text) continue;
+      message = { role: 'assistant', content: text };
+    } else {
+      const blocks = anthropicBlocks(stored);
+      if (blocks.length === 0) continue;
+      const only = blocks.length === 1 ? blocks[0] : undefined;
+      message = {
+        role: stored.role,
+        content: only?.type === 'text' ? (only.text as string) : blocks,
+      };
+    }
+    items.push(planItem(stored, message));
+  }
+  return items;
+}
+
+function planItem<M>(stored: StoredMessage, message: M): WirePlanItem<M> {
+  const item: WirePlanItem<M> = { id: stored.id, message, kind: stored.kind };
+  if (stored.pinned) item.pinned = true;
+  return item;
+}
+
+/**
+ * Stored messages → OpenAI Chat Completions messages. A non-empty `system` becomes a
+ * first, pinned item with id {@link SYSTEM_WIRE_ID}. A user message holding tool_result
+ * blocks becomes one `role:"tool"` message per result (errors prefixed "Error: ", since
+ * the shape has no error flag) followed by a user message for any text. An assistant
+ * message becomes `{ content: text | null, tool_calls }`. Thinking is dropped (the API has
+ * no place for it). A summary becomes an assistant text message. Never emits empty content.
+ */
+export function toOpenAIWire(messages: readonly StoredMessage[], system?: string): WirePlanItem<OpenAIWireMessage>[] {
+  const items: WirePlanItem<OpenAIWireMessage>[] = [];
+  if (system !== undefined && hasText(system)) {
+    items.push({ id: SYSTEM_WIRE_ID, message: { role: 'system', content: system }, pinned: true, kind: 'message' });
+  }
+  for (const stored of messages) {
+    if (isSkipped(stored)) continue;
+    const text = joinedText(stored.content);
+    if (stored.kind === 'summary') {
+      if (text) items.push(planItem(stored, { role: 'assistant', content: text }));
+      continue;
+    }
+    if (stored.role === 'assistant') {
+      const toolCalls: OpenAIToolCall[] = [];
+      for (const block of stored.content) {
+        if (block.type === 'tool_use') {
+          toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: toolArguments(block.input) } });
+        }
+      }
+      if (!text && toolCalls.length === 0) continue;
+      const message: OpenAIWireMessage = { role: 'assistant', content: text || null };
+      if (toolCalls.length > 0) message.tool_calls = toolCalls;
+      items.push(planItem(stored, message));
+      continue;
+    }
+    // Tool results must directly follow the assistant message that called the tools,
+    // so they come before the user's own text.
+    for (const block of stored.content) {
+      if (block.type !== 'tool_result') continue;
+      const content = block.is_error ? `Error: ${block.content}` : block.content;
+      items.push(planItem(stored, { role: 'tool', tool_call_id: block.tool_use_id, content }));
+    }
+    if (text) items.push(planItem(stored, { role: 'user', content: text }));
+  }
+  return items;
+}
+
+/**
+ * Chooses which plan items carry an Anthropic `cache_control` breakpoint. Returns item
+ * indexes, ascending and unique, at most {@link MAX_CACHE_BREAKPOINTS} minus one when the
+ * system prompt takes a breakpoint. In order of priority:
+ * 1. the newest item, so the whole prefix is cached for the next request;
+ * 2. summary items (the edge of the trimmed region; stable until the next trim), newest first;
+ * 3. the caller's `stableBoundaries` (e.g. the end of the pinned head, an eviction
+ *    marker), newest first;
+ * 4. the end of the previous request (the last user item before the newest item), where
+ *    that request wrote the cache: an exact read point even when the newest breakpoint's
+ *    lookback (about 20 blocks) cannot reach it.
+ * Out-of-range boundaries are ignored. Deterministic; the prefix before each chosen index
+ * does not depend on anything after it, so between trims the early breakpoints repeat.
+ */
+export function placeCacheBreakpoints(
+  items: readonly WirePlanItem<unknown>[],
+  stableBoundaries: readonly number[] = [],
+  options: { system?: boolean } = {},
+): number[] {
+  const budget = MAX_CACHE_BREAKPOINTS - (options.system ? 1 : 0);
+  const last = items.length - 1;
+  if (last < 0 || budget <= 0) return [];
+  const chosen = new Set<number>([last]);
+  const take = (index: number) => {
+    if (chosen.size < budget && Number.isInteger(index) && index >= 0 && index <= last) chosen.add(index);
+  };
+  for (let i = last - 1; i >= 0; i--) if (items[i]?.kind === 'summary') take(i);
+  for (const index of [...stableBoundaries].sort((a, b) => b - a)) take(index);
+  for (let i = last - 1; i >= 0; i--) {
+    if (roleOf(items[i]?.message) === 'user' && items[i]?.kind !== 'summary') {
+      take(i);
+      break;
+    }
+  }
+  return [...chosen].sort((a, b) => a - b);
+}
+
+function roleOf(message: unknown): unknown {
+  return message !== null && typeof message === 'object' ? (message as { role?: unknown }).role : undefined;
+}
+
+const CACHEABLE_TYPES = new Set(['text', 'tool_use', 'tool_result', 'image', 'document']);
+
+/**
+ * Returns copies of `messages` with `cache_control: { type: 'ephemeral' }` on the last
+ * cacheable block of each message at `indexes` (thinking blocks cannot carry it; a
+ * string content becomes one text block). The input is not modified.
+ */
+export function applyCacheBreakpoints(
+  messages: readonly AnthropicWireMessage[],
+  indexes: readonly number[],
+): AnthropicWireMessage[] {
+  const marked = new Set(indexes);
+  return messages.map((message, index) => {
+    if (!marked.has(index)) return message;
+    const blocks: AnthropicWireBlock[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content.map((b) => ({ ...b }));
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      const block = blocks[i];
+      if (block && CACHEABLE_TYPES.has(block.type)) {
+        blocks[i] = { ...block, cache_control: { type: 'ephemeral' } };
+        return { role: message.role, content: blocks };
+      }
+    }
+    return message;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Responses back to canonical blocks and usage
+// ---------------------------------------------------------------------------
+
+/** Usage fields of an Anthropic message or `message_delta` event (nulls allowed, as the API sends). */
+export interface AnthropicUsageWire {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/** Usage of an OpenAI chat completion (`stream_options.include_usage` chunk). */
+export interface OpenAIUsageWire {
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+}
+
+const count = (value: number | null | undefined): number => (typeof value === 'number' && value > 0 ? value : 0);
+
+/**
+ * Anthropic usage → canonical. Anthropic's `input_tokens` already excludes cache reads
+ * and writes, which is the canonical convention; missing fields count 0.
+ */
+export function fromAnthropicUsage(usage: AnthropicUsageWire | null | undefined): Usage {
+  return {
+    inputTokens: count(usage?.input_tokens),
+    outputTokens: count(usage?.output_tokens),
+    cacheReadTokens: count(usage?.cache_read_input_tokens),
+    cacheWriteTokens: count(usage?.cache_creation_input_tokens),
+  };
+}
+
+/**
+ * Folds a later Anthropic usage report (`message_delta`, cumulative) over an earlier one
+ * (`message_start`): fields the later one reports win, absent or null ones keep the earlier value.
+ */
+export function mergeAnthropicUsage(earlier: AnthropicUsageWire | null | undefined, later: AnthropicUsageWire | null | undefined): AnthropicUsageWire {
+  const merged: AnthropicUsageWire = { ...earlier };
+  if (later) {
+    for (const key of ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
+      const value = later[key];
+      if (typeof value === 'number') merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+/**
+ * OpenAI usage → canonical. `prompt_tokens` includes cached tokens; they are moved to
+ * `cacheReadTokens` so `inputTokens` excludes them as Anthropic's does. OpenAI does not
+ * bill cache writes separately, so `cacheWriteTokens` is 0.
+ */
+export function fromOpenAIUsage(usage: OpenAIUsageWire | null | undefined): Usage {
+  const cached = count(usage?.prompt_tokens_details?.cached_tokens);
+  return {
+    inputTokens: Math.max(0, count(usage?.prompt_tokens) - cached),
+    outputTokens: count(usage?.completion_tokens),
+    cacheReadTokens: cached,
+    cacheWriteTokens: 0,
+  };
+}
+
+/**
+ * Content blocks of an accumulated Anthropic message (as `message_start` +
+ * `content_block_*` events build it, tool inputs already parsed) → canonical blocks.
+ * Empty text blocks and block types Windowpane does not store (server tools, citations)
+ * are dropped; thinking and redacted thinking are kept with their signature/data.
+ */
+export function fromAnthropicContent(blocks: readonly AnthropicWireBlock[]): ContentBlock[] {
+  const out: ContentBlock[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        if (typeof block.text === 'string' && block.text.length > 0) out.push({ type: 'text', text: block.text });
+        break;
+      case 'thinking': {
+        const thinking: ThinkingBlock = { type: 'thinking', thinking: String(block.thinking ?? '') };
+        if (typeof block.signature === 'string' && block.signature) thinking.signature = block.signature;
+        if (thinking.thinking || thinking.signature) out.push(thinking);
+        break;
+      }
+      case 'redacted_thinking':
+        if (typeof block.data === 'string') out.push({ type: 'redacted_thinking', data: block.data });
+        break;
+      case 'tool_use':
+        out.push({ type: 'tool_use', id: String(block.id), name: String(block.name), input: block.input ?? {} });
+        break;
+    }
+  }
+  return out;
+}
+
+/** One tool call as OpenAI stream deltas build it (keyed by `index`; arguments arrive in pieces). */
+export interface OpenAIToolCallAccumulated {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** What an OpenAI chat completion stream accumulates into. */
+export interface OpenAIAccumulated {
+  content: string;
+  /** By the deltas' `index`; holes are allowed. */
+  toolCalls: ReadonlyArray<OpenAIToolCallAccumulated | undefined>;
+  /** `reasoning_content` / `reasoning` deltas some compatible servers send. */
+  reasoning?: string;
+}
+
+/**
+ * Accumulated OpenAI deltas → canonical blocks: thinking (unsigned, from compatible
+ * servers' reasoning), then text, then one tool_use per call with its arguments parsed.
+ * Arguments that are not valid JSON: with `complete` (the stream finished) the raw text is
+ * kept as the input so nothing is lost; otherwise (a stopped stream, arguments cut off)
+ * the call is dropped, since a half call cannot be answered. Empty arguments parse as `{}`.
+ */
+export function fromOpenAIAccumulated(acc: OpenAIAccumulated, options: { complete: boolean }): ContentBlock[] {
+  const out: ContentBlock[] = [];
+  if (acc.reasoning) out.push({ type: 'thinking', thinking: acc.reasoning });
+  if (acc.content) out.push({ type: 'text', text: acc.content });
+  for (const call of acc.toolCalls) {
+    if (!call || !call.id || !call.name) continue;
+    let input: unknown;
+    try {
+      input = call.arguments.trim() ? JSON.parse(call.arguments) : {};
+    } catch {
+      if (!options.complete) continue;
+      input = call.arguments;
+    }
+    const block: ToolUseBlock = { type: 'tool_use', id: call.id, name: call.name, input };
+    out.push(block);
+  }
+  return out;
+}
+
+/** OpenAI `finish_reason` → the Anthropic-style stop reason the app records. */
+export function fromOpenAIFinishReason(reason: string | null | undefined): string {
+  switch (reason) {
+    case 'stop':
+      return 'end_turn';
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case null:
+    case undefined:
+      return 'end_turn';
+    default:
+      return reason;
+  }
+}
