@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { chars4 } from '../../../src/core';
+
+describe('chars4 (the seeds’ estimate)', () => {
+  it('divides string content by 4, rounding up', () => {
+    expect(chars4({ role: 'user', content: '' })).toBe(0);
+    expect(chars4({ role: 'user', content: 'abcd' })).toBe(1);
+    expect(chars4({ role: 'user', content: 'abcde' })).toBe(2);
+    expect(chars4({ role: 'user', content: 'x'.repeat(4000) })).toBe(1000);
+  });
+
+  it('counts block content and OpenAI tool calls by their JSON length', () => {
+    const blocks = [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } }];
+    expect(chars4({ role: 'assistant', content: blocks })).toBe(Math.ceil(JSON.stringify(blocks).length / 4));
+    const calls = [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } }];
+    expect(chars4({ role: 'assistant', content: null, tool_calls: calls })).toBe(Math.ceil(JSON.stringify(calls).length / 4));
+  });
+});
