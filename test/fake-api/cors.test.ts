@@ -64,6 +64,18 @@ describe('CORS', () => {
     await stream.text();
   });
 
+  it("can answer without CORS headers, which a browser treats as a network failure", async () => {
+    fake.failNext('cors');
+    const response = await fetch(`${fake.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { origin: APP_ORIGIN, 'content-type': 'application/json', authorization: 'Bearer sk-test' },
+      body: JSON.stringify({ model: 'gpt-5.5', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect(fake.requests.at(-1)!.injectedFailure).toBe('cors');
+    await response.text();
+  });
+
   it('binds to the loopback address only', () => {
     expect(new URL(fake.url).hostname).toBe('127.0.0.1');
   });

@@ -77,7 +77,8 @@
  * `failNext(kind)` makes the next chat request(s) fail: '401' (bad key), '429' (with `retry-after`),
  * '529' (Anthropic overloaded_error; OpenAI answers 503), '500', '503', 'context' (the provider's
  * context-length error with the real counted input and a smaller maximum), 'unknown_model' (404),
- * 'network' (the socket is destroyed without an answer). Keys containing "invalid" are rejected as the
+ * 'network' (the connection drops before a full answer), 'cors' (an answer without CORS headers, a
+ * network error to a browser). Keys containing "invalid" are rejected as the
  * real APIs reject a wrong key (401), unless `isValidKey` says otherwise.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -367,6 +368,24 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     return null;
   };
 
+  /**
+   * 'network': the connection drops after the first bytes of a status line. Some bytes must go out:
+   * Chromium silently retries a request whose reused keep-alive socket closes before any answer.
+   * 'cors': a success body without CORS headers, which a browser refuses to hand to the page.
+   */
+  const dropOrBlock = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, kind: 'network' | 'cors') => {
+    if (kind === 'network') {
+      const socket = req.socket;
+      socket.end('HTTP/1.1 ', () => socket.destroy());
+      return;
+    }
+    record.status = 200;
+    const body = provider === 'anthropic' ? { type: 'message', content: [] } : { object: 'chat.completion', choices: [] };
+    res.writeHead(200, { 'content-type': 'application/json', ...providerHeaders(provider, record.id) });
+    res.end(JSON.stringify(body));
+    record.completed = true;
+  };
+
   /** Writes frames, pausing before deltas; stops (and records the abort) when the client goes away. */
   const writeStream = async (
     res: ServerResponse,
@@ -409,10 +428,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 
     const injected = endpoint === 'messages' ? takeFailure('anthropic') : null;
     record.injectedFailure = injected?.kind ?? null;
-    if (injected?.kind === 'network') {
-      req.socket.destroy();
-      return;
-    }
+    if (injected?.kind === 'network' || injected?.kind === 'cors') return dropOrBlock(req, res, record, 'anthropic', injected.kind);
 
     if (key === null || key === '') {
       return sendFailure(req, res, record, 'anthropic', { status: 401, type: 'authentication_error', message: 'x-api-key header is required' });
@@ -522,10 +538,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 
     const injected = takeFailure('openai');
     record.injectedFailure = injected?.kind ?? null;
-    if (injected?.kind === 'network') {
-      req.socket.destroy();
-      return;
-    }
+    if (injected?.kind === 'network' || injected?.kind === 'cors') return dropOrBlock(req, res, record, 'openai', injected.kind);
 
     if (key === null || key === '') {
       return sendFailure(req, res, record, 'openai', {

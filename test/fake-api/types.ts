@@ -4,9 +4,11 @@ export type Provider = 'anthropic' | 'openai';
 
 /**
  * Failures `failNext` can inject. '529' answers Anthropic's overloaded_error; on the OpenAI
- * side, which has no 529, it answers 503 like OpenAI's own "overloaded" response.
+ * side, which has no 529, it answers 503 like OpenAI's own "overloaded" response. 'network'
+ * drops the connection mid-answer; 'cors' answers without CORS headers, which a browser
+ * reports as a network error (Node clients do not check CORS and see a normal answer).
  */
-export type FailureKind = '401' | '429' | '529' | '500' | '503' | 'context' | 'network' | 'unknown_model';
+export type FailureKind = '401' | '429' | '529' | '500' | '503' | 'context' | 'network' | 'cors' | 'unknown_model';
 
 export interface FailureOptions {
   /** Value of the `retry-after` header on a 429 or 529/503, in seconds (default 1). */
