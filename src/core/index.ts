@@ -10,3 +10,5 @@ export * from './tokens/countedText';
 export * from './tokens/estimate';
 export * from './tokens/calibration';
 export * from './tokens/countCache';
+export * from './models';
+export * from './cost';
