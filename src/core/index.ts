@@ -12,3 +12,4 @@ export * from './tokens/calibration';
 export * from './tokens/countCache';
 export * from './models';
 export * from './cost';
+export * from './contextErrors';
