@@ -1,5 +1,5 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ATTACHMENT_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
@@ -108,12 +108,9 @@ describe('estimateMessageTokens', () => {
 });
 
 describe('default estimator against exact o200k counts on the shared corpus', () => {
-  beforeAll(() => {
+  it.each(CORPUS_KINDS)('has a median error under 10 %% on 1,500-character pieces of %s', (kind) => {
     // Fails, never skips, when ../shared/corpus is missing: the accuracy claim must be checked.
     requireCorpus();
-  });
-
-  it.each(CORPUS_KINDS)('has a median error under 10 %% on 1,500-character pieces of %s', (kind) => {
     const pieces = samplePieces(kind, 24);
     expect(pieces.length).toBeGreaterThanOrEqual(20);
     const errors = pieces.map((piece) => relativeError(estimateTextTokens(piece), exact(piece)));
