@@ -138,6 +138,43 @@ describe('Anthropic messages through the real SDK', () => {
     expect(message.usage.output_tokens).toBe(10);
   });
 
+  it('answers summary requests with a short summary, and plays a script in order', async () => {
+    const summary = await client().messages.create({
+      model: MODEL,
+      max_tokens: 100,
+      system: 'Summarize the conversation below in a few sentences.',
+      messages: [{ role: 'user', content: 'Earlier turns go here.' }],
+    });
+    expect((summary.content[0] as { text: string }).text).toMatch(/^Summary: /);
+
+    const scripted = await startFakeApi({ deltaDelayMs: 0, script: [{ text: 'first scripted' }, { text: 'second scripted' }] });
+    const anthropic = new Anthropic({ apiKey: 'k', baseURL: scripted.url, maxRetries: 0 });
+    const texts: string[] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      const message = await anthropic.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'next' }] });
+      texts.push((message.content[0] as { text: string }).text);
+    }
+    await scripted.close();
+    expect(texts).toEqual(['first scripted', 'second scripted', 'Answer 3: I received 1 message. Your last message began "next".']);
+  });
+
+  it('lists models in the Anthropic shape', async () => {
+    const page = await client().models.list();
+    expect(page.data.map((model) => model.id)).toContain('claude-haiku-4-5');
+    expect(page.data[0]).toMatchObject({ type: 'model' });
+  });
+
+  it('can fail a stream after the 200 with an overloaded error event', async () => {
+    fake.setReply(() => ({ text: 'one two three four five six seven eight nine', deltas: 4, streamErrorAfterDeltas: 2 }));
+    const stream = client().messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    const deltas: string[] = [];
+    stream.on('text', (delta) => deltas.push(delta));
+    const error = await stream.finalMessage().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect((error as ApiError).type).toBe('overloaded_error');
+    expect(deltas).toHaveLength(2);
+  });
+
   it('counts tokens on /v1/messages/count_tokens exactly as the messages endpoint does', async () => {
     const params = { model: MODEL, system: 'Be brief.', messages: [{ role: 'user' as const, content: 'How many tokens is this?' }] };
     const counted = await client().messages.countTokens(params);

@@ -200,6 +200,18 @@ describe('OpenAI errors map to the SDK typed errors', () => {
     await expect(ask()).rejects.toBeInstanceOf(OpenAI.APIConnectionError);
   });
 
+  it('can fail a stream after the 200 with an error chunk', async () => {
+    fake.setReply(() => ({ text: 'one two three four five six', deltas: 3, streamErrorAfterDeltas: 1 }));
+    const stream = await client().chat.completions.create({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? '');
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as ApiError).type).toBe('server_error');
+    expect(seen.filter(Boolean)).toHaveLength(1);
+  });
+
   it('records a stream the client aborted', async () => {
     fake.setReply(() => ({ text: 'slow words '.repeat(20), deltaDelayMs: 30 }));
     const controller = new AbortController();

@@ -202,6 +202,26 @@ interface QueuedFailure {
   options: FailureOptions;
 }
 
+interface StreamFrame {
+  frame: string;
+  pause: boolean;
+  text?: string;
+}
+
+/** The frames up to the `after`-th delta, then `errorFrame` in place of the rest. */
+function cutStream(frames: StreamFrame[], after: number | undefined, errorFrame: string): StreamFrame[] {
+  if (after === undefined) return frames;
+  const kept: StreamFrame[] = [];
+  let deltas = 0;
+  for (const frame of frames) {
+    if (frame.pause && deltas === after) break;
+    if (frame.pause) deltas += 1;
+    kept.push(frame);
+  }
+  kept.push({ frame: errorFrame, pause: true });
+  return kept;
+}
+
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
   const requests: RecordedRequest[] = [];
   const failures: QueuedFailure[] = [];
@@ -390,7 +410,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   const writeStream = async (
     res: ServerResponse,
     record: RecordedRequest,
-    frames: Array<{ frame: string; pause: boolean; text?: string }>,
+    frames: StreamFrame[],
     delayMs: number,
   ) => {
     let closed = false;
@@ -522,7 +542,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       pause: event.pause,
       text: event.text,
     }));
-    await writeStream(res, record, frames, reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
+    const overloaded = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: record.id };
+    await writeStream(res, record, cutStream(frames, reply.streamErrorAfterDeltas, `event: error\ndata: ${JSON.stringify(overloaded)}\n\n`), reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
   };
 
   const handleOpenAI = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
@@ -622,7 +643,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     startEventStream(req, res, openAIHeaders(record.id));
     const frames = answer.chunks.map((chunk) => ({ frame: `data: ${JSON.stringify(chunk.data)}\n\n`, pause: chunk.pause, text: chunk.text }));
     frames.push({ frame: 'data: [DONE]\n\n', pause: false, text: undefined });
-    await writeStream(res, record, frames, reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
+    const serverError = { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } };
+    await writeStream(res, record, cutStream(frames, reply.streamErrorAfterDeltas, `data: ${JSON.stringify(serverError)}\n\n`), reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
   };
 
   const handleModels = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, modelId: string | null) => {

@@ -84,6 +84,12 @@ export interface ReplySpec {
   deltaDelayMs?: number;
   /** Number of text deltas to stream the text in (default: one per ~3 words, at least 3). */
   deltas?: number;
+  /**
+   * Streams only: after this many deltas the stream ends with an error event, as the real APIs do
+   * when a failure happens after the 200 (Anthropic: `event: error` with overloaded_error; OpenAI:
+   * a `data:` chunk carrying `error`, and no `[DONE]`).
+   */
+  streamErrorAfterDeltas?: number;
 }
 
 /** What a reply function is told about the request it answers. */
