@@ -1,0 +1,58 @@
+/**
+ * The shapes shared by export and import: one conversation with its messages, the
+ * Windowpane file format, and the result an import parser returns.
+ */
+import type { Conversation, StoredMessage } from '../conversation';
+
+/** One conversation and all of its stored messages, ordered by `seq`. */
+export interface ConversationRecords {
+  conversation: Conversation;
+  messages: StoredMessage[];
+}
+
+/** The `format` tag of a Windowpane JSON export. */
+export const WINDOWPANE_EXPORT_FORMAT = 'windowpane';
+
+/**
+ * The version of the Windowpane JSON export this code writes and reads. Raise it only
+ * with a reader for every older version.
+ */
+export const WINDOWPANE_EXPORT_VERSION = 1;
+
+/** A Windowpane JSON export: full fidelity, re-importable without loss. */
+export interface WindowpaneExport {
+  format: typeof WINDOWPANE_EXPORT_FORMAT;
+  version: typeof WINDOWPANE_EXPORT_VERSION;
+  /** When the file was written, epoch milliseconds. */
+  exportedAt: number;
+  conversations: ConversationRecords[];
+}
+
+/**
+ * Largest import file accepted, in bytes (200 MiB). Checked before the file is read or
+ * parsed: a browser tab parsing a larger JSON document risks running out of memory.
+ */
+export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
+
+/** Where an imported file came from. */
+export type ImportFormat = 'windowpane' | 'chatgpt' | 'claude';
+
+/** A parsed import, ready to be written in one transaction. */
+export interface ImportBatch {
+  format: ImportFormat;
+  conversations: ConversationRecords[];
+  /**
+   * Ids of the conversations created for branches beyond the current path of a ChatGPT or
+   * Claude conversation (regenerated answers, edited prompts); all are in `conversations`.
+   */
+  branchIds: string[];
+}
+
+/** Why a file could not be imported; `message` is written for the user. */
+export interface ImportFailure {
+  code: 'import_invalid' | 'import_too_large';
+  message: string;
+}
+
+/** What an import parser returns: never throws on bad input. */
+export type ImportParseResult = { ok: true; value: ImportBatch } | { ok: false; error: ImportFailure };

@@ -1,0 +1,93 @@
+/**
+ * Windowpane JSON export: every field of every stored record, so an import gives back
+ * exactly what was exported. Records are copied field by field (never spread), so nothing
+ * that is not part of the canonical model — settings, API keys — can ride along.
+ */
+import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
+import {
+  WINDOWPANE_EXPORT_FORMAT,
+  WINDOWPANE_EXPORT_VERSION,
+  type ConversationRecords,
+  type WindowpaneExport,
+} from './exportFormat';
+import { withoutSecrets } from './secrets';
+
+/**
+ * The JSON text of a Windowpane export of `entries` (one conversation or all), written at
+ * `exportedAt` (epoch ms). Messages are written in `seq` order. Credentials inside
+ * `overrides` are removed; nothing else is changed or dropped.
+ */
+export function exportToJson(entries: readonly ConversationRecords[], exportedAt: number): string {
+  const file: WindowpaneExport = {
+    format: WINDOWPANE_EXPORT_FORMAT,
+    version: WINDOWPANE_EXPORT_VERSION,
+    exportedAt,
+    conversations: entries.map(exportRecords),
+  };
+  return JSON.stringify(file, null, 2);
+}
+
+/** A clean copy of one conversation and its messages, as written to an export. */
+export function exportRecords(entry: ConversationRecords): ConversationRecords {
+  const messages = [...entry.messages].sort((a, b) => a.seq - b.seq).map(exportMessage);
+  return { conversation: exportConversation(entry.conversation), messages };
+}
+
+function exportConversation(conversation: Conversation): Conversation {
+  const out: Conversation = {
+    id: conversation.id,
+    title: conversation.title,
+    createdAt: conversation.createdAt,
+    updatedAt: conversation.updatedAt,
+    messageCount: conversation.messageCount,
+  };
+  if (conversation.overrides !== undefined) {
+    out.overrides = withoutSecrets(conversation.overrides) as Record<string, unknown>;
+  }
+  if (conversation.source !== undefined) out.source = { kind: conversation.source.kind, id: conversation.source.id };
+  return out;
+}
+
+function exportMessage(message: StoredMessage): StoredMessage {
+  const out: StoredMessage = {
+    id: message.id,
+    conversationId: message.conversationId,
+    seq: message.seq,
+    role: message.role,
+    kind: message.kind,
+    content: message.content.map(exportBlock),
+    createdAt: message.createdAt,
+    status: message.status,
+  };
+  if (message.pinned !== undefined) out.pinned = message.pinned;
+  if (message.covers !== undefined) out.covers = [...message.covers];
+  if (message.model !== undefined) out.model = message.model;
+  if (message.provider !== undefined) out.provider = message.provider;
+  if (message.usage !== undefined) {
+    const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = message.usage;
+    out.usage = { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens };
+  }
+  if (message.error !== undefined) out.error = { code: message.error.code, message: message.error.message };
+  return out;
+}
+
+function exportBlock(block: ContentBlock): ContentBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+    case 'tool_result': {
+      const out: ContentBlock = { type: 'tool_result', tool_use_id: block.tool_use_id, content: block.content };
+      if (block.is_error !== undefined) out.is_error = block.is_error;
+      return out;
+    }
+    case 'thinking': {
+      const out: ContentBlock = { type: 'thinking', thinking: block.thinking };
+      if (block.signature !== undefined) out.signature = block.signature;
+      return out;
+    }
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Markdown export: a transcript a person can read anywhere. Summaries and trim markers
+ * are labelled blockquotes so they are never mistaken for something the user or the
+ * model said; tool calls and results are shown as fenced blocks. Not re-importable: the
+ * JSON export is the lossless one.
+ */
+import type { ContentBlock, StoredMessage } from '../conversation';
+import type { ConversationRecords } from './exportFormat';
+import { fence, quote } from './markdownText';
+
+export interface MarkdownExportOptions {
+  /**
+   * Ids of messages the latest context plan did not send to the model. Each run of them
+   * is preceded by a trim marker; nothing is left out of the transcript.
+   */
+  notSentIds?: ReadonlySet<string>;
+}
+
+const SOURCE_NAMES = { windowpane: 'Windowpane', chatgpt: 'ChatGPT', claude: 'Claude' } as const;
+
+/**
+ * The Markdown transcript of `entries` (one conversation or all, separated by rules).
+ * Messages appear in `seq` order; times are UTC. Only conversation and message records
+ * are read, so settings and API keys cannot appear.
+ */
+export function exportToMarkdown(entries: readonly ConversationRecords[], options: MarkdownExportOptions = {}): string {
+  return entries.map((entry) => conversationMarkdown(entry, options)).join('\n\n---\n\n') + '\n';
+}
+
+function conversationMarkdown({ conversation, messages }: ConversationRecords, options: MarkdownExportOptions): string {
+  const facts = [`${messages.length} ${messages.length === 1 ? 'message' : 'messages'}`];
+  const created = formatTime(conversation.createdAt);
+  if (created) facts.push(`created ${created}`);
+  const updated = formatTime(conversation.updatedAt);
+  if (updated) facts.push(`updated ${updated}`);
+  if (conversation.source) facts.push(`imported from ${SOURCE_NAMES[conversation.source.kind]}`);
+
+  const parts = [`# ${oneLine(conversation.title) || 'Untitled conversation'}`, `_${facts.join(' · ')}_`];
+  const ordered = [...messages].sort((a, b) => a.seq - b.seq);
+  const notSent = options.notSentIds;
+  for (let i = 0; i < ordered.length; i++) {
+    const message = ordered[i]!;
+    if (notSent?.has(message.id) && !notSent.has(ordered[i - 1]?.id ?? '')) {
+      let run = 1;
+      while (i + run < ordered.length && notSent.has(ordered[i + run]!.id)) run++;
+      parts.push(
+        `> ✂ **Trim marker:** the next ${run} ${run === 1 ? 'message was' : 'messages were'} not sent to the model ` +
+          '(trimmed to fit the context window or budget); they are kept here and in storage.',
+      );
+    }
+    parts.push(message.kind === 'summary' ? summaryMarkdown(message) : messageMarkdown(message));
+  }
+  return parts.join('\n\n');
+}
+
+function summaryMarkdown(message: StoredMessage): string {
+  const covered = message.covers?.length ?? 0;
+  const label = `**Conversation Summary (covers ${covered} ${covered === 1 ? 'message' : 'messages'})**`;
+  const time = formatTime(message.createdAt);
+  const body = blocksMarkdown(message.content);
+  return quote(`${label}${time ? ` — ${time}` : ''}\n\n${body}`);
+}
+
+function messageMarkdown(message: StoredMessage): string {
+  const who = message.role === 'user' ? 'User' : 'Assistant';
+  const heading = [message.model && message.role === 'assistant' ? `${who} · ${message.model}` : who];
+  const time = formatTime(message.createdAt);
+  if (time) heading.push(time);
+  const lines = [`## ${heading.join(' — ')}`];
+  const body = blocksMarkdown(message.content);
+  if (body) lines.push(body);
+  const notes: string[] = [];
+  if (message.pinned) notes.push('pinned (never trimmed)');
+  if (message.status === 'interrupted') notes.push('interrupted: the tab closed while this answer was streaming');
+  if (message.status === 'stopped') notes.push('stopped by the user');
+  if (message.status === 'streaming') notes.push('still streaming when exported');
+  if (message.status === 'error') notes.push(`error: ${oneLine(message.error?.message ?? 'the request failed')}`);
+  if (message.usage) {
+    const u = message.usage;
+    notes.push(
+      `tokens: ${u.inputTokens} in, ${u.outputTokens} out` +
+        (u.cacheReadTokens ? `, ${u.cacheReadTokens} cache read` : '') +
+        (u.cacheWriteTokens ? `, ${u.cacheWriteTokens} cache write` : ''),
+    );
+  }
+  if (notes.length) lines.push(`_${notes.join(' · ')}_`);
+  return lines.join('\n\n');
+}
+
+function blocksMarkdown(blocks: readonly ContentBlock[]): string {
+  return blocks.map(blockMarkdown).filter((text) => text !== '').join('\n\n');
+}
+
+function blockMarkdown(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'tool_use':
+      return `**Tool call:** \`${oneLine(block.name)}\` (id \`${oneLine(block.id)}\`)\n\n${fence(jsonText(block.input), 'json')}`;
+    case 'tool_result':
+      return (
+        `**Tool result** for \`${oneLine(block.tool_use_id)}\`${block.is_error ? ' (error)' : ''}:\n\n` + fence(block.content, '')
+      );
+    case 'thinking':
+      return `<details>\n<summary>Thinking</summary>\n\n${block.thinking}\n\n</details>`;
+    case 'redacted_thinking':
+      return '_Thinking redacted by the provider._';
+  }
+}
+
+function jsonText(value: unknown): string {
+  return value === undefined ? 'null' : JSON.stringify(value, null, 2);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** `2026-01-31 14:05 UTC`, or '' for a time that is not a valid epoch-ms value. */
+function formatTime(epochMs: number): string {
+  if (!Number.isFinite(epochMs) || Math.abs(epochMs) > 8.64e15) return '';
+  return `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

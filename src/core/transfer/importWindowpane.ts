@@ -1,0 +1,195 @@
+/**
+ * Reads a Windowpane JSON export back into canonical records. Every field is checked;
+ * the records built are exactly the exported ones (the round trip is property-tested).
+ */
+import type { ContentBlock, Conversation, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
+import {
+  WINDOWPANE_EXPORT_FORMAT,
+  WINDOWPANE_EXPORT_VERSION,
+  type ConversationRecords,
+  type ImportParseResult,
+} from './exportFormat';
+import {
+  MalformedImport,
+  malformed,
+  optional,
+  readArray,
+  readBoolean,
+  readFiniteNumber,
+  readNonEmptyString,
+  readOneOf,
+  readRecord,
+  readString,
+  withinDepth,
+  type JsonRecord,
+} from './readJson';
+
+const ROLES = ['user', 'assistant'] as const;
+const KINDS = ['message', 'summary'] as const;
+const STATUSES: readonly MessageStatus[] = ['complete', 'streaming', 'stopped', 'interrupted', 'error'];
+const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai', 'openai-compatible', 'demo'];
+const SOURCES = ['windowpane', 'chatgpt', 'claude'] as const;
+
+/** Deepest nesting accepted in free-form values (tool inputs, overrides). */
+const MAX_VALUE_DEPTH = 64;
+
+/**
+ * Canonical records from a parsed Windowpane export (`JSON.parse` output). A message
+ * saved mid-stream comes back `interrupted`, since nothing is streaming it any more;
+ * `messageCount` is recounted. Anything else malformed fails the whole file, naming the
+ * first bad field.
+ */
+export function parseWindowpaneExport(data: unknown): ImportParseResult {
+  try {
+    const file = readRecord(data, 'the file');
+    if (file.format !== WINDOWPANE_EXPORT_FORMAT) malformed('format', `"${WINDOWPANE_EXPORT_FORMAT}"`, file.format);
+    if (typeof file.version === 'number' && file.version > WINDOWPANE_EXPORT_VERSION) {
+      return invalid(
+        `This file was exported by a newer Windowpane (format version ${file.version}); this one reads version ` +
+          `${WINDOWPANE_EXPORT_VERSION}. Update Windowpane, then import it again.`,
+      );
+    }
+    if (file.version !== WINDOWPANE_EXPORT_VERSION) malformed('version', `${WINDOWPANE_EXPORT_VERSION}`, file.version);
+    readFiniteNumber(file.exportedAt, 'exportedAt');
+    const list = readArray(file.conversations, 'conversations');
+
+    const conversationIds = new Set<string>();
+    const messageIds = new Set<string>();
+    const conversations: ConversationRecords[] = list.map((item, i) => {
+      const path = `conversations[${i}]`;
+      const entry = readRecord(item, path);
+      const conversation = readConversation(entry.conversation, `${path}.conversation`);
+      if (conversationIds.has(conversation.id)) {
+        throw new MalformedImport(`${path}.conversation.id`, `conversation id "${conversation.id}" appears twice in the file`);
+      }
+      conversationIds.add(conversation.id);
+      const messages = readArray(entry.messages, `${path}.messages`).map((raw, j) => {
+        const messagePath = `${path}.messages[${j}]`;
+        const message = readMessage(raw, messagePath);
+        if (message.conversationId !== conversation.id) {
+          malformed(`${messagePath}.conversationId`, `"${conversation.id}" (its conversation's id)`, message.conversationId);
+        }
+        if (messageIds.has(message.id)) {
+          throw new MalformedImport(`${messagePath}.id`, `message id "${message.id}" appears twice in the file`);
+        }
+        messageIds.add(message.id);
+        return message;
+      });
+      messages.sort((a, b) => a.seq - b.seq);
+      conversation.messageCount = messages.length;
+      return { conversation, messages };
+    });
+    return { ok: true, value: { format: 'windowpane', conversations, branchIds: [] } };
+  } catch (error) {
+    if (error instanceof MalformedImport) {
+      return invalid(`This Windowpane export is damaged, so nothing was imported: ${error.message}.`);
+    }
+    throw error;
+  }
+}
+
+function invalid(message: string): ImportParseResult {
+  return { ok: false, error: { code: 'import_invalid', message } };
+}
+
+function readConversation(value: unknown, path: string): Conversation {
+  const raw = readRecord(value, path);
+  const conversation: Conversation = {
+    id: readNonEmptyString(raw.id, `${path}.id`),
+    title: readString(raw.title, `${path}.title`),
+    createdAt: readFiniteNumber(raw.createdAt, `${path}.createdAt`),
+    updatedAt: readFiniteNumber(raw.updatedAt, `${path}.updatedAt`),
+    messageCount: readFiniteNumber(raw.messageCount, `${path}.messageCount`),
+  };
+  const overrides = optional(raw.overrides, `${path}.overrides`, readRecord);
+  if (overrides !== undefined) conversation.overrides = readFreeForm(overrides, `${path}.overrides`) as JsonRecord;
+  const source = optional(raw.source, `${path}.source`, readRecord);
+  if (source !== undefined) {
+    conversation.source = {
+      kind: readOneOf(source.kind, SOURCES, `${path}.source.kind`),
+      id: readNonEmptyString(source.id, `${path}.source.id`),
+    };
+  }
+  return conversation;
+}
+
+function readMessage(value: unknown, path: string): StoredMessage {
+  const raw = readRecord(value, path);
+  const status = readOneOf(raw.status, STATUSES, `${path}.status`);
+  const message: StoredMessage = {
+    id: readNonEmptyString(raw.id, `${path}.id`),
+    conversationId: readNonEmptyString(raw.conversationId, `${path}.conversationId`),
+    seq: readFiniteNumber(raw.seq, `${path}.seq`),
+    role: readOneOf(raw.role, ROLES, `${path}.role`),
+    kind: readOneOf(raw.kind, KINDS, `${path}.kind`),
+    content: readArray(raw.content, `${path}.content`).map((block, k) => readBlock(block, `${path}.content[${k}]`)),
+    createdAt: readFiniteNumber(raw.createdAt, `${path}.createdAt`),
+    status: status === 'streaming' ? 'interrupted' : status,
+  };
+  const pinned = optional(raw.pinned, `${path}.pinned`, readBoolean);
+  if (pinned !== undefined) message.pinned = pinned;
+  const covers = optional(raw.covers, `${path}.covers`, readArray);
+  if (covers !== undefined) message.covers = covers.map((id, k) => readNonEmptyString(id, `${path}.covers[${k}]`));
+  const model = optional(raw.model, `${path}.model`, readString);
+  if (model !== undefined) message.model = model;
+  const provider = optional(raw.provider, `${path}.provider`, (v, p) => readOneOf(v, PROVIDERS, p));
+  if (provider !== undefined) message.provider = provider;
+  const usage = optional(raw.usage, `${path}.usage`, readUsage);
+  if (usage !== undefined) message.usage = usage;
+  const error = optional(raw.error, `${path}.error`, readRecord);
+  if (error !== undefined) {
+    message.error = { code: readString(error.code, `${path}.error.code`), message: readString(error.message, `${path}.error.message`) };
+  }
+  return message;
+}
+
+function readUsage(value: unknown, path: string): Usage {
+  const raw = readRecord(value, path);
+  return {
+    inputTokens: readFiniteNumber(raw.inputTokens, `${path}.inputTokens`),
+    outputTokens: readFiniteNumber(raw.outputTokens, `${path}.outputTokens`),
+    cacheReadTokens: readFiniteNumber(raw.cacheReadTokens, `${path}.cacheReadTokens`),
+    cacheWriteTokens: readFiniteNumber(raw.cacheWriteTokens, `${path}.cacheWriteTokens`),
+  };
+}
+
+function readBlock(value: unknown, path: string): ContentBlock {
+  const raw = readRecord(value, path);
+  const type = readOneOf(raw.type, ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'] as const, `${path}.type`);
+  switch (type) {
+    case 'text':
+      return { type, text: readString(raw.text, `${path}.text`) };
+    case 'tool_use':
+      return {
+        type,
+        id: readString(raw.id, `${path}.id`),
+        name: readString(raw.name, `${path}.name`),
+        input: readFreeForm(raw.input, `${path}.input`),
+      };
+    case 'tool_result': {
+      const block: ContentBlock = {
+        type,
+        tool_use_id: readString(raw.tool_use_id, `${path}.tool_use_id`),
+        content: readString(raw.content, `${path}.content`),
+      };
+      const isError = optional(raw.is_error, `${path}.is_error`, readBoolean);
+      if (isError !== undefined) block.is_error = isError;
+      return block;
+    }
+    case 'thinking': {
+      const block: ContentBlock = { type, thinking: readString(raw.thinking, `${path}.thinking`) };
+      const signature = optional(raw.signature, `${path}.signature`, readString);
+      if (signature !== undefined) block.signature = signature;
+      return block;
+    }
+    case 'redacted_thinking':
+      return { type, data: readString(raw.data, `${path}.data`) };
+  }
+}
+
+function readFreeForm(value: unknown, path: string): unknown {
+  if (!withinDepth(value, MAX_VALUE_DEPTH)) {
+    throw new MalformedImport(path, `${path} is nested more than ${MAX_VALUE_DEPTH} levels deep`);
+  }
+  return value;
+}

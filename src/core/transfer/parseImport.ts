@@ -1,0 +1,113 @@
+/**
+ * The one entry point for importing a file's text: size check, JSON parse, format
+ * detection, then the format's parser. Always returns; bad input is an `ImportFailure`
+ * with a message the user can act on.
+ */
+import {
+  MAX_IMPORT_BYTES,
+  WINDOWPANE_EXPORT_FORMAT,
+  type ImportFailure,
+  type ImportFormat,
+  type ImportParseResult,
+} from './exportFormat';
+import { parseChatGptExport } from './importChatGpt';
+import { parseClaudeExport } from './importClaude';
+import { parseWindowpaneExport } from './importWindowpane';
+import { isRecord } from './readJson';
+
+export interface ParseImportOptions {
+  /** Epoch ms of the import; stands in for times missing from a foreign export. */
+  importedAt: number;
+  /** The file's size in bytes when known (`File.size`); else the text's length is used. */
+  sizeBytes?: number;
+}
+
+/**
+ * A failure when a file of `sizeBytes` is over `MAX_IMPORT_BYTES` (200 MiB), else
+ * undefined. Call it before reading the file, so an oversized file is never loaded.
+ */
+export function checkImportSize(sizeBytes: number): ImportFailure | undefined {
+  if (sizeBytes <= MAX_IMPORT_BYTES) return undefined;
+  const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  return {
+    code: 'import_too_large',
+    message:
+      `This file is ${mb(sizeBytes)}; Windowpane imports files up to ${mb(MAX_IMPORT_BYTES)}. ` +
+      'Nothing was imported. Export fewer conversations at a time and import each file.',
+  };
+}
+
+/** Which export `data` (parsed JSON) looks like, or undefined when none. */
+export function detectImportFormat(data: unknown): ImportFormat | undefined {
+  if (isRecord(data) && data.format === WINDOWPANE_EXPORT_FORMAT) return 'windowpane';
+  const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.conversations) ? data.conversations : undefined;
+  const first = list?.find(isRecord);
+  if (first && 'mapping' in first) return 'chatgpt';
+  if (first && 'chat_messages' in first && Array.isArray(data)) return 'claude';
+  return undefined;
+}
+
+/**
+ * Parses an import file's text (a Windowpane JSON export, or `conversations.json` from a
+ * ChatGPT or Claude data export) into canonical records. Fails, changing nothing, for a
+ * file over 200 MiB, empty, not JSON (e.g. truncated), of an unknown format, holding no
+ * conversations, malformed anywhere, or repeating a conversation or message id.
+ */
+export function parseImport(text: string, options: ParseImportOptions): ImportParseResult {
+  const tooLarge = checkImportSize(options.sizeBytes ?? text.length);
+  if (tooLarge) return { ok: false, error: tooLarge };
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') return invalid('The file is empty. Choose a Windowpane JSON export or a conversations.json file.');
+  if (body.startsWith('PK\u0003\u0004')) {
+    return invalid('This is a .zip archive. Unzip it first, then import the conversations.json file inside.');
+  }
+
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch (error) {
+    const reason = error instanceof Error ? ` (${error.message})` : '';
+    return invalid(`This file is not valid JSON${reason}; it may be truncated or not an export. Nothing was imported.`);
+  }
+
+  const format = detectImportFormat(data);
+  if (format === undefined) {
+    const empty = Array.isArray(data) ? data.length === 0 : isRecord(data) && Array.isArray(data.conversations) && data.conversations.length === 0;
+    return invalid(
+      empty
+        ? 'This export contains no conversations, so there is nothing to import.'
+        : "This file isn't a format Windowpane can import. Choose a Windowpane JSON export, or conversations.json " +
+            'from a ChatGPT or Claude data export.',
+    );
+  }
+  const result =
+    format === 'windowpane'
+      ? parseWindowpaneExport(data)
+      : format === 'chatgpt'
+        ? parseChatGptExport(data, options.importedAt)
+        : parseClaudeExport(data, options.importedAt);
+  if (!result.ok) return result;
+  if (result.value.conversations.length === 0) return invalid('This export contains no conversations, so there is nothing to import.');
+  return uniqueIds(result);
+}
+
+function invalid(message: string): ImportParseResult {
+  return { ok: false, error: { code: 'import_invalid', message } };
+}
+
+/** Storage keys must be unique; a file listing one conversation twice cannot be written as is. */
+function uniqueIds(result: ImportParseResult & { ok: true }): ImportParseResult {
+  const conversationIds = new Set<string>();
+  const messageIds = new Set<string>();
+  for (const { conversation, messages } of result.value.conversations) {
+    if (conversationIds.has(conversation.id)) {
+      return invalid(`The file lists the conversation "${conversation.title}" twice, so nothing was imported.`);
+    }
+    conversationIds.add(conversation.id);
+    for (const message of messages) {
+      if (messageIds.has(message.id)) return invalid(`The file lists message "${message.id}" twice, so nothing was imported.`);
+      messageIds.add(message.id);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,82 @@
+// Random canonical records for the round-trip properties (core and persistence). Objects
+// get the ordinary prototype, as records read back from JSON or IndexedDB do.
+import fc from 'fast-check';
+import type { ContentBlock, Conversation, ConversationRecords, StoredMessage } from '../../../src/core';
+
+const plain = { noNullPrototype: true } as const;
+/** Any UTF-16 text, lone surrogates included: JSON and IndexedDB must carry it unchanged. */
+const anyText = fc.string({ unit: 'binary', maxLength: 30 });
+const time = fc.integer({ min: 0, max: 4_102_444_800_000 });
+const count = fc.nat({ max: 2_000_000 });
+/** Key names an export strips as credentials are never generated as ordinary settings. */
+const settingKey = anyText.filter((key) => !/^(api[-_]?keys?|authorization|x[-_]api[-_]key|secret|client[-_]?secret|password|access[-_]?token|bearer)$/i.test(key));
+
+const block: fc.Arbitrary<ContentBlock> = fc.oneof(
+  fc.record({ type: fc.constant('text' as const), text: anyText }, plain),
+  fc.record({ type: fc.constant('tool_use' as const), id: anyText, name: anyText, input: fc.jsonValue({ maxDepth: 3 }) }, plain),
+  fc.record(
+    { type: fc.constant('tool_result' as const), tool_use_id: anyText, content: anyText, is_error: fc.boolean() },
+    { requiredKeys: ['type', 'tool_use_id', 'content'], noNullPrototype: true },
+  ),
+  fc.record(
+    { type: fc.constant('thinking' as const), thinking: anyText, signature: anyText },
+    { requiredKeys: ['type', 'thinking'], noNullPrototype: true },
+  ),
+  fc.record({ type: fc.constant('redacted_thinking' as const), data: anyText }, plain),
+);
+
+const messageFields = fc.record(
+  {
+    role: fc.constantFrom('user' as const, 'assistant' as const),
+    kind: fc.constantFrom('message' as const, 'summary' as const),
+    content: fc.array(block, { maxLength: 4 }),
+    createdAt: time,
+    // `streaming` is excluded: an imported message cannot still be streaming (it comes back `interrupted`).
+    status: fc.constantFrom('complete' as const, 'stopped' as const, 'interrupted' as const, 'error' as const),
+    pinned: fc.boolean(),
+    covers: fc.array(anyText.filter((id) => id !== ''), { maxLength: 4 }),
+    model: anyText,
+    provider: fc.constantFrom('anthropic' as const, 'openai' as const, 'openai-compatible' as const, 'demo' as const),
+    usage: fc.record({ inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count }, plain),
+    error: fc.record({ code: anyText, message: anyText }, plain),
+  },
+  { requiredKeys: ['role', 'kind', 'content', 'createdAt', 'status'], noNullPrototype: true },
+);
+
+const conversationFields = fc.record(
+  {
+    title: anyText,
+    createdAt: time,
+    updatedAt: time,
+    overrides: fc.dictionary(settingKey, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3, noNullPrototype: true }),
+    source: fc.record({ kind: fc.constantFrom('windowpane' as const, 'chatgpt' as const, 'claude' as const), id: anyText.filter((id) => id !== '') }, plain),
+  },
+  { requiredKeys: ['title', 'createdAt', 'updatedAt'], noNullPrototype: true },
+);
+
+/**
+ * Up to `maxConversations` conversations with up to 6 messages each. Ids are unique by
+ * construction (an arbitrary prefix plus position); seqs increase with arbitrary gaps.
+ */
+export function conversationRecords(maxConversations = 4): fc.Arbitrary<ConversationRecords[]> {
+  return fc
+    .tuple(
+      anyText,
+      fc.array(fc.tuple(conversationFields, fc.array(fc.tuple(messageFields, fc.integer({ min: 1, max: 1000 })), { maxLength: 6 })), {
+        minLength: 1,
+        maxLength: maxConversations,
+      }),
+    )
+    .map(([prefix, list]) =>
+      list.map(([fields, messageList], i): ConversationRecords => {
+        const id = `${prefix}c${i}`;
+        let seq = -1;
+        const messages = messageList.map(([m, gap], j): StoredMessage => {
+          seq += gap;
+          return { id: `${id}.m${j}`, conversationId: id, seq, ...m };
+        });
+        const conversation: Conversation = { id, messageCount: messages.length, ...fields };
+        return { conversation, messages };
+      }),
+    );
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { exportToMarkdown, type ConversationRecords, type StoredMessage } from '../../../src/core';
+
+const conversationId = 'conv-md';
+
+function message(seq: number, fields: Partial<StoredMessage>): StoredMessage {
+  return {
+    id: `m-${seq}`,
+    conversationId,
+    seq,
+    role: 'user',
+    kind: 'message',
+    content: [],
+    createdAt: Date.UTC(2026, 0, 31, 14, 5 + seq),
+    status: 'complete',
+    ...fields,
+  };
+}
+
+const entry: ConversationRecords = {
+  conversation: {
+    id: conversationId,
+    title: 'Planning the\nmigration',
+    createdAt: Date.UTC(2026, 0, 31, 14, 0),
+    updatedAt: Date.UTC(2026, 0, 31, 15, 0),
+    messageCount: 6,
+  },
+  messages: [
+    message(0, { content: [{ type: 'text', text: 'Which tables move first?' }] }),
+    message(1, {
+      role: 'assistant',
+      model: 'gpt-4.1',
+      content: [
+        { type: 'text', text: 'Let me look at the schema.' },
+        { type: 'tool_use', id: 'call_7', name: 'read_schema', input: { table: 'orders' } },
+      ],
+      usage: { inputTokens: 900, outputTokens: 40, cacheReadTokens: 512, cacheWriteTokens: 0 },
+    }),
+    message(2, { content: [{ type: 'tool_result', tool_use_id: 'call_7', content: 'orders(id, total) -- uses ``` fences', is_error: true }] }),
+    message(3, {
+      kind: 'summary',
+      covers: ['m-0', 'm-1', 'm-2'],
+      content: [{ type: 'text', text: '[Conversation Summary]\nThe user is planning a table migration.\n\nOrders come first.' }],
+    }),
+    message(4, { role: 'assistant', content: [{ type: 'thinking', thinking: 'Orders has the most rows.' }, { type: 'text', text: 'Start with orders.' }] }),
+    message(5, { role: 'assistant', status: 'interrupted', content: [{ type: 'text', text: 'Then move the cust' }] }),
+  ],
+};
+
+describe('exportToMarkdown', () => {
+  const markdown = exportToMarkdown([entry], { notSentIds: new Set(['m-0', 'm-1', 'm-2']) });
+
+  it('titles the conversation and lists its facts', () => {
+    expect(markdown).toContain('# Planning the migration\n\n_6 messages · created 2026-01-31 14:00 UTC · updated 2026-01-31 15:00 UTC_');
+  });
+
+  it('labels each turn with its speaker, model and time', () => {
+    expect(markdown).toContain('## User — 2026-01-31 14:05 UTC\n\nWhich tables move first?');
+    expect(markdown).toContain('## Assistant · gpt-4.1 — 2026-01-31 14:06 UTC');
+    expect(markdown).toContain('_tokens: 900 in, 40 out, 512 cache read_');
+  });
+
+  it('marks a summary as a labelled blockquote that says how many messages it covers', () => {
+    expect(markdown).toContain(
+      '> **Conversation Summary (covers 3 messages)** — 2026-01-31 14:08 UTC\n>\n> [Conversation Summary]\n> The user is planning a table migration.\n>\n> Orders come first.',
+    );
+  });
+
+  it('marks trimmed messages with one trim marker per run, keeping the messages', () => {
+    const markers = markdown.match(/✂ \*\*Trim marker:\*\*/g) ?? [];
+    expect(markers).toHaveLength(1);
+    expect(markdown).toContain('> ✂ **Trim marker:** the next 3 messages were not sent to the model');
+    expect(markdown.indexOf('Trim marker')).toBeLessThan(markdown.indexOf('Which tables move first?'));
+  });
+
+  it('shows tool calls and results as readable fenced blocks', () => {
+    expect(markdown).toContain('**Tool call:** `read_schema` (id `call_7`)\n\n```json\n{\n  "table": "orders"\n}\n```');
+    // The result contains a ``` run, so its fence is longer and the block stays intact.
+    expect(markdown).toContain('**Tool result** for `call_7` (error):\n\n````\norders(id, total) -- uses ``` fences\n````');
+  });
+
+  it('folds thinking away and flags an interrupted answer', () => {
+    expect(markdown).toContain('<details>\n<summary>Thinking</summary>\n\nOrders has the most rows.\n\n</details>\n\nStart with orders.');
+    expect(markdown).toContain('Then move the cust\n\n_interrupted: the tab closed while this answer was streaming_');
+  });
+
+  it('separates several conversations with a rule', () => {
+    const two = exportToMarkdown([entry, { ...entry, conversation: { ...entry.conversation, title: 'Second' } }]);
+    expect(two).toContain('\n\n---\n\n# Second');
+  });
+});

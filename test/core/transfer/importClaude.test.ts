@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { messageText, parseImport, type ConversationRecords } from '../../../src/core';
+import { readFixture } from './fixtures';
+
+const fixture = readFixture('claude-conversations.json');
+const IMPORTED_AT = 1_767_225_600_000;
+
+function parsed(text = fixture) {
+  const result = parseImport(text, { importedAt: IMPORTED_AT });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
+
+const texts = (entry: ConversationRecords) => entry.messages.map((m) => `${m.role}: ${messageText(m)}`);
+
+describe('Claude conversations.json import', () => {
+  it('detects the format and names conversations, branches included', () => {
+    const batch = parsed();
+    expect(batch.format).toBe('claude');
+    expect(batch.conversations.map((c) => c.conversation.title)).toEqual([
+      'Reviewing a CSV import script',
+      'Untitled conversation',
+      'Untitled conversation (branch 2)',
+    ]);
+    expect(batch.branchIds).toEqual(['claude:9f8e7d6c-5b4a-4321-8fed-cba987654321#c2-a1']);
+  });
+
+  it('reads a linear conversation in order with ISO times, human → user, and stable ids', () => {
+    const [review] = parsed().conversations;
+    expect(review!.conversation).toEqual({
+      id: 'claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21',
+      title: 'Reviewing a CSV import script',
+      createdAt: Date.parse('2025-03-04T09:15:02.123Z'),
+      updatedAt: Date.parse('2025-03-04T09:21:40.654Z'),
+      messageCount: 4,
+      source: { kind: 'claude', id: '0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21' },
+    });
+    expect(review!.messages.map((m) => [m.id, m.seq, m.role, m.createdAt])).toEqual([
+      ['claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/c1-m1', 0, 'user', Date.parse('2025-03-04T09:15:02.200Z')],
+      ['claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/c1-m2', 1, 'assistant', Date.parse('2025-03-04T09:15:20Z')],
+      ['claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/c1-m3', 2, 'user', Date.parse('2025-03-04T09:20:00Z')],
+      ['claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/c1-m4', 3, 'assistant', Date.parse('2025-03-04T09:21:40Z')],
+    ]);
+  });
+
+  it('keeps attachment text with its message and names files the export does not hold', () => {
+    const [review] = parsed().conversations;
+    expect(review!.messages[0]!.content).toEqual([
+      { type: 'text', text: 'Can you review this script?' },
+      {
+        type: 'text',
+        text: "**Attachment:** `import_rows.py`\n\n```\nimport csv\n\nwith open('rows.csv') as f:\n    rows = list(csv.reader(f))\nprint(len(rows))\n\n```",
+      },
+      { type: 'text', text: '**File:** `diagram.png` (its contents are not in the export file)' },
+    ]);
+  });
+
+  it('keeps thinking as thinking and turns claude.ai tool use into labelled text', () => {
+    const [review] = parsed().conversations;
+    expect(review!.messages[1]!.content).toEqual([
+      { type: 'thinking', thinking: 'The script never closes over the header row; count includes it.' },
+      { type: 'text', text: 'The count includes the header row. Use `next(reader)` to skip it first.' },
+    ]);
+    expect(review!.messages[3]!.content).toEqual([
+      { type: 'text', text: '**Tool call:** `web_search`\n\n```json\n{\n  "query": "python csv DictReader performance"\n}\n```' },
+      {
+        type: 'text',
+        text:
+          '**Tool result** (`web_search`):\n\n```\ncsv — CSV File Reading and Writing — https://docs.python.org/3/library/csv.html\n' +
+          'The DictReader class maps the information in each row to a dict.\n```',
+      },
+      { type: 'text', text: 'DictReader is slightly slower than reader, since it builds a dict per row.' },
+    ]);
+    expect(review!.messages[3]).toMatchObject({ provider: 'anthropic', status: 'complete' });
+  });
+
+  it('follows parent_message_uuid to current_leaf_message_uuid and keeps the retried answer as a branch', () => {
+    const [, primes, retry] = parsed().conversations;
+    expect(texts(primes!)).toEqual(['user: Name three prime numbers.', 'assistant: 7, 11 and 13.', 'user: Is 91 prime?', 'assistant: No: 91 = 7 × 13.']);
+    expect(primes!.messages[1]).toMatchObject({ model: 'claude-sonnet-4-5-20250929', provider: 'anthropic' });
+    expect(texts(retry!)).toEqual(['user: Name three prime numbers.', 'assistant: 2, 3 and 5.']);
+    expect(retry!.conversation.source).toEqual({ kind: 'claude', id: '9f8e7d6c-5b4a-4321-8fed-cba987654321#c2-a1' });
+  });
+
+  it('falls back to the text field when content is absent, and keeps the tree through a sender it skips', () => {
+    const data = [
+      {
+        uuid: 'c-3',
+        name: 'Old export',
+        created_at: '2024-05-01T10:00:00Z',
+        updated_at: '2024-05-01T10:01:00Z',
+        chat_messages: [
+          { uuid: 'x1', parent_message_uuid: '00000000-0000-4000-8000-000000000000', sender: 'human', text: 'Hello', created_at: '2024-05-01T10:00:00Z' },
+          { uuid: 'x2', parent_message_uuid: 'x1', sender: 'system', text: 'internal note', created_at: '2024-05-01T10:00:01Z' },
+          { uuid: 'x3', parent_message_uuid: 'x2', sender: 'assistant', text: 'Hi there', created_at: '2024-05-01T10:00:02Z' },
+        ],
+      },
+    ];
+    const batch = parsed(JSON.stringify(data));
+    expect(batch.conversations).toHaveLength(1);
+    expect(texts(batch.conversations[0]!)).toEqual(['user: Hello', 'assistant: Hi there']);
+  });
+});
