@@ -1,0 +1,241 @@
+/**
+ * Anthropic Messages API adapter over `@anthropic-ai/sdk`, loaded on first use so the SDK
+ * stays out of the initial bundle. Streams with `messages.create({ stream: true })` and
+ * accumulates the raw events itself, so a stopped stream still yields what arrived.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  applyCacheBreakpoints,
+  fromAnthropicContent,
+  fromAnthropicUsage,
+  mergeAnthropicUsage,
+  MAX_CACHE_BREAKPOINTS,
+  WindowpaneError,
+} from '../core';
+import type { AnthropicUsageWire, AnthropicWireBlock, AnthropicWireMessage, ContentBlock, ProviderId } from '../core';
+import { CallbackFailure, emit } from './callbacks';
+import { toWindowpaneError } from './errors';
+import type { ErrorContext } from './errors';
+import { observeRetries } from './retryObserver';
+import type { ChatProvider, ChatRequest, ChatResult, CompleteOptions, ProviderOptions, ProviderSettings, StreamCallbacks } from './types';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** The SDK appends `/v1/messages` itself, so a base URL typed with `/v1` is trimmed back to the host. */
+export function normalizeAnthropicBaseUrl(baseUrl: string | undefined): string {
+  const trimmed = (baseUrl ?? '').trim().replace(/\/+$/, '');
+  if (!trimmed) return ANTHROPIC_DEFAULT_BASE_URL;
+  return trimmed.replace(/\/v1$/, '');
+}
+
+interface BlockState {
+  block: AnthropicWireBlock;
+  /** Raw `input_json_delta` text of a tool_use block. */
+  json?: string;
+  done: boolean;
+}
+
+/** Builds the answer from raw stream events, as the SDK's MessageStream does, but keeps it on abort. */
+export class AnthropicStreamAccumulator {
+  model: string;
+  usage: AnthropicUsageWire | undefined;
+  stopReason: string | null = null;
+  /** `message_stop` arrived: the answer is complete. */
+  finished = false;
+  private readonly blocks: Array<BlockState | undefined> = [];
+
+  constructor(requestedModel: string) {
+    this.model = requestedModel;
+  }
+
+  apply(event: Anthropic.RawMessageStreamEvent, callbacks: StreamCallbacks): void {
+    switch (event.type) {
+      case 'message_start':
+        this.model = event.message.model || this.model;
+        this.usage = mergeAnthropicUsage(undefined, event.message.usage);
+        break;
+      case 'content_block_start': {
+        const block = { ...(event.content_block as unknown as AnthropicWireBlock) };
+        this.blocks[event.index] = { block, json: block.type === 'tool_use' ? '' : undefined, done: false };
+        break;
+      }
+      case 'content_block_delta': {
+        const state = this.blocks[event.index];
+        if (!state) break;
+        const delta = event.delta;
+        if (delta.type === 'text_delta') {
+          state.block.text = String(state.block.text ?? '') + delta.text;
+          emit(callbacks.onText && (() => callbacks.onText?.(delta.text)));
+        } else if (delta.type === 'thinking_delta') {
+          state.block.thinking = String(state.block.thinking ?? '') + delta.thinking;
+          emit(callbacks.onThinking && (() => callbacks.onThinking?.(delta.thinking)));
+        } else if (delta.type === 'signature_delta') {
+          state.block.signature = delta.signature;
+        } else if (delta.type === 'input_json_delta') {
+          state.json = (state.json ?? '') + delta.partial_json;
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        const state = this.blocks[event.index];
+        if (!state) break;
+        state.done = true;
+        if (state.block.type === 'tool_use') {
+          state.block.input = parseToolInput(state.json ?? '');
+          const [toolUse] = fromAnthropicContent([state.block]);
+          if (toolUse?.type === 'tool_use') emit(callbacks.onToolUse && (() => callbacks.onToolUse?.(toolUse)));
+        }
+        break;
+      }
+      case 'message_delta':
+        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        this.usage = mergeAnthropicUsage(this.usage, event.usage);
+        break;
+      case 'message_stop':
+        this.finished = true;
+        break;
+    }
+  }
+
+  /** Canonical content so far; a tool call whose input never finished is left out. */
+  content(): ContentBlock[] {
+    const blocks: AnthropicWireBlock[] = [];
+    for (const state of this.blocks) {
+      if (!state || (state.block.type === 'tool_use' && !state.done)) continue;
+      blocks.push(state.block);
+    }
+    return fromAnthropicContent(blocks);
+  }
+
+  result(stopReason?: string): ChatResult {
+    return {
+      content: this.content(),
+      usage: fromAnthropicUsage(this.usage),
+      usageReported: this.usage !== undefined,
+      stopReason: stopReason ?? this.stopReason ?? 'end_turn',
+      model: this.model,
+    };
+  }
+}
+
+function parseToolInput(json: string): unknown {
+  if (!json.trim()) return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    return json;
+  }
+}
+
+/**
+ * Breakpoint indexes the request may use: valid, unique, and with the system prompt's
+ * breakpoint at most {@link MAX_CACHE_BREAKPOINTS} in all (the newest are kept).
+ */
+function usableBreakpoints(indexes: readonly number[], messageCount: number, systemTakesOne: boolean): number[] {
+  const valid = [...new Set(indexes)].filter((i) => Number.isInteger(i) && i >= 0 && i < messageCount).sort((a, b) => a - b);
+  const budget = MAX_CACHE_BREAKPOINTS - (systemTakesOne ? 1 : 0);
+  return valid.slice(Math.max(0, valid.length - budget));
+}
+
+/** The request body the adapter sends; exported so tests can check breakpoints and system placement. */
+export function anthropicRequestBody(request: ChatRequest, stream: boolean): Anthropic.MessageCreateParams {
+  const messages = request.messages as AnthropicWireMessage[];
+  const system = request.system && request.system.trim() ? request.system : undefined;
+  const caching = request.cacheBreakpoints !== undefined;
+  const breakpoints = caching ? usableBreakpoints(request.cacheBreakpoints ?? [], messages.length, system !== undefined) : [];
+  const body: Record<string, unknown> = {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    messages: applyCacheBreakpoints(messages, breakpoints),
+    stream,
+  };
+  if (system !== undefined) {
+    body.system = caching ? [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }] : system;
+  }
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      input_schema: tool.inputSchema,
+    }));
+  }
+  return body as unknown as Anthropic.MessageCreateParams;
+}
+
+function defaultFetch(): typeof fetch {
+  // Resolved at call time so the page's fetch (or a test's) is the one used.
+  return (input, init) => fetch(input, init);
+}
+
+/**
+ * Creates the Anthropic adapter. `id` lets the demo reuse this path under its own id.
+ * Throws `auth` when there is no key.
+ */
+export async function createAnthropicProvider(
+  settings: ProviderSettings,
+  options: ProviderOptions & { id?: ProviderId } = {},
+): Promise<ChatProvider> {
+  const id = options.id ?? 'anthropic';
+  const apiKey = settings.apiKey.trim();
+  if (!apiKey) throw new WindowpaneError('auth', 'Add your Anthropic API key in Settings to use Anthropic models.');
+  const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+  const baseUrl = normalizeAnthropicBaseUrl(settings.baseUrl);
+  const maxRetries = options.maxRetries ?? 2;
+  const baseFetch = options.fetch ?? defaultFetch();
+  const client = (fetchImpl: typeof fetch) =>
+    new AnthropicClient({
+      apiKey,
+      baseURL: baseUrl,
+      dangerouslyAllowBrowser: true,
+      maxRetries,
+      fetch: fetchImpl,
+      // No trace headers: they would need a CORS allowance from custom endpoints.
+      openTelemetry: false,
+    });
+  const errorContext = (model: string, signal?: AbortSignal): ErrorContext => ({ provider: id, model, baseUrl, apiKey, signal });
+
+  return {
+    id,
+    wireShape: 'anthropic',
+
+    async send(request: ChatRequest, callbacks: StreamCallbacks = {}): Promise<ChatResult> {
+      const { signal } = request;
+      const acc = new AnthropicStreamAccumulator(request.model);
+      if (signal?.aborted) return acc.result('stopped');
+      try {
+        const sdk = client(observeRetries(baseFetch, { sdk: 'anthropic', maxRetries }, callbacks.onRetry, signal));
+        const stream = await sdk.messages.create(anthropicRequestBody(request, true) as Anthropic.MessageCreateParamsStreaming, { signal });
+        for await (const event of stream) acc.apply(event, callbacks);
+      } catch (error) {
+        if (error instanceof CallbackFailure) throw error.cause;
+        if (signal?.aborted) return acc.result('stopped');
+        throw toWindowpaneError(error, { ...errorContext(request.model, signal), partialContent: acc.content() });
+      }
+      if (acc.finished) return acc.result();
+      // The SDK ends the iteration quietly when the request is aborted.
+      if (signal?.aborted) return acc.result('stopped');
+      throw new WindowpaneError('network', `The connection to ${baseUrl} closed before the answer was complete. Try again.`, {
+        provider: id,
+        partialContent: acc.content(),
+      });
+    },
+
+    async complete(prompt: string, opts: CompleteOptions): Promise<string> {
+      try {
+        const message = await client(baseFetch).messages.create(
+          anthropicRequestBody(
+            { model: opts.model, maxTokens: opts.maxTokens, system: opts.system, messages: [{ role: 'user', content: prompt }] },
+            false,
+          ) as Anthropic.MessageCreateParamsNonStreaming,
+          { signal: opts.signal },
+        );
+        return message.content
+          .filter((block): block is Anthropic.TextBlock => block.type === 'text')
+          .map((block) => block.text)
+          .join('');
+      } catch (error) {
+        throw toWindowpaneError(error, errorContext(opts.model, opts.signal));
+      }
+    },
+  };
+}

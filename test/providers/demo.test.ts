@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_MODEL_ID, isWindowpaneError, placeCacheBreakpoints, toAnthropicWire } from '../../src/core';
+import type { AnthropicWireMessage, ContentBlock, StoredMessage } from '../../src/core';
+import { createProvider } from '../../src/providers';
+import {
+  createDemoFetch,
+  createDemoProvider,
+  DEMO_CONTEXT_WINDOW,
+  DEMO_MAX_OUTPUT_TOKENS,
+} from '../../src/providers/demo';
+
+const fast = { firstChunkDelayMs: 0, chunkDelayMs: 0 };
+const textOf = (content: ContentBlock[]) => content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+
+function ask(messages: AnthropicWireMessage[], extra: { maxTokens?: number; system?: string; cacheBreakpoints?: number[] } = {}) {
+  return { model: DEMO_MODEL_ID, maxTokens: extra.maxTokens ?? DEMO_MAX_OUTPUT_TOKENS, messages, system: extra.system, cacheBreakpoints: extra.cacheBreakpoints };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('Demo provider through the real Anthropic SDK', () => {
+  it('is created by createProvider without a key and speaks the Anthropic wire shape', async () => {
+    const provider = await createProvider({ provider: 'demo', apiKey: '', model: DEMO_MODEL_ID }, { demo: fast });
+    expect(provider.id).toBe('demo');
+    expect(provider.wireShape).toBe('anthropic');
+    const result = await provider.send(ask([{ role: 'user', content: 'Hi' }]));
+    expect(result.stopReason).toBe('end_turn');
+    expect(result.model).toBe(DEMO_MODEL_ID);
+  });
+
+  it('streams its answer in many small deltas and reports usage', async () => {
+    const provider = await createDemoProvider(fast);
+    const deltas: string[] = [];
+    const result = await provider.send(ask([{ role: 'user', content: 'What is Windowpane doing with my messages?' }]), {
+      onText: (delta) => deltas.push(delta),
+    });
+    const answer = textOf(result.content);
+    expect(deltas.length).toBeGreaterThan(10);
+    expect(deltas.join('')).toBe(answer);
+    expect(Math.max(...deltas.map((d) => d.length))).toBeLessThan(60);
+    expect(answer).toContain('1 message');
+    expect(answer).toMatch(/trim/);
+    expect(result.usageReported).toBe(true);
+    expect(result.usage.inputTokens).toBe(Math.ceil('What is Windowpane doing with my messages?'.length / 4));
+    expect(result.usage.outputTokens).toBe(Math.ceil(answer.length / 4));
+  });
+
+  it('answers deterministically, telling how many messages it received', async () => {
+    const messages: AnthropicWireMessage[] = [
+      { role: 'user', content: 'First question' },
+      { role: 'assistant', content: 'First answer' },
+      { role: 'user', content: 'Second question about trimming' },
+    ];
+    const [a, b] = await Promise.all([createDemoProvider(fast), createDemoProvider(fast)]);
+    const first = await a.send(ask(messages));
+    const second = await b.send(ask(messages));
+    expect(first.content).toEqual(second.content);
+    expect(textOf(first.content)).toContain('3 messages');
+    expect(textOf(first.content)).toContain('Second question about trimming');
+  });
+
+  it('keeps the partial answer when Stop aborts mid-stream, with stopReason "stopped"', async () => {
+    const provider = await createDemoProvider({ firstChunkDelayMs: 0, chunkDelayMs: 5 });
+    const full = textOf((await (await createDemoProvider(fast)).send(ask([{ role: 'user', content: 'Tell me more' }]))).content);
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const result = await provider.send(
+      { ...ask([{ role: 'user', content: 'Tell me more' }]), signal: controller.signal },
+      {
+        onText: (delta) => {
+          deltas.push(delta);
+          if (deltas.length === 3) controller.abort();
+        },
+      },
+    );
+    expect(result.stopReason).toBe('stopped');
+    const partial = textOf(result.content);
+    expect(partial).toBe(deltas.join(''));
+    expect(partial.length).toBeGreaterThan(0);
+    expect(full.startsWith(partial)).toBe(true);
+    expect(partial.length).toBeLessThan(full.length);
+    // message_start carried the input count before the abort.
+    expect(result.usageReported).toBe(true);
+  });
+
+  it('resolves as stopped, not as an error, when aborted before anything arrived', async () => {
+    const provider = await createDemoProvider({ firstChunkDelayMs: 50, chunkDelayMs: 0 });
+    const controller = new AbortController();
+    const pending = provider.send({ ...ask([{ role: 'user', content: 'Hi' }]), signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    const result = await pending;
+    expect(result.stopReason).toBe('stopped');
+    expect(result.content).toEqual([]);
+  });
+
+  it('answers a request over its 4,000-token window with the real error, read back as context_length with the counts', async () => {
+    const provider = await createDemoProvider(fast);
+    const long = 'word '.repeat(3300); // 16,500 characters: 4,125 tokens at chars / 4
+    const error = await rejection(provider.send(ask([{ role: 'user', content: long }])));
+    expect(isWindowpaneError(error, 'context_length')).toBe(true);
+    expect((error as { details: Record<string, unknown> }).details).toMatchObject({ promptTokens: 4125, limit: DEMO_CONTEXT_WINDOW, status: 400 });
+  });
+
+  it('refuses more output than its maximum and unknown models, as the API does', async () => {
+    const provider = await createDemoProvider(fast);
+    const tooMuch = await rejection(provider.send(ask([{ role: 'user', content: 'Hi' }], { maxTokens: 1024 })));
+    expect(isWindowpaneError(tooMuch, 'bad_request')).toBe(true);
+    expect((tooMuch as Error).message).toContain('max_tokens: 1024 > 512');
+    const unknown = await rejection(provider.send({ ...ask([{ role: 'user', content: 'Hi' }]), model: 'claude-nonexistent' }));
+    expect(isWindowpaneError(unknown, 'unknown_model')).toBe(true);
+  });
+
+  it('summarizes a conversation when asked, from the conversation text', async () => {
+    const provider = await createDemoProvider(fast);
+    const prompt = [
+      'Summarize the following conversation in a few sentences.',
+      '',
+      'User: How do I bake sourdough bread at home?',
+      'Assistant: Start with an active starter.',
+      'User: What flour works best for a crisp crust?',
+      'Assistant: Bread flour with a little rye.',
+    ].join('\n');
+    const summary = await provider.complete(prompt, { model: DEMO_MODEL_ID, maxTokens: 256 });
+    expect(summary).toContain('How do I bake sourdough bread at home?');
+    expect(summary).toContain('What flour works best for a crisp crust?');
+    expect(summary).not.toContain('Here is what I received');
+    expect(summary.length).toBeLessThanOrEqual(256 * 4);
+  });
+
+  it('cuts the answer at max_tokens and says so', async () => {
+    const provider = await createDemoProvider(fast);
+    const result = await provider.send(ask([{ role: 'user', content: 'Hi' }], { maxTokens: 10 }));
+    expect(result.stopReason).toBe('max_tokens');
+    expect(textOf(result.content)).toHaveLength(40);
+  });
+
+  it('reports prompt-cache writes and then reads for a repeated prefix marked with breakpoints', async () => {
+    const provider = await createDemoProvider(fast);
+    let seq = 0;
+    const stored = (role: 'user' | 'assistant', text: string): StoredMessage => ({
+      id: `m${++seq}`,
+      conversationId: 'c',
+      seq,
+      role,
+      kind: 'message',
+      content: [{ type: 'text', text }],
+      createdAt: seq,
+      status: 'complete',
+    });
+    const history = [stored('user', 'x'.repeat(2400)), stored('assistant', 'y'.repeat(2400)), stored('user', 'First real question')];
+    const system = 'You are the demo.';
+    const send = async () => {
+      const items = toAnthropicWire(history);
+      const result = await provider.send({
+        ...ask(items.map((i) => i.message), { system }),
+        cacheBreakpoints: placeCacheBreakpoints(items, [], { system: true }),
+      });
+      history.push(stored('assistant', textOf(result.content)));
+      return result;
+    };
+    const first = await send();
+    expect(first.usage.cacheReadTokens).toBe(0);
+    expect(first.usage.cacheWriteTokens).toBeGreaterThan(1024);
+    history.push(stored('user', 'Second question'));
+    const second = await send();
+    expect(second.usage.cacheReadTokens).toBe(first.usage.cacheWriteTokens);
+    expect(second.usage.inputTokens + second.usage.cacheReadTokens + second.usage.cacheWriteTokens).toBeGreaterThan(
+      first.usage.inputTokens + first.usage.cacheWriteTokens,
+    );
+    expect(textOf(second.content)).toContain('came from the prompt cache');
+  });
+
+  it('rejects malformed requests with the API status and error body', async () => {
+    const demoFetch = createDemoFetch(fast);
+    const headers = { 'content-type': 'application/json', 'anthropic-version': '2026-10-21', authorization: 'Bearer demo' };
+    const post = (body: unknown, extra: Record<string, string> = {}) =>
+      demoFetch(`https://demo.windowpane.invalid/v1/messages`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+    const empty = await post({ model: DEMO_MODEL_ID, max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: ' ' }] }] });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: text content blocks must contain non-whitespace text' } });
+    const noKey = await demoFetch(`https://demo.windowpane.invalid/v1/messages`, {
+      method: 'POST',
+      headers: { 'anthropic-version': '2026-10-21' },
+      body: JSON.stringify({ model: DEMO_MODEL_ID, max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(noKey.status).toBe(401);
+    expect((await noKey.json()).error.type).toBe('authentication_error');
+  });
+});
