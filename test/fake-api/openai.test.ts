@@ -157,6 +157,13 @@ describe('OpenAI errors map to the SDK typed errors', () => {
     expect(fake.requests.slice(-2).map((request) => request.status)).toEqual([429, 200]);
   });
 
+  it('fails as many requests as asked, so SDK retries can be watched', async () => {
+    fake.failNext('429', { retryAfterSeconds: 0.01, times: 2 });
+    await expect(ask(client({ maxRetries: 2 }))).resolves.toBeTruthy();
+    expect(fake.requests.map((request) => request.status)).toEqual([429, 429, 200]);
+    expect(fake.requests.map((request) => request.headers['x-stainless-retry-count'])).toEqual(['0', '1', '2']);
+  });
+
   it('500 and 503 server errors', async () => {
     fake.failNext('500');
     fake.failNext('529');

@@ -71,7 +71,8 @@
  * Streams send several deltas `deltaDelayMs` apart (default 15 ms) so a test can press Stop; an abort
  * is recorded (`aborted: true`). Output stops at max_tokens (stop_reason `max_tokens` / finish_reason
  * `length`). `options.script` (a reply function or a list of replies used in order) and `setReply`
- * script tool calls, parallel calls, thinking or long answers.
+ * script tool calls, parallel calls, thinking or long answers, and `streamErrorAfterDeltas` ends a
+ * stream with the provider's in-stream error after some deltas (a failure after the 200).
  *
  * ## Failures
  * `failNext(kind)` makes the next chat request(s) fail: '401' (bad key), '429' (with `retry-after`),
