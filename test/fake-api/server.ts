@@ -65,8 +65,8 @@
  * is reported in `usage.prompt_tokens_details.cached_tokens` (`prompt_tokens` includes it).
  *
  * ## Replies
- * By default: "Answer {turn}: I received {n} messages. Your last message began "…"." where turn counts
- * the chat requests answered since start/reset and n is the length of the request's `messages`.
+ * By default: "Answer {turn}: I received {n} message(s). Your last message began "…"." where turn
+ * counts the chat requests answered since start/reset and n is the length of the request's `messages`.
  * Requests whose system prompt or last user text asks to summarize get a short "Summary: …" text.
  * Streams send several deltas `deltaDelayMs` apart (default 15 ms) so a test can press Stop; an abort
  * is recorded (`aborted: true`). Output stops at max_tokens (stop_reason `max_tokens` / finish_reason
@@ -75,12 +75,13 @@
  * stream with the provider's in-stream error after some deltas (a failure after the 200).
  *
  * ## Failures
- * `failNext(kind)` makes the next chat request(s) fail: '401' (bad key), '429' (with `retry-after`),
+ * `failNext(kind)` makes the next chat request(s) fail (POST /v1/messages or chat/completions; never a
+ * preflight, count_tokens or models call): '401' (bad key), '429' (with `retry-after`),
  * '529' (Anthropic overloaded_error; OpenAI answers 503), '500', '503', 'context' (the provider's
  * context-length error with the real counted input and a smaller maximum), 'unknown_model' (404),
  * 'network' (the connection drops before a full answer), 'cors' (an answer without CORS headers, a
- * network error to a browser). Keys containing "invalid" are rejected as the
- * real APIs reject a wrong key (401), unless `isValidKey` says otherwise.
+ * network error to a browser). Keys containing "invalid" are rejected as the real APIs reject a
+ * wrong key (401), unless `isValidKey` says otherwise.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
