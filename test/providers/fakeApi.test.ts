@@ -1,0 +1,182 @@
+// @vitest-environment node
+// The adapters against the local fake of both APIs, over real HTTP with the platform fetch:
+// what the store will do, end to end, short of a real provider.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { placeCacheBreakpoints, toAnthropicWire, toOpenAIWire, WindowpaneError } from '../../src/core';
+import type { ContentBlock, StoredMessage, ToolUseBlock } from '../../src/core';
+import { createProvider } from '../../src/providers';
+import type { ChatProvider, ChatRequest, ProviderSettings, RetryInfo } from '../../src/providers';
+import { startFakeApi, type FakeApi } from '../fake-api/server';
+
+let fake: FakeApi;
+beforeAll(async () => {
+  fake = await startFakeApi({ deltaDelayMs: 0 });
+});
+afterEach(() => fake.reset());
+afterAll(() => fake.close());
+
+interface Target {
+  name: string;
+  settings: () => ProviderSettings;
+  model: string;
+}
+
+const targets: Target[] = [
+  { name: 'Anthropic', model: 'claude-sonnet-4-6', settings: () => ({ provider: 'anthropic', apiKey: 'sk-ant-fake-test-key', baseUrl: fake.url, model: 'claude-sonnet-4-6' }) },
+  { name: 'OpenAI', model: 'gpt-5.5', settings: () => ({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${fake.url}/v1`, model: 'gpt-5.5' }) },
+  { name: 'OpenAI-compatible without a key', model: 'llama3.2', settings: () => ({ provider: 'openai-compatible', apiKey: '', baseUrl: `${fake.url}/v1`, model: 'llama3.2' }) },
+];
+
+let seq = 0;
+function stored(role: 'user' | 'assistant', content: ContentBlock[]): StoredMessage {
+  seq++;
+  return { id: `m${seq}`, conversationId: 'c', seq, role, kind: 'message', content, createdAt: seq, status: 'complete' };
+}
+const text = (t: string): ContentBlock => ({ type: 'text', text: t });
+const textOf = (content: ContentBlock[]) => content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+
+/** One send as the store makes it: map the stored history to the provider's wire shape, then send. */
+function request(provider: ChatProvider, model: string, history: StoredMessage[], extra: Partial<ChatRequest> = {}): ChatRequest {
+  if (provider.wireShape === 'anthropic') {
+    const items = toAnthropicWire(history);
+    return { model, maxTokens: 300, messages: items.map((i) => i.message), cacheBreakpoints: placeCacheBreakpoints(items, [], { system: true }), system: 'You are helpful.', ...extra };
+  }
+  return { model, maxTokens: 300, messages: toOpenAIWire(history, 'You are helpful.').map((i) => i.message), ...extra };
+}
+
+async function failure(promise: Promise<unknown>): Promise<WindowpaneError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WindowpaneError);
+  return error as WindowpaneError;
+}
+
+describe.each(targets)('$name adapter against the fake API', ({ settings, model }) => {
+  it('streams deltas and reports the usage the API reported', async () => {
+    const provider = await createProvider(settings());
+    const deltas: string[] = [];
+    const result = await provider.send(request(provider, model, [stored('user', [text('Hello over HTTP')])]), { onText: (d) => deltas.push(d) });
+    expect(deltas.length).toBeGreaterThanOrEqual(3);
+    expect(textOf(result.content)).toBe(deltas.join(''));
+    expect(textOf(result.content)).toContain('Your last message began "Hello over HTTP"');
+    const recorded = fake.requests.find((r) => r.method === 'POST');
+    expect(recorded?.validation).toEqual({ ok: true });
+    expect(result.usageReported).toBe(true);
+    expect(result.usage.inputTokens + result.usage.cacheReadTokens + result.usage.cacheWriteTokens).toBe(recorded?.inputTokens);
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    expect(result.stopReason).toBe('end_turn');
+  });
+
+  it('runs a parallel tool round trip the API accepts', async () => {
+    fake.setReply((context) =>
+      context.answersToolResults
+        ? undefined
+        : { text: 'Looking both up.', toolCalls: [{ name: 'lookup', input: { q: 'alpha' } }, { name: 'lookup', input: { q: 'beta' } }] },
+    );
+    const provider = await createProvider(settings());
+    const tools = [{ name: 'lookup', description: 'Looks a word up', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }];
+    const history = [stored('user', [text('Look up alpha and beta')])];
+    const seen: ToolUseBlock[] = [];
+    const first = await provider.send(request(provider, model, history, { tools }), { onToolUse: (b) => seen.push(b) });
+    expect(first.stopReason).toBe('tool_use');
+    const calls = first.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    expect(calls.map((c) => c.input)).toEqual([{ q: 'alpha' }, { q: 'beta' }]);
+    expect(seen).toEqual(calls);
+
+    history.push(stored('assistant', first.content));
+    history.push(stored('user', calls.map((c, i) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: `result ${i}`, ...(i === 1 ? { is_error: true } : {}) }))));
+    const second = await provider.send(request(provider, model, history, { tools }));
+    const posts = fake.requests.filter((r) => r.method === 'POST');
+    expect(posts[1]?.validation).toEqual({ ok: true });
+    expect(textOf(second.content)).toContain('I read the tool results');
+  });
+
+  it('rejects a bad key as auth, with the Settings hint', async () => {
+    const provider = await createProvider({ ...settings(), apiKey: 'sk-invalid-key-000' });
+    const error = await failure(provider.send(request(provider, model, [stored('user', [text('Hi')])])));
+    expect(error.code).toBe('auth');
+    expect(error.message).toMatch(/^The API key was rejected by .+\. Check it in Settings\.$/);
+    expect(JSON.stringify(error.details)).not.toContain('sk-invalid-key-000');
+  });
+
+  it('retries a 429 honouring retry-after, shows each retry, and gives up as rate_limit with the wait', async () => {
+    const provider = await createProvider(settings());
+    fake.failNext('429', { retryAfterSeconds: 0.02 });
+    const retries: RetryInfo[] = [];
+    const result = await provider.send(request(provider, model, [stored('user', [text('Hi')])]), { onRetry: (r) => retries.push(r) });
+    expect(textOf(result.content)).toContain('I received');
+    expect(retries).toEqual([{ attempt: 1, maxRetries: 2, delayMs: 20, reason: 'rate_limit', status: 429 }]);
+
+    fake.failNext('429', { retryAfterSeconds: 0.02, times: 3 });
+    const seen: RetryInfo[] = [];
+    const error = await failure(provider.send(request(provider, model, [stored('user', [text('Hi')])]), { onRetry: (r) => seen.push(r) }));
+    expect(error.code).toBe('rate_limit');
+    expect(error.details.retryAfterSeconds).toBe(1);
+    expect(seen.map((r) => r.attempt)).toEqual([1, 2]);
+  });
+
+  it('keeps the partial answer when stopped mid-stream, and the server sees the abort', async () => {
+    fake.setReply(() => ({ text: 'one two three four five six seven eight nine ten eleven twelve', deltas: 12, deltaDelayMs: 20 }));
+    const provider = await createProvider(settings());
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const result = await provider.send(request(provider, model, [stored('user', [text('Count')])], { signal: controller.signal }), {
+      onText: (d) => {
+        deltas.push(d);
+        if (deltas.length === 2) controller.abort();
+      },
+    });
+    expect(result.stopReason).toBe('stopped');
+    expect(textOf(result.content)).toBe(deltas.join(''));
+    expect(deltas.length).toBeLessThan(12);
+    await expect.poll(() => fake.requests.find((r) => r.method === 'POST')?.aborted).toBe(true);
+  });
+
+  it('reads the real counts from a context-length error', async () => {
+    const provider = await createProvider(settings());
+    fake.failNext('context', { maximumTokens: 5 });
+    const error = await failure(provider.send(request(provider, model, [stored('user', [text('A prompt that is too long for the window')])])));
+    expect(error.code).toBe('context_length');
+    const recorded = fake.requests.find((r) => r.method === 'POST');
+    expect(error.details).toMatchObject({ promptTokens: recorded?.inputTokens, limit: 5 });
+  });
+
+  it('names an unknown model and reports overload and lost connections', async () => {
+    const provider = await createProvider(settings(), { maxRetries: 0 });
+    expect((await failure(provider.send(request(provider, 'nonexistent-model-1', [stored('user', [text('Hi')])])))).code).toBe('unknown_model');
+    fake.failNext('529');
+    expect((await failure(provider.send(request(provider, model, [stored('user', [text('Hi')])])))).code).toBe('overloaded');
+    fake.failNext('network');
+    const lost = await failure(provider.send(request(provider, model, [stored('user', [text('Hi')])])));
+    expect(lost.code).toBe('network');
+    expect(lost.message).toContain(fake.url);
+  });
+});
+
+describe('Anthropic specifics against the fake API', () => {
+  const anthropic = () => createProvider({ provider: 'anthropic', apiKey: 'sk-ant-fake-test-key', baseUrl: fake.url, model: 'claude-sonnet-4-6' });
+
+  it('sends thinking back with its signature, as the API verifies', async () => {
+    fake.setReply((context) => (context.turn === 1 ? { thinking: 'The user greets me; greet back.', text: 'Hello!' } : undefined));
+    const provider = await anthropic();
+    const history = [stored('user', [text('Hi')])];
+    const first = await provider.send(request(provider, 'claude-sonnet-4-6', history));
+    expect(first.content[0]).toMatchObject({ type: 'thinking', thinking: 'The user greets me; greet back.' });
+    expect((first.content[0] as { signature?: string }).signature).toBeTruthy();
+    history.push(stored('assistant', first.content), stored('user', [text('And now?')]));
+    await provider.send(request(provider, 'claude-sonnet-4-6', history));
+    expect(fake.requests.filter((r) => r.method === 'POST')[1]?.validation).toEqual({ ok: true });
+  });
+
+  it('reads the cached prefix on the next request through the breakpoints', async () => {
+    const provider = await anthropic();
+    const history = [stored('user', [text('background '.repeat(2000))]), stored('assistant', [text('Noted.')]), stored('user', [text('First question')])];
+    const first = await provider.send(request(provider, 'claude-sonnet-4-6', history));
+    expect(first.usage.cacheWriteTokens).toBeGreaterThan(1024);
+    history.push(stored('assistant', first.content), stored('user', [text('Second question')]));
+    const second = await provider.send(request(provider, 'claude-sonnet-4-6', history));
+    expect(second.usage.cacheReadTokens).toBeGreaterThanOrEqual(first.usage.cacheWriteTokens);
+  });
+});
