@@ -94,6 +94,7 @@ function isSkipped(message: StoredMessage): boolean {
  * single text block is sent as a plain string. A summary becomes an assistant text
  * message. Empty text blocks are dropped and a message left with no content is skipped,
  * so no item ever has empty content. Stopped or interrupted answers are sent as stored.
+ * Each stored message maps independently of the others, so callers may memoize per message.
  */
 export function toAnthropicWire(messages: readonly StoredMessage[]): WirePlanItem<AnthropicWireMessage>[] {
   const items: WirePlanItem<AnthropicWireMessage>[] = [];
@@ -131,6 +132,7 @@ function planItem<M>(stored: StoredMessage, message: M): WirePlanItem<M> {
  * the shape has no error flag) followed by a user message for any text. An assistant
  * message becomes `{ content: text | null, tool_calls }`. Thinking is dropped (the API has
  * no place for it). A summary becomes an assistant text message. Never emits empty content.
+ * Each stored message maps independently of the others, so callers may memoize per message.
  */
 export function toOpenAIWire(messages: readonly StoredMessage[], system?: string): WirePlanItem<OpenAIWireMessage>[] {
   const items: WirePlanItem<OpenAIWireMessage>[] = [];

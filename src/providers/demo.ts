@@ -262,10 +262,10 @@ function receivedList(messages: readonly AnthropicWireMessage[]): string {
   const lines = messages.map((message, i) => {
     const text = messageText(message);
     const who = SUMMARY_MARK.test(text) ? 'summary' : TRIM_MARK.test(text) ? 'marker' : message.role === 'user' ? 'you' : 'me';
-    return `${i + 1}. ${who}: “${preview(text || '(tool call)', 44)}”`;
+    return `${i + 1}. ${who}: “${preview(text || '(tool call)', 56)}”`;
   });
-  if (lines.length <= 8) return lines.join('\n');
-  return [...lines.slice(0, 2), `… ${lines.length - 7} more …`, ...lines.slice(-5)].join('\n');
+  if (lines.length <= 10) return lines.join('\n');
+  return [...lines.slice(0, 3), `… ${lines.length - 9} more …`, ...lines.slice(-6)].join('\n');
 }
 
 function demoReply(messages: readonly AnthropicWireMessage[], account: CacheAccount, replyNumber: number): string {
@@ -289,6 +289,13 @@ function demoReply(messages: readonly AnthropicWireMessage[], account: CacheAcco
       percent < 50
         ? ' My window is deliberately tiny, so after a few more messages Windowpane will trim the oldest ones, or summarize them if summaries are on.'
         : ' We are close to my limit: the next messages will push the oldest ones out of what I see. They stay in your transcript, marked as not sent.';
+    const userTurns = Math.max(1, messages.filter((m) => m.role === 'user').length);
+    // This answer adds roughly as much as the request holds per turn so far.
+    const perExchange = Math.max(150, Math.round(account.totalTokens / userTurns) + 300);
+    const left = Math.floor((0.8 * DEMO_CONTEXT_WINDOW - account.totalTokens - 300) / perExchange);
+    if (left > 0) {
+      window += ` At this pace about ${left} more exchange${left === 1 ? '' : 's'} fit before my window is 80 % full, where trimming usually begins.`;
+    }
   }
   const cache =
     account.readTokens > 0
@@ -297,8 +304,10 @@ function demoReply(messages: readonly AnthropicWireMessage[], account: CacheAcco
         ? ` ${account.writeTokens.toLocaleString('en-US')} tokens were written to the prompt cache for next time.`
         : '';
 
-  const tip = TIPS[replyNumber % TIPS.length] as string;
-  return `${opening}\n\n${window}${cache}\n\nHere is what I received:\n${receivedList(messages)}\n\n${tip}`;
+  // Two tips per answer: the answers are meant to be long enough that the tiny window
+  // fills within a few exchanges, so trimming shows up early.
+  const tips = `${TIPS[(2 * replyNumber) % TIPS.length]} ${TIPS[(2 * replyNumber + 1) % TIPS.length]}`;
+  return `${opening}\n\n${window}${cache}\n\nHere is what I received:\n${receivedList(messages)}\n\n${tips}`;
 }
 
 const ROLE_LINE = /^\s*(?:\*\*|\[)?(user|human|you|assistant|ai|me)(?:\*\*|\])?\s*[:-]\s*(.+)$/i;
