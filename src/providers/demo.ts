@@ -325,9 +325,18 @@ function firstSentence(text: string): string {
   return preview(match ? (match[1] as string) : text, 70);
 }
 
-/** A plausible summary made from the conversation text in the prompt. */
+/** Topics an earlier demo summary quoted, so extending a summary keeps them. */
+function previousTopics(prompt: string): string[] {
+  const start = prompt.search(/previous summary/i);
+  if (start < 0) return [];
+  const end = prompt.search(/\nconversation:/i);
+  const section = prompt.slice(start, end > start ? end : undefined);
+  return [...section.matchAll(/“([^”]+)”/g)].map((m) => m[1] as string);
+}
+
+/** A plausible summary made from the conversation text in the prompt (and any previous summary in it). */
 function demoSummary(prompt: string): string {
-  const userLines: string[] = [];
+  const userLines: string[] = previousTopics(prompt);
   let assistantLines = 0;
   for (const line of prompt.split('\n')) {
     const match = ROLE_LINE.exec(line);
@@ -344,10 +353,12 @@ function demoSummary(prompt: string): string {
       .filter((s) => s.length > 20 && !/summar/i.test(s));
     userLines.push(...sentences.slice(-4).map(firstSentence));
   }
-  const topics = userLines.slice(0, 5).map((t) => `“${t}”`);
+  // The first topic is usually the goal; after it, the newest ones matter most.
+  const kept = userLines.length <= 6 ? userLines : [userLines[0] as string, ...userLines.slice(-5)];
+  const topics = kept.map((t) => `“${t}”`);
   const parts = [
     topics.length > 0
-      ? `The user talked with the Windowpane demo model about ${topics.join(', ')}${userLines.length > 5 ? ', and more' : ''}.`
+      ? `The user talked with the Windowpane demo model about ${topics.join(', ')}${userLines.length > 6 ? ', among other things' : ''}.`
       : 'The user and the Windowpane demo model exchanged a few messages.',
     `The demo model${assistantLines > 0 ? ` answered each of its ${assistantLines} turns` : ' answered each message'} by explaining what Windowpane sent it: how many messages, how full its ${DEMO_CONTEXT_WINDOW.toLocaleString('en-US')}-token window was, and how older messages are trimmed or summarized.`,
     'Nothing was decided that later messages depend on.',

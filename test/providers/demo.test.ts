@@ -117,21 +117,33 @@ describe('Demo provider through the real Anthropic SDK', () => {
     expect(isWindowpaneError(unknown, 'unknown_model')).toBe(true);
   });
 
-  it('summarizes a conversation when asked, from the conversation text', async () => {
+  it('summarizes a conversation when asked, from the conversation text, extending a previous summary', async () => {
     const provider = await createDemoProvider(fast);
     const prompt = [
-      'Summarize the following conversation in a few sentences.',
+      'Summarize the following conversation history concisely. Be factual and brief.',
       '',
-      'User: How do I bake sourdough bread at home?',
-      'Assistant: Start with an active starter.',
-      'User: What flour works best for a crisp crust?',
-      'Assistant: Bread flour with a little rye.',
+      'Conversation:',
+      '[user]: How do I bake sourdough bread at home?',
+      '[assistant]: Start with an active starter.',
+      '[user]: What flour works best for a crisp crust?',
+      '[assistant]: Bread flour with a little rye.',
     ].join('\n');
     const summary = await provider.complete(prompt, { model: DEMO_MODEL_ID, maxTokens: 256 });
-    expect(summary).toContain('How do I bake sourdough bread at home?');
-    expect(summary).toContain('What flour works best for a crisp crust?');
+    expect(summary).toContain('“How do I bake sourdough bread at home?”');
+    expect(summary).toContain('“What flour works best for a crisp crust?”');
     expect(summary).not.toContain('Here is what I received');
     expect(summary.length).toBeLessThanOrEqual(256 * 4);
+
+    const extended = await provider.complete(
+      [
+        'Summarize the following conversation history concisely.',
+        `Previous summary (extend it with the conversation below; keep what still matters):\n${summary}`,
+        'Conversation:\n[user]: How long should the dough rest?\n[assistant]: Overnight in the fridge.',
+      ].join('\n\n'),
+      { model: DEMO_MODEL_ID, maxTokens: 256 },
+    );
+    expect(extended).toContain('“How do I bake sourdough bread at home?”');
+    expect(extended).toContain('“How long should the dough rest?”');
   });
 
   it('cuts the answer at max_tokens and says so', async () => {
