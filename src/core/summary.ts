@@ -1,0 +1,265 @@
+/**
+ * Summaries that stand in for evicted messages: the prompts (seed 000's concise one,
+ * seed 002's six-part one), the transcript they are asked about, the heuristic summary
+ * that needs no model call (seed 002, tier 1), the "[Conversation Summary]" message,
+ * the truncation marker (seed 004), and the cache key. Pure: the model call itself is
+ * injected by whoever asks for a summary.
+ */
+import { hashString } from './hash';
+import { toolCallsOf, wireText, type WindowMessage } from './messages';
+
+/** Every summary message's text starts with this (seeds 000 and 004). */
+export const SUMMARY_PREFIX = '[Conversation Summary]';
+
+/** Seed 000's summarization prompt, verbatim. */
+export const CONCISE_SUMMARY_PROMPT =
+  'Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.';
+
+/** Seed 002's structured six-part prompt, verbatim. */
+export const STRUCTURED_SUMMARY_PROMPT = `Create a detailed, structured summary that includes:
+1. Task Progress: What has been accomplished so far?
+2. Key Decisions: Important choices made and why
+3. Files & Changes: What files were created, modified, or read?
+4. Errors & Solutions: Any errors and how they were resolved
+5. Current Focus: What was the agent working on most recently?
+6. Important Context: Domain-specific knowledge discovered`;
+
+/** `concise`: seed 000's prompt. `structured`: seed 002's six-part prompt. */
+export type SummaryPromptKind = 'concise' | 'structured';
+
+/** Seed 000: summaries are requested with this `max_tokens`. */
+export const SUMMARY_MAX_TOKENS = 1024;
+
+/** Seed 002: AI summaries may use up to this many output tokens. */
+export const STRUCTURED_SUMMARY_MAX_TOKENS = 2000;
+
+/** Seed 000's rate limit: a new summary only once at least this many messages were evicted since the last one. */
+export const MIN_EVICTED_FOR_SUMMARY = 10;
+
+/** Characters of one tool call or tool result quoted into a summary prompt; file dumps add little to a summary. */
+const MAX_QUOTED_CHARS = 2000;
+
+function quote(text: string, max = MAX_QUOTED_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+}
+
+function toolResultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content == null ? '' : JSON.stringify(content);
+  const parts: string[] = [];
+  for (const block of content as unknown[]) {
+    if (block !== null && typeof block === 'object' && (block as { type?: unknown }).type === 'text') {
+      const text = (block as { text?: unknown }).text;
+      if (typeof text === 'string') parts.push(text);
+    }
+  }
+  return parts.join('\n');
+}
+
+function resultsOf(message: WindowMessage): string[] {
+  if (message.role === 'tool') return [toolResultText(message.content)];
+  if (!Array.isArray(message.content)) return [];
+  const results: string[] = [];
+  for (const block of message.content as unknown[]) {
+    if (block !== null && typeof block === 'object' && (block as { type?: unknown }).type === 'tool_result') {
+      results.push(toolResultText((block as { content?: unknown }).content));
+    }
+  }
+  return results;
+}
+
+function argumentsText(input: unknown): string {
+  return typeof input === 'string' ? input : (JSON.stringify(input ?? {}) ?? '');
+}
+
+/**
+ * The messages as plain text for a summary prompt, one line group per message:
+ * `[role]: text`, `[assistant called name]: arguments`, `[tool result]: output`
+ * (tool arguments and outputs quoted up to 2,000 characters each).
+ */
+export function summaryTranscript(messages: readonly WindowMessage[]): string {
+  const lines: string[] = [];
+  for (const message of messages) {
+    const text = wireText(message);
+    if (text.trim()) lines.push(`[${message.role}]: ${text}`);
+    for (const call of toolCallsOf(message)) {
+      lines.push(`[${message.role} called ${call.name || 'a tool'}]: ${quote(argumentsText(call.input))}`);
+    }
+    for (const result of resultsOf(message)) lines.push(`[tool result]: ${quote(result)}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * True when some message carries prose (user or assistant text). Seed 000: evicted
+ * messages that are only tool calls and results are not worth a summary call.
+ */
+export function hasSummarizableText(messages: readonly WindowMessage[]): boolean {
+  for (const message of messages) if (/\S/.test(wireText(message))) return true;
+  return false;
+}
+
+/** The text of a summary without its "[Conversation Summary]" prefix. */
+export function summaryBody(text: string): string {
+  return text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length).trim() : text.trim();
+}
+
+/**
+ * The prompt for a summary of `messages`: the chosen instructions, then (for an
+ * incremental summary) the previous summary to extend, then the transcript. Never
+ * re-sends what the previous summary already covers.
+ */
+export function buildSummaryPrompt(
+  kind: SummaryPromptKind,
+  messages: readonly WindowMessage[],
+  previousSummary?: string,
+): string {
+  const instructions = kind === 'structured' ? STRUCTURED_SUMMARY_PROMPT : CONCISE_SUMMARY_PROMPT;
+  const previous = previousSummary ? summaryBody(previousSummary) : '';
+  const parts = [instructions];
+  if (previous) {
+    parts.push(`Previous summary (extend it with the conversation below; keep what still matters):\n${previous}`);
+  }
+  parts.push(`Conversation:\n${summaryTranscript(messages)}`);
+  return parts.join('\n\n');
+}
+
+/** A synthetic message whose string content is a summary or a marker; valid in both wire shapes. */
+export interface SyntheticMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * The message that replaces evicted messages: `"[Conversation Summary]\n" + summary`
+ * (the prefix is not doubled if `summary` already has it). Seed 000 makes it an
+ * assistant message; `role: 'user'` is for a view that would otherwise not start with a
+ * user message.
+ */
+export function summaryMessage(summary: string, role: 'user' | 'assistant' = 'assistant'): SyntheticMessage {
+  const trimmed = summary.trim();
+  const content = trimmed.startsWith(SUMMARY_PREFIX) ? trimmed : `${SUMMARY_PREFIX}\n${trimmed}`;
+  return { role, content };
+}
+
+/** Seed 004's marker text, verbatim: `[N earlier messages truncated to fit context window]`. */
+export function truncationMarkerText(count: number): string {
+  return `[${count} earlier messages truncated to fit context window]`;
+}
+
+/** The marker as a message (seed 004 gives it the model's role). */
+export function truncationMarker(count: number, role: 'user' | 'assistant' = 'assistant'): SyntheticMessage {
+  return { role, content: truncationMarkerText(count) };
+}
+
+/** What a stretch of conversation did, found without a model call. */
+export interface ActivityDigest {
+  /** Tool names with how often each was called, in order of first call. */
+  tools: { name: string; calls: number }[];
+  /** Paths that were read, written or mentioned, in order of first mention (at most 20). */
+  files: string[];
+  /** Shell commands that were run, in order (at most 10, each cut to 120 characters). */
+  commands: string[];
+}
+
+const MAX_FILES = 20;
+const MAX_COMMANDS = 10;
+const MAX_COMMAND_CHARS = 120;
+/** Characters of each text scanned for paths: enough for what a message is about, cheap on file dumps. */
+const MAX_SCANNED_CHARS = 4000;
+const FILE_KEYS = ['path', 'file', 'file_path', 'filePath', 'filename', 'target_file', 'paths', 'files'];
+const COMMAND_KEYS = ['command', 'cmd'];
+const PATH_PATTERN =
+  /(?:^|[\s"'`([])((?:~|\.{1,2})?\/?(?:[\w@.-]+\/)+[\w@.-]+\.[A-Za-z][\w]{0,7}|[\w@-][\w@.-]*\.(?:tsx?|jsx?|mjs|cjs|json|md|py|go|rs|java|kt|rb|php|c|h|cpp|hpp|cs|css|scss|html|ya?ml|toml|sh|sql|txt|lock))(?=$|[\s"'`),:;\]]|\.(?:\s|$))/g;
+const COMMAND_LINE = /^\s*\$ (.+)$/gm;
+
+function parseArguments(input: unknown): Record<string, unknown> | null {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
+  if (typeof input !== 'string') return null;
+  try {
+    const parsed: unknown = JSON.parse(input);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return [];
+}
+
+/**
+ * Seed 002's heuristic extraction over both wire shapes: tool names from tool calls,
+ * paths from tool arguments (`path`, `file_path`, ...) and from text by pattern, commands
+ * from `command` / `cmd` arguments and `$ ` lines. Deterministic; linear in the text read.
+ */
+export function extractActivity(messages: readonly WindowMessage[]): ActivityDigest {
+  const tools = new Map<string, number>();
+  const files = new Set<string>();
+  const commands: string[] = [];
+  const addFile = (path: string) => {
+    const clean = path.trim();
+    if (clean && files.size < MAX_FILES) files.add(clean);
+  };
+  const addCommand = (command: string) => {
+    const clean = command.trim().replace(/\s+/g, ' ');
+    if (clean && commands.length < MAX_COMMANDS && !commands.includes(clean)) {
+      commands.push(clean.length > MAX_COMMAND_CHARS ? `${clean.slice(0, MAX_COMMAND_CHARS)}…` : clean);
+    }
+  };
+  const scan = (text: string) => {
+    const head = text.slice(0, MAX_SCANNED_CHARS);
+    for (const match of head.matchAll(PATH_PATTERN)) if (match[1]) addFile(match[1]);
+    for (const match of head.matchAll(COMMAND_LINE)) if (match[1]) addCommand(match[1]);
+  };
+  for (const message of messages) {
+    for (const call of toolCallsOf(message)) {
+      const name = call.name || 'unnamed tool';
+      tools.set(name, (tools.get(name) ?? 0) + 1);
+      const args = parseArguments(call.input);
+      if (!args) continue;
+      for (const key of FILE_KEYS) for (const path of stringsOf(args[key])) addFile(path);
+      for (const key of COMMAND_KEYS) {
+        const value = args[key];
+        if (typeof value === 'string') addCommand(value);
+        else if (Array.isArray(value)) addCommand(stringsOf(value).join(' '));
+      }
+    }
+    scan(wireText(message));
+    for (const result of resultsOf(message)) scan(result);
+  }
+  return { tools: [...tools].map(([name, calls]) => ({ name, calls })), files: [...files], commands };
+}
+
+/**
+ * Seed 002's tier-1 summary, built without a model call: how many messages it
+ * condenses, tools used, files explored, commands run. A previous summary in the
+ * condensed range is carried over verbatim, so an AI summary is never lost to a
+ * heuristic one. Returns the body; wrap it with {@link summaryMessage}.
+ */
+export function heuristicSummary(messages: readonly WindowMessage[], options: { previous?: string; condensed?: number } = {}): string {
+  const activity = extractActivity(messages);
+  const condensed = options.condensed ?? messages.length;
+  const lines = [`Condensed ${condensed} earlier messages without an AI call.`];
+  if (options.previous) lines.push(`Earlier summary:\n${summaryBody(options.previous)}`);
+  lines.push(`Tools used: ${activity.tools.length ? activity.tools.map((t) => `${t.name} (${t.calls})`).join(', ') : 'none'}`);
+  lines.push(`Files explored: ${activity.files.length ? activity.files.join(', ') : 'none'}`);
+  lines.push(`Commands run: ${activity.commands.length ? activity.commands.join('; ') : 'none'}`);
+  return lines.join('\n');
+}
+
+/** Where finished summaries are kept between plans (a `Map` will do). */
+export interface SummaryCache {
+  get(key: string): string | undefined;
+  set(key: string, summary: string): unknown;
+}
+
+/**
+ * Cache key of a summary: the prompt kind plus a hash of the previous summary and the
+ * exact messages it condenses. Same evicted range and same previous summary, same key.
+ */
+export function summaryCacheKey(kind: SummaryPromptKind, messages: readonly WindowMessage[], previousSummary?: string): string {
+  return `${kind}:${hashString(JSON.stringify([previousSummary ?? null, messages]))}`;
+}
