@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CONCISE_SUMMARY_PROMPT,
+  STRUCTURED_SUMMARY_PROMPT,
+  SUMMARY_PREFIX,
+  buildSummaryPrompt,
+  extractActivity,
+  hashString,
+  hasSummarizableText,
+  heuristicSummary,
+  summaryBody,
+  summaryCacheKey,
+  summaryMessage,
+  summaryTranscript,
+  truncationMarker,
+  truncationMarkerText,
+} from '../../src/core';
+import { buildHistory, messagesOf, SHAPES, type ConversationSpec } from './window/conversations';
+
+const spec: ConversationSpec = {
+  turns: [
+    {
+      user: 'Why does the build fail?',
+      steps: [
+        {
+          text: 'Let me check.',
+          calls: [
+            { name: 'read_file', input: { path: 'src/core/index.ts' }, result: 'export * from "./window/planContext";' },
+            { name: 'bash', input: { command: 'npm run build' }, result: 'error TS2307 in src/store/index.ts' },
+          ],
+        },
+        { text: 'A missing module: src/store/chatActions.ts is not committed.' },
+      ],
+    },
+  ],
+};
+
+describe('summary prompts', () => {
+  it('uses seed 000’s prompt verbatim, followed by the messages’ text', () => {
+    expect(CONCISE_SUMMARY_PROMPT).toBe(
+      'Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.',
+    );
+    const prompt = buildSummaryPrompt('concise', [
+      { role: 'user', content: 'Rename the settings store.' },
+      { role: 'assistant', content: 'Renamed it to settingsStore.' },
+    ]);
+    expect(prompt).toBe(`${CONCISE_SUMMARY_PROMPT}\n\nConversation:\n[user]: Rename the settings store.\n[assistant]: Renamed it to settingsStore.`);
+  });
+
+  it('uses seed 002’s six-part prompt for structured summaries', () => {
+    for (const part of ['1. Task Progress', '2. Key Decisions', '3. Files & Changes', '4. Errors & Solutions', '5. Current Focus', '6. Important Context']) {
+      expect(STRUCTURED_SUMMARY_PROMPT).toContain(part);
+    }
+    expect(buildSummaryPrompt('structured', [{ role: 'user', content: 'x' }]).startsWith(STRUCTURED_SUMMARY_PROMPT)).toBe(true);
+  });
+
+  it('extends a previous summary instead of re-summarizing what it covers', () => {
+    const prompt = buildSummaryPrompt('concise', [{ role: 'user', content: 'Now add tests.' }], `${SUMMARY_PREFIX}\nThe store was renamed.`);
+    expect(prompt).toContain('Previous summary (extend it with the conversation below; keep what still matters):\nThe store was renamed.');
+    expect(prompt).not.toContain(SUMMARY_PREFIX);
+    expect(prompt.endsWith('Conversation:\n[user]: Now add tests.')).toBe(true);
+  });
+
+  it.each(SHAPES)('writes tool calls and results of the %s shape into the transcript', (shape) => {
+    const transcript = summaryTranscript(messagesOf(buildHistory(spec, shape)));
+    expect(transcript).toContain('[user]: Why does the build fail?');
+    expect(transcript).toContain('[assistant called read_file]: {"path":"src/core/index.ts"}');
+    expect(transcript).toContain('[tool result]: error TS2307 in src/store/index.ts');
+    expect(transcript).toContain('[assistant]: A missing module');
+  });
+
+  it('quotes long tool output only in part', () => {
+    const transcript = summaryTranscript([{ role: 'tool', tool_call_id: 'c', content: 'x'.repeat(5000) }]);
+    expect(transcript.length).toBeLessThan(2100);
+    expect(transcript).toContain('[3000 more characters]');
+  });
+});
+
+describe('hasSummarizableText', () => {
+  it('is false for tool calls and results alone (seed 000: skip the summary)', () => {
+    const history = messagesOf(buildHistory({ turns: [{ user: 'x', steps: [{ calls: [{ name: 'ls', input: {}, result: 'a.ts' }] }] }] }, 'openai')).slice(1);
+    expect(hasSummarizableText(history)).toBe(false);
+    expect(hasSummarizableText([{ role: 'assistant', content: null }, { role: 'user', content: '  ' }])).toBe(false);
+    expect(hasSummarizableText([...history, { role: 'assistant', content: 'Listed the files.' }])).toBe(true);
+  });
+});
+
+describe('summary and marker messages', () => {
+  it('prefixes the summary with "[Conversation Summary]" once, as an assistant message by default', () => {
+    expect(summaryMessage('We chose idb.')).toEqual({ role: 'assistant', content: '[Conversation Summary]\nWe chose idb.' });
+    expect(summaryMessage('[Conversation Summary]\nWe chose idb.', 'user')).toEqual({ role: 'user', content: '[Conversation Summary]\nWe chose idb.' });
+    expect(summaryBody('[Conversation Summary]\nWe chose idb.')).toBe('We chose idb.');
+  });
+
+  it('uses seed 004’s marker text verbatim', () => {
+    expect(truncationMarkerText(12)).toBe('[12 earlier messages truncated to fit context window]');
+    expect(truncationMarker(3)).toEqual({ role: 'assistant', content: '[3 earlier messages truncated to fit context window]' });
+  });
+});
+
+describe('heuristic summary (seed 002, tier 1)', () => {
+  it.each(SHAPES)('finds tools used, files explored and commands run in the %s shape', (shape) => {
+    const activity = extractActivity(messagesOf(buildHistory(spec, shape)));
+    expect(activity.tools).toEqual([
+      { name: 'read_file', calls: 1 },
+      { name: 'bash', calls: 1 },
+    ]);
+    expect(activity.files).toEqual(['src/core/index.ts', 'src/store/index.ts', 'src/store/chatActions.ts']);
+    expect(activity.commands).toEqual(['npm run build']);
+  });
+
+  it('finds paths and $-commands in prose, without sentence punctuation', () => {
+    const activity = extractActivity([{ role: 'user', content: 'See README.md. Then:\n$ npm ci\nand open ./src/main.tsx, please.' }]);
+    expect(activity.files).toEqual(['README.md', './src/main.tsx']);
+    expect(activity.commands).toEqual(['npm ci']);
+  });
+
+  it('lists what it found and carries a previous summary over', () => {
+    const body = heuristicSummary(messagesOf(buildHistory(spec, 'anthropic')), { previous: '[Conversation Summary]\nEarlier: set up Vite.', condensed: 4 });
+    expect(body).toBe(
+      [
+        'Condensed 4 earlier messages without an AI call.',
+        'Earlier summary:\nEarlier: set up Vite.',
+        'Tools used: read_file (1), bash (1)',
+        'Files explored: src/core/index.ts, src/store/index.ts, src/store/chatActions.ts',
+        'Commands run: npm run build',
+      ].join('\n'),
+    );
+    expect(heuristicSummary([{ role: 'user', content: 'hello' }])).toContain('Tools used: none');
+  });
+});
+
+describe('summary cache key', () => {
+  const messages = messagesOf(buildHistory(spec, 'openai'));
+
+  it('is the same for the same content and previous summary, and differs otherwise', () => {
+    const key = summaryCacheKey('concise', messages);
+    expect(summaryCacheKey('concise', structuredClone(messages))).toBe(key);
+    expect(summaryCacheKey('concise', messages, 'previous')).not.toBe(key);
+    expect(summaryCacheKey('structured', messages)).not.toBe(key);
+    expect(summaryCacheKey('concise', messages.slice(1))).not.toBe(key);
+    expect(key).toMatch(/^concise:[0-9a-f]{16}$/);
+  });
+
+  it('hashes deterministically to 16 hex digits', () => {
+    expect(hashString('')).toMatch(/^[0-9a-f]{16}$/);
+    expect(hashString('abc')).toBe(hashString('abc'));
+    expect(new Set(['a', 'b', 'ab', 'ba', 'abc', 'acb'].map(hashString)).size).toBe(6);
+  });
+});

@@ -1,0 +1,189 @@
+// Builds real wire-shaped histories (Anthropic blocks or OpenAI tool_calls / role:"tool")
+// from one provider-neutral description, so every behaviour is checked on both shapes.
+import fc from 'fast-check';
+import { contentChars, type PlanItem, type TokenCounter, type WindowMessage } from '../../../src/core';
+
+export type WireShape = 'anthropic' | 'openai';
+export const SHAPES: readonly WireShape[] = ['anthropic', 'openai'];
+
+export interface ToolCallSpec {
+  name: string;
+  input: Record<string, unknown>;
+  result: string;
+}
+
+/** An assistant step: plain text, or tool calls (parallel when several) answered by their results. */
+export type StepSpec = { text: string } | { text?: string; calls: ToolCallSpec[]; resultText?: string };
+
+export interface TurnSpec {
+  user: string;
+  steps: StepSpec[];
+  pinned?: boolean;
+}
+
+export interface ConversationSpec {
+  turns: TurnSpec[];
+  /** OpenAI only: a leading system item, as the wire mapper emits it. */
+  system?: string;
+  /** A stored summary placed right after the first user message. */
+  summary?: { text: string; covers: string[] };
+}
+
+/** The wire history of a conversation. Ids are `m0, m1, ...` per stored message; call ids are unique. */
+export function buildHistory(spec: ConversationSpec, shape: WireShape): PlanItem[] {
+  const items: PlanItem[] = [];
+  let seq = 0;
+  let callSeq = 0;
+  const nextId = () => `m${seq++}`;
+  if (shape === 'openai' && spec.system) {
+    items.push({ id: 'windowpane:system', message: { role: 'system', content: spec.system }, pinned: true, kind: 'message' });
+  }
+  spec.turns.forEach((turn, t) => {
+    const user: PlanItem = { id: nextId(), message: { role: 'user', content: turn.user } };
+    if (turn.pinned) user.pinned = true;
+    items.push(user);
+    if (t === 0 && spec.summary) {
+      items.push({
+        id: 'summary-1',
+        kind: 'summary',
+        covers: spec.summary.covers,
+        message: { role: 'assistant', content: `[Conversation Summary]\n${spec.summary.text}` },
+      });
+    }
+    for (const step of turn.steps) {
+      if (!('calls' in step)) {
+        items.push({ id: nextId(), message: { role: 'assistant', content: step.text } });
+        continue;
+      }
+      const callIds = step.calls.map(() => `${shape === 'anthropic' ? 'toolu' : 'call'}_${callSeq++}`);
+      const assistantId = nextId();
+      const resultId = nextId();
+      if (shape === 'anthropic') {
+        items.push({
+          id: assistantId,
+          message: {
+            role: 'assistant',
+            content: [
+              ...(step.text ? [{ type: 'text', text: step.text }] : []),
+              ...step.calls.map((call, i) => ({ type: 'tool_use', id: callIds[i], name: call.name, input: call.input })),
+            ],
+          },
+        });
+        items.push({
+          id: resultId,
+          message: {
+            role: 'user',
+            content: [
+              ...step.calls.map((call, i) => ({ type: 'tool_result', tool_use_id: callIds[i], content: call.result })),
+              ...(step.resultText ? [{ type: 'text', text: step.resultText }] : []),
+            ],
+          },
+        });
+      } else {
+        items.push({
+          id: assistantId,
+          message: {
+            role: 'assistant',
+            content: step.text ?? null,
+            tool_calls: step.calls.map((call, i) => ({
+              id: callIds[i] as string,
+              type: 'function',
+              function: { name: call.name, arguments: JSON.stringify(call.input) },
+            })),
+          },
+        });
+        step.calls.forEach((call, i) => items.push({ id: resultId, message: { role: 'tool', tool_call_id: callIds[i], content: call.result } }));
+        if (step.resultText) items.push({ id: resultId, message: { role: 'user', content: step.resultText } });
+      }
+    }
+  });
+  return items;
+}
+
+export const messagesOf = (items: readonly PlanItem[]): WindowMessage[] => items.map((item) => item.message);
+
+/** Seeds' chars/4 plus a 4-token per-message overhead, like a real counter. */
+export const countTokens: TokenCounter = (message) => Math.ceil(contentChars(message) / 4) + 4;
+
+/** A counter memoized by message identity (as callers pass it), counting how often the underlying one ran. */
+export function countingCounter(): { counter: TokenCounter; calls: () => number } {
+  const cache = new WeakMap<object, number>();
+  let calls = 0;
+  return {
+    counter: (message) => {
+      const hit = cache.get(message);
+      if (hit !== undefined) return hit;
+      calls++;
+      const tokens = countTokens(message);
+      cache.set(message, tokens);
+      return tokens;
+    },
+    calls: () => calls,
+  };
+}
+
+/** Freezes a value and everything inside it, so any write during planning throws. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** A simple turn: a question and a text answer. */
+export function chatTurn(question: string, answer: string): TurnSpec {
+  return { user: question, steps: [{ text: answer }] };
+}
+
+// ---------------------------------------------------------------------------
+// Arbitraries
+
+const PHRASES = [
+  'Read src/core/window/planContext.ts and explain it. ',
+  'The budget is the user\'s, not only the model\'s. ',
+  'Ran `npm test` and two tests failed in test/core/messages.test.ts. ',
+  'Let us keep the first user message: it carries the goal. ',
+  '$ git status\n',
+  'Bonjour, voici le résumé des changements. ',
+  '長い会話でもコンテキストに収まります。',
+];
+
+const textArb = (maxRepeat: number): fc.Arbitrary<string> =>
+  fc.tuple(fc.constantFrom(...PHRASES), fc.integer({ min: 1, max: maxRepeat })).map(([phrase, times]) => phrase.repeat(times).trim());
+
+const toolCallArb: fc.Arbitrary<ToolCallSpec> = fc.oneof(
+  fc.record({ name: fc.constant('read_file'), input: fc.record({ path: fc.constantFrom('src/a.ts', 'README.md', 'test/b.test.ts') }), result: textArb(30) }),
+  fc.record({ name: fc.constant('bash'), input: fc.record({ command: fc.constantFrom('npm test', 'git diff', 'ls -la') }), result: textArb(10) }),
+  fc.record({ name: fc.constant('search'), input: fc.record({ query: textArb(2) }), result: fc.constantFrom('', 'no matches', 'found 3 results') }),
+);
+
+const stepArb: fc.Arbitrary<StepSpec> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ text: textArb(25) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      { text: textArb(3), calls: fc.array(toolCallArb, { minLength: 1, maxLength: 3 }), resultText: textArb(3) },
+      { requiredKeys: ['calls'] },
+    ),
+  },
+);
+
+const turnArb: fc.Arbitrary<TurnSpec> = fc.record({
+  user: textArb(20),
+  steps: fc.array(stepArb, { minLength: 0, maxLength: 4 }),
+  pinned: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
+});
+
+/** Conversations of 1–24 turns with parallel tool calls, pins, an optional system prompt and stored summary. */
+export const conversationArb: fc.Arbitrary<ConversationSpec> = fc.record(
+  {
+    turns: fc.array(turnArb, { minLength: 1, maxLength: 24 }),
+    system: textArb(4),
+    summary: fc.record({ text: textArb(8), covers: fc.constant(['old-1', 'old-2', 'old-3']) }),
+  },
+  { requiredKeys: ['turns'] },
+);
+
+/** One more short turn to append to a conversation. */
+export const appendedTurnArb: fc.Arbitrary<TurnSpec> = fc.record({ user: textArb(2), steps: fc.array(fc.record({ text: textArb(3) }), { maxLength: 1 }) });
