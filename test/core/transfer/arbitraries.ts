@@ -6,6 +6,8 @@ import type { ContentBlock, Conversation, ConversationRecords, StoredMessage } f
 const plain = { noNullPrototype: true } as const;
 /** Any UTF-16 text, lone surrogates included: JSON and IndexedDB must carry it unchanged. */
 const anyText = fc.string({ unit: 'binary', maxLength: 30 });
+/** A JSON value as JSON carries it (fast-check may generate -0, which no JSON text can hold). */
+const jsonValue = (maxDepth: number) => fc.jsonValue({ maxDepth }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
 const time = fc.integer({ min: 0, max: 4_102_444_800_000 });
 const count = fc.nat({ max: 2_000_000 });
 /** Key names an export strips as credentials are never generated as ordinary settings. */
@@ -13,7 +15,7 @@ const settingKey = anyText.filter((key) => !/^(api[-_]?keys?|authorization|x[-_]
 
 const block: fc.Arbitrary<ContentBlock> = fc.oneof(
   fc.record({ type: fc.constant('text' as const), text: anyText }, plain),
-  fc.record({ type: fc.constant('tool_use' as const), id: anyText, name: anyText, input: fc.jsonValue({ maxDepth: 3 }) }, plain),
+  fc.record({ type: fc.constant('tool_use' as const), id: anyText, name: anyText, input: jsonValue(3) }, plain),
   fc.record(
     { type: fc.constant('tool_result' as const), tool_use_id: anyText, content: anyText, is_error: fc.boolean() },
     { requiredKeys: ['type', 'tool_use_id', 'content'], noNullPrototype: true },
@@ -48,7 +50,7 @@ const conversationFields = fc.record(
     title: anyText,
     createdAt: time,
     updatedAt: time,
-    overrides: fc.dictionary(settingKey, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3, noNullPrototype: true }),
+    overrides: fc.dictionary(settingKey, jsonValue(2), { maxKeys: 3, noNullPrototype: true }),
     source: fc.record({ kind: fc.constantFrom('windowpane' as const, 'chatgpt' as const, 'claude' as const), id: anyText.filter((id) => id !== '') }, plain),
   },
   { requiredKeys: ['title', 'createdAt', 'updatedAt'], noNullPrototype: true },

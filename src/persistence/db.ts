@@ -1,0 +1,253 @@
+/**
+ * The IndexedDB database: its schema, the named migrations that build it, opening it,
+ * and the one transaction helper every read and write goes through.
+ */
+import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { Conversation, StoredMessage } from '../core';
+import { WindowpaneError } from '../core';
+import { storageBlockedError, toStorageError } from './storageErrors';
+
+/** A summary the provider wrote, cached by the hash of what it summarizes. */
+export interface SummaryCacheRecord {
+  /** Cache key: hash of the evicted range and the previous summary (see core/summary). */
+  hash: string;
+  text: string;
+  createdAt: number;
+}
+
+/** Text a later tool feature attaches to a conversation. */
+export interface AttachmentRecord {
+  id: string;
+  conversationId: string;
+  name: string;
+  text: string;
+  createdAt: number;
+}
+
+// The store and index names below are written into every user's browser. They must not
+// change without a migration that moves the data; renaming one here silently orphans it.
+export interface WindowpaneSchema extends DBSchema {
+  /** Conversation metadata only, so listing conversations never reads a message. */
+  conversations: { key: string; value: Conversation; indexes: { byUpdatedAt: number } };
+  /** One record per message, so appending never rewrites a conversation. */
+  messages: { key: string; value: StoredMessage; indexes: { byConversation: [string, number]; byStatus: string } };
+  /** Global settings and API keys, one record per key (out-of-line keys). */
+  settings: { key: string; value: unknown };
+  /** Token-estimator calibration, one record per model id (out-of-line keys). */
+  calibration: { key: string; value: unknown };
+  summaryCache: { key: string; value: SummaryCacheRecord };
+  attachments: { key: string; value: AttachmentRecord; indexes: { byConversation: string } };
+}
+
+export type WindowpaneDb = IDBPDatabase<WindowpaneSchema>;
+export type StoreName = StoreNames<WindowpaneSchema>;
+export type UpgradeTransaction = IDBPTransaction<WindowpaneSchema, StoreName[], 'versionchange'>;
+
+/** The database name, shared by every tab of the app's origin. */
+export const DB_NAME = 'windowpane';
+
+/**
+ * One schema step. `up` may only await IndexedDB requests on `tx` (any other await would
+ * let the upgrade transaction commit early). All steps of one upgrade share one
+ * transaction: if any throws, the whole upgrade rolls back and the data stays as it was.
+ * A step that deletes or rewrites data destructively must first copy what it drops into a
+ * backup store in the same transaction; none of the steps so far does.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: WindowpaneDb, tx: UpgradeTransaction): Promise<void> | void;
+}
+
+/** All messages of one conversation, in seq order, as a `byConversation` key range. */
+export function conversationRange(conversationId: string): IDBKeyRange {
+  return IDBKeyRange.bound([conversationId, -Infinity], [conversationId, Infinity]);
+}
+
+// Schema version history. Each version is one named migration in MIGRATIONS.
+//   v1 2026-11-22 initial-schema: conversations, messages (byConversation), settings,
+//                 calibration, summaryCache.
+//   v2 2026-11-22 conversation-recency-and-counts: conversations.byUpdatedAt; backfills
+//                 messageCount so the conversation list never counts messages.
+//   v3 2026-11-22 index-messages-by-status: messages.byStatus, so startup finds streams a
+//                 closed tab left behind without reading every message.
+//   v4 2026-11-22 add-attachments-store: attachments (byConversation) for the tool feature.
+export const DB_VERSION = 4;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial-schema',
+    up(db) {
+      db.createObjectStore('conversations', { keyPath: 'id' });
+      const messages = db.createObjectStore('messages', { keyPath: 'id' });
+      messages.createIndex('byConversation', ['conversationId', 'seq']);
+      db.createObjectStore('settings');
+      db.createObjectStore('calibration');
+      db.createObjectStore('summaryCache', { keyPath: 'hash' });
+    },
+  },
+  {
+    version: 2,
+    name: 'conversation-recency-and-counts',
+    async up(_db, tx) {
+      const conversations = tx.objectStore('conversations');
+      conversations.createIndex('byUpdatedAt', 'updatedAt');
+      const byConversation = tx.objectStore('messages').index('byConversation');
+      for (let cursor = await conversations.openCursor(); cursor; cursor = await cursor.continue()) {
+        const messageCount = await byConversation.count(conversationRange(cursor.value.id));
+        await cursor.update({ ...cursor.value, messageCount });
+      }
+    },
+  },
+  {
+    version: 3,
+    name: 'index-messages-by-status',
+    up(_db, tx) {
+      tx.objectStore('messages').createIndex('byStatus', 'status');
+    },
+  },
+  {
+    version: 4,
+    name: 'add-attachments-store',
+    up(db) {
+      const attachments = db.createObjectStore('attachments', { keyPath: 'id' });
+      attachments.createIndex('byConversation', 'conversationId');
+    },
+  },
+];
+
+export interface OpenDbOptions {
+  /** Defaults to the page's `indexedDB`; tests pass a fresh fake factory per test. */
+  factory?: IDBFactory;
+  /** Defaults to `DB_NAME`. */
+  name?: string;
+  /** Defaults to `MIGRATIONS`; the database opens at the last one's version. */
+  migrations?: readonly Migration[];
+  /**
+   * Another tab still has the old version open, so the upgrade waits. Show the error's
+   * message; opening resumes by itself once the other tabs close or reload.
+   */
+  onBlocked?: (error: WindowpaneError) => void;
+  /**
+   * Another tab opened a newer version: this connection has been closed so the upgrade can
+   * proceed, and this tab must reload to keep saving.
+   */
+  onVersionChange?: () => void;
+  /** The browser closed the connection abnormally (e.g. storage cleared); reload. */
+  onTerminated?: () => void;
+}
+
+/**
+ * Opens the database, running every migration newer than the stored version in one
+ * upgrade transaction. Rejects with a WindowpaneError (`storage`, or `quota_exceeded`)
+ * when storage is unavailable or an upgrade fails; a failed upgrade leaves the old data
+ * untouched.
+ */
+export function openWindowpaneDb(options: OpenDbOptions = {}): Promise<WindowpaneDb> {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const version = migrations.at(-1)?.version ?? 1;
+  const factory = options.factory ?? globalThis.indexedDB;
+  if (!factory) {
+    return Promise.reject(
+      new WindowpaneError(
+        'storage',
+        'This browser offers no IndexedDB storage (some private-browsing modes disable it), so Windowpane cannot save ' +
+          'conversations. Open it in a normal window.',
+      ),
+    );
+  }
+
+  let request: IDBOpenDBRequest;
+  try {
+    request = factory.open(options.name ?? DB_NAME, version);
+  } catch (error) {
+    return Promise.reject(toStorageError(error, 'open its storage'));
+  }
+
+  let failedMigration: { name: string; error: unknown } | undefined;
+  request.addEventListener('upgradeneeded', (event) => {
+    const db = wrap(request.result) as unknown as WindowpaneDb;
+    const tx = wrap(request.transaction!) as unknown as UpgradeTransaction;
+    tx.done.catch(() => undefined); // an aborted upgrade is reported through the open request
+    void (async () => {
+      for (const migration of migrations) {
+        if (migration.version <= event.oldVersion || migration.version > version) continue;
+        try {
+          await migration.up(db, tx);
+        } catch (error) {
+          failedMigration = { name: migration.name, error };
+          tx.abort();
+          return;
+        }
+      }
+    })();
+  });
+  request.addEventListener('blocked', (event) => options.onBlocked?.(storageBlockedError(event.oldVersion, version)));
+
+  return (wrap(request) as unknown as Promise<WindowpaneDb>).then(
+    (db) => {
+      db.addEventListener('versionchange', () => {
+        db.close();
+        options.onVersionChange?.();
+      });
+      db.addEventListener('close', () => options.onTerminated?.());
+      return db;
+    },
+    (error: unknown) => {
+      if (failedMigration) {
+        const cause = toStorageError(failedMigration.error, `upgrade its storage (step "${failedMigration.name}")`);
+        throw new WindowpaneError(cause.code, cause.message, { ...cause.details, migration: failedMigration.name });
+      }
+      throw toStorageError(error, 'open its storage');
+    },
+  );
+}
+
+/**
+ * Issues one request per item and resolves when all have succeeded. If issuing one throws,
+ * the requests already issued are marked handled before rethrowing: the transaction is
+ * about to abort and their rejections must not surface as unhandled.
+ */
+export async function eachRequest<T>(items: Iterable<T>, issue: (item: T) => Promise<unknown>): Promise<void> {
+  const issued: Promise<unknown>[] = [];
+  try {
+    for (const item of items) issued.push(issue(item));
+  } catch (error) {
+    for (const request of issued) request.catch(() => undefined);
+    throw error;
+  }
+  await Promise.all(issued);
+}
+
+/**
+ * Runs `work` in one transaction over `stores` and resolves once it has committed. If
+ * `work` throws or any request fails, the transaction is aborted, so nothing it wrote is
+ * kept, and the error is rethrown as a WindowpaneError (`action` completes "couldn't …").
+ * `work` may only await requests of `tx`: awaiting anything else lets the transaction
+ * commit early.
+ */
+export async function withTransaction<const Names extends readonly StoreName[], Mode extends IDBTransactionMode, T>(
+  db: WindowpaneDb,
+  stores: Names,
+  mode: Mode,
+  action: string,
+  work: (tx: IDBPTransaction<WindowpaneSchema, Names, Mode>) => Promise<T>,
+): Promise<T> {
+  let tx: IDBPTransaction<WindowpaneSchema, Names, Mode> | undefined;
+  try {
+    tx = db.transaction(stores, mode);
+    const done = tx.done;
+    done.catch(() => undefined); // observed below; this only keeps an abort from surfacing as unhandled
+    const result = await work(tx);
+    await done;
+    return result;
+  } catch (error) {
+    try {
+      tx?.abort();
+    } catch {
+      // Already committed or aborted: nothing left to undo.
+    }
+    throw toStorageError(error, action);
+  }
+}

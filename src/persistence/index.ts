@@ -1,0 +1,9 @@
+// The persistence layer's public surface: the store imports from here.
+export * from './db';
+export * from './persistentStorage';
+export * from './repository';
+export * from './storage';
+export * from './storageErrors';
+export * from './streamWriter';
+export * from './sync';
+export * from './transferFiles';

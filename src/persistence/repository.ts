@@ -1,0 +1,442 @@
+/**
+ * The storage API the app uses: conversations, messages, settings, calibration, the
+ * summary cache and attachments. Every call is one transaction through `withTransaction`;
+ * every committed write is announced to the other tabs. A failed write throws a
+ * WindowpaneError and leaves storage as it was; the caller keeps its in-memory copy.
+ */
+import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessage } from '../core';
+import { WindowpaneError, messageText } from '../core';
+import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb } from './db';
+import type { StorageChange, SyncChannel } from './sync';
+
+/** A message to append: `seq` is assigned in storage; `id`, `createdAt`, `status`, `kind` have defaults. */
+export type NewMessage = Omit<StoredMessage, 'id' | 'seq' | 'createdAt' | 'status' | 'kind'> & {
+  id?: string;
+  createdAt?: number;
+  /** Defaults to `complete`; a reply being streamed is appended as `streaming`. */
+  status?: MessageStatus;
+  kind?: MessageKind;
+};
+
+/** Fields of a stored message that can change; a field set to `undefined` is removed. */
+export type MessagePatch = Partial<Omit<StoredMessage, 'id' | 'conversationId' | 'seq'>>;
+
+/** Everything `deleteConversation` removed, for `restoreConversation` (undo). */
+export interface DeletedConversation {
+  conversation: Conversation;
+  messages: StoredMessage[];
+  attachments: AttachmentRecord[];
+}
+
+export interface SearchHit {
+  conversationId: string;
+  title: string;
+  /** Where the first match is: the title, or the message `messageId`. */
+  matchedIn: 'title' | 'message';
+  messageId?: string;
+  /** The matching text with some context, whitespace collapsed, at most ~160 characters. */
+  snippet: string;
+}
+
+/** What an import wrote. */
+export interface ImportSummary {
+  format: ImportBatch['format'];
+  /** Conversations written (branches included). */
+  imported: number;
+  /** Conversations already in storage (same id: the same file or export imported before), left untouched. */
+  skipped: number;
+  /** How many of the imported conversations are extra branches of a ChatGPT or Claude conversation. */
+  branches: number;
+  importedIds: string[];
+}
+
+export interface RepositoryOptions {
+  /** Cross-tab notices; omit for a single tab (tests, workers). */
+  sync?: SyncChannel;
+  /** Epoch ms; defaults to `Date.now`. */
+  now?: () => number;
+  /** Ids for new conversations and messages; defaults to `crypto.randomUUID`. */
+  newId?: () => string;
+}
+
+export interface Repository {
+  /** Every conversation's metadata, most recently updated first. Reads no messages. */
+  listConversations(): Promise<Conversation[]>;
+  getConversation(id: string): Promise<Conversation | undefined>;
+  createConversation(input?: { id?: string; title?: string; overrides?: Record<string, unknown> }): Promise<Conversation>;
+  /** Sets the title (trimmed; blank becomes "Untitled conversation"); undefined when the conversation is gone. */
+  renameConversation(id: string, title: string): Promise<Conversation | undefined>;
+  /** Replaces the per-conversation settings overrides (`undefined` removes them). */
+  setConversationOverrides(id: string, overrides: Record<string, unknown> | undefined): Promise<Conversation | undefined>;
+  /** Removes the conversation, its messages and attachments; returns them for undo, or undefined if it was absent. */
+  deleteConversation(id: string): Promise<DeletedConversation | undefined>;
+  /** Puts back exactly what `deleteConversation` returned. */
+  restoreConversation(deleted: DeletedConversation): Promise<void>;
+  /** One conversation's messages in `seq` order, read through the `byConversation` index. */
+  getMessages(conversationId: string): Promise<StoredMessage[]>;
+  getMessage(id: string): Promise<StoredMessage | undefined>;
+  /**
+   * Writes one message with `seq` = the conversation's highest stored seq + 1 (0 for the
+   * first), read in the same transaction, so tabs appending at once never collide; bumps the
+   * conversation's `updatedAt` and `messageCount` in that transaction. Throws `storage`
+   * when the conversation no longer exists (deleted in another tab).
+   */
+  appendMessage(message: NewMessage): Promise<StoredMessage>;
+  /** Applies `patch` to one message; undefined when it no longer exists. */
+  updateMessage(id: string, patch: MessagePatch): Promise<StoredMessage | undefined>;
+  /**
+   * Marks every message still `streaming` as `interrupted` (its tab closed mid-stream),
+   * except those whose stream is still alive in another tab (`isStreamAlive`). Returns the
+   * messages it changed. Reads only the `byStatus` index, never every message.
+   */
+  markInterruptedStreams(isStreamAlive?: (messageId: string) => boolean): Promise<StoredMessage[]>;
+  /**
+   * Conversations whose title or message text contains `query` (case-insensitive), most
+   * recently updated first, one hit per conversation. Scans every message: O(stored text).
+   */
+  searchConversations(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
+  getSetting<T = unknown>(key: string): Promise<T | undefined>;
+  setSetting(key: string, value: unknown): Promise<void>;
+  deleteSetting(key: string): Promise<void>;
+  /** Calibration for one model id; the shape is the token estimator's. */
+  getCalibration<T = unknown>(model: string): Promise<T | undefined>;
+  setCalibration(model: string, value: unknown): Promise<void>;
+  getCachedSummary(hash: string): Promise<string | undefined>;
+  setCachedSummary(hash: string, text: string): Promise<void>;
+  addAttachment(input: { id?: string; conversationId: string; name: string; text: string }): Promise<AttachmentRecord>;
+  listAttachments(conversationId: string): Promise<AttachmentRecord[]>;
+  /** The given conversations (all when `ids` is omitted) with their messages, read as one consistent snapshot. */
+  readForExport(ids?: readonly string[]): Promise<Array<{ conversation: Conversation; messages: StoredMessage[] }>>;
+  /**
+   * Writes an import in one transaction: conversations whose id is already stored are
+   * skipped (so importing a file twice duplicates nothing), the rest added with their
+   * messages. Throws `import_invalid` when a message id is already stored under another
+   * conversation, or a storage error; either way nothing is written.
+   */
+  importBatch(batch: ImportBatch): Promise<ImportSummary>;
+}
+
+const SNIPPET_BEFORE = 40;
+const SNIPPET_LENGTH = 160;
+const SEARCH_BATCH = 500;
+
+export function createRepository(db: WindowpaneDb, options: RepositoryOptions = {}): Repository {
+  const now = options.now ?? (() => Date.now());
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const announce = (...changes: StorageChange[]) => {
+    for (const change of changes) options.sync?.announce(change);
+  };
+
+  async function updateConversation(
+    id: string,
+    action: string,
+    change: (conversation: Conversation) => Conversation,
+  ): Promise<Conversation | undefined> {
+    const updated = await withTransaction(db, ['conversations'], 'readwrite', action, async (tx) => {
+      const existing = await tx.store.get(id);
+      if (!existing) return undefined;
+      const next = change(existing);
+      await tx.store.put(next);
+      return next;
+    });
+    if (updated) announce({ type: 'conversation-changed', conversationId: id });
+    return updated;
+  }
+
+  const repository: Repository = {
+    async listConversations() {
+      const list = await withTransaction(db, ['conversations'], 'readonly', 'list conversations', (tx) =>
+        tx.store.index('byUpdatedAt').getAll(),
+      );
+      return list.reverse();
+    },
+
+    getConversation(id) {
+      return withTransaction(db, ['conversations'], 'readonly', 'read the conversation', (tx) => tx.store.get(id));
+    },
+
+    async createConversation(input = {}) {
+      const time = now();
+      const conversation: Conversation = {
+        id: input.id ?? newId(),
+        title: input.title?.trim() || 'New conversation',
+        createdAt: time,
+        updatedAt: time,
+        messageCount: 0,
+      };
+      if (input.overrides) conversation.overrides = input.overrides;
+      await withTransaction(db, ['conversations'], 'readwrite', 'create the conversation', (tx) => tx.store.add(conversation));
+      announce({ type: 'conversation-changed', conversationId: conversation.id });
+      return conversation;
+    },
+
+    renameConversation(id, title) {
+      return updateConversation(id, 'rename the conversation', (c) => ({ ...c, title: title.trim() || 'Untitled conversation' }));
+    },
+
+    setConversationOverrides(id, overrides) {
+      return updateConversation(id, 'save the conversation settings', (c) => {
+        const next = { ...c, overrides };
+        if (overrides === undefined) delete next.overrides;
+        return next;
+      });
+    },
+
+    async deleteConversation(id) {
+      const deleted = await withTransaction(
+        db,
+        ['conversations', 'messages', 'attachments'],
+        'readwrite',
+        'delete the conversation',
+        async (tx) => {
+          const conversation = await tx.objectStore('conversations').get(id);
+          if (!conversation) return undefined;
+          const messageIndex = tx.objectStore('messages').index('byConversation');
+          const messages = await messageIndex.getAll(conversationRange(id));
+          const attachments = await tx.objectStore('attachments').index('byConversation').getAll(id);
+          await tx.objectStore('conversations').delete(id);
+          await eachRequest(messages, (m) => tx.objectStore('messages').delete(m.id));
+          await eachRequest(attachments, (a) => tx.objectStore('attachments').delete(a.id));
+          return { conversation, messages, attachments };
+        },
+      );
+      if (deleted) announce({ type: 'conversation-changed', conversationId: id });
+      return deleted;
+    },
+
+    async restoreConversation(deleted) {
+      await withTransaction(db, ['conversations', 'messages', 'attachments'], 'readwrite', 'restore the conversation', async (tx) => {
+        await tx.objectStore('conversations').put(deleted.conversation);
+        await eachRequest(deleted.messages, (m) => tx.objectStore('messages').put(m));
+        await eachRequest(deleted.attachments, (a) => tx.objectStore('attachments').put(a));
+      });
+      const conversationId = deleted.conversation.id;
+      announce({ type: 'conversation-changed', conversationId }, { type: 'messages-changed', conversationId });
+    },
+
+    getMessages(conversationId) {
+      return withTransaction(db, ['messages'], 'readonly', 'read the messages', (tx) =>
+        tx.store.index('byConversation').getAll(conversationRange(conversationId)),
+      );
+    },
+
+    getMessage(id) {
+      return withTransaction(db, ['messages'], 'readonly', 'read the message', (tx) => tx.store.get(id));
+    },
+
+    async appendMessage(input) {
+      const stored = await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'save the message', async (tx) => {
+        const conversations = tx.objectStore('conversations');
+        const conversation = await conversations.get(input.conversationId);
+        if (!conversation) {
+          throw new WindowpaneError(
+            'storage',
+            'This conversation no longer exists (it may have been deleted in another tab), so the message was not saved. ' +
+              'Copy anything you need from the screen before leaving it.',
+            { conversationId: input.conversationId },
+          );
+        }
+        const messages = tx.objectStore('messages');
+        const last = await messages.index('byConversation').openKeyCursor(conversationRange(input.conversationId), 'prev');
+        const seq = last ? last.key[1] + 1 : 0;
+        const time = now();
+        const message: StoredMessage = {
+          ...input,
+          id: input.id ?? newId(),
+          seq,
+          kind: input.kind ?? 'message',
+          createdAt: input.createdAt ?? time,
+          status: input.status ?? 'complete',
+        };
+        await messages.add(message);
+        await conversations.put({
+          ...conversation,
+          messageCount: conversation.messageCount + 1,
+          updatedAt: Math.max(conversation.updatedAt, time),
+        });
+        return message;
+      });
+      announce(
+        { type: 'messages-changed', conversationId: stored.conversationId, messageId: stored.id },
+        { type: 'conversation-changed', conversationId: stored.conversationId },
+      );
+      return stored;
+    },
+
+    async updateMessage(id, patch) {
+      const updated = await withTransaction(db, ['messages'], 'readwrite', 'save the message', async (tx) => {
+        const existing = await tx.store.get(id);
+        if (!existing) return undefined;
+        const next: StoredMessage = { ...existing, ...patch, id: existing.id, conversationId: existing.conversationId, seq: existing.seq };
+        for (const key of Object.keys(patch) as Array<keyof MessagePatch>) {
+          if (patch[key] === undefined) delete next[key];
+        }
+        await tx.store.put(next);
+        return next;
+      });
+      if (updated) announce({ type: 'messages-changed', conversationId: updated.conversationId, messageId: id });
+      return updated;
+    },
+
+    async markInterruptedStreams(isStreamAlive = () => false) {
+      const changed = await withTransaction(db, ['messages'], 'readwrite', 'recover interrupted answers', async (tx) => {
+        const streaming = await tx.store.index('byStatus').getAll('streaming');
+        const interrupted = streaming.filter((m) => !isStreamAlive(m.id)).map((m): StoredMessage => ({ ...m, status: 'interrupted' }));
+        await eachRequest(interrupted, (m) => tx.store.put(m));
+        return interrupted;
+      });
+      announce(...changed.map((m): StorageChange => ({ type: 'messages-changed', conversationId: m.conversationId, messageId: m.id })));
+      return changed;
+    },
+
+    async searchConversations(query, { limit = 50 } = {}) {
+      const needle = query.trim().toLowerCase();
+      if (needle === '') return [];
+      return withTransaction(db, ['conversations', 'messages'], 'readonly', 'search conversations', async (tx) => {
+        const conversations = await tx.objectStore('conversations').getAll();
+        const hits = new Map<string, SearchHit>();
+        for (const c of conversations) {
+          if (c.title.toLowerCase().includes(needle)) {
+            hits.set(c.id, { conversationId: c.id, title: c.title, matchedIn: 'title', snippet: snippet(c.title, needle) });
+          }
+        }
+        const titles = new Map(conversations.map((c) => [c.id, c.title]));
+        // Batches by primary key keep memory flat and are much faster than a cursor per message.
+        const messages = tx.objectStore('messages');
+        let after: string | undefined;
+        for (;;) {
+          const batch = await messages.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), SEARCH_BATCH);
+          for (const m of batch) {
+            if (hits.has(m.conversationId) || !titles.has(m.conversationId)) continue;
+            const text = messageText(m);
+            if (text.toLowerCase().includes(needle)) {
+              hits.set(m.conversationId, {
+                conversationId: m.conversationId,
+                title: titles.get(m.conversationId)!,
+                matchedIn: 'message',
+                messageId: m.id,
+                snippet: snippet(text, needle),
+              });
+            }
+          }
+          if (batch.length < SEARCH_BATCH || hits.size === titles.size) break;
+          after = batch.at(-1)!.id;
+        }
+        const updatedAt = new Map(conversations.map((c) => [c.id, c.updatedAt]));
+        return [...hits.values()].sort((a, b) => updatedAt.get(b.conversationId)! - updatedAt.get(a.conversationId)!).slice(0, limit);
+      });
+    },
+
+    async getSetting<T>(key: string) {
+      return (await withTransaction(db, ['settings'], 'readonly', 'read settings', (tx) => tx.store.get(key))) as T | undefined;
+    },
+
+    async setSetting(key, value) {
+      await withTransaction(db, ['settings'], 'readwrite', 'save settings', (tx) => tx.store.put(value, key));
+      announce({ type: 'settings-changed', settingKey: key });
+    },
+
+    async deleteSetting(key) {
+      await withTransaction(db, ['settings'], 'readwrite', 'save settings', (tx) => tx.store.delete(key));
+      announce({ type: 'settings-changed', settingKey: key });
+    },
+
+    async getCalibration<T>(model: string) {
+      return (await withTransaction(db, ['calibration'], 'readonly', 'read calibration', (tx) => tx.store.get(model))) as T | undefined;
+    },
+
+    async setCalibration(model, value) {
+      await withTransaction(db, ['calibration'], 'readwrite', 'save calibration', (tx) => tx.store.put(value, model));
+    },
+
+    async getCachedSummary(hash) {
+      const record = await withTransaction(db, ['summaryCache'], 'readonly', 'read the summary cache', (tx) => tx.store.get(hash));
+      return record?.text;
+    },
+
+    async setCachedSummary(hash, text) {
+      await withTransaction(db, ['summaryCache'], 'readwrite', 'cache the summary', (tx) =>
+        tx.store.put({ hash, text, createdAt: now() }),
+      );
+    },
+
+    async addAttachment(input) {
+      const attachment: AttachmentRecord = {
+        id: input.id ?? newId(),
+        conversationId: input.conversationId,
+        name: input.name,
+        text: input.text,
+        createdAt: now(),
+      };
+      await withTransaction(db, ['attachments'], 'readwrite', 'save the attachment', (tx) => tx.store.add(attachment));
+      return attachment;
+    },
+
+    listAttachments(conversationId) {
+      return withTransaction(db, ['attachments'], 'readonly', 'read attachments', (tx) =>
+        tx.store.index('byConversation').getAll(conversationId),
+      );
+    },
+
+    readForExport(ids) {
+      return withTransaction(db, ['conversations', 'messages'], 'readonly', 'read conversations for export', async (tx) => {
+        const conversations =
+          ids === undefined
+            ? (await tx.objectStore('conversations').index('byUpdatedAt').getAll()).reverse()
+            : (await Promise.all(ids.map((id) => tx.objectStore('conversations').get(id)))).filter((c) => c !== undefined);
+        const byConversation = tx.objectStore('messages').index('byConversation');
+        return Promise.all(
+          conversations.map(async (conversation) => ({
+            conversation,
+            messages: await byConversation.getAll(conversationRange(conversation.id)),
+          })),
+        );
+      });
+    },
+
+    async importBatch(batch) {
+      const importedIds = await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'import the conversations', async (tx) => {
+        const conversations = tx.objectStore('conversations');
+        const messages = tx.objectStore('messages');
+        const existing = await Promise.all(batch.conversations.map((entry) => conversations.getKey(entry.conversation.id)));
+        const fresh = batch.conversations.filter((_, i) => existing[i] === undefined);
+        const clashes = await Promise.all(fresh.flatMap((entry) => entry.messages.map((m) => messages.getKey(m.id))));
+        if (clashes.some((key) => key !== undefined)) {
+          throw new WindowpaneError(
+            'import_invalid',
+            'Some messages in this file are already stored under a different conversation, so nothing was imported. ' +
+              'The file may have been edited by hand.',
+          );
+        }
+        await eachRequest(fresh, (entry) => conversations.add(entry.conversation));
+        await eachRequest(
+          fresh.flatMap((entry) => entry.messages),
+          (message) => messages.add(message),
+        );
+        return fresh.map((entry) => entry.conversation.id);
+      });
+      if (importedIds.length > 0) announce({ type: 'conversation-changed' });
+      const imported = new Set(importedIds);
+      return {
+        format: batch.format,
+        imported: importedIds.length,
+        skipped: batch.conversations.length - importedIds.length,
+        branches: batch.branchIds.filter((id) => imported.has(id)).length,
+        importedIds,
+      };
+    },
+  };
+  return repository;
+}
+
+/** ~160 characters of `text` around the first occurrence of `needle` (already lower-case). */
+function snippet(text: string, needle: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const lower = flat.toLowerCase();
+  // Lower-casing can change the length of a few characters (e.g. "İ"); then index the lower-cased text itself.
+  const source = lower.length === flat.length ? flat : lower;
+  const at = Math.max(0, lower.indexOf(needle));
+  const start = Math.max(0, at - SNIPPET_BEFORE);
+  const end = Math.min(source.length, start + SNIPPET_LENGTH);
+  return `${start > 0 ? '…' : ''}${source.slice(start, end)}${end < source.length ? '…' : ''}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * Startup in one call: open the database, join the cross-tab channel, build the
+ * repository, and recover answers a closed tab left mid-stream.
+ */
+import type { StoredMessage } from '../core';
+import { openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from './db';
+import { createRepository, type Repository, type RepositoryOptions } from './repository';
+import { liveStreamChecker, type StreamLocks } from './streamWriter';
+import { createSyncChannel, type SyncChannel, type SyncChannelOptions } from './sync';
+
+export interface WindowpaneStorage {
+  db: WindowpaneDb;
+  repository: Repository;
+  /** Subscribe here to re-read what other tabs change. */
+  sync: SyncChannel;
+  /** Answers found still `streaming` from a tab that closed, now marked `interrupted`. */
+  interrupted: StoredMessage[];
+  /** Closes the channel and the database connection. */
+  close(): void;
+}
+
+export interface OpenStorageOptions extends OpenDbOptions, Pick<RepositoryOptions, 'now' | 'newId'> {
+  channel?: SyncChannelOptions;
+  /** Defaults to `navigator.locks`; `null` treats every leftover stream as interrupted. */
+  locks?: StreamLocks | null;
+}
+
+/**
+ * Opens Windowpane's storage and prepares it for the app. Rejects with a WindowpaneError
+ * (`storage`, `quota_exceeded`) when storage cannot be opened; see `OpenDbOptions` for
+ * blocked upgrades and other tabs upgrading.
+ */
+export async function openWindowpaneStorage(options: OpenStorageOptions = {}): Promise<WindowpaneStorage> {
+  const db = await openWindowpaneDb(options);
+  const sync = createSyncChannel(options.channel);
+  try {
+    const repository = createRepository(db, { sync, now: options.now, newId: options.newId });
+    const interrupted = await repository.markInterruptedStreams(await liveStreamChecker(options.locks));
+    return {
+      db,
+      repository,
+      sync,
+      interrupted,
+      close() {
+        sync.close();
+        db.close();
+      },
+    };
+  } catch (error) {
+    sync.close();
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,218 @@
+import { IDBFactory } from 'fake-indexeddb';
+import { describe, expect, it, vi } from 'vitest';
+import { isWindowpaneError, type WindowpaneError } from '../../src/core';
+import { DB_VERSION, MIGRATIONS, openWindowpaneDb, type Migration } from '../../src/persistence/db';
+import { createRepository } from '../../src/persistence/repository';
+import { rawAll, rawOpen, request } from './helpers';
+
+/** The v1 schema exactly as v1 wrote it, with the raw API (conversations had no messageCount). */
+function createV1(db: IDBDatabase): void {
+  db.createObjectStore('conversations', { keyPath: 'id' });
+  db.createObjectStore('messages', { keyPath: 'id' }).createIndex('byConversation', ['conversationId', 'seq']);
+  db.createObjectStore('settings');
+  db.createObjectStore('calibration');
+  db.createObjectStore('summaryCache', { keyPath: 'hash' });
+}
+
+function addV2(tx: IDBTransaction): void {
+  tx.objectStore('conversations').createIndex('byUpdatedAt', 'updatedAt');
+}
+
+function addV3(tx: IDBTransaction): void {
+  tx.objectStore('messages').createIndex('byStatus', 'status');
+}
+
+const textMessage = (id: string, conversationId: string, seq: number, status = 'complete') => ({
+  id,
+  conversationId,
+  seq,
+  role: seq % 2 === 0 ? 'user' : 'assistant',
+  kind: 'message',
+  content: [{ type: 'text', text: `message ${id}` }],
+  createdAt: 1_700_000_000_000 + seq,
+  status,
+});
+
+/** Records as a v1 tab stored them. */
+function seedV1(tx: IDBTransaction): void {
+  tx.objectStore('conversations').put({ id: 'old', title: 'From v1', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_500_000 });
+  tx.objectStore('conversations').put({ id: 'empty', title: 'Nothing yet', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_100_000 });
+  tx.objectStore('messages').put(textMessage('m1', 'old', 0));
+  tx.objectStore('messages').put(textMessage('m2', 'old', 1, 'streaming'));
+  tx.objectStore('messages').put(textMessage('m3', 'old', 2));
+  tx.objectStore('settings').put({ provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test' } }, 'settings');
+  tx.objectStore('calibration').put({ ratio: 1.08, samples: 12 }, 'claude-sonnet-4-5');
+  tx.objectStore('summaryCache').put({ hash: 'h1', text: 'cached summary', createdAt: 1_700_000_000_000 });
+}
+
+describe('schema', () => {
+  it('numbers the named migrations 1..n, and DB_VERSION is the last', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(DB_VERSION).toBe(MIGRATIONS.at(-1)!.version);
+    expect(new Set(MIGRATIONS.map((m) => m.name)).size).toBe(MIGRATIONS.length);
+  });
+
+  it('builds every store and index in a fresh database', async () => {
+    const db = await openWindowpaneDb({ factory: new IDBFactory() });
+    expect(db.version).toBe(DB_VERSION);
+    expect([...db.objectStoreNames].sort()).toEqual(['attachments', 'calibration', 'conversations', 'messages', 'settings', 'summaryCache']);
+    const tx = db.transaction(['conversations', 'messages', 'attachments']);
+    expect([...tx.objectStore('conversations').indexNames]).toEqual(['byUpdatedAt']);
+    expect([...tx.objectStore('messages').indexNames].sort()).toEqual(['byConversation', 'byStatus']);
+    expect(tx.objectStore('messages').index('byConversation').keyPath).toEqual(['conversationId', 'seq']);
+    expect([...tx.objectStore('attachments').indexNames]).toEqual(['byConversation']);
+    db.close();
+  });
+});
+
+describe('migrations on hand-written databases of older versions', () => {
+  it('v1 → latest: counts messages onto conversations, adds the indexes and stores, keeps every record', async () => {
+    const factory = new IDBFactory();
+    (
+      await rawOpen(factory, 1, (db, tx) => {
+        createV1(db);
+        seedV1(tx);
+      })
+    ).close();
+
+    const db = await openWindowpaneDb({ factory });
+    const repository = createRepository(db);
+    expect(await repository.listConversations()).toEqual([
+      { id: 'old', title: 'From v1', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_500_000, messageCount: 3 },
+      { id: 'empty', title: 'Nothing yet', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_100_000, messageCount: 0 },
+    ]);
+    expect((await repository.getMessages('old')).map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+    expect((await repository.markInterruptedStreams()).map((m) => m.id)).toEqual(['m2']);
+    expect(await repository.getSetting('settings')).toEqual({ provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test' } });
+    expect(await repository.getCalibration('claude-sonnet-4-5')).toEqual({ ratio: 1.08, samples: 12 });
+    expect(await repository.getCachedSummary('h1')).toBe('cached summary');
+    expect(await repository.listAttachments('old')).toEqual([]);
+    db.close();
+  });
+
+  it('v2 → latest: indexes messages by status and adds attachments, leaving data as it was', async () => {
+    const factory = new IDBFactory();
+    (
+      await rawOpen(factory, 2, (db, tx) => {
+        createV1(db);
+        addV2(tx);
+        tx.objectStore('conversations').put({ id: 'c', title: 'From v2', createdAt: 1, updatedAt: 2, messageCount: 2 });
+        tx.objectStore('messages').put(textMessage('a', 'c', 0, 'streaming'));
+        tx.objectStore('messages').put(textMessage('b', 'c', 1, 'error'));
+      })
+    ).close();
+
+    const db = await openWindowpaneDb({ factory });
+    expect(await db.getAllKeysFromIndex('messages', 'byStatus', 'streaming')).toEqual(['a']);
+    expect(await db.getAllKeysFromIndex('messages', 'byStatus', 'error')).toEqual(['b']);
+    expect(await db.getAll('conversations')).toEqual([{ id: 'c', title: 'From v2', createdAt: 1, updatedAt: 2, messageCount: 2 }]);
+    expect(db.objectStoreNames.contains('attachments')).toBe(true);
+    db.close();
+  });
+
+  it('v3 → latest: adds the attachments store, indexed by conversation', async () => {
+    const factory = new IDBFactory();
+    (
+      await rawOpen(factory, 3, (db, tx) => {
+        createV1(db);
+        addV2(tx);
+        addV3(tx);
+        tx.objectStore('conversations').put({ id: 'c', title: 'From v3', createdAt: 1, updatedAt: 2, messageCount: 0 });
+      })
+    ).close();
+
+    const db = await openWindowpaneDb({ factory });
+    const repository = createRepository(db, { now: () => 5, newId: () => 'att-1' });
+    await repository.addAttachment({ conversationId: 'c', name: 'notes.txt', text: 'hello' });
+    expect(await repository.listAttachments('c')).toEqual([{ id: 'att-1', conversationId: 'c', name: 'notes.txt', text: 'hello', createdAt: 5 }]);
+    expect(await repository.getConversation('c')).toEqual({ id: 'c', title: 'From v3', createdAt: 1, updatedAt: 2, messageCount: 0 });
+    db.close();
+  });
+
+  it('rolls the whole upgrade back when a step fails, so the old data and version stay', async () => {
+    const factory = new IDBFactory();
+    (
+      await rawOpen(factory, 1, (db, tx) => {
+        createV1(db);
+        seedV1(tx);
+      })
+    ).close();
+    const failing: Migration[] = [
+      ...MIGRATIONS.slice(0, 2),
+      {
+        version: 3,
+        name: 'breaks-halfway',
+        async up(_db, tx) {
+          await tx.objectStore('messages').clear();
+          throw new Error('disk said no');
+        },
+      },
+    ];
+
+    const error = await openWindowpaneDb({ factory, migrations: failing }).catch((e: unknown) => e);
+    expect(isWindowpaneError(error, 'storage')).toBe(true);
+    expect((error as WindowpaneError).message).toMatch(/couldn't upgrade its storage \(step "breaks-halfway"\)/);
+    expect((error as WindowpaneError).details).toMatchObject({ migration: 'breaks-halfway' });
+
+    const old = await rawOpen(factory, 1);
+    expect(old.version).toBe(1);
+    expect(await rawAll(old, 'messages')).toHaveLength(3);
+    expect([...old.transaction('conversations').objectStore('conversations').indexNames]).toEqual([]);
+    expect(await rawAll(old, 'conversations')).toContainEqual({ id: 'old', title: 'From v1', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_500_000 });
+    old.close();
+  });
+});
+
+describe('several tabs and versions', () => {
+  it('reports a blocked upgrade while an old tab keeps v1 open, then continues when it closes', async () => {
+    const factory = new IDBFactory();
+    const oldTab = await rawOpen(factory, 1, (db) => createV1(db));
+    const onBlocked = vi.fn();
+
+    const opening = openWindowpaneDb({ factory, onBlocked });
+    await vi.waitFor(() => expect(onBlocked).toHaveBeenCalledTimes(1));
+    const blocked = onBlocked.mock.calls[0]![0] as WindowpaneError;
+    expect(blocked.code).toBe('storage_blocked');
+    expect(blocked.message).toMatch(/another Windowpane tab is still using the old version\. Close or reload the other Windowpane tabs/);
+    expect(blocked.details).toEqual({ currentVersion: 1, wantedVersion: DB_VERSION });
+
+    oldTab.close();
+    const db = await opening;
+    expect(db.version).toBe(DB_VERSION);
+    db.close();
+  });
+
+  it('closes its connection when another tab upgrades, tells the app to reload, and later writes fail clearly', async () => {
+    const factory = new IDBFactory();
+    const onVersionChange = vi.fn();
+    const db = await openWindowpaneDb({ factory, onVersionChange });
+    const repository = createRepository(db);
+
+    const newerTab = await rawOpen(factory, DB_VERSION + 1);
+    expect(onVersionChange).toHaveBeenCalledTimes(1);
+    expect(newerTab.version).toBe(DB_VERSION + 1);
+
+    const error = await repository.createConversation({ title: 'too late' }).catch((e: unknown) => e);
+    expect(isWindowpaneError(error, 'storage')).toBe(true);
+    expect((error as WindowpaneError).message).toMatch(/lost its connection to browser storage.*Reload the page/);
+    newerTab.close();
+  });
+
+  it('refuses a database a newer version of the app already upgraded, asking for a reload', async () => {
+    const factory = new IDBFactory();
+    (await rawOpen(factory, DB_VERSION + 5)).close();
+    const error = await openWindowpaneDb({ factory }).catch((e: unknown) => e);
+    expect(isWindowpaneError(error, 'storage')).toBe(true);
+    expect((error as WindowpaneError).message).toMatch(/newer version of Windowpane has upgraded its storage.*Reload the page/);
+  });
+
+  it('opens the same database from two tabs at once', async () => {
+    const factory = new IDBFactory();
+    const [a, b] = await Promise.all([openWindowpaneDb({ factory }), openWindowpaneDb({ factory })]);
+    await createRepository(a).createConversation({ id: 'shared', title: 'Shared' });
+    expect(await createRepository(b).getConversation('shared')).toMatchObject({ title: 'Shared' });
+    a.close();
+    b.close();
+    await request(factory.deleteDatabase('windowpane'));
+  });
+});

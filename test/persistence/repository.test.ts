@@ -1,0 +1,329 @@
+import { IDBFactory, IDBDatabase as FakeIDBDatabase, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
+import { describe, expect, it, vi } from 'vitest';
+import { isWindowpaneError, type StoredMessage, type WindowpaneError } from '../../src/core';
+import { openWindowpaneDb } from '../../src/persistence/db';
+import { createRepository, type NewMessage } from '../../src/persistence/repository';
+import { idSequence, openTestStorage, steppingClock } from './helpers';
+
+const T0 = 1_767_225_600_000;
+
+const userText = (conversationId: string, text: string, extra: Partial<NewMessage> = {}): NewMessage => ({
+  conversationId,
+  role: 'user',
+  content: [{ type: 'text', text }],
+  ...extra,
+});
+
+/** Records the store names of every transaction opened and every write made while `run` runs. */
+async function watchStorage<T>(run: () => Promise<T>) {
+  const transactions: string[][] = [];
+  const writes: string[] = [];
+  const transaction = FakeIDBDatabase.prototype.transaction;
+  vi.spyOn(FakeIDBDatabase.prototype, 'transaction').mockImplementation(function (this: IDBDatabase, ...args) {
+    transactions.push(([] as string[]).concat(args[0] as string | string[]));
+    return transaction.apply(this, args);
+  });
+  for (const method of ['add', 'put', 'delete'] as const) {
+    const original = FakeIDBObjectStore.prototype[method] as (...a: unknown[]) => unknown;
+    vi.spyOn(FakeIDBObjectStore.prototype, method).mockImplementation(function (this: IDBObjectStore, ...args: unknown[]) {
+      writes.push(`${method} ${this.name}`);
+      return original.apply(this, args) as never;
+    });
+  }
+  const result = await run();
+  vi.restoreAllMocks();
+  return { result, transactions, writes };
+}
+
+describe('conversations', () => {
+  it('creates, lists most recently updated first, renames and keeps overrides on the conversation', async () => {
+    const { repository } = await openTestStorage();
+    const first = await repository.createConversation({ title: '  First  ' });
+    const second = await repository.createConversation({ overrides: { model: 'gpt-4.1' } });
+    expect(first).toEqual({ id: 'id-1', title: 'First', createdAt: T0, updatedAt: T0, messageCount: 0 });
+    expect(second).toMatchObject({ id: 'id-2', title: 'New conversation', overrides: { model: 'gpt-4.1' } });
+    expect((await repository.listConversations()).map((c) => c.id)).toEqual(['id-2', 'id-1']);
+
+    await repository.appendMessage(userText('id-1', 'bump'));
+    expect((await repository.listConversations()).map((c) => c.id)).toEqual(['id-1', 'id-2']);
+
+    expect(await repository.renameConversation('id-1', 'Renamed')).toMatchObject({ title: 'Renamed' });
+    expect(await repository.renameConversation('id-1', '   ')).toMatchObject({ title: 'Untitled conversation' });
+    expect(await repository.renameConversation('missing', 'x')).toBeUndefined();
+    expect(await repository.setConversationOverrides('id-2', { model: 'o3', window: { strategy: 'rolling' } })).toMatchObject({
+      overrides: { model: 'o3', window: { strategy: 'rolling' } },
+    });
+    expect(await repository.setConversationOverrides('id-2', undefined)).not.toHaveProperty('overrides');
+  });
+
+  it('lists conversations from the conversations store alone, never reading a message', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    for (let i = 0; i < 20; i++) await repository.appendMessage(userText(id, `message ${i}`));
+    const { result, transactions } = await watchStorage(() => repository.listConversations());
+    expect(result).toEqual([expect.objectContaining({ id, messageCount: 20 })]);
+    expect(transactions).toEqual([['conversations']]);
+  });
+
+  it('deletes a conversation with its messages and attachments, and restores exactly what was deleted', async () => {
+    const { repository } = await openTestStorage();
+    const keep = await repository.createConversation({ title: 'Keep' });
+    const drop = await repository.createConversation({ title: 'Drop' });
+    await repository.appendMessage(userText(keep.id, 'stay'));
+    const a = await repository.appendMessage(userText(drop.id, 'go 1'));
+    const b = await repository.appendMessage({ ...userText(drop.id, 'go 2'), role: 'assistant', usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+    const attachment = await repository.addAttachment({ conversationId: drop.id, name: 'a.txt', text: 'abc' });
+    const before = await repository.getConversation(drop.id);
+
+    const deleted = await repository.deleteConversation(drop.id);
+    expect(deleted).toEqual({ conversation: before, messages: [a, b], attachments: [attachment] });
+    expect(await repository.getConversation(drop.id)).toBeUndefined();
+    expect(await repository.getMessages(drop.id)).toEqual([]);
+    expect(await repository.getMessage(a.id)).toBeUndefined();
+    expect(await repository.listAttachments(drop.id)).toEqual([]);
+    expect(await repository.getMessages(keep.id)).toHaveLength(1);
+    expect(await repository.deleteConversation(drop.id)).toBeUndefined();
+
+    await repository.restoreConversation(deleted!);
+    expect(await repository.getConversation(drop.id)).toEqual(before);
+    expect(await repository.getMessages(drop.id)).toEqual([a, b]);
+    expect(await repository.listAttachments(drop.id)).toEqual([attachment]);
+  });
+});
+
+describe('messages', () => {
+  it('appends with increasing seq, bumping updatedAt and messageCount, and reads them back in order', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const first = await repository.appendMessage(userText(id, 'hello'));
+    const second = await repository.appendMessage({
+      conversationId: id,
+      id: 'answer',
+      role: 'assistant',
+      status: 'streaming',
+      content: [],
+      model: 'claude-sonnet-4-5',
+      provider: 'anthropic',
+    });
+    expect(first).toEqual({ id: 'id-2', conversationId: id, seq: 0, role: 'user', kind: 'message', content: [{ type: 'text', text: 'hello' }], createdAt: T0 + 1000, status: 'complete' });
+    expect(second).toMatchObject({ id: 'answer', seq: 1, status: 'streaming', kind: 'message', createdAt: T0 + 2000 });
+    expect(await repository.getConversation(id)).toMatchObject({ messageCount: 2, updatedAt: T0 + 2000, createdAt: T0 });
+    expect(await repository.getMessages(id)).toEqual([first, second]);
+  });
+
+  it('writes exactly one message record and the metadata record per append, never the rest of the conversation', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    for (let i = 0; i < 30; i++) await repository.appendMessage(userText(id, `m${i}`));
+    const { writes } = await watchStorage(() => repository.appendMessage(userText(id, 'one more')));
+    expect(writes.sort()).toEqual(['add messages', 'put conversations']);
+  });
+
+  it('stores a summary as its own message listing the ids it covers, deleting nothing', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const covered = [];
+    for (let i = 0; i < 4; i++) covered.push(await repository.appendMessage(userText(id, `old ${i}`)));
+    const summary = await repository.appendMessage({
+      conversationId: id,
+      role: 'user',
+      kind: 'summary',
+      covers: covered.map((m) => m.id),
+      content: [{ type: 'text', text: '[Conversation Summary]\nFour old messages.' }],
+    });
+    const stored = await repository.getMessages(id);
+    expect(stored).toHaveLength(5);
+    expect(stored.slice(0, 4)).toEqual(covered);
+    expect(stored[4]).toEqual(summary);
+    expect(summary).toMatchObject({ kind: 'summary', covers: covered.map((m) => m.id), seq: 4 });
+  });
+
+  it('updates one message, removing fields patched to undefined, and reports a missing one', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const message = await repository.appendMessage({ ...userText(id, 'x'), role: 'assistant', status: 'error', error: { code: 'network', message: 'offline' } });
+    const updated = await repository.updateMessage(message.id, {
+      status: 'complete',
+      error: undefined,
+      content: [{ type: 'text', text: 'retried' }],
+      usage: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    });
+    const { error: _error, ...withoutError } = message;
+    expect(updated).toStrictEqual({
+      ...withoutError,
+      status: 'complete',
+      content: [{ type: 'text', text: 'retried' }],
+      usage: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    });
+    expect(await repository.getMessage(message.id)).toEqual(updated);
+    expect(await repository.updateMessage('nope', { status: 'complete' })).toBeUndefined();
+  });
+
+  it('refuses to append to a conversation another tab deleted, keeping nothing orphaned', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    await repository.deleteConversation(id);
+    const error = await repository.appendMessage(userText(id, 'late')).catch((e: unknown) => e);
+    expect(isWindowpaneError(error, 'storage')).toBe(true);
+    expect((error as WindowpaneError).message).toMatch(/no longer exists/);
+    expect(await repository.getMessages(id)).toEqual([]);
+  });
+
+  it('marks messages left streaming as interrupted, sparing streams still alive in another tab', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    await repository.appendMessage(userText(id, 'question'));
+    const dead = await repository.appendMessage({ conversationId: id, id: 'dead', role: 'assistant', status: 'streaming', content: [{ type: 'text', text: 'partial ans' }] });
+    await repository.appendMessage({ conversationId: id, id: 'alive', role: 'assistant', status: 'streaming', content: [] });
+
+    const changed = await repository.markInterruptedStreams((messageId) => messageId === 'alive');
+    expect(changed).toEqual([{ ...dead, status: 'interrupted' }]);
+    expect(await repository.getMessage('dead')).toEqual({ ...dead, status: 'interrupted' });
+    expect(await repository.getMessage('alive')).toMatchObject({ status: 'streaming' });
+    expect(await repository.markInterruptedStreams((messageId) => messageId === 'alive')).toEqual([]);
+  });
+});
+
+describe('two tabs appending to one conversation', () => {
+  it('never lose or collide each other’s messages', async () => {
+    const factory = new IDBFactory();
+    const [dbA, dbB] = await Promise.all([openWindowpaneDb({ factory }), openWindowpaneDb({ factory })]);
+    const tabA = createRepository(dbA, { newId: idSequence('a') });
+    const tabB = createRepository(dbB, { newId: idSequence('b') });
+    const { id } = await tabA.createConversation();
+
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? tabA : tabB).appendMessage(userText(id, `${i % 2 === 0 ? 'A' : 'B'} ${i}`))),
+    );
+
+    const messages = await tabB.getMessages(id);
+    expect(messages).toHaveLength(40);
+    expect(messages.map((m) => m.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(new Set(messages.map((m) => m.id)).size).toBe(40);
+    expect(messages.filter((m) => m.id.startsWith('a-'))).toHaveLength(20);
+    expect(await tabA.getConversation(id)).toMatchObject({ messageCount: 40 });
+    dbA.close();
+    dbB.close();
+  });
+});
+
+describe('search', () => {
+  it('finds conversations by title or message text, case-insensitively, with a snippet', async () => {
+    const { repository } = await openTestStorage();
+    const trip = await repository.createConversation({ title: 'Trip to Lisbon' });
+    const code = await repository.createConversation({ title: 'Refactoring' });
+    const other = await repository.createConversation({ title: 'Groceries' });
+    await repository.appendMessage(userText(code.id, 'Why does the LISBON timezone break my parser?\nIt says WET.'));
+    await repository.appendMessage(userText(other.id, 'milk, eggs'));
+    await repository.appendMessage({
+      conversationId: other.id,
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 't', name: 'lisbon_lookup', input: {} }],
+    });
+
+    const hits = await repository.searchConversations('lisbon');
+    expect(hits).toEqual([
+      { conversationId: code.id, title: 'Refactoring', matchedIn: 'message', messageId: 'id-4', snippet: 'Why does the LISBON timezone break my parser? It says WET.' },
+      { conversationId: trip.id, title: 'Trip to Lisbon', matchedIn: 'title', snippet: 'Trip to Lisbon' },
+    ]);
+    expect(await repository.searchConversations('   ')).toEqual([]);
+    expect(await repository.searchConversations('nowhere to be found')).toEqual([]);
+  });
+
+  it('cuts a long message to a snippet around the match and searches past the first batch', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation({ title: 'Long' });
+    const filler = await repository.createConversation({ title: 'Filler' });
+    for (let i = 0; i < 600; i++) await repository.appendMessage(userText(filler.id, `filler ${i}`));
+    await repository.appendMessage(userText(id, `${'a'.repeat(300)} needle ${'b'.repeat(300)}`));
+    const [hit] = await repository.searchConversations('NEEDLE');
+    expect(hit!.conversationId).toBe(id);
+    expect(hit!.snippet).toBe(`…${'a'.repeat(39)} needle ${'b'.repeat(113)}…`);
+  });
+});
+
+describe('settings, calibration, summary cache', () => {
+  it('stores and reads each by key', async () => {
+    const { repository } = await openTestStorage();
+    await repository.setSetting('settings', { provider: 'openai', apiKeys: { openai: 'sk-test' } });
+    expect(await repository.getSetting('settings')).toEqual({ provider: 'openai', apiKeys: { openai: 'sk-test' } });
+    await repository.deleteSetting('settings');
+    expect(await repository.getSetting('settings')).toBeUndefined();
+
+    await repository.setCalibration('gpt-4.1', { ratio: 0.93 });
+    expect(await repository.getCalibration('gpt-4.1')).toEqual({ ratio: 0.93 });
+    expect(await repository.getCalibration('o3')).toBeUndefined();
+
+    await repository.setCachedSummary('hash-1', 'The user asked about Lisbon.');
+    expect(await repository.getCachedSummary('hash-1')).toBe('The user asked about Lisbon.');
+    expect(await repository.getCachedSummary('hash-2')).toBeUndefined();
+  });
+});
+
+describe('storage full', () => {
+  /** Makes every write to `storeName` fail the way a full disk does. */
+  function failWritesTo(storeName: string) {
+    for (const method of ['add', 'put'] as const) {
+      const original = FakeIDBObjectStore.prototype[method] as (...a: unknown[]) => unknown;
+      vi.spyOn(FakeIDBObjectStore.prototype, method).mockImplementation(function (this: IDBObjectStore, ...args: unknown[]) {
+        if (this.name === storeName) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        return original.apply(this, args) as never;
+      });
+    }
+  }
+
+  it('throws quota_exceeded from an append without a partial write, and the caller keeps its message', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const before = await repository.appendMessage(userText(id, 'saved earlier'));
+    const draft = userText(id, 'typed while the disk is full');
+    const draftCopy = structuredClone(draft);
+
+    // The message write succeeds, the metadata write fails: the message must be rolled back too.
+    failWritesTo('conversations');
+    const error = await repository.appendMessage(draft).catch((e: unknown) => e);
+    vi.restoreAllMocks();
+
+    expect(isWindowpaneError(error, 'quota_exceeded')).toBe(true);
+    expect((error as WindowpaneError).message).toMatch(/Browser storage is full.*What is on screen is kept and nothing saved earlier was lost/);
+    expect(draft).toEqual(draftCopy);
+    expect(await repository.getMessages(id)).toEqual([before]);
+    expect(await repository.getConversation(id)).toMatchObject({ messageCount: 1 });
+
+    // Space freed: the same draft saves normally.
+    expect(await repository.appendMessage(draft)).toMatchObject({ seq: 1 });
+  });
+
+  it('keeps the stored message when a streaming update cannot be written', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const message = await repository.appendMessage({ conversationId: id, role: 'assistant', status: 'streaming', content: [{ type: 'text', text: 'Part' }] });
+    failWritesTo('messages');
+    const error = await repository.updateMessage(message.id, { content: [{ type: 'text', text: 'Partial answer' }] }).catch((e: unknown) => e);
+    vi.restoreAllMocks();
+    expect(isWindowpaneError(error, 'quota_exceeded')).toBe(true);
+    expect(await repository.getMessage(message.id)).toEqual(message);
+  });
+
+  it('maps other storage failures to a storage error naming the cause', async () => {
+    const { repository } = await openTestStorage();
+    vi.spyOn(FakeIDBObjectStore.prototype, 'put').mockImplementation(() => {
+      throw new DOMException('Disk I/O failed', 'UnknownError');
+    });
+    const error = await repository.setSetting('settings', {}).catch((e: unknown) => e);
+    expect(isWindowpaneError(error, 'storage')).toBe(true);
+    expect((error as WindowpaneError).message).toBe(
+      "Windowpane couldn't save settings in browser storage (UnknownError: Disk I/O failed). What is on screen is kept; try again, or reload the page.",
+    );
+  });
+});
+
+describe('messages seq after import', () => {
+  it('continues after the highest stored seq, whatever the gaps', async () => {
+    const { repository } = await openTestStorage({ repository: { now: steppingClock(), newId: idSequence('n') } });
+    const { id } = await repository.createConversation();
+    const imported: StoredMessage = { id: 'imp', conversationId: id, seq: 41, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete' };
+    await repository.restoreConversation({ conversation: (await repository.getConversation(id))!, messages: [imported], attachments: [] });
+    expect(await repository.appendMessage(userText(id, 'next'))).toMatchObject({ seq: 42 });
+  });
+});

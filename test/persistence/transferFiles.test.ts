@@ -1,0 +1,158 @@
+import { Blob as NodeBlob } from 'node:buffer';
+import fc from 'fast-check';
+import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
+import { describe, expect, it, vi } from 'vitest';
+import { MAX_IMPORT_BYTES, exportToJson, type StoredMessage } from '../../src/core';
+import type { Repository } from '../../src/persistence/repository';
+import { exportJsonText, exportMarkdownText, importFromFile, importFromText } from '../../src/persistence/transferFiles';
+import { conversationRecords } from '../core/transfer/arbitraries';
+import { brokenFixtures, readFixture } from '../core/transfer/fixtures';
+import { openTestStorage } from './helpers';
+
+const NOW = 1_767_225_600_000;
+
+/** Everything stored, for before/after comparisons. */
+async function snapshot(repository: Repository) {
+  return { records: await repository.readForExport(), settings: await repository.getSetting('settings') };
+}
+
+// Node's Blob: jsdom's has no text(), which every browser Windowpane supports does.
+const file = (text: string) => new NodeBlob([text], { type: 'application/json' });
+
+describe('importing export files into storage', () => {
+  it('writes a ChatGPT export with all its branches, and a second import duplicates nothing', async () => {
+    const { repository } = await openTestStorage();
+    const first = await importFromFile(repository, file(readFixture('chatgpt-conversations.json')), { now: NOW });
+    expect(first).toMatchObject({ ok: true, value: { format: 'chatgpt', imported: 4, skipped: 0, branches: 2 } });
+
+    const listed = await repository.listConversations();
+    expect(listed.map((c) => c.title).sort()).toEqual([
+      'Sorting a list of dicts in Python',
+      'Sorting a list of dicts in Python (branch 2)',
+      'Sorting a list of dicts in Python (branch 3)',
+      'Untitled conversation',
+    ]);
+    const main = listed.find((c) => c.title === 'Sorting a list of dicts in Python')!;
+    expect(await repository.getMessages(main.id)).toHaveLength(7);
+    expect(main.messageCount).toBe(7);
+
+    const before = await snapshot(repository);
+    const second = await importFromFile(repository, file(readFixture('chatgpt-conversations.json')), { now: NOW + 1 });
+    expect(second).toEqual({ ok: true, value: { format: 'chatgpt', imported: 0, skipped: 4, branches: 0, importedIds: [] } });
+    expect(await snapshot(repository)).toEqual(before);
+  });
+
+  it('writes a Claude export and recognises it the second time', async () => {
+    const { repository } = await openTestStorage();
+    expect(await importFromText(repository, readFixture('claude-conversations.json'), { now: NOW })).toMatchObject({
+      ok: true,
+      value: { format: 'claude', imported: 3, skipped: 0, branches: 1 },
+    });
+    expect(await importFromText(repository, readFixture('claude-conversations.json'), { now: NOW })).toMatchObject({
+      ok: true,
+      value: { imported: 0, skipped: 3 },
+    });
+    expect(await repository.searchConversations('dictreader')).toEqual([
+      expect.objectContaining({ title: 'Reviewing a CSV import script', matchedIn: 'message' }),
+    ]);
+  });
+
+  it('export, then import into a fresh profile, gives the same conversations (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(conversationRecords(3), async (entries) => {
+        const source = await openTestStorage();
+        const seeded = await importFromText(source.repository, exportToJson(entries, NOW));
+        expect(seeded.ok).toBe(true);
+        const exported = await exportJsonText(source.repository, undefined, NOW);
+
+        const fresh = await openTestStorage();
+        const imported = await importFromText(fresh.repository, exported);
+        expect(imported).toMatchObject({ ok: true, value: { imported: entries.length, skipped: 0 } });
+        const byId = (list: typeof entries) => [...list].sort((a, b) => (a.conversation.id < b.conversation.id ? -1 : 1));
+        expect(byId(await fresh.repository.readForExport())).toStrictEqual(byId(entries));
+        expect(await exportJsonText(fresh.repository, undefined, NOW)).toBe(exported);
+        source.db.close();
+        fresh.db.close();
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('rejects every file of the broken corpus without writing anything', async () => {
+    const { repository } = await openTestStorage();
+    await repository.createConversation({ id: 'existing', title: 'Already here' });
+    await repository.appendMessage({ conversationId: 'existing', role: 'user', content: [{ type: 'text', text: 'keep me' }] });
+    const before = await snapshot(repository);
+    for (const { name, text } of brokenFixtures()) {
+      const outcome = await importFromFile(repository, file(text), { now: NOW });
+      expect(outcome.ok, name).toBe(false);
+      if (!outcome.ok) expect(outcome.error.message.length, name).toBeGreaterThan(20);
+    }
+    expect(await snapshot(repository)).toEqual(before);
+  });
+
+  it('refuses an oversized file by its size without reading it', async () => {
+    const { repository } = await openTestStorage();
+    const text = vi.fn(async () => '[]');
+    const outcome = await importFromFile(repository, { size: MAX_IMPORT_BYTES + 1, text }, { now: NOW });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'import_too_large' } });
+    expect(text).not.toHaveBeenCalled();
+    expect(await repository.listConversations()).toEqual([]);
+  });
+
+  it('writes nothing when a message id is already stored under another conversation', async () => {
+    const { repository } = await openTestStorage();
+    await repository.createConversation({ id: 'mine', title: 'Mine' });
+    await repository.appendMessage({ conversationId: 'mine', id: 'shared-id', role: 'user', content: [] });
+    const message: StoredMessage = { id: 'shared-id', conversationId: 'theirs', seq: 0, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete' };
+    const json = exportToJson(
+      [
+        { conversation: { id: 'fine', title: 'Fine', createdAt: 1, updatedAt: 1, messageCount: 0 }, messages: [] },
+        { conversation: { id: 'theirs', title: 'Theirs', createdAt: 1, updatedAt: 1, messageCount: 1 }, messages: [message] },
+      ],
+      NOW,
+    );
+    const before = await snapshot(repository);
+    const outcome = await importFromText(repository, json);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'import_invalid', message: expect.stringMatching(/already stored under a different conversation/) } });
+    expect(await snapshot(repository)).toEqual(before);
+  });
+
+  it('reports a full disk during import and writes nothing', async () => {
+    const { repository } = await openTestStorage();
+    const put = FakeIDBObjectStore.prototype.add;
+    let writes = 0;
+    vi.spyOn(FakeIDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore, ...args) {
+      if (++writes > 5) throw new DOMException('full', 'QuotaExceededError');
+      return put.apply(this, args);
+    });
+    const outcome = await importFromText(repository, readFixture('chatgpt-conversations.json'), { now: NOW });
+    vi.restoreAllMocks();
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'quota_exceeded', message: expect.stringMatching(/Browser storage is full/) } });
+    expect(await repository.listConversations()).toEqual([]);
+    expect(writes).toBeGreaterThan(5);
+  });
+});
+
+describe('exporting from storage', () => {
+  it('exports one conversation or all, and never the API keys in settings', async () => {
+    const { repository } = await openTestStorage({ factory: new IDBFactory() });
+    const SECRET = 'sk-proj-do-not-export-0123456789';
+    await repository.setSetting('settings', { provider: 'openai', apiKeys: { openai: SECRET } });
+    const a = await repository.createConversation({ title: 'Alpha', overrides: { apiKey: SECRET, model: 'gpt-4.1' } });
+    const b = await repository.createConversation({ title: 'Beta' });
+    await repository.appendMessage({ conversationId: a.id, role: 'user', content: [{ type: 'text', text: 'hello alpha' }] });
+    await repository.appendMessage({ conversationId: b.id, role: 'user', content: [{ type: 'text', text: 'hello beta' }] });
+
+    const one = JSON.parse(await exportJsonText(repository, [a.id], NOW));
+    expect(one.conversations.map((c: { conversation: { title: string } }) => c.conversation.title)).toEqual(['Alpha']);
+    expect(one.conversations[0].conversation.overrides).toEqual({ model: 'gpt-4.1' });
+
+    const all = await exportJsonText(repository, undefined, NOW);
+    expect(JSON.parse(all).conversations).toHaveLength(2);
+    const markdown = await exportMarkdownText(repository);
+    expect(markdown).toContain('hello alpha');
+    expect(markdown).toContain('hello beta');
+    for (const text of [all, markdown]) expect(text).not.toContain(SECRET);
+  });
+});
