@@ -1,16 +1,100 @@
-import { Composer } from './components/Composer';
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { ChatHeader } from './components/ChatHeader';
+import { ChatPane } from './components/ChatPane';
+import { Notices } from './components/Notices';
+import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
+import { Sidebar } from './components/Sidebar';
+import { MODEL_REGISTRY, resolveModelInfo, type ProviderId } from './core';
+import { actions, appRuntime, useApp } from './store';
+import { contextFor } from './store/chatActions';
+import { activeOverrides } from './store/conversationActions';
+import { effectiveSettings } from './store/settings';
+
+function modelsFor(provider: ProviderId): ModelOption[] {
+  const registryProvider = provider === 'openai-compatible' ? 'none' : provider;
+  return MODEL_REGISTRY.filter((m) => m.provider === registryProvider).map((m) => ({ id: m.id, label: m.label, contextWindow: m.contextWindow }));
+}
 
 export function App() {
+  const searchRef = useRef<HTMLInputElement>(null);
+  const composerRef = useRef<HTMLTextAreaElement>(null);
+  const { status, storageProblem, notices, settingsOpen, activeId, settings, conversations, sendingId } = useApp(
+    useShallow((s) => ({
+      status: s.status,
+      storageProblem: s.storageProblem,
+      notices: s.notices,
+      settingsOpen: s.settingsOpen,
+      activeId: s.activeId,
+      settings: s.settings,
+      conversations: s.conversations,
+      sendingId: s.sendingId,
+    })),
+  );
+
+  useEffect(() => {
+    void actions.hydrate();
+  }, []);
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      const mod = event.ctrlKey || event.metaKey;
+      if (mod && event.shiftKey && event.key.toLowerCase() === 'o') {
+        event.preventDefault();
+        actions.newChat();
+        composerRef.current?.focus();
+      } else if (mod && !event.shiftKey && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        searchRef.current?.focus();
+      } else if (event.key === 'Escape' && sendingId && !settingsOpen) {
+        actions.stop(sendingId);
+      }
+    }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [sendingId, settingsOpen]);
+
+  const conversation = conversations.find((c) => c.id === activeId);
+  const ctx = contextFor(appRuntime, activeId);
+  const modelLabel = resolveModelInfo(ctx.modelId, { provider: ctx.provider }).label;
+
+  if (status === 'loading') {
+    return (
+      <div className="app app-loading" aria-busy="true">
+        <p className="muted">Opening your conversations…</p>
+      </div>
+    );
+  }
+
   return (
     <div className="app">
-      <nav className="sidebar" aria-label="Conversations">
-        <h1 className="brand">Windowpane</h1>
-        <button type="button">New chat</button>
-      </nav>
+      <Sidebar ref={searchRef} />
       <main className="chat">
-        <p className="empty">Start a conversation. Your messages stay in this browser.</p>
-        <Composer onSend={() => undefined} />
+        <ChatHeader
+          title={conversation?.title ?? 'New chat'}
+          modelLabel={modelLabel}
+          isDemo={ctx.provider === 'demo'}
+          canExportActive={Boolean(conversation)}
+          onSettings={actions.openSettings}
+          onExport={(format, scope) => void actions.exportConversations(format, scope)}
+        />
+        {storageProblem && (
+          <p className="notice notice-error" role="alert">
+            {storageProblem}
+          </p>
+        )}
+        <Notices notices={notices} onDismiss={actions.dismissNotice} />
+        <ChatPane ref={composerRef} />
       </main>
+      {settingsOpen && (
+        <SettingsDialog
+          settings={conversation ? effectiveSettings(settings, activeOverrides(appRuntime)) : settings}
+          modelsFor={modelsFor}
+          conversationTitle={conversation?.title}
+          onSave={(next, scope) => void actions.saveSettings(next, scope)}
+          onClose={actions.closeSettings}
+        />
+      )}
     </div>
   );
 }

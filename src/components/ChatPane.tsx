@@ -1,0 +1,68 @@
+import { forwardRef, useDeferredValue, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { actions, appRuntime, useApp } from '../store';
+import { contextFor, planFor } from '../store/chatActions';
+import { chatView, draftTokens } from '../store/chatView';
+import type { StoredMessage } from '../core';
+import { Composer } from './Composer';
+import { TokenGauge } from './TokenGauge';
+import { Transcript } from './Transcript';
+import { Welcome } from './Welcome';
+
+const NO_MESSAGES: StoredMessage[] = [];
+
+/** The open conversation: transcript, gauge and composer, all reading one plan. */
+export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props, composerRef) {
+  const { activeId, settings, conversations, sendingId, streaming, lastUsage } = useApp(
+    useShallow((s) => ({
+      activeId: s.activeId,
+      settings: s.settings,
+      conversations: s.conversations,
+      sendingId: s.sendingId,
+      streaming: s.streaming,
+      lastUsage: s.activeId ? s.lastUsage[s.activeId] : undefined,
+    })),
+  );
+  const messages = useApp((s) => (s.activeId ? (s.messages[s.activeId] ?? NO_MESSAGES) : NO_MESSAGES));
+  const draft = useDeferredValue(useApp((s) => s.draft));
+  const conversation = conversations.find((c) => c.id === activeId);
+  const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation]); // eslint-disable-line react-hooks/exhaustive-deps
+  const draftCount = draftTokens(draft);
+  // The in-flight answer is not part of the next request; plan from what is complete.
+  const view = useMemo(() => {
+    const plan = planFor(ctx, messages, draftCount);
+    return chatView(ctx, messages, plan, lastUsage, draftCount);
+  }, [ctx, messages, draftCount, lastUsage]);
+
+  const busy = sendingId !== null;
+  const isStreamingHere = busy && sendingId === activeId;
+
+  return (
+    <>
+      {activeId && messages.length > 0 ? (
+        <Transcript
+          rows={view.rows}
+          streaming={streaming && streaming.conversationId === activeId ? { messageId: streaming.messageId, text: streaming.text } : undefined}
+          busy={busy}
+          onEdit={(id, text) => void actions.editAndResend(id, text)}
+          onRegenerate={(id) => void actions.regenerate(id)}
+          onRegenerateSummary={(id) => void actions.regenerateSummary(id)}
+          onTogglePin={(id) => void actions.togglePin(id)}
+        />
+      ) : (
+        <Welcome isDemo={ctx.provider === 'demo'} onAddKey={actions.openSettings} onTry={(text) => void actions.send(activeId, text)} />
+      )}
+      <div className="context-bar">
+        <TokenGauge {...view.gauge} />
+      </div>
+      <Composer
+        ref={composerRef}
+        streaming={isStreamingHere}
+        disabled={busy && !isStreamingHere}
+        onStop={() => activeId && actions.stop(activeId)}
+        onSend={(text) => actions.send(activeId, text)}
+        onDraftChange={actions.setDraft}
+      />
+    </>
+  );
+});

@@ -1,0 +1,136 @@
+import { lazy, memo, Suspense, useState } from 'react';
+import type { ContentBlock, StoredMessage } from '../core';
+import { messageText } from '../core';
+import { ToolBlockView } from './ToolBlockView';
+
+const Markdown = lazy(() => import('./Markdown'));
+
+export interface MessageViewProps {
+  message: StoredMessage;
+  /** Text streamed so far, when this message is being written now. */
+  streamingText?: string;
+  /** Estimated tokens of this message as the next request would count it. */
+  tokens?: number;
+  /** Outside the window: the next request will not include it. */
+  notSent?: boolean;
+  onEdit?: (id: string, text: string) => void;
+  onRegenerate?: (id: string) => void;
+  onTogglePin?: (id: string) => void;
+}
+
+const STATUS_NOTE: Partial<Record<StoredMessage['status'], string>> = {
+  stopped: 'Stopped',
+  interrupted: 'Interrupted — the page closed while this answer was streaming',
+  streaming: 'Writing…',
+};
+
+/** One user or assistant message: markdown, tool calls, token badge and actions. */
+export const MessageView = memo(function MessageView({ message, streamingText, tokens, notSent, onEdit, onRegenerate, onTogglePin }: MessageViewProps) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [copied, setCopied] = useState(false);
+  const isUser = message.role === 'user';
+  const label = isUser ? 'User message' : 'Assistant message';
+  const text = streamingText ?? messageText(message);
+  const blocks = message.content.filter((b): b is Exclude<ContentBlock, { type: 'text' }> => b.type !== 'text');
+  const note = STATUS_NOTE[message.status];
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      setCopied(false);
+    }
+  }
+
+  return (
+    <article
+      aria-label={label}
+      className={`message ${isUser ? 'message-user' : 'message-assistant'}${notSent ? ' not-sent' : ''}`}
+      data-message-id={message.id}
+      data-status={message.status}
+    >
+      <header className="message-meta">
+        <span className="message-role">{isUser ? 'You' : (message.model ?? 'Assistant')}</span>
+        {notSent && <span className="badge badge-muted" title="Outside the context window: the next request will not include this message">not sent</span>}
+        {message.pinned && <span className="badge">pinned</span>}
+        {tokens !== undefined && (
+          <span className="badge badge-muted" title="Estimated tokens of this message">
+            {tokens.toLocaleString()} tok
+          </span>
+        )}
+        {note && <span className={`badge badge-status status-${message.status}`}>{note}</span>}
+      </header>
+      {editing ? (
+        <form
+          className="edit-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (draft.trim()) onEdit?.(message.id, draft);
+            setEditing(false);
+          }}
+        >
+          <textarea aria-label="Edit message" value={draft} onChange={(e) => setDraft(e.target.value)} rows={Math.min(12, draft.split('\n').length + 1)} />
+          <div className="row">
+            <button type="submit">Save and resend</button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="message-body">
+          {blocks.filter((b) => b.type === 'thinking').map((b, i) => (
+            <ToolBlockView key={`t${i}`} block={b} />
+          ))}
+          {text &&
+            (isUser ? (
+              <p className="plain">{text}</p>
+            ) : (
+              <Suspense fallback={<p className="plain">{text}</p>}>
+                <Markdown text={text} />
+              </Suspense>
+            ))}
+          {blocks.filter((b) => b.type !== 'thinking').map((b, i) => (
+            <ToolBlockView key={`b${i}`} block={b} />
+          ))}
+          {message.error && (
+            <p className="message-error" role="alert">
+              {message.error.message}
+            </p>
+          )}
+        </div>
+      )}
+      {!editing && message.status !== 'streaming' && (
+        <footer className="message-actions">
+          <button type="button" onClick={copy}>
+            {copied ? 'Copied' : 'Copy'}
+          </button>
+          {isUser && onEdit && (
+            <button
+              type="button"
+              onClick={() => {
+                setDraft(text);
+                setEditing(true);
+              }}
+            >
+              Edit
+            </button>
+          )}
+          {!isUser && onRegenerate && (
+            <button type="button" onClick={() => onRegenerate(message.id)}>
+              Regenerate
+            </button>
+          )}
+          {onTogglePin && (
+            <button type="button" aria-pressed={Boolean(message.pinned)} onClick={() => onTogglePin(message.id)}>
+              {message.pinned ? 'Unpin' : 'Pin'}
+            </button>
+          )}
+        </footer>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,264 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { ProviderId } from '../core';
+import { DEFAULT_BASE_URLS, STRATEGIES, STRATEGY_LABELS, type Settings, type WindowSettings } from '../store/settings';
+
+export interface ModelOption {
+  id: string;
+  label: string;
+  contextWindow: number;
+}
+
+export interface SettingsDialogProps {
+  settings: Settings;
+  /** Models known for each provider, current first. */
+  modelsFor: (provider: ProviderId) => ModelOption[];
+  /** Whether a conversation is open, so its own overrides can be edited. */
+  conversationTitle?: string;
+  onSave: (settings: Settings, scope: 'global' | 'conversation') => void;
+  onClose: () => void;
+}
+
+const PROVIDERS: { id: ProviderId; label: string }[] = [
+  { id: 'demo', label: 'Demo (no key, runs in this page)' },
+  { id: 'anthropic', label: 'Anthropic' },
+  { id: 'openai', label: 'OpenAI' },
+  { id: 'openai-compatible', label: 'OpenAI-compatible (Ollama, LM Studio, OpenRouter…)' },
+];
+
+const CUSTOM = '__custom__';
+
+/** Provider, key, model and the windowing knobs. Edits a draft; nothing applies until Save. */
+export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave, onClose }: SettingsDialogProps) {
+  const [draft, setDraft] = useState<Settings>(settings);
+  const [scope, setScope] = useState<'global' | 'conversation'>('global');
+  const [showKey, setShowKey] = useState(false);
+  const titleId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const provider = draft.provider;
+  const models = modelsFor(provider);
+  const model = draft.models[provider] ?? models[0]?.id ?? '';
+  const isCustomModel = model !== '' && !models.some((m) => m.id === model);
+  const [customMode, setCustomMode] = useState(isCustomModel || (models.length === 0 && provider !== 'demo'));
+
+  useEffect(() => {
+    const first = dialogRef.current?.querySelector<HTMLElement>('select, input, textarea, button');
+    first?.focus();
+  }, []);
+
+  const setWindow = (patch: Partial<WindowSettings>) => setDraft((d) => ({ ...d, window: { ...d.window, ...patch } }));
+  const setModel = (id: string) => setDraft((d) => ({ ...d, models: { ...d.models, [d.provider]: id } }));
+  const int = (value: string) => Math.max(0, Math.floor(Number(value) || 0));
+  const w = draft.window;
+  const needsKey = provider === 'anthropic' || provider === 'openai';
+
+  return (
+    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        ref={dialogRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        className="dialog"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onClose();
+          }
+        }}
+      >
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            onSave({ ...draft, models: { ...draft.models, [provider]: model } }, scope);
+          }}
+        >
+          <h2 id={titleId}>Settings</h2>
+          {conversationTitle && (
+            <fieldset className="scope">
+              <legend>Apply to</legend>
+              <label>
+                <input type="radio" name="scope" checked={scope === 'global'} onChange={() => setScope('global')} /> All conversations (defaults)
+              </label>
+              <label>
+                <input type="radio" name="scope" checked={scope === 'conversation'} onChange={() => setScope('conversation')} /> Only “{conversationTitle}”
+              </label>
+            </fieldset>
+          )}
+
+          <section>
+            <h3>Provider</h3>
+            <Field label="Provider">
+              {(id) => (
+                <select id={id} value={provider} onChange={(e) => setDraft((d) => ({ ...d, provider: e.target.value as ProviderId }))}>
+                  {PROVIDERS.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            {provider !== 'demo' && (
+              <>
+                <Field label="API key" hint={`Stored only in this browser and sent only to the base URL below.${provider === 'openai-compatible' ? ' Optional for local servers such as Ollama.' : ''}`}>
+                  {(id) => (
+                    <span className="row">
+                      <input
+                        id={id}
+                        type={showKey ? 'text' : 'password'}
+                        autoComplete="off"
+                        spellCheck={false}
+                        value={draft.apiKeys[provider] ?? ''}
+                        placeholder={needsKey ? (provider === 'anthropic' ? 'sk-ant-…' : 'sk-…') : 'not needed for Ollama'}
+                        onChange={(e) => setDraft((d) => ({ ...d, apiKeys: { ...d.apiKeys, [provider]: e.target.value.trim() } }))}
+                      />
+                      <button type="button" onClick={() => setShowKey((s) => !s)} aria-pressed={showKey}>
+                        {showKey ? 'Hide' : 'Show'}
+                      </button>
+                    </span>
+                  )}
+                </Field>
+                <Field label="Base URL" hint={`Default: ${DEFAULT_BASE_URLS[provider]}`}>
+                  {(id) => (
+                    <input
+                      id={id}
+                      type="url"
+                      value={draft.baseUrls[provider] ?? ''}
+                      placeholder={DEFAULT_BASE_URLS[provider]}
+                      onChange={(e) => setDraft((d) => ({ ...d, baseUrls: { ...d.baseUrls, [provider]: e.target.value.trim() } }))}
+                    />
+                  )}
+                </Field>
+              </>
+            )}
+            <Field label="Model">
+              {(id) =>
+                customMode ? (
+                  <span className="row">
+                    <input id={id} value={model} placeholder="model id, e.g. llama3.1" onChange={(e) => setModel(e.target.value.trim())} />
+                    {models.length > 0 && (
+                      <button type="button" onClick={() => { setCustomMode(false); setModel(models[0]?.id ?? ''); }}>
+                        From list
+                      </button>
+                    )}
+                  </span>
+                ) : (
+                  <select
+                    id={id}
+                    value={model}
+                    onChange={(e) => {
+                      if (e.target.value === CUSTOM) {
+                        setCustomMode(true);
+                        setModel('');
+                      } else setModel(e.target.value);
+                    }}
+                  >
+                    {models.map((m) => (
+                      <option key={m.id} value={m.id}>
+                        {m.label} — {m.contextWindow.toLocaleString('en-US')} tokens
+                      </option>
+                    ))}
+                    {provider !== 'demo' && <option value={CUSTOM}>Custom model…</option>}
+                  </select>
+                )
+              }
+            </Field>
+            <Field label="Context window" hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model).">
+              {(id) => <input id={id} type="number" min={0} step={1} value={draft.contextWindow} onChange={(e) => setDraft((d) => ({ ...d, contextWindow: int(e.target.value) }))} />}
+            </Field>
+            <Field label="System prompt">
+              {(id) => <textarea id={id} rows={3} value={draft.systemPrompt} onChange={(e) => setDraft((d) => ({ ...d, systemPrompt: e.target.value }))} />}
+            </Field>
+            <Field label="Max output tokens" hint="Reserved for the answer in every request. 0 uses the model's default.">
+              {(id) => <input id={id} type="number" min={0} step={1} value={draft.maxOutputTokens} onChange={(e) => setDraft((d) => ({ ...d, maxOutputTokens: int(e.target.value) }))} />}
+            </Field>
+          </section>
+
+          <section>
+            <h3>Context window management</h3>
+            <Field label="Strategy">
+              {(id) => (
+                <select id={id} value={w.strategy} onChange={(e) => setWindow({ strategy: e.target.value as WindowSettings['strategy'] })}>
+                  {STRATEGIES.map((s) => (
+                    <option key={s} value={s}>
+                      {STRATEGY_LABELS[s]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <label className="check">
+              <input type="checkbox" checked={w.summarize} onChange={(e) => setWindow({ summarize: e.target.checked })} /> Summarize evicted messages
+            </label>
+            <div className="grid">
+              <Field label="Max messages" hint="0 disables the count cap.">
+                {(id) => <input id={id} type="number" min={0} step={1} value={w.maxMessages} onChange={(e) => setWindow({ maxMessages: int(e.target.value) })} />}
+              </Field>
+              <Field label="Preserve first messages">
+                {(id) => <input id={id} type="number" min={0} step={1} value={w.preserveFirst} onChange={(e) => setWindow({ preserveFirst: int(e.target.value) })} />}
+              </Field>
+              <Field label="Preserve last messages">
+                {(id) => <input id={id} type="number" min={0} step={1} value={w.preserveLast} onChange={(e) => setWindow({ preserveLast: int(e.target.value) })} />}
+              </Field>
+              <Field label="Rolling window size" hint="Messages kept by the rolling strategy.">
+                {(id) => <input id={id} type="number" min={1} step={1} value={w.rollingMax} onChange={(e) => setWindow({ rollingMax: Math.max(1, int(e.target.value)) })} />}
+              </Field>
+              <Field label="Trim above (% of window)">
+                {(id) => <input id={id} type="number" min={10} max={100} step={1} value={Math.round(w.triggerRatio * 100)} onChange={(e) => setWindow({ triggerRatio: clampRatio(e.target.value) })} />}
+              </Field>
+              <Field label="Trim down to (% of window)">
+                {(id) => <input id={id} type="number" min={5} max={100} step={1} value={Math.round(w.targetRatio * 100)} onChange={(e) => setWindow({ targetRatio: clampRatio(e.target.value) })} />}
+              </Field>
+              <Field label="After a trim, fall to (% of trigger)" hint="Automatic strategy: lower means rarer trims and longer-lived prompt caches.">
+                {(id) => <input id={id} type="number" min={10} max={95} step={5} value={Math.round(w.lowWater * 100)} onChange={(e) => setWindow({ lowWater: Math.min(0.95, clampRatio(e.target.value)) })} />}
+              </Field>
+              <Field label="Token budget per request" hint="0 = no cap beyond the window share.">
+                {(id) => <input id={id} type="number" min={0} step={1000} value={w.budgetTokens} onChange={(e) => setWindow({ budgetTokens: int(e.target.value) })} />}
+              </Field>
+              <Field label="Money budget per request (USD)" hint="0 = no cap. Uses the model's input price.">
+                {(id) => <input id={id} type="number" min={0} step={0.05} value={w.budgetUsd} onChange={(e) => setWindow({ budgetUsd: Math.max(0, Number(e.target.value) || 0) })} />}
+              </Field>
+              <Field label="Summary model" hint="Empty uses the chat model; a cheaper one saves money.">
+                {(id) => <input id={id} value={w.summaryModel} onChange={(e) => setWindow({ summaryModel: e.target.value.trim() })} />}
+              </Field>
+              <Field label="Summary max tokens">
+                {(id) => <input id={id} type="number" min={64} step={64} value={w.summaryMaxTokens} onChange={(e) => setWindow({ summaryMaxTokens: Math.max(64, int(e.target.value)) })} />}
+              </Field>
+            </div>
+          </section>
+
+          <div className="dialog-actions">
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="primary">
+              Save
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}
+
+function clampRatio(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n)) return 0.8;
+  return Math.min(1, Math.max(0.05, n / 100));
+}
+
+function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+      {hint && (
+        <small id={hintId} className="muted">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}

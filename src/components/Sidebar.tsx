@@ -1,0 +1,51 @@
+import { forwardRef, useMemo, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { actions, useApp } from '../store';
+import { ConversationList, type ConversationItem } from './ConversationList';
+
+/** The conversation list bound to the store: search hits when searching, else every conversation. */
+export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, searchRef) {
+  const { conversations, activeId, query, hits } = useApp(
+    useShallow((s) => ({ conversations: s.conversations, activeId: s.activeId, query: s.query, hits: s.searchHits })),
+  );
+  const fileRef = useRef<HTMLInputElement>(null);
+  const items: ConversationItem[] = useMemo(() => {
+    if (!hits) return conversations.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt }));
+    const byId = new Map(conversations.map((c) => [c.id, c]));
+    return hits.map((h) => ({ id: h.conversationId, title: byId.get(h.conversationId)?.title ?? h.title, updatedAt: byId.get(h.conversationId)?.updatedAt ?? 0, snippet: h.matchedIn === 'message' ? h.snippet : undefined }));
+  }, [conversations, hits]);
+
+  return (
+    <ConversationList
+      ref={searchRef}
+      items={items}
+      activeId={activeId ?? undefined}
+      query={query}
+      onQueryChange={(q) => void actions.search(q)}
+      onNew={actions.newChat}
+      onSelect={(id) => void actions.selectConversation(id)}
+      onRename={(id, title) => void actions.renameConversation(id, title)}
+      onDelete={(id) => void actions.deleteConversation(id)}
+      footer={
+        <>
+          <button type="button" onClick={() => fileRef.current?.click()} title="Import a Windowpane, ChatGPT or Claude export">
+            Import
+          </button>
+          <input
+            ref={fileRef}
+            type="file"
+            accept=".json,application/json"
+            className="visually-hidden"
+            aria-label="Import file"
+            tabIndex={-1}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void actions.importFile(file);
+            }}
+          />
+        </>
+      }
+    />
+  );
+});

@@ -1,0 +1,119 @@
+import type { Usage } from '../core';
+
+export interface GaugePart {
+  label: string;
+  tokens: number;
+}
+
+export interface TokenGaugeProps {
+  /** Estimated tokens of the next request: system + window + draft + output reserve. */
+  total: number;
+  /** The model's context window, in tokens. */
+  contextWindow: number;
+  /** Where a trim starts (tokens). */
+  trigger: number;
+  /** Where a trim cuts down to (tokens). */
+  target: number;
+  /** The breakdown of `total` (head, summary, newest, draft, reserve…). */
+  parts: GaugePart[];
+  approachingLimit: boolean;
+  lastUsage?: Usage;
+  /** USD spent in this conversation so far, when prices are known. */
+  costSoFar?: number;
+  /** USD the next request would cost at most, when prices are known. */
+  nextRequestCost?: number;
+  /** The per-request budget in tokens, when it is smaller than the window share. */
+  budgetTokens?: number;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const pct = (n: number, of: number) => (of > 0 ? Math.min(100, (n / of) * 100) : 0);
+export const formatUsd = (usd: number) => (usd < 0.01 && usd > 0 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
+
+/** How full the next request is, against the model's context window, with the trim marks. */
+export function TokenGauge(props: TokenGaugeProps) {
+  const { total, contextWindow, trigger, target, parts, approachingLimit, lastUsage, costSoFar, nextRequestCost, budgetTokens } = props;
+  const share = pct(total, contextWindow);
+  const level = total >= trigger ? 'over' : approachingLimit ? 'warn' : 'ok';
+  return (
+    <div className="gauge">
+      <details className="gauge-details">
+        <summary>
+          <div
+            role="meter"
+            aria-label="Context usage"
+            aria-valuemin={0}
+            aria-valuemax={contextWindow}
+            aria-valuenow={Math.round(total)}
+            aria-valuetext={`${fmt(total)} of ${fmt(contextWindow)} tokens (${share.toFixed(share < 1 ? 1 : 0)} %)`}
+            className={`gauge-bar gauge-${level}`}
+          >
+            <div className="gauge-fill" style={{ width: `${share}%` }} />
+            <div className="gauge-mark gauge-target" style={{ left: `${pct(target, contextWindow)}%` }} title={`Trim down to ${fmt(target)} tokens`} />
+            <div className="gauge-mark gauge-trigger" style={{ left: `${pct(trigger, contextWindow)}%` }} title={`Trim above ${fmt(trigger)} tokens`} />
+          </div>
+          <span className="gauge-label">
+            {fmt(total)} / {fmt(contextWindow)} tokens
+            {nextRequestCost !== undefined && <span className="muted"> · next ≤ {formatUsd(nextRequestCost)}</span>}
+          </span>
+        </summary>
+        <div className="gauge-panel">
+          <table>
+            <caption>Next request (estimated)</caption>
+            <tbody>
+              {parts.map((part) => (
+                <tr key={part.label}>
+                  <th scope="row">{part.label}</th>
+                  <td>{fmt(part.tokens)}</td>
+                </tr>
+              ))}
+              <tr className="total">
+                <th scope="row">Total</th>
+                <td>{fmt(total)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Trim above / down to</th>
+                <td>
+                  {fmt(trigger)} / {fmt(target)}
+                </td>
+              </tr>
+              {budgetTokens !== undefined && (
+                <tr>
+                  <th scope="row">Your per-request budget</th>
+                  <td>{fmt(budgetTokens)}</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+          {lastUsage && (
+            <table>
+              <caption>Last request (reported by the provider)</caption>
+              <tbody>
+                <tr>
+                  <th scope="row">Input</th>
+                  <td>{fmt(lastUsage.inputTokens)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Cache read / write</th>
+                  <td>
+                    {fmt(lastUsage.cacheReadTokens)} / {fmt(lastUsage.cacheWriteTokens)}
+                  </td>
+                </tr>
+                <tr>
+                  <th scope="row">Output</th>
+                  <td>{fmt(lastUsage.outputTokens)}</td>
+                </tr>
+              </tbody>
+            </table>
+          )}
+          {costSoFar !== undefined && <p>This conversation so far: {formatUsd(costSoFar)}</p>}
+        </div>
+      </details>
+      {approachingLimit && (
+        <p className="gauge-warning" role="status">
+          Approaching the limit: older messages will be trimmed on a coming request.
+        </p>
+      )}
+    </div>
+  );
+}

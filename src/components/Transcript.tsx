@@ -1,0 +1,91 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { TranscriptRow } from '../store/transcript';
+import { MessageView } from './MessageView';
+import { SummaryMessage } from './SummaryMessage';
+import { TrimNotice } from './TrimNotice';
+
+export interface TranscriptProps {
+  rows: TranscriptRow[];
+  /** Id of the message being streamed, and its text so far (only that row re-renders per delta). */
+  streaming?: { messageId: string; text: string };
+  onEdit?: (id: string, text: string) => void;
+  onRegenerate?: (id: string) => void;
+  onRegenerateSummary?: (id: string) => void;
+  onTogglePin?: (id: string) => void;
+  busy?: boolean;
+}
+
+/**
+ * The conversation, virtualized: only the rows in view are in the DOM, so a
+ * 5,000-message conversation opens as fast as a short one. Sticks to the bottom while
+ * new text arrives unless the reader has scrolled up.
+ */
+export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerateSummary, onTogglePin, busy }: TranscriptProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  // The app is not built with the React Compiler; the virtualizer re-renders through its own state.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 120,
+    overscan: 6,
+    getItemKey: (index) => rows[index]?.key ?? index,
+    initialRect: { width: 800, height: 800 },
+  });
+
+  // Open at the newest messages.
+  useLayoutEffect(() => {
+    if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    // Only when the conversation changes identity (first row key), not on every row.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows[0]?.key]);
+
+  useEffect(() => {
+    if (stickToBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, streaming?.text.length, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div
+      ref={scrollRef}
+      className="transcript"
+      role="log"
+      aria-label="Transcript"
+      aria-live="off"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      }}
+    >
+      <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+          {items.map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            return (
+              <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="transcript-row">
+                {row.kind === 'message' ? (
+                  <MessageView
+                    message={row.message}
+                    tokens={row.tokens}
+                    notSent={row.notSent}
+                    streamingText={streaming?.messageId === row.message.id ? streaming.text : undefined}
+                    onEdit={busy ? undefined : onEdit}
+                    onRegenerate={busy ? undefined : onRegenerate}
+                    onTogglePin={onTogglePin}
+                  />
+                ) : row.kind === 'summary' ? (
+                  <SummaryMessage message={row.message} onRegenerate={onRegenerateSummary} busy={busy} />
+                ) : (
+                  <TrimNotice evicted={row.evicted} summarized={row.summarized} reason={row.reason} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

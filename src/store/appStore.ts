@@ -1,0 +1,141 @@
+/**
+ * The app's one Zustand store, composed of slices: conversations (metadata + the open
+ * conversation's messages), settings, and ui (notices, dialogs, streaming text).
+ * Actions live on the state so they are callable outside React (`appStore.getState()`).
+ * Storage is the source of truth: every change is written first, then reflected here;
+ * when a write fails the in-memory state is kept and the user is told.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Conversation, StoredMessage, Usage } from '../core';
+import { isWindowpaneError } from '../core';
+import type { DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
+import type { ChatProvider, ProviderSettings, RetryInfo } from '../providers';
+import type { Notice } from '../components/Notices';
+import { withDefaults, type ConversationOverrides, type Settings } from './settings';
+
+export interface AppDeps {
+  openStorage: () => Promise<WindowpaneStorage>;
+  createProvider: (settings: ProviderSettings) => Promise<ChatProvider>;
+  /** Epoch ms. */
+  now: () => number;
+  newId: () => string;
+}
+
+export interface StreamingState {
+  conversationId: string;
+  messageId: string;
+  text: string;
+}
+
+export interface AppState {
+  status: 'loading' | 'ready' | 'failed';
+  /** Why storage could not be opened (the app still works in memory for this visit). */
+  storageProblem?: string;
+  settings: Settings;
+  conversations: Conversation[];
+  activeId: string | null;
+  /** Messages of conversations that have been opened, by conversation id. */
+  messages: Record<string, StoredMessage[]>;
+  streaming: StreamingState | null;
+  /** The conversation whose request is in flight, if any. */
+  sendingId: string | null;
+  retry: RetryInfo | null;
+  /** Usage the provider reported for the last request, by conversation id. */
+  lastUsage: Record<string, Usage>;
+  notices: Notice[];
+  query: string;
+  searchHits: SearchHit[] | null;
+  settingsOpen: boolean;
+  /** What is typed in the composer, so the gauge can count it before it is sent. */
+  draft: string;
+}
+
+export const initialState = (): AppState => ({
+  status: 'loading',
+  settings: withDefaults(undefined),
+  conversations: [],
+  activeId: null,
+  messages: {},
+  streaming: null,
+  sendingId: null,
+  retry: null,
+  lastUsage: {},
+  notices: [],
+  query: '',
+  searchHits: null,
+  settingsOpen: false,
+  draft: '',
+});
+
+export type AppStore = StoreApi<AppState>;
+
+/** Settings key in storage. Must not change without a migration. */
+export const SETTINGS_KEY = 'settings';
+
+/** Holds the storage handle and other non-serializable parts behind the store. */
+export interface Runtime {
+  store: AppStore;
+  deps: AppDeps;
+  storage: WindowpaneStorage | null;
+  /** In-flight request per conversation (Stop aborts it). */
+  controllers: Map<string, AbortController>;
+  /** Deleted conversations kept for Undo. */
+  deleted: Map<string, DeletedConversation>;
+}
+
+export function createRuntime(deps: AppDeps): Runtime {
+  return { store: createStore<AppState>()(initialState), deps, storage: null, controllers: new Map(), deleted: new Map() };
+}
+
+export function repo(rt: Runtime): Repository | null {
+  return rt.storage?.repository ?? null;
+}
+
+/** Adds a notice; errors and warnings stay until dismissed, info notices fade after a while. */
+export function notify(rt: Runtime, notice: Omit<Notice, 'id'> & { id?: string }, ttlMs = notice.tone === 'info' ? 8000 : 0): string {
+  const id = notice.id ?? rt.deps.newId();
+  rt.store.setState((s) => ({ notices: [...s.notices.filter((n) => n.id !== id), { ...notice, id }] }));
+  if (ttlMs > 0) setTimeout(() => dismiss(rt, id), ttlMs);
+  return id;
+}
+
+export function dismiss(rt: Runtime, id: string): void {
+  rt.store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+}
+
+/** Turns any failure into a notice the user can act on; returns its message. */
+export function reportError(rt: Runtime, error: unknown, doing: string): string {
+  const message = isWindowpaneError(error) ? error.message : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
+  notify(rt, { tone: 'error', text: message });
+  return message;
+}
+
+export function setConversation(rt: Runtime, conversation: Conversation): void {
+  rt.store.setState((s) => {
+    const others = s.conversations.filter((c) => c.id !== conversation.id);
+    return { conversations: [conversation, ...others].sort((a, b) => b.updatedAt - a.updatedAt) };
+  });
+}
+
+export function setMessages(rt: Runtime, conversationId: string, update: (messages: StoredMessage[]) => StoredMessage[]): void {
+  rt.store.setState((s) => ({ messages: { ...s.messages, [conversationId]: update(s.messages[conversationId] ?? []) } }));
+}
+
+/** Replaces or inserts one message, keeping seq order. */
+export function upsertMessage(rt: Runtime, message: StoredMessage): void {
+  setMessages(rt, message.conversationId, (list) => {
+    const index = list.findIndex((m) => m.id === message.id);
+    if (index >= 0) {
+      const copy = list.slice();
+      copy[index] = message;
+      return copy;
+    }
+    const copy = [...list, message];
+    if (list.length > 0 && (list.at(-1)?.seq ?? -1) > message.seq) copy.sort((a, b) => a.seq - b.seq);
+    return copy;
+  });
+}
+
+export function conversationOverrides(conversation: Conversation | undefined): ConversationOverrides | undefined {
+  return conversation?.overrides as ConversationOverrides | undefined;
+}

@@ -1,0 +1,430 @@
+/**
+ * The send loop (ARCHITECTURE.md "One send, end to end"): append and persist the user
+ * message, plan the context, summarize when the plan asks, stream the answer with
+ * throttled persistence, record usage, calibrate, and recover once from a context-length
+ * error by tightening the calibration and planning again.
+ */
+import type { AnthropicWireMessage, ContentBlock, ContextPlan, OpenAIWireMessage, PlanItem, StoredMessage, SummaryRequest } from '../core';
+import {
+  SLOT_ITEM_ID,
+  WindowpaneError,
+  buildSummaryPrompt,
+  emptyCalibration,
+  isWindowpaneError,
+  messageText,
+  observeInputTokens,
+  placeCacheBreakpoints,
+  planContext,
+  readCalibration,
+  reportedInputTokens,
+  summaryCacheKey,
+  summaryMessage,
+  tightenCalibration,
+  type CalibrationState,
+} from '../core';
+import { createStreamWriter, registerFlushOnHide, type NewMessage, type StreamWriter } from '../persistence';
+import type { ChatProvider, ChatRequest } from '../providers';
+import { conversationOverrides, notify, repo, reportError, upsertMessage, type Runtime } from './appStore';
+import { createConversationFor } from './conversationActions';
+import { buildHistory } from './history';
+import { rawCounter, turnContext, type TurnContext } from './turn';
+
+/** Calibration per model, learned from reported usage; loaded from storage on first use. */
+const calibrationLoaded = new Set<string>();
+let calibration: CalibrationState = emptyCalibration();
+
+async function loadCalibration(rt: Runtime, modelId: string): Promise<void> {
+  if (calibrationLoaded.has(modelId)) return;
+  calibrationLoaded.add(modelId);
+  const saved = await repo(rt)?.getCalibration(modelId).catch(() => undefined);
+  if (saved) calibration = { version: 1, models: { ...calibration.models, ...readCalibration({ models: { [modelId]: saved } }).models } };
+}
+
+export function currentCalibration(): CalibrationState {
+  return calibration;
+}
+
+async function saveCalibration(rt: Runtime, modelId: string): Promise<void> {
+  const entry = calibration.models[modelId];
+  if (entry) await repo(rt)?.setCalibration(modelId, entry).catch(() => undefined);
+}
+
+/** The settings, model and counter in force for a conversation now. */
+export function contextFor(rt: Runtime, conversationId: string | null): TurnContext {
+  const state = rt.store.getState();
+  const conversation = conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined;
+  return turnContext(state.settings, conversationOverrides(conversation), calibration);
+}
+
+/** The plan for the next request of a conversation (pure; the gauge reads the same one). */
+export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], draftTokens = 0): ContextPlan {
+  return planContext({
+    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt),
+    policy: ctx.policy,
+    model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens },
+    counter: ctx.counter,
+    system: ctx.wireShape === 'anthropic' && ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined,
+    draftTokens,
+  });
+}
+
+/** Writes a message (or, without storage, keeps it in memory) and shows it. */
+async function appendMessage(rt: Runtime, message: NewMessage): Promise<StoredMessage> {
+  const repository = repo(rt);
+  if (repository) {
+    try {
+      const stored = await repository.appendMessage(message);
+      upsertMessage(rt, stored);
+      return stored;
+    } catch (error) {
+      reportError(rt, error, 'save the message');
+    }
+  }
+  // Kept in memory so nothing typed is lost; it will not survive a reload.
+  const list = rt.store.getState().messages[message.conversationId] ?? [];
+  const stored: StoredMessage = {
+    kind: 'message',
+    status: 'complete',
+    ...message,
+    id: message.id ?? rt.deps.newId(),
+    seq: (list.at(-1)?.seq ?? -1) + 1,
+    createdAt: message.createdAt ?? rt.deps.now(),
+  };
+  upsertMessage(rt, stored);
+  return stored;
+}
+
+async function updateMessage(rt: Runtime, message: StoredMessage, patch: Partial<StoredMessage>): Promise<StoredMessage> {
+  const next = { ...message, ...patch };
+  upsertMessage(rt, next);
+  try {
+    const saved = await repo(rt)?.updateMessage(message.id, patch);
+    if (saved) upsertMessage(rt, saved);
+    return saved ?? next;
+  } catch (error) {
+    reportError(rt, error, 'save the message');
+    return next;
+  }
+}
+
+/**
+ * Sends `text` as a user message (creating the conversation if needed) and streams the
+ * answer. Returns false at once, taking nothing, while another answer is in flight, so
+ * the composer keeps the draft.
+ */
+export function send(rt: Runtime, conversationId: string | null, text: string): boolean {
+  if (!text.trim() || rt.store.getState().sendingId) return false;
+  rt.store.setState({ sendingId: conversationId ?? 'new' });
+  void sendNow(rt, conversationId, text);
+  return true;
+}
+
+async function sendNow(rt: Runtime, conversationId: string | null, text: string): Promise<void> {
+  let id = conversationId;
+  try {
+    if (!id) id = (await createConversationFor(rt, text)).id;
+  } catch (error) {
+    reportError(rt, error, 'start the conversation');
+    rt.store.setState({ sendingId: null });
+    return;
+  }
+  rt.store.setState({ activeId: id, draft: '' });
+  await appendMessage(rt, { conversationId: id, role: 'user', content: [{ type: 'text', text }] });
+  rt.store.setState({ sendingId: null });
+  await respond(rt, id);
+}
+
+/** Stops the answer being streamed; what arrived so far is kept and marked stopped. */
+export function stop(rt: Runtime, conversationId: string): void {
+  rt.controllers.get(conversationId)?.abort();
+}
+
+/**
+ * Answers the conversation as it stands. `into` re-streams an existing assistant
+ * message (regenerate) instead of appending a new one.
+ */
+export async function respond(rt: Runtime, conversationId: string, into?: StoredMessage): Promise<void> {
+  if (rt.store.getState().sendingId) return;
+  const controller = new AbortController();
+  rt.controllers.set(conversationId, controller);
+  rt.store.setState({ sendingId: conversationId, retry: null });
+  let assistant: StoredMessage | undefined;
+  let writer: StreamWriter | undefined;
+  let unregister: (() => void) | undefined;
+  try {
+    let ctx = contextFor(rt, conversationId);
+    await loadCalibration(rt, ctx.model.id);
+    ctx = contextFor(rt, conversationId);
+    let provider: ChatProvider;
+    try {
+      provider = await rt.deps.createProvider(ctx.providerSettings);
+    } catch (error) {
+      reportError(rt, error, 'reach the provider');
+      if (isWindowpaneError(error, 'auth') || isWindowpaneError(error, 'invalid_config')) rt.store.setState({ settingsOpen: true });
+      return;
+    }
+
+    const history = (): StoredMessage[] => (rt.store.getState().messages[conversationId] ?? []).filter((m) => m.id !== assistant?.id);
+    let plan = planFor(ctx, history());
+    const before = plan.metrics.evictedMessages;
+    plan = await ensureSummary(rt, ctx, provider, conversationId, plan, history, controller.signal);
+    if (controller.signal.aborted) return;
+    announcePlan(rt, plan, before);
+
+    if (into) {
+      assistant = await updateMessage(rt, into, { content: [], status: 'streaming', error: undefined, usage: undefined, model: ctx.modelId, provider: ctx.provider });
+    } else {
+      assistant = await appendMessage(rt, { conversationId, role: 'assistant', content: [], status: 'streaming', model: ctx.modelId, provider: ctx.provider });
+    }
+    const repository = repo(rt);
+    const streamWriter = repository ? createStreamWriter(repository, assistant.id, { onError: (e) => reportError(rt, e, 'save the answer') }) : undefined;
+    writer = streamWriter;
+    if (streamWriter) unregister = registerFlushOnHide(() => streamWriter.flush());
+    rt.store.setState({ streaming: { conversationId, messageId: assistant.id, text: '' } });
+
+    for (let attempt = 0; ; attempt++) {
+      let text = '';
+      try {
+        const result = await provider.send(toRequest(ctx, plan, controller.signal), {
+          onText: (delta) => {
+            text += delta;
+            rt.store.setState((s) => (s.streaming?.messageId === assistant?.id ? { streaming: { ...s.streaming!, text } } : {}));
+            writer?.update({ content: [{ type: 'text', text }] });
+          },
+          onRetry: (info) => {
+            rt.store.setState({ retry: info });
+            notify(rt, {
+              id: `retry-${conversationId}`,
+              tone: 'warning',
+              text: `${info.reason === 'rate_limit' ? 'Rate limited' : info.reason === 'overloaded' ? 'The provider is overloaded' : 'The request failed'}; retrying in ${Math.ceil(info.delayMs / 1000)} s (attempt ${info.attempt} of ${info.maxRetries}).`,
+            }, info.delayMs + 1500);
+          },
+        });
+        const status = result.stopReason === 'stopped' ? 'stopped' : 'complete';
+        const final: Partial<StoredMessage> = { content: result.content, status, model: result.model || ctx.modelId };
+        if (result.usageReported) final.usage = result.usage;
+        assistant = await finishMessage(rt, assistant, writer, final);
+        if (result.usageReported) {
+          rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
+          calibration = observeInputTokens(calibration, ctx.model.id, rawEstimate(ctx, plan), reportedInputTokens(result.usage));
+          void saveCalibration(rt, ctx.model.id);
+        }
+        if (result.stopReason === 'max_tokens') notify(rt, { tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
+        return;
+      } catch (error) {
+        if (attempt === 0 && isWindowpaneError(error, 'context_length') && text === '') {
+          const promptTokens = Number(error.details.promptTokens);
+          const limit = Number(error.details.limit);
+          if (promptTokens > 0) {
+            calibration = tightenCalibration(calibration, ctx.model.id, rawEstimate(ctx, plan), promptTokens);
+            void saveCalibration(rt, ctx.model.id);
+          }
+          ctx = contextFor(rt, conversationId);
+          const retryPlan = await ensureSummary(rt, ctx, provider, conversationId, planFor(ctx, history()), history, controller.signal);
+          notify(rt, {
+            tone: 'warning',
+            text: `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${Math.max(0, retryPlan.metrics.evictedMessages - plan.metrics.evictedMessages)} more message(s) and retried.`,
+          });
+          plan = retryPlan;
+          continue;
+        }
+        throw error;
+      }
+    }
+  } catch (error) {
+    const message = reportError(rt, error, 'get an answer');
+    if (assistant) {
+      const partial = isWindowpaneError(error) && Array.isArray(error.details.partialContent) ? (error.details.partialContent as ContentBlock[]) : currentText(rt, assistant);
+      const code = isWindowpaneError(error) ? error.code : 'provider';
+      await finishMessage(rt, assistant, writer, { status: 'error', content: partial, error: { code, message } });
+    }
+  } finally {
+    unregister?.();
+    rt.controllers.delete(conversationId);
+    rt.store.setState((s) => ({ sendingId: s.sendingId === conversationId ? null : s.sendingId, streaming: s.streaming?.conversationId === conversationId ? null : s.streaming, retry: null }));
+  }
+}
+
+function currentText(rt: Runtime, message: StoredMessage): ContentBlock[] {
+  const streaming = rt.store.getState().streaming;
+  const text = streaming?.messageId === message.id ? streaming.text : '';
+  return text ? [{ type: 'text', text }] : [];
+}
+
+async function finishMessage(rt: Runtime, message: StoredMessage, writer: StreamWriter | undefined, patch: Partial<StoredMessage>): Promise<StoredMessage> {
+  const next = { ...message, ...patch };
+  upsertMessage(rt, next);
+  if (!writer) return next;
+  try {
+    return (await writer.finish(patch)) ?? next;
+  } catch (error) {
+    reportError(rt, error, 'save the answer');
+    return next;
+  }
+}
+
+/** The uncalibrated estimate of everything a plan sends, to compare with what the provider counted. */
+function rawEstimate(ctx: TurnContext, plan: ContextPlan): number {
+  let total = 0;
+  for (const item of plan.messages) total += rawCounter(item.message);
+  if (plan.metrics.systemTokens > 0 && ctx.calibrationFactor > 0) total += Math.round(plan.metrics.systemTokens / ctx.calibrationFactor);
+  return total;
+}
+
+/** The plan's messages as the provider's request, with Anthropic cache breakpoints on the stable prefix. */
+export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSignal): ChatRequest {
+  const system = ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined;
+  if (ctx.wireShape === 'anthropic') {
+    const boundaries = plan.slot ? [plan.slot.index] : [];
+    const cacheBreakpoints = placeCacheBreakpoints(plan.messages, boundaries, { system: Boolean(system) });
+    return { model: ctx.modelId, system, messages: plan.messages.map((item) => item.message as AnthropicWireMessage), maxTokens: ctx.outputReserve, signal, cacheBreakpoints };
+  }
+  return { model: ctx.modelId, messages: plan.messages.map((item) => item.message as OpenAIWireMessage), maxTokens: ctx.outputReserve, signal };
+}
+
+/** Tells the user when this request trims more than the last one did, or cannot fit at all. */
+function announcePlan(rt: Runtime, plan: ContextPlan, evictedBefore: number): void {
+  const m = plan.metrics;
+  if (m.overBudget) {
+    notify(rt, { id: 'over-budget', tone: 'warning', text: `This request is over its limit even after trimming: ${m.overBudgetReasons.join(' ')}` });
+  }
+  if (m.trimmed && m.trigger && plan.slot) {
+    notify(rt, {
+      id: 'compaction',
+      tone: 'info',
+      text: `${plan.slot.kind === 'summary' ? 'Summarized' : 'Trimmed'}: ${m.evictedMessages} earlier message${m.evictedMessages === 1 ? ' is' : 's are'} not sent (${m.trigger}).`,
+    });
+  }
+  void evictedBefore;
+}
+
+/**
+ * When the plan needs a new summary: reuse a cached one (same evicted range and previous
+ * summary) or ask the provider with a small max_tokens, store it as a `summary` message
+ * covering its ids, and plan again around it. On failure the plan keeps its fallback
+ * marker (plain eviction) and the user is told.
+ */
+async function ensureSummary(
+  rt: Runtime,
+  ctx: TurnContext,
+  provider: ChatProvider,
+  conversationId: string,
+  plan: ContextPlan,
+  history: () => StoredMessage[],
+  signal: AbortSignal,
+): Promise<ContextPlan> {
+  const request = plan.slot?.summary;
+  if (!request || (request.status !== 'needed' && request.status !== 'heuristic')) return plan;
+  const text = request.status === 'heuristic' ? slotText(plan) : await summarize(rt, ctx, provider, request, signal);
+  if (!text) return plan;
+  await appendMessage(rt, {
+    conversationId,
+    role: 'assistant',
+    kind: 'summary',
+    content: [{ type: 'text', text: summaryMessage(text).content }],
+    covers: request.covers,
+    model: request.status === 'heuristic' ? undefined : ctx.settings.window.summaryModel || ctx.modelId,
+  });
+  return planFor(ctx, history());
+}
+
+function slotText(plan: ContextPlan): string | null {
+  const item = plan.messages.find((m: PlanItem) => m.id === SLOT_ITEM_ID);
+  const content = item?.message.content;
+  return typeof content === 'string' ? content : null;
+}
+
+async function summarize(rt: Runtime, ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string | null> {
+  const repository = repo(rt);
+  const key = summaryCacheKey(request.prompt ?? 'concise', request.messages, request.previous?.text);
+  const cached = await repository?.getCachedSummary(key).catch(() => undefined);
+  if (cached) return cached;
+  try {
+    const prompt = buildSummaryPrompt(request.prompt ?? 'concise', request.messages, request.previous?.text);
+    const maxTokens = Math.min(request.maxTokens, ctx.model.maxOutputTokens);
+    const text = (await provider.complete(prompt, { model: ctx.settings.window.summaryModel || ctx.modelId, maxTokens, signal })).trim();
+    if (!text) throw new WindowpaneError('provider', 'the summary came back empty');
+    await repository?.setCachedSummary(key, text).catch(() => undefined);
+    return text;
+  } catch (error) {
+    if (signal.aborted) return null;
+    const reason = error instanceof Error ? error.message : String(error);
+    notify(rt, { tone: 'warning', text: `Summarizing failed (${reason}); the oldest messages were trimmed instead.` });
+    return null;
+  }
+}
+
+/** Streams a new answer into the last assistant message. */
+export async function regenerate(rt: Runtime, messageId: string): Promise<void> {
+  const state = rt.store.getState();
+  const conversationId = state.activeId;
+  if (!conversationId) return;
+  const list = state.messages[conversationId] ?? [];
+  const target = list.find((m) => m.id === messageId);
+  if (!target || target.role !== 'assistant' || target.kind !== 'message') return;
+  const later = list.filter((m) => m.seq > target.seq && m.kind === 'message');
+  if (later.length > 0) {
+    notify(rt, { tone: 'info', text: 'Only the latest answer can be regenerated.' });
+    return;
+  }
+  await respond(rt, conversationId, target);
+}
+
+/**
+ * Edits a user message and asks again. The newest user message is changed in place and
+ * its answer regenerated; an older one is sent again as a new message at the end, so the
+ * history after it is never lost.
+ */
+export async function editAndResend(rt: Runtime, messageId: string, text: string): Promise<void> {
+  const state = rt.store.getState();
+  const conversationId = state.activeId;
+  if (!conversationId || state.sendingId) return;
+  const list = state.messages[conversationId] ?? [];
+  const target = list.find((m) => m.id === messageId);
+  if (!target || target.role !== 'user') return;
+  const lastUser = [...list].reverse().find((m) => m.role === 'user' && m.kind === 'message');
+  if (lastUser?.id !== target.id) {
+    await send(rt, conversationId, text);
+    return;
+  }
+  await updateMessage(rt, target, { content: [{ type: 'text', text }] });
+  const answer = list.find((m) => m.seq > target.seq && m.role === 'assistant' && m.kind === 'message');
+  await respond(rt, conversationId, answer);
+}
+
+/** Writes the summary again from the messages it covers. */
+export async function regenerateSummary(rt: Runtime, summaryId: string): Promise<void> {
+  const state = rt.store.getState();
+  const conversationId = state.activeId;
+  if (!conversationId || state.sendingId) return;
+  const list = state.messages[conversationId] ?? [];
+  const summary = list.find((m) => m.id === summaryId);
+  if (!summary?.covers?.length) return;
+  const ctx = contextFor(rt, conversationId);
+  const covered = new Set(summary.covers);
+  const messages = buildHistory(list.filter((m) => covered.has(m.id)), ctx.wireShape, '').map((i) => i.message);
+  rt.store.setState({ sendingId: conversationId });
+  try {
+    const provider = await rt.deps.createProvider(ctx.providerSettings);
+    const text = (await provider.complete(buildSummaryPrompt('concise', messages), { model: ctx.settings.window.summaryModel || ctx.modelId, maxTokens: Math.min(ctx.settings.window.summaryMaxTokens, ctx.model.maxOutputTokens) })).trim();
+    if (text) await updateMessage(rt, summary, { content: [{ type: 'text', text: summaryMessage(text).content }] });
+  } catch (error) {
+    reportError(rt, error, 'regenerate the summary');
+  } finally {
+    rt.store.setState({ sendingId: null });
+  }
+}
+
+/** Pinned messages are never evicted by any strategy. */
+export async function togglePin(rt: Runtime, messageId: string): Promise<void> {
+  const state = rt.store.getState();
+  for (const list of Object.values(state.messages)) {
+    const message = list.find((m) => m.id === messageId);
+    if (message) {
+      await updateMessage(rt, message, { pinned: !message.pinned });
+      return;
+    }
+  }
+}
+
+export { messageText };

@@ -1,0 +1,121 @@
+/**
+ * What the chat screen shows, derived from one plan: the transcript rows (messages not
+ * sent dimmed, the trim notice where the cut falls, the summary in force inline) and the
+ * gauge. The gauge, the notice, the dimming and the summary all read the same plan that
+ * the next request will be built from.
+ */
+import type { ContextPlan, StoredMessage, Usage } from '../core';
+import { estimateRequestCost, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS, pricesForPrompt } from '../core';
+import type { GaugePart } from '../components/TokenGauge';
+import { activeSummary, storedMessageTokens } from './history';
+import type { TranscriptRow } from './transcript';
+import { conversationCost, type TurnContext } from './turn';
+
+export interface GaugeView {
+  total: number;
+  contextWindow: number;
+  trigger: number;
+  target: number;
+  parts: GaugePart[];
+  approachingLimit: boolean;
+  lastUsage?: Usage;
+  costSoFar?: number;
+  nextRequestCost?: number;
+  budgetTokens?: number;
+}
+
+export interface ChatView {
+  rows: TranscriptRow[];
+  gauge: GaugeView;
+  plan: ContextPlan;
+}
+
+function triggerAndTarget(ctx: TurnContext, plan: ContextPlan): { trigger: number; target: number } {
+  const window = ctx.model.contextWindow;
+  const w = ctx.settings.window;
+  const reserve = plan.metrics.outputReserveTokens;
+  switch (ctx.policy.strategy) {
+    case 'auto': {
+      const high = Math.min(Math.floor(window * w.triggerRatio), Number.isFinite(ctx.budgetTokens) ? ctx.budgetTokens : Infinity);
+      return { trigger: high, target: reserve + Math.floor((high - reserve) * w.lowWater) };
+    }
+    case 'truncate':
+    case 'summarize':
+      return { trigger: Math.floor(window * w.triggerRatio), target: Math.floor(window * w.targetRatio) };
+    case 'two-tier':
+      return { trigger: Math.min(window, 80_000), target: Math.min(window, 80_000) };
+    default:
+      return { trigger: window, target: window };
+  }
+}
+
+/** Rows and gauge for a conversation, given the plan of its next request. */
+export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan, lastUsage: Usage | undefined, draftTokens: number): ChatView {
+  const notSent = new Set(plan.evicted.map((e) => e.id));
+  const summary = activeSummary(messages);
+  const covered = new Set(summary?.covers ?? []);
+  const rows: TranscriptRow[] = [];
+  let run = 0;
+  let runCovered = 0;
+  let lastCoveredIndex = -1;
+  messages.forEach((m, i) => {
+    if (covered.has(m.id)) lastCoveredIndex = i;
+  });
+  let firstUserTokens = 0;
+  let seenFirstUser = false;
+  messages.forEach((m, i) => {
+    if (m.kind === 'summary') return; // the summary in force is placed after what it covers; older ones are superseded
+    const isCovered = covered.has(m.id);
+    const dim = isCovered || notSent.has(m.id);
+    const tokens = storedMessageTokens(m, ctx.wireShape, ctx.counter);
+    if (!seenFirstUser && m.role === 'user') {
+      seenFirstUser = true;
+      if (!dim) firstUserTokens = tokens;
+    }
+    if (dim && m.status !== 'streaming') {
+      run++;
+      if (isCovered) runCovered++;
+    } else if (run > 0) {
+      rows.push({ kind: 'trim', key: `trim-${m.id}`, evicted: run, summarized: runCovered > 0, reason: plan.metrics.trigger ?? undefined });
+      run = 0;
+      runCovered = 0;
+    }
+    rows.push({ kind: 'message', key: m.id, message: m, notSent: dim && m.status !== 'streaming', tokens });
+    if (summary && i === lastCoveredIndex) rows.push({ kind: 'summary', key: summary.id, message: summary });
+  });
+  if (summary && lastCoveredIndex < 0) rows.push({ kind: 'summary', key: summary.id, message: summary });
+
+  const metrics = plan.metrics;
+  const { trigger, target } = triggerAndTarget(ctx, plan);
+  const slotLabel = plan.slot?.kind === 'summary' ? 'Summary' : 'Trim marker';
+  const newest = Math.max(0, metrics.messageTokens - metrics.slotTokens - firstUserTokens);
+  const parts: GaugePart[] = [];
+  if (metrics.systemTokens > 0) parts.push({ label: 'System prompt', tokens: metrics.systemTokens });
+  parts.push({ label: 'First message (goal)', tokens: firstUserTokens });
+  if (metrics.slotTokens > 0) parts.push({ label: slotLabel, tokens: metrics.slotTokens });
+  parts.push({ label: 'Newest messages', tokens: newest });
+  parts.push({ label: 'Draft', tokens: draftTokens });
+  parts.push({ label: 'Output reserve', tokens: metrics.outputReserveTokens });
+  const prices = ctx.prices ? (pricesForPrompt(ctx.model, metrics.inputTokens) ?? ctx.prices) : undefined;
+  return {
+    rows,
+    plan,
+    gauge: {
+      total: metrics.totalTokens,
+      contextWindow: metrics.contextWindow,
+      trigger,
+      target,
+      parts,
+      approachingLimit: metrics.approachingLimit,
+      lastUsage,
+      costSoFar: conversationCost(messages),
+      nextRequestCost: prices ? estimateRequestCost(metrics.inputTokens, metrics.outputReserveTokens, prices) : undefined,
+      budgetTokens: Number.isFinite(ctx.budgetTokens) ? ctx.budgetTokens : undefined,
+    },
+  };
+}
+
+/** Tokens of the draft as it would be sent (text plus the message's framing). */
+export function draftTokens(text: string): number {
+  return text.trim() ? estimateTextTokens(text) + MESSAGE_OVERHEAD_TOKENS : 0;
+}

@@ -1,0 +1,281 @@
+/**
+ * Startup, conversations, settings, search, export/import and cross-tab sync.
+ * The send loop is in chatActions.ts.
+ */
+import type { Conversation, StoredMessage } from '../core';
+import { exportJsonText, exportMarkdownText, importFromFile, requestPersistentStorage, type StorageChange } from '../persistence';
+import { conversationOverrides, dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
+import { withDefaults, type ConversationOverrides, type Settings } from './settings';
+
+/** Opens storage, loads settings and conversation metadata (never messages), and subscribes to other tabs. */
+export async function hydrate(rt: Runtime): Promise<void> {
+  try {
+    rt.storage = await rt.deps.openStorage();
+  } catch (error) {
+    const message = reportError(rt, error, 'open its storage');
+    rt.store.setState({ status: 'ready', storageProblem: `${message} Nothing you write now will be kept after you close this tab.` });
+    return;
+  }
+  const repository = rt.storage.repository;
+  try {
+    const [saved, conversations] = await Promise.all([repository.getSetting<Partial<Settings>>(SETTINGS_KEY), repository.listConversations()]);
+    rt.store.setState({ settings: withDefaults(saved), conversations, status: 'ready' });
+  } catch (error) {
+    reportError(rt, error, 'read your conversations');
+    rt.store.setState({ status: 'ready' });
+  }
+  if (rt.storage.interrupted.length > 0) {
+    notify(rt, { tone: 'info', text: `${rt.storage.interrupted.length} answer${rt.storage.interrupted.length === 1 ? ' was' : 's were'} interrupted when the page closed; the partial text is kept.` });
+  }
+  rt.storage.sync.subscribe((change) => void applyRemoteChange(rt, change));
+  void requestPersistentStorage();
+}
+
+/** Re-reads exactly what another tab changed. */
+export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
+  const repository = repo(rt);
+  if (!repository) return;
+  try {
+    if (change.type === 'settings-changed' && change.settingKey === SETTINGS_KEY) {
+      rt.store.setState({ settings: withDefaults(await repository.getSetting<Partial<Settings>>(SETTINGS_KEY)) });
+    } else if (change.type === 'conversation-changed') {
+      if (!change.conversationId) {
+        rt.store.setState({ conversations: await repository.listConversations() });
+        return;
+      }
+      const conversation = await repository.getConversation(change.conversationId);
+      if (conversation) setConversation(rt, conversation);
+      else
+        rt.store.setState((s) => ({
+          conversations: s.conversations.filter((c) => c.id !== change.conversationId),
+          activeId: s.activeId === change.conversationId ? null : s.activeId,
+        }));
+    } else if (change.type === 'messages-changed' && change.conversationId) {
+      if (!(change.conversationId in rt.store.getState().messages)) return; // not open here: read when opened
+      const sending = rt.store.getState().streaming;
+      if (change.messageId) {
+        // Our own stream is the newer copy of the message it is writing.
+        if (sending?.messageId === change.messageId) return;
+        const message = await repository.getMessage(change.messageId);
+        if (message) upsertMessage(rt, message);
+      } else {
+        const messages = await repository.getMessages(change.conversationId);
+        setMessages(rt, change.conversationId, () => messages);
+      }
+    }
+  } catch (error) {
+    reportError(rt, error, 'read a change made in another tab');
+  }
+}
+
+function titleFrom(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
+}
+
+/** Starts an empty conversation and opens it. Stored on the first message, not before. */
+export function newChat(rt: Runtime): void {
+  rt.store.setState({ activeId: null, query: '', searchHits: null });
+}
+
+/** Creates the conversation a first message goes into. */
+export async function createConversationFor(rt: Runtime, firstText: string): Promise<Conversation> {
+  const repository = repo(rt);
+  const now = rt.deps.now();
+  const conversation: Conversation = repository
+    ? await repository.createConversation({ title: titleFrom(firstText) })
+    : { id: rt.deps.newId(), title: titleFrom(firstText), createdAt: now, updatedAt: now, messageCount: 0 };
+  setConversation(rt, conversation);
+  setMessages(rt, conversation.id, () => []);
+  rt.store.setState({ activeId: conversation.id });
+  return conversation;
+}
+
+/** Opens a conversation, reading its messages from storage the first time. */
+export async function selectConversation(rt: Runtime, id: string): Promise<void> {
+  rt.store.setState({ activeId: id });
+  if (rt.store.getState().messages[id]) return;
+  const repository = repo(rt);
+  if (!repository) return;
+  try {
+    const messages = await repository.getMessages(id);
+    setMessages(rt, id, () => messages);
+  } catch (error) {
+    reportError(rt, error, 'open that conversation');
+  }
+}
+
+export async function renameConversation(rt: Runtime, id: string, title: string): Promise<void> {
+  const repository = repo(rt);
+  const current = rt.store.getState().conversations.find((c) => c.id === id);
+  if (!current) return;
+  setConversation(rt, { ...current, title });
+  if (!repository) return;
+  try {
+    const saved = await repository.renameConversation(id, title);
+    if (saved) setConversation(rt, saved);
+  } catch (error) {
+    reportError(rt, error, 'rename the conversation');
+  }
+}
+
+/** Deletes at once and offers Undo, which puts back exactly what was removed. */
+export async function deleteConversation(rt: Runtime, id: string): Promise<void> {
+  const repository = repo(rt);
+  const state = rt.store.getState();
+  const conversation = state.conversations.find((c) => c.id === id);
+  if (!conversation) return;
+  rt.controllers.get(id)?.abort();
+  try {
+    const deleted = repository ? await repository.deleteConversation(id) : { conversation, messages: state.messages[id] ?? [], attachments: [] };
+    if (deleted) rt.deleted.set(id, deleted);
+  } catch (error) {
+    reportError(rt, error, 'delete the conversation');
+    return;
+  }
+  rt.store.setState((s) => {
+    const messages = { ...s.messages };
+    delete messages[id];
+    return { conversations: s.conversations.filter((c) => c.id !== id), messages, activeId: s.activeId === id ? null : s.activeId };
+  });
+  notify(rt, { tone: 'info', text: `Deleted “${conversation.title}”.`, action: { label: 'Undo', run: () => void undoDelete(rt, id) } }, 15000);
+}
+
+export async function undoDelete(rt: Runtime, id: string): Promise<void> {
+  const deleted = rt.deleted.get(id);
+  if (!deleted) return;
+  rt.deleted.delete(id);
+  try {
+    await repo(rt)?.restoreConversation(deleted);
+    setConversation(rt, deleted.conversation);
+    setMessages(rt, id, () => deleted.messages);
+  } catch (error) {
+    reportError(rt, error, 'restore the conversation');
+  }
+}
+
+let searchSeq = 0;
+/** Filters the sidebar by title and message text. */
+export async function search(rt: Runtime, query: string): Promise<void> {
+  rt.store.setState({ query });
+  const mine = ++searchSeq;
+  const repository = repo(rt);
+  if (!query.trim()) {
+    rt.store.setState({ searchHits: null });
+    return;
+  }
+  if (!repository) {
+    const q = query.toLowerCase();
+    const hits = rt.store
+      .getState()
+      .conversations.filter((c) => c.title.toLowerCase().includes(q))
+      .map((c) => ({ conversationId: c.id, title: c.title, matchedIn: 'title' as const, snippet: c.title }));
+    rt.store.setState({ searchHits: hits });
+    return;
+  }
+  try {
+    const hits = await repository.searchConversations(query, { limit: 100 });
+    if (mine === searchSeq) rt.store.setState({ searchHits: hits });
+  } catch (error) {
+    reportError(rt, error, 'search');
+  }
+}
+
+/** Saves settings globally, or as overrides of the open conversation. */
+export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' | 'conversation'): Promise<void> {
+  const state = rt.store.getState();
+  const repository = repo(rt);
+  if (scope === 'conversation' && state.activeId) {
+    const conversation = state.conversations.find((c) => c.id === state.activeId);
+    if (!conversation) return;
+    const overrides: ConversationOverrides = {
+      provider: next.provider,
+      model: next.models[next.provider],
+      contextWindow: next.contextWindow,
+      systemPrompt: next.systemPrompt,
+      window: next.window,
+    };
+    // Keys and base URLs are per provider, never per conversation.
+    const settings = { ...state.settings, apiKeys: next.apiKeys, baseUrls: next.baseUrls };
+    setConversation(rt, { ...conversation, overrides: overrides as Record<string, unknown> });
+    rt.store.setState({ settings, settingsOpen: false });
+    try {
+      await repository?.setConversationOverrides(conversation.id, overrides as Record<string, unknown>);
+      await repository?.setSetting(SETTINGS_KEY, settings);
+    } catch (error) {
+      reportError(rt, error, 'save the settings');
+    }
+    return;
+  }
+  rt.store.setState({ settings: next, settingsOpen: false });
+  try {
+    await repository?.setSetting(SETTINGS_KEY, next);
+  } catch (error) {
+    reportError(rt, error, 'save the settings');
+  }
+}
+
+/** The overrides of the open conversation, for the settings dialog. */
+export function activeOverrides(rt: Runtime): ConversationOverrides | undefined {
+  const state = rt.store.getState();
+  return conversationOverrides(state.conversations.find((c) => c.id === state.activeId));
+}
+
+function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function fileStem(title: string): string {
+  return title.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 60).toLowerCase() || 'conversation';
+}
+
+/** Downloads one conversation (or all) as Windowpane JSON or Markdown. API keys are never included. */
+export async function exportConversations(rt: Runtime, format: 'json' | 'markdown', scope: 'active' | 'all'): Promise<void> {
+  const state = rt.store.getState();
+  const repository = repo(rt);
+  const ids = scope === 'active' && state.activeId ? [state.activeId] : undefined;
+  const title = scope === 'active' ? (state.conversations.find((c) => c.id === state.activeId)?.title ?? 'conversation') : 'windowpane-conversations';
+  const date = new Date(rt.deps.now()).toISOString().slice(0, 10);
+  if (!repository) {
+    notify(rt, { tone: 'error', text: 'Export needs browser storage, which is unavailable in this tab.' });
+    return;
+  }
+  try {
+    if (format === 'json') download(`${fileStem(title)}-${date}.json`, 'application/json', await exportJsonText(repository, ids, rt.deps.now()));
+    else download(`${fileStem(title)}-${date}.md`, 'text/markdown', await exportMarkdownText(repository, ids));
+  } catch (error) {
+    reportError(rt, error, 'export');
+  }
+}
+
+/** Imports a Windowpane, ChatGPT or Claude export file; a bad file changes nothing and says why. */
+export async function importFile(rt: Runtime, file: File): Promise<void> {
+  const repository = repo(rt);
+  if (!repository) {
+    notify(rt, { tone: 'error', text: 'Import needs browser storage, which is unavailable in this tab.' });
+    return;
+  }
+  const outcome = await importFromFile(repository, file, { now: rt.deps.now() });
+  if (!outcome.ok) {
+    notify(rt, { tone: 'error', text: `Nothing was imported from ${file.name}: ${outcome.error.message}` });
+    return;
+  }
+  const { imported, skipped, branches } = outcome.value;
+  rt.store.setState({ conversations: await repository.listConversations() });
+  const parts = [`Imported ${imported} conversation${imported === 1 ? '' : 's'}`];
+  if (branches) parts.push(`${branches} of them extra branches`);
+  if (skipped) parts.push(`${skipped} already here, skipped`);
+  notify(rt, { tone: 'info', text: `${parts.join(', ')} from ${file.name}.` });
+  const first = outcome.value.importedIds[0];
+  if (first) await selectConversation(rt, first);
+}
+
+export { dismiss };
+export type { StoredMessage };

@@ -1,0 +1,87 @@
+/**
+ * From stored messages to what the planner reads, and from the plan back to what the
+ * transcript shows. Wire items are memoized per stored message object (stored messages
+ * are immutable: an update replaces the object), so repeated plans reuse both the wire
+ * objects and their cached token counts.
+ */
+import type { AnthropicWireMessage, OpenAIWireMessage, PlanItem, StoredMessage, WindowMessage } from '../core';
+import { SYSTEM_WIRE_ID, toAnthropicWire, toOpenAIWire } from '../core';
+
+export type WireShape = 'anthropic' | 'openai';
+
+const anthropicMemo = new WeakMap<StoredMessage, PlanItem<AnthropicWireMessage>[]>();
+const openaiMemo = new WeakMap<StoredMessage, PlanItem<OpenAIWireMessage>[]>();
+const systemMemo = new Map<string, PlanItem<OpenAIWireMessage>>();
+
+function wireOf(message: StoredMessage, shape: WireShape): PlanItem[] {
+  if (shape === 'anthropic') {
+    let items = anthropicMemo.get(message);
+    if (!items) anthropicMemo.set(message, (items = toAnthropicWire([message])));
+    return items;
+  }
+  let items = openaiMemo.get(message);
+  if (!items) openaiMemo.set(message, (items = toOpenAIWire([message])));
+  return items;
+}
+
+/**
+ * The summary in force: the newest stored summary. Older ones are superseded, because
+ * each summary extends the previous one and covers everything it covered.
+ */
+export function activeSummary(messages: readonly StoredMessage[]): StoredMessage | undefined {
+  let found: StoredMessage | undefined;
+  for (const m of messages) if (m.kind === 'summary' && (!found || m.seq > found.seq)) found = m;
+  return found;
+}
+
+/**
+ * The ordered stored messages a request is planned from: the summary in force stands
+ * where the last message it covers stood, and the messages it covers (and older
+ * summaries) are left out. Empty placeholders (an answer not yet streamed) drop out in
+ * the wire mapping.
+ */
+export function requestOrder(messages: readonly StoredMessage[]): StoredMessage[] {
+  const summary = activeSummary(messages);
+  if (!summary) return messages.filter((m) => m.kind !== 'summary');
+  const covered = new Set(summary.covers ?? []);
+  let lastCovered = -1;
+  messages.forEach((m, i) => {
+    if (covered.has(m.id)) lastCovered = i;
+  });
+  const out: StoredMessage[] = [];
+  if (lastCovered < 0) out.push(summary);
+  messages.forEach((m, i) => {
+    if (m.kind !== 'summary' && !covered.has(m.id)) out.push(m);
+    if (i === lastCovered) out.push(summary);
+  });
+  return out;
+}
+
+/** Plan items for the planner, in the active provider's wire shape. */
+export function buildHistory(messages: readonly StoredMessage[], shape: WireShape, system: string): PlanItem[] {
+  const items: PlanItem[] = [];
+  if (shape === 'openai' && system.trim()) {
+    let item = systemMemo.get(system);
+    if (!item) {
+      item = toOpenAIWire([], system)[0] as PlanItem<OpenAIWireMessage>;
+      systemMemo.clear();
+      systemMemo.set(system, item);
+    }
+    items.push(item);
+  }
+  for (const message of requestOrder(messages)) {
+    for (const item of wireOf(message, shape)) {
+      items.push(message.kind === 'summary' ? { ...item, covers: message.covers ?? [] } : item);
+    }
+  }
+  return items;
+}
+
+/** Tokens of one stored message as the next request would count it. */
+export function storedMessageTokens(message: StoredMessage, shape: WireShape, count: (m: WindowMessage) => number): number {
+  let total = 0;
+  for (const item of wireOf(message, shape)) total += count(item.message);
+  return total;
+}
+
+export { SYSTEM_WIRE_ID };

@@ -1,0 +1,55 @@
+/**
+ * The app's store instance and its React binding. Components select narrowly with
+ * `useApp(selector)` (use `useShallow` for several fields) and call `actions.*`;
+ * `appRuntime.store.getState()` works outside React too.
+ */
+import { useStore } from 'zustand';
+import { openWindowpaneStorage } from '../persistence';
+import { createProvider } from '../providers';
+import { createRuntime, dismiss, type AppDeps, type AppState, type Runtime } from './appStore';
+import * as chat from './chatActions';
+import * as conversations from './conversationActions';
+import type { Settings } from './settings';
+
+export const browserDeps: AppDeps = {
+  openStorage: () => openWindowpaneStorage(),
+  createProvider: (settings) => createProvider(settings),
+  now: () => Date.now(),
+  newId: () => crypto.randomUUID(),
+};
+
+/** Everything a component may call, bound to one runtime. */
+export function bindActions(rt: Runtime) {
+  return {
+    hydrate: () => conversations.hydrate(rt),
+    newChat: () => conversations.newChat(rt),
+    selectConversation: (id: string) => conversations.selectConversation(rt, id),
+    renameConversation: (id: string, title: string) => conversations.renameConversation(rt, id, title),
+    deleteConversation: (id: string) => conversations.deleteConversation(rt, id),
+    search: (query: string) => conversations.search(rt, query),
+    saveSettings: (settings: Settings, scope: 'global' | 'conversation') => conversations.saveSettings(rt, settings, scope),
+    openSettings: () => rt.store.setState({ settingsOpen: true }),
+    closeSettings: () => rt.store.setState({ settingsOpen: false }),
+    exportConversations: (format: 'json' | 'markdown', scope: 'active' | 'all') => conversations.exportConversations(rt, format, scope),
+    importFile: (file: File) => conversations.importFile(rt, file),
+    dismissNotice: (id: string) => dismiss(rt, id),
+    send: (conversationId: string | null, text: string) => chat.send(rt, conversationId, text),
+    stop: (conversationId: string) => chat.stop(rt, conversationId),
+    regenerate: (messageId: string) => chat.regenerate(rt, messageId),
+    editAndResend: (messageId: string, text: string) => chat.editAndResend(rt, messageId, text),
+    regenerateSummary: (summaryId: string) => chat.regenerateSummary(rt, summaryId),
+    togglePin: (messageId: string) => chat.togglePin(rt, messageId),
+    setDraft: (text: string) => rt.store.setState({ draft: text }),
+  };
+}
+
+export type Actions = ReturnType<typeof bindActions>;
+
+export const appRuntime = createRuntime(browserDeps);
+export const actions: Actions = bindActions(appRuntime);
+
+export function useApp<T>(selector: (state: AppState) => T): T {
+  return useStore(appRuntime.store, selector);
+}
+
+export type { AppState, Runtime };

@@ -1,0 +1,128 @@
+/**
+ * Everything one request needs, resolved from settings: the provider, the model's facts
+ * (explicit setting > registry > default), the windowing policy, and the token counter
+ * (estimate × the model's calibration, counts cached per message).
+ */
+import type { CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, StrategyOptions, StoredMessage } from '../core';
+import {
+  DEMO_MODEL_ID,
+  MODEL_REGISTRY,
+  calibratedCounter,
+  calibrationFactor,
+  costOfUsage,
+  createCountCache,
+  estimateMessageTokens,
+  pricesForPrompt,
+  reportedInputTokens,
+  resolveModelInfo,
+  tokensForBudget,
+  type ProviderId,
+} from '../core';
+import type { ProviderSettings } from '../providers';
+import type { WireShape } from './history';
+import { DEFAULT_BASE_URLS, effectiveSettings, type ConversationOverrides, type Settings } from './settings';
+
+/** One shared cache of raw (uncalibrated) counts: calibration is applied on top, so a new factor keeps it valid. */
+export const rawCounter = createCountCache(estimateMessageTokens);
+
+/** The first model of the registry for each provider: the current flagship the docs list first. */
+export function defaultModelFor(provider: ProviderId): string {
+  if (provider === 'demo') return DEMO_MODEL_ID;
+  const registryProvider = provider === 'openai-compatible' ? 'openai' : provider;
+  if (provider === 'openai-compatible') return '';
+  return MODEL_REGISTRY.find((m) => m.provider === registryProvider)?.id ?? '';
+}
+
+export interface TurnContext {
+  settings: Settings;
+  provider: ProviderId;
+  modelId: string;
+  model: ResolvedModelInfo;
+  wireShape: WireShape;
+  providerSettings: ProviderSettings;
+  policy: ContextPolicy;
+  /** Output tokens reserved and requested as max_tokens. */
+  outputReserve: number;
+  /** The user's per-request input budget in tokens (Infinity when none applies). */
+  budgetTokens: number;
+  prices: ModelPrices | undefined;
+  counter: (m: Parameters<typeof estimateMessageTokens>[0]) => number;
+  calibrationFactor: number;
+}
+
+const MAX_DEFAULT_RESERVE = 8192;
+
+export function turnContext(globalSettings: Settings, overrides: ConversationOverrides | undefined, calibration: CalibrationState): TurnContext {
+  const settings = effectiveSettings(globalSettings, overrides);
+  const provider = settings.provider;
+  const modelId = settings.models[provider] || defaultModelFor(provider) || 'unknown-model';
+  const model = resolveModelInfo(modelId, {
+    explicit: settings.contextWindow > 0 ? { contextWindow: settings.contextWindow } : undefined,
+    provider,
+  });
+  const outputReserve = Math.max(
+    1,
+    Math.min(
+      settings.maxOutputTokens > 0 ? settings.maxOutputTokens : Math.min(model.maxOutputTokens, MAX_DEFAULT_RESERVE),
+      model.maxOutputTokens,
+      Math.floor(model.contextWindow / 4),
+    ),
+  );
+  const w = settings.window;
+  const prices = model.prices;
+  const moneyBudget = w.budgetUsd > 0 && prices ? tokensForBudget(w.budgetUsd, prices, outputReserve) : Number.POSITIVE_INFINITY;
+  const tokenBudget = w.budgetTokens > 0 ? w.budgetTokens : Number.POSITIVE_INFINITY;
+  const budgetTokens = Math.min(moneyBudget, tokenBudget);
+  const options: StrategyOptions = {
+    maxMessages: w.maxMessages,
+    preserveFirst: w.preserveFirst,
+    preserveLast: w.preserveLast,
+    rollingMax: w.rollingMax,
+    triggerRatio: w.triggerRatio,
+    targetRatio: w.targetRatio,
+    windowShare: w.triggerRatio,
+    lowWater: w.lowWater,
+    outputReserve,
+    summarize: w.summarize,
+    // A summary is one answer of the model: never ask for more than it may write.
+    summaryMaxTokens: Math.min(w.summaryMaxTokens, model.maxOutputTokens),
+  };
+  if (Number.isFinite(budgetTokens)) options.budgetTokens = Math.max(1, budgetTokens);
+  const strategy = w.strategy === 'count' && w.summarize ? 'count' : w.strategy;
+  const factor = calibrationFactor(calibration, model.id);
+  const wireShape: WireShape = provider === 'anthropic' || provider === 'demo' ? 'anthropic' : 'openai';
+  return {
+    settings,
+    provider,
+    modelId,
+    model,
+    wireShape,
+    providerSettings: {
+      provider,
+      apiKey: settings.apiKeys[provider] ?? '',
+      baseUrl: settings.baseUrls[provider] || (provider === 'openai-compatible' ? DEFAULT_BASE_URLS['openai-compatible'] : undefined),
+      model: modelId,
+    },
+    policy: { strategy, options },
+    outputReserve,
+    budgetTokens,
+    prices,
+    counter: calibratedCounter(rawCounter, factor),
+    calibrationFactor: factor,
+  };
+}
+
+/** Conversation cost so far, each answer priced with its own model's prices. */
+export function conversationCost(messages: readonly StoredMessage[]): number | undefined {
+  let total = 0;
+  let priced = false;
+  for (const m of messages) {
+    if (!m.usage || !m.model) continue;
+    const info = resolveModelInfo(m.model, { provider: m.provider });
+    if (!info.prices) continue;
+    priced = true;
+    const prices = pricesForPrompt(info, reportedInputTokens(m.usage)) ?? info.prices;
+    total += costOfUsage(m.usage, prices);
+  }
+  return priced ? total : undefined;
+}
