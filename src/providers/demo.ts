@@ -255,8 +255,8 @@ function preview(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
 
-const SUMMARY_MARK = /\[conversation summary\]/i;
-const TRIM_MARK = /\[\d+ earlier messages? (?:were )?(?:truncated|trimmed|removed)/i;
+const SUMMARY_MARK = /^\s*\[conversation summary\]/i;
+const TRIM_MARK = /^\s*\[\d+ earlier messages? (?:were )?(?:truncated|trimmed|removed)/i;
 
 function receivedList(messages: readonly AnthropicWireMessage[]): string {
   const lines = messages.map((message, i) => {

@@ -206,3 +206,21 @@ describe('Demo provider through the real Anthropic SDK', () => {
     expect((await noKey.json()).error.type).toBe('authentication_error');
   });
 });
+
+describe('Demo provider: what it says it received', () => {
+  it('labels a message as a marker or summary only when it starts with one, not when it quotes one', async () => {
+    const provider = await createDemoProvider(fast);
+    const result = await provider.send(
+      ask([
+        { role: 'user', content: 'Goal: learn about trimming' },
+        { role: 'assistant', content: '[3 earlier messages truncated to fit context window]' },
+        { role: 'user', content: 'Next question' },
+        { role: 'assistant', content: 'Earlier I listed: marker: “[3 earlier messages truncated to fit context window]”' },
+        { role: 'user', content: 'And another one' },
+      ]),
+    );
+    const answer = textOf(result.content);
+    expect(answer).toMatch(/2\. marker: “\[3 earlier messages/);
+    expect(answer).toMatch(/4\. me: “Earlier I listed/);
+  });
+});
