@@ -55,7 +55,7 @@ export interface RepositoryOptions {
   sync?: SyncChannel;
   /** Epoch ms; defaults to `Date.now`. */
   now?: () => number;
-  /** Ids for new conversations and messages; defaults to `crypto.randomUUID`. */
+  /** Ids for new conversations and messages; defaults to random UUIDs. */
   newId?: () => string;
 }
 
@@ -122,7 +122,7 @@ const SEARCH_BATCH = 500;
 
 export function createRepository(db: WindowpaneDb, options: RepositoryOptions = {}): Repository {
   const now = options.now ?? (() => Date.now());
-  const newId = options.newId ?? (() => crypto.randomUUID());
+  const newId = options.newId ?? randomUuid;
   const announce = (...changes: StorageChange[]) => {
     for (const change of changes) options.sync?.announce(change);
   };
@@ -427,6 +427,20 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
   };
   return repository;
+}
+
+/**
+ * A random v4 UUID. `crypto.randomUUID` exists only in secure contexts, and Windowpane may
+ * be served over plain http on a local network (e.g. next to Ollama), so fall back to
+ * `getRandomValues`, which exists everywhere.
+ */
+function randomUuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** ~160 characters of `text` around the first occurrence of `needle` (already lower-case). */

@@ -318,6 +318,23 @@ describe('storage full', () => {
   });
 });
 
+describe('default ids', () => {
+  const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it('are random v4 UUIDs, also where crypto.randomUUID is missing (plain http on a local network)', async () => {
+    const db = await openWindowpaneDb({ factory: new IDBFactory() });
+    const repository = createRepository(db);
+    const secure = await repository.createConversation();
+    const real = globalThis.crypto;
+    vi.stubGlobal('crypto', { getRandomValues: <T extends ArrayBufferView>(array: T) => real.getRandomValues(array as never) as T });
+    const insecure = [await repository.createConversation(), await repository.createConversation()];
+    vi.unstubAllGlobals();
+    for (const { id } of [secure, ...insecure]) expect(id).toMatch(UUID_V4);
+    expect(insecure[0]!.id).not.toBe(insecure[1]!.id);
+    db.close();
+  });
+});
+
 describe('messages seq after import', () => {
   it('continues after the highest stored seq, whatever the gaps', async () => {
     const { repository } = await openTestStorage({ repository: { now: steppingClock(), newId: idSequence('n') } });

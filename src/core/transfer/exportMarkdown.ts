@@ -8,6 +8,7 @@ import type { ContentBlock, StoredMessage } from '../conversation';
 import type { ConversationRecords } from './exportFormat';
 import { fence, quote } from './markdownText';
 
+/** How to annotate the transcript; the default marks nothing as trimmed. */
 export interface MarkdownExportOptions {
   /**
    * Ids of messages the latest context plan did not send to the model. Each run of them

@@ -15,6 +15,7 @@ import { parseClaudeExport } from './importClaude';
 import { parseWindowpaneExport } from './importWindowpane';
 import { isRecord } from './readJson';
 
+/** What `parseImport` needs besides the text. */
 export interface ParseImportOptions {
   /** Epoch ms of the import; stands in for times missing from a foreign export. */
   importedAt: number;
