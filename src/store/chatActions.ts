@@ -171,14 +171,17 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
     if (controller.signal.aborted) return;
     announcePlan(rt, plan, before);
 
+    // The writer (and its Web Lock) exists before the message is stored, so a tab starting
+    // up meanwhile sees a live stream, not an interrupted one.
+    const assistantId = into?.id ?? rt.deps.newId();
+    const repository = repo(rt);
+    const streamWriter = repository ? createStreamWriter(repository, assistantId, { onError: (e) => reportError(rt, e, 'save the answer') }) : undefined;
+    writer = streamWriter;
     if (into) {
       assistant = await updateMessage(rt, into, { content: [], status: 'streaming', error: undefined, usage: undefined, model: ctx.modelId, provider: ctx.provider });
     } else {
-      assistant = await appendMessage(rt, { conversationId, role: 'assistant', content: [], status: 'streaming', model: ctx.modelId, provider: ctx.provider });
+      assistant = await appendMessage(rt, { id: assistantId, conversationId, role: 'assistant', content: [], status: 'streaming', model: ctx.modelId, provider: ctx.provider });
     }
-    const repository = repo(rt);
-    const streamWriter = repository ? createStreamWriter(repository, assistant.id, { onError: (e) => reportError(rt, e, 'save the answer') }) : undefined;
-    writer = streamWriter;
     if (streamWriter) unregister = registerFlushOnHide(() => streamWriter.flush());
     rt.store.setState({ streaming: { conversationId, messageId: assistant.id, text: '' } });
 
