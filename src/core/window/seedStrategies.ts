@@ -1,0 +1,322 @@
+/**
+ * Each seed's behaviour as a named strategy with the seed's defaults. Common to all:
+ * units are kept or evicted whole (a tool call with its results, the wire messages of one
+ * stored message), pinned messages and the leading system prompt are never evicted, the
+ * newest message is always kept, and message caps count conversation messages, not the
+ * system prompt or the marker / summary that stands in for evicted ones.
+ */
+import { ConfigError } from '../errors';
+import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS, truncationMarker } from '../summary';
+import { seedKeptRanges } from './conversationWindow';
+import { booleanOption, ratioOption, wholeOption } from './options';
+import { UnitFlag, type ContextStrategy, type Selection, type StrategyOptions } from './types';
+import {
+  evictBetween,
+  hasFlag,
+  headTotals,
+  isEvictable,
+  keepEverything,
+  newestSendable,
+  newestThatFit,
+  MARKER_SIZING_COUNT,
+  percent,
+  pinnedTotals,
+  summarySlotReserve,
+} from './strategyKit';
+
+function unchanged(view: Parameters<ContextStrategy['select']>[0], caps: Selection['caps']): Selection {
+  return { evict: keepEverything(view), slot: null, trigger: null, caps };
+}
+
+/** `off`: sends everything; only the window itself is a limit (flagged, never silently exceeded). */
+export const offStrategy: ContextStrategy<Record<string, never>> = {
+  description: 'Sends the whole conversation. Nothing is trimmed; a request that no longer fits the window is flagged.',
+  defaults: {},
+  resolveOptions: () => ({}),
+  select: (view) => unchanged(view, {}),
+};
+
+export interface CountOptions {
+  maxMessages: number;
+  preserveFirst: number;
+  preserveLast: number;
+  summarize: boolean;
+  marker: boolean;
+  summaryMaxTokens: number;
+  minEvictedForSummary: number;
+}
+
+/**
+ * `count` (seeds 000/001): above `maxMessages` (100) messages, keep the first
+ * `preserveFirst` (1), the last `preserveLast` (20) and the newest of the middle up to the
+ * cap — seed 001's steps 1–5 over conversation messages. A tool exchange the cut would
+ * split is evicted whole. Pinned messages kept from the evicted middle push out as many of
+ * the oldest kept middle messages. `summarize` (seed 000 `summarize_on_trim`, off) puts a
+ * summary of the evicted messages between head and tail; `marker` (off) a truncation marker.
+ */
+export const countStrategy: ContextStrategy<CountOptions> = {
+  description:
+    'Seeds 000/001: above max_messages (100) keep the first 1, the last 20 and the newest of the middle; tool exchanges stay whole; optional summary of what was evicted (off by default).',
+  defaults: {
+    maxMessages: 100,
+    preserveFirst: 1,
+    preserveLast: 20,
+    summarize: false,
+    marker: false,
+    summaryMaxTokens: SUMMARY_MAX_TOKENS,
+    minEvictedForSummary: MIN_EVICTED_FOR_SUMMARY,
+  },
+  resolveOptions(options: StrategyOptions): CountOptions {
+    return {
+      maxMessages: wholeOption(options, 'maxMessages', 100),
+      preserveFirst: wholeOption(options, 'preserveFirst', 1),
+      preserveLast: wholeOption(options, 'preserveLast', 20),
+      summarize: booleanOption(options, 'summarize', false),
+      marker: booleanOption(options, 'marker', false),
+      summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', SUMMARY_MAX_TOKENS, 1),
+      minEvictedForSummary: wholeOption(options, 'minEvictedForSummary', MIN_EVICTED_FOR_SUMMARY),
+    };
+  },
+  select(view, o) {
+    const caps = o.maxMessages > 0 ? { maxMessages: o.maxMessages } : {};
+    const total = view.fullMessages;
+    const ranges = seedKeptRanges(total, { max_messages: o.maxMessages, preserve_first_n: o.preserveFirst, preserve_last_n: o.preserveLast });
+    if (!ranges) return unchanged(view, caps);
+    const evict = keepEverything(view);
+    const middleEnd = total - Math.min(o.preserveLast, total);
+    const position = new Int32Array(view.unitCount);
+    let at = 0;
+    let kept = 0;
+    for (let u = 0; u < view.unitCount; u++) {
+      if (!hasFlag(view, u, UnitFlag.Sendable) || hasFlag(view, u, UnitFlag.Prefix)) continue;
+      const messages = view.unitMessages[u] as number;
+      const end = at + messages;
+      position[u] = at;
+      const wholeKept = end <= ranges.headEnd || at >= ranges.tailStart;
+      if (wholeKept || !isEvictable(view, u)) kept += messages;
+      else evict[u] = at < ranges.headEnd || end > ranges.tailStart ? 'tool-exchange' : 'message-cap';
+      at = end;
+    }
+    // The newest message is always sent, whatever preserve_last says.
+    const newest = newestSendable(view);
+    if (newest >= 0 && evict[newest] !== null) {
+      evict[newest] = null;
+      kept += view.unitMessages[newest] as number;
+    }
+    // Pinned messages the seed would evict stay; make room by evicting the oldest kept middle messages.
+    for (let u = 0; u < view.unitCount && kept > o.maxMessages; u++) {
+      if (!isEvictable(view, u) || evict[u] !== null || u === newest) continue;
+      const start = position[u] as number;
+      const messages = view.unitMessages[u] as number;
+      if (start < ranges.tailStart || start + messages > middleEnd) continue;
+      evict[u] = 'message-cap';
+      kept -= messages;
+    }
+    return {
+      evict,
+      slot: o.summarize
+        ? { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary }
+        : o.marker
+          ? { kind: 'marker' }
+          : null,
+      trigger: `${total} messages > max_messages (${o.maxMessages})`,
+      caps,
+    };
+  },
+};
+
+export interface RollingOptions {
+  rollingMax: number;
+  maxHistory: number;
+}
+
+/**
+ * `rolling` (seed 003): keep the last `rollingMax` (50) messages, dropping the oldest; no
+ * marker. `rollingMax` must be > 0 and at most `maxHistory` (1,000), the cap on incoming
+ * history (messages older than that are reported as `history-cap`). A view must open with a
+ * user message, so a kept tail that starts mid-turn loses its leading assistant messages.
+ */
+export const rollingStrategy: ContextStrategy<RollingOptions> = {
+  description: 'Seed 003: keeps the last 50 messages (a rolling window), dropping the oldest; incoming history capped at 1,000.',
+  defaults: { rollingMax: 50, maxHistory: 1000 },
+  resolveOptions(options) {
+    const rollingMax = wholeOption(options, 'rollingMax', 50, 1);
+    const maxHistory = wholeOption(options, 'maxHistory', 1000, 1);
+    if (rollingMax > maxHistory) {
+      throw new ConfigError('rollingMax', `rollingMax (${rollingMax}) must not exceed maxHistory (${maxHistory})`);
+    }
+    return { rollingMax, maxHistory };
+  },
+  select(view, o) {
+    const caps = { maxMessages: o.rollingMax };
+    if (view.fullMessages <= o.rollingMax) return unchanged(view, caps);
+    const evict = keepEverything(view);
+    const pinned = pinnedTotals(view, 0);
+    const cut = newestThatFit(view, 0, Infinity, o.rollingMax - pinned.messages, false);
+    let fromEnd = 0;
+    for (let u = view.unitCount - 1; u >= 0; u--) {
+      if (!hasFlag(view, u, UnitFlag.Sendable) || hasFlag(view, u, UnitFlag.Prefix)) continue;
+      fromEnd += view.unitMessages[u] as number;
+      if (u < cut && isEvictable(view, u)) evict[u] = fromEnd > o.maxHistory ? 'history-cap' : 'message-cap';
+    }
+    return { evict, slot: null, trigger: `${view.fullMessages} messages > ${o.rollingMax}`, caps };
+  },
+};
+
+export interface TruncateOptions {
+  triggerRatio: number;
+  targetRatio: number;
+  marker: boolean;
+}
+
+function ratios(options: StrategyOptions): { triggerRatio: number; targetRatio: number } {
+  const triggerRatio = ratioOption(options, 'triggerRatio', 0.8);
+  const targetRatio = ratioOption(options, 'targetRatio', 0.7);
+  if (targetRatio > triggerRatio) {
+    throw new ConfigError('targetRatio', `targetRatio (${targetRatio}) must not exceed triggerRatio (${triggerRatio})`);
+  }
+  return { triggerRatio, targetRatio };
+}
+
+/**
+ * `truncate` (seed 004): when the request's tokens (system prompt, messages, draft) exceed
+ * `triggerRatio` (80 %) of the context window, keep the first user message and the newest
+ * messages that fit `targetRatio` (70 %), stopping at the first that does not, and put the
+ * marker "[N earlier messages truncated to fit context window]" where they were.
+ */
+export const truncateStrategy: ContextStrategy<TruncateOptions> = {
+  description:
+    'Seed 004: above 80 % of the context window, keeps the first user message and the newest messages that fit 70 %, with a "[N earlier messages truncated to fit context window]" marker.',
+  defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true },
+  resolveOptions: (options) => ({ ...ratios(options), marker: booleanOption(options, 'marker', true) }),
+  select(view, o) {
+    const window = view.model.contextWindow;
+    const trigger = Math.floor(window * o.triggerRatio);
+    const caps = { maxInputTokens: trigger };
+    if (view.fullInputTokens <= trigger) return unchanged(view, caps);
+    const evict = keepEverything(view);
+    const markerTokens = o.marker ? view.count(truncationMarker(MARKER_SIZING_COUNT)) : 0;
+    const room = Math.floor(window * o.targetRatio) - headTotals(view).tokens - pinnedTotals(view, view.headEnd).tokens - markerTokens;
+    const cut = newestThatFit(view, view.headEnd, room, Infinity, true);
+    evictBetween(view, evict, view.headEnd, cut, 'token-budget');
+    return {
+      evict,
+      slot: o.marker ? { kind: 'marker' } : null,
+      trigger: `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${window}-token window`,
+      caps,
+    };
+  },
+};
+
+export interface SummarizeOptions {
+  triggerRatio: number;
+  targetRatio: number;
+  maxMessages: number;
+  summaryMaxTokens: number;
+  minEvictedForSummary: number;
+}
+
+/**
+ * `summarize` (seeds 000 + 004): trims as `truncate` does above `triggerRatio` (80 %) of the
+ * window — or, like `count`, above `maxMessages` (100; 0 disables) — keeping the first user
+ * message (the goal) and the newest messages that fit `targetRatio` (70 %) and the count.
+ * The evicted range becomes one "[Conversation Summary]" message between head and tail,
+ * extending the previous summary. At most one new summary per `minEvictedForSummary` (10)
+ * newly evicted messages and only when they carry prose; otherwise the previous summary
+ * stays, or the truncation marker stands in (also the fallback when summarizing fails).
+ */
+export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
+  description:
+    'Seeds 000 + 004: above 80 % of the window or 100 messages, keeps the goal and the newest messages; the evicted ones become one "[Conversation Summary]" (extended incrementally, at most once per 10 evicted, marker on failure).',
+  defaults: {
+    triggerRatio: 0.8,
+    targetRatio: 0.7,
+    maxMessages: 100,
+    summaryMaxTokens: SUMMARY_MAX_TOKENS,
+    minEvictedForSummary: MIN_EVICTED_FOR_SUMMARY,
+  },
+  resolveOptions: (options) => ({
+    ...ratios(options),
+    maxMessages: wholeOption(options, 'maxMessages', 100),
+    summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', SUMMARY_MAX_TOKENS, 1),
+    minEvictedForSummary: wholeOption(options, 'minEvictedForSummary', MIN_EVICTED_FOR_SUMMARY),
+  }),
+  select(view, o) {
+    const window = view.model.contextWindow;
+    const trigger = Math.floor(window * o.triggerRatio);
+    const caps = o.maxMessages > 0 ? { maxInputTokens: trigger, maxMessages: o.maxMessages } : { maxInputTokens: trigger };
+    const overTokens = view.fullInputTokens > trigger;
+    const overCount = o.maxMessages > 0 && view.fullMessages > o.maxMessages;
+    if (!overTokens && !overCount) return unchanged(view, caps);
+    const evict = keepEverything(view);
+    const head = headTotals(view);
+    const pinned = pinnedTotals(view, view.headEnd);
+    const tokenTarget = overTokens ? Math.floor(window * o.targetRatio) : trigger;
+    const tokenRoom = tokenTarget - head.tokens - pinned.tokens - summarySlotReserve(view, o.summaryMaxTokens);
+    const messageRoom = o.maxMessages > 0 ? o.maxMessages - head.messages - pinned.messages : Infinity;
+    const cut = newestThatFit(view, view.headEnd, tokenRoom, messageRoom, false);
+    evictBetween(view, evict, view.headEnd, cut, overTokens ? 'token-budget' : 'message-cap');
+    return {
+      evict,
+      slot: { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary },
+      trigger: overTokens
+        ? `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${window}-token window`
+        : `${view.fullMessages} messages > max_messages (${o.maxMessages})`,
+      caps,
+    };
+  },
+};
+
+export interface TwoTierOptions {
+  heuristicThreshold: number;
+  aiThreshold: number;
+  keepLast: number;
+  summaryMaxTokens: number;
+}
+
+/** Seed 002: an AI summary needs more than this many messages to summarize. */
+const AI_SUMMARY_MIN_MESSAGES = 8;
+
+/**
+ * `two-tier` (seed 002): above `heuristicThreshold` (80,000) tokens, keep the last
+ * `keepLast` (8) messages (plus the first user message, so the request opens with one) and
+ * condense the rest into a heuristic summary — tools used, files explored, commands run —
+ * without a model call. Above `aiThreshold` (120,000) with more than 8 messages to
+ * condense, ask for an AI summary with seed 002's six-part prompt (up to 2,000 tokens),
+ * extending the previous summary; summaries are cached by content.
+ */
+export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
+  description:
+    'Seed 002: above 80k tokens keeps the last 8 messages and a heuristic summary (tools, files, commands; no AI call); above 120k an AI summary with a six-part prompt, cached.',
+  defaults: { heuristicThreshold: 80_000, aiThreshold: 120_000, keepLast: 8, summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS },
+  resolveOptions(options) {
+    const heuristicThreshold = wholeOption(options, 'heuristicThreshold', 80_000);
+    const aiThreshold = wholeOption(options, 'aiThreshold', 120_000);
+    if (aiThreshold < heuristicThreshold) {
+      throw new ConfigError('aiThreshold', `aiThreshold (${aiThreshold}) must not be below heuristicThreshold (${heuristicThreshold})`);
+    }
+    return {
+      heuristicThreshold,
+      aiThreshold,
+      keepLast: wholeOption(options, 'keepLast', 8, 1),
+      summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', STRUCTURED_SUMMARY_MAX_TOKENS, 1),
+    };
+  },
+  select(view, o) {
+    const tokens = view.fullInputTokens;
+    if (tokens <= o.heuristicThreshold) return unchanged(view, {});
+    const evict = keepEverything(view);
+    const cut = newestThatFit(view, view.headEnd, Infinity, o.keepLast, false);
+    const evicted = evictBetween(view, evict, view.headEnd, cut, 'token-budget');
+    if (evicted === 0) return unchanged(view, {});
+    const ai = tokens > o.aiThreshold && evicted > AI_SUMMARY_MIN_MESSAGES;
+    return {
+      evict,
+      slot: ai
+        ? { kind: 'summary', source: 'llm', prompt: 'structured', maxTokens: o.summaryMaxTokens, minEvicted: 1 }
+        : { kind: 'summary', source: 'heuristic' },
+      trigger: ai ? `${tokens} tokens > ${o.aiThreshold} (AI summary)` : `${tokens} tokens > ${o.heuristicThreshold} (heuristic summary)`,
+      caps: {},
+    };
+  },
+};

@@ -1,0 +1,113 @@
+/** Small building blocks the built-in strategies share. All linear in the number of units. */
+import { truncationMarker } from '../summary';
+import { UnitFlag, type EvictionReason, type HistoryView } from './types';
+
+export type EvictList = Array<EvictionReason | null>;
+
+export function hasFlag(view: HistoryView, unit: number, flag: number): boolean {
+  return ((view.unitFlags[unit] as number) & flag) !== 0;
+}
+
+/** Sendable and not protected (pinned units and the system prefix are never evicted). */
+export function isEvictable(view: HistoryView, unit: number): boolean {
+  const flags = view.unitFlags[unit] as number;
+  return (flags & UnitFlag.Sendable) !== 0 && (flags & (UnitFlag.Pinned | UnitFlag.Prefix)) === 0;
+}
+
+/** A selection that evicts nothing. */
+export function keepEverything(view: HistoryView): EvictList {
+  return new Array<EvictionReason | null>(view.unitCount).fill(null);
+}
+
+/** Input tokens and counted messages of the head: system prompt, draft, prefix, leading summaries and the first user message. */
+export function headTotals(view: HistoryView): { tokens: number; messages: number } {
+  let tokens = view.systemTokens + view.draftTokens;
+  let messages = 0;
+  for (let u = 0; u < view.headEnd; u++) {
+    if (!hasFlag(view, u, UnitFlag.Sendable)) continue;
+    tokens += view.unitTokens[u] as number;
+    if (!hasFlag(view, u, UnitFlag.Prefix)) messages += view.unitMessages[u] as number;
+  }
+  return { tokens, messages };
+}
+
+/** Tokens and messages of pinned sendable units at or after `from` (kept whatever the strategy does). */
+export function pinnedTotals(view: HistoryView, from: number): { tokens: number; messages: number } {
+  let tokens = 0;
+  let messages = 0;
+  for (let u = from; u < view.unitCount; u++) {
+    if (hasFlag(view, u, UnitFlag.Sendable) && hasFlag(view, u, UnitFlag.Pinned)) {
+      tokens += view.unitTokens[u] as number;
+      messages += view.unitMessages[u] as number;
+    }
+  }
+  return { tokens, messages };
+}
+
+/** Index of the newest sendable unit, or -1. */
+export function newestSendable(view: HistoryView): number {
+  for (let u = view.unitCount - 1; u >= 0; u--) if (hasFlag(view, u, UnitFlag.Sendable)) return u;
+  return -1;
+}
+
+/**
+ * Walks back from the newest unit to `from`, keeping evictable units while they fit in
+ * `tokenRoom` and `messageRoom`, and stops at the first that does not (the kept tail is
+ * contiguous). With `strict`, a unit fits only if room is left after it (seed 004's
+ * `remaining - tokens > 0`). The newest sendable unit is always kept. Returns the index of
+ * the oldest kept unit: evictable units in `[from, result)` are the ones to evict.
+ */
+export function newestThatFit(
+  view: HistoryView,
+  from: number,
+  tokenRoom: number,
+  messageRoom: number,
+  strict: boolean,
+): number {
+  const newest = newestSendable(view);
+  let cut = view.unitCount;
+  let tokensLeft = tokenRoom;
+  let messagesLeft = messageRoom;
+  for (let u = view.unitCount - 1; u >= from; u--) {
+    if (!isEvictable(view, u)) continue;
+    const tokens = view.unitTokens[u] as number;
+    const messages = view.unitMessages[u] as number;
+    const fits = (strict ? tokensLeft - tokens > 0 : tokensLeft - tokens >= 0) && messagesLeft - messages >= 0;
+    if (!fits && u !== newest) break;
+    tokensLeft -= tokens;
+    messagesLeft -= messages;
+    cut = u;
+  }
+  return Math.max(cut, from);
+}
+
+/** Marks evictable units in `[from, to)` with `reason`. */
+export function evictBetween(view: HistoryView, evict: EvictList, from: number, to: number, reason: EvictionReason): number {
+  let evicted = 0;
+  for (let u = from; u < to; u++) {
+    if (isEvictable(view, u)) {
+      evict[u] = reason;
+      evicted += view.unitMessages[u] as number;
+    }
+  }
+  return evicted;
+}
+
+export function percent(ratio: number): string {
+  return `${Math.round(ratio * 1000) / 10} %`;
+}
+
+/** Marker size used when reserving room for it: as if it stood for 999,999 messages, so its size never moves a trim. */
+export const MARKER_SIZING_COUNT = 999_999;
+
+/**
+ * Tokens to reserve for a summary slot: the summary's `maxTokens`, or more when what may
+ * stand in instead is bigger (a previous summary it falls back to, or the marker).
+ */
+export function summarySlotReserve(view: HistoryView, maxTokens: number): number {
+  let reserve = Math.max(maxTokens, view.count(truncationMarker(MARKER_SIZING_COUNT)));
+  for (let u = view.headEnd; u < view.unitCount; u++) {
+    if (hasFlag(view, u, UnitFlag.Summary) && hasFlag(view, u, UnitFlag.Sendable)) reserve = Math.max(reserve, view.unitTokens[u] as number);
+  }
+  return reserve;
+}

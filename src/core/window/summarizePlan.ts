@@ -1,0 +1,79 @@
+/**
+ * Turns a plan that needs a summary into the request to send: reuses a cached summary
+ * or asks the injected model function for one, and falls back to what the plan already
+ * holds in the slot (the previous summary, or the truncation marker) when the call fails.
+ * Pure apart from the injected function and cache; never throws for a failed summary.
+ */
+import type { WindowMessage } from '../messages';
+import { buildSummaryPrompt, summaryCacheKey, summaryMessage, type SummaryCache, type SyntheticMessage } from '../summary';
+import { SLOT_ITEM_ID, type ContextPlan, type PlanItem } from './types';
+
+/** Writes a summary for a prompt; `maxTokens` is the output cap to request (seed 000: 1,024; seed 002: 2,000). */
+export type SummarizeFn = (prompt: string, request: { maxTokens: number }) => Promise<string>;
+
+/** A summary produced for a plan, for the caller to store as a message of kind `summary`. */
+export interface NewSummary {
+  /** The model's text (without the "[Conversation Summary]" prefix). */
+  text: string;
+  /** The message as sent: store its content verbatim so the next request's prefix is byte-identical. */
+  message: SyntheticMessage;
+  /** Ids of every stored message it stands for (the previous summary's plus the newly evicted). */
+  covers: string[];
+  /** Id of the previous summary it extends and replaces, or null. */
+  replaces: string | null;
+  cacheKey: string;
+}
+
+export interface ResolvedPlan<M extends WindowMessage = WindowMessage> {
+  /** The request's messages, the slot filled in. */
+  messages: PlanItem<M>[];
+  /**
+   * - `unchanged`: the plan needed no new summary;
+   * - `summarized`: the model wrote one; `cached`: found in the cache;
+   * - `fallback`: the call failed or returned nothing; the slot keeps the previous summary or the marker.
+   */
+  outcome: 'unchanged' | 'summarized' | 'cached' | 'fallback';
+  summary: NewSummary | null;
+  /** Why the summary failed, for a `fallback`. */
+  error?: unknown;
+}
+
+/**
+ * Fills a plan's summary slot. When `plan.slot.summary.status` is `needed`: looks the
+ * summary up in `cache` (keyed by a hash of the evicted messages and the previous summary),
+ * else calls `summarize` with the incremental prompt (previous summary + newly evicted
+ * messages) and caches the answer. Any other plan is returned as it is.
+ */
+export async function resolvePlanSummary<M extends WindowMessage>(
+  plan: ContextPlan<M>,
+  options: { summarize: SummarizeFn; cache?: SummaryCache },
+): Promise<ResolvedPlan<M>> {
+  const slot = plan.slot;
+  const request = slot?.summary;
+  if (!slot || !request || request.status !== 'needed' || request.prompt === null) {
+    return { messages: plan.messages, outcome: 'unchanged', summary: null };
+  }
+  const previousText = request.previous?.text;
+  const cacheKey = summaryCacheKey(request.prompt, request.messages, previousText);
+  let text = options.cache?.get(cacheKey);
+  const cached = text !== undefined;
+  if (!cached) {
+    try {
+      text = await options.summarize(buildSummaryPrompt(request.prompt, request.messages, previousText), { maxTokens: request.maxTokens });
+    } catch (error) {
+      return { messages: plan.messages, outcome: 'fallback', summary: null, error };
+    }
+  }
+  if (typeof text !== 'string' || !text.trim()) {
+    return { messages: plan.messages, outcome: 'fallback', summary: null, error: new Error('the summary came back empty') };
+  }
+  if (!cached) options.cache?.set(cacheKey, text);
+  const message = summaryMessage(text, slot.role);
+  const messages = plan.messages.slice();
+  messages[slot.index] = { id: SLOT_ITEM_ID, message: message as unknown as M, kind: 'summary', covers: request.covers };
+  return {
+    messages,
+    outcome: cached ? 'cached' : 'summarized',
+    summary: { text: text.trim(), message, covers: request.covers, replaces: request.previous?.id ?? null, cacheKey },
+  };
+}

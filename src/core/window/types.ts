@@ -1,0 +1,314 @@
+/**
+ * Types of the context planner: what goes in (history, policy, model limits, a token
+ * counter), what strategies see and return, and the plan that comes out.
+ */
+import type { WindowMessage } from '../messages';
+import type { SummaryPromptKind } from '../summary';
+
+/**
+ * Tokens of one wire message as the target model will count it (content plus per-message
+ * overhead), a whole number ≥ 0. Callers pass a counter memoized by message identity, so
+ * planning the same history again costs one lookup per message.
+ */
+export type TokenCounter = (message: WindowMessage) => number;
+
+/** The model's limits in tokens, already resolved (explicit setting > registry > default). */
+export interface ModelLimits {
+  /** Context window: input plus output tokens the model accepts in one request. */
+  contextWindow: number;
+  /** Largest `max_tokens` the model allows for one answer. */
+  maxOutputTokens: number;
+}
+
+/**
+ * One wire message of the history, tagged with the stored message it came from. A stored
+ * message may become several items with the same `id` (OpenAI splits tool results into
+ * `role:"tool"` messages); items sharing an id are kept or evicted together.
+ */
+export interface PlanItem<M extends WindowMessage = WindowMessage> {
+  id: string;
+  message: M;
+  /** Never evicted by any strategy (a pinned message that cannot be sent at all is still dropped as invalid). */
+  pinned?: boolean;
+  /** `summary`: a stored "[Conversation Summary]" standing in for the messages in `covers`. */
+  kind?: 'message' | 'summary';
+  /** For a summary: ids of the stored messages it stands for. */
+  covers?: readonly string[];
+}
+
+/**
+ * Knobs a strategy may read. Each strategy documents the ones it uses and applies its
+ * seed's defaults to any left out; unknown knobs are ignored, so one settings object can
+ * serve every strategy. Counts are messages, token amounts are tokens, ratios are 0–1.
+ */
+export interface StrategyOptions {
+  /** count, summarize, auto: message cap (seed 000/001 `max_messages`; 0 disables). */
+  maxMessages?: number;
+  /** count: messages kept from the start (seed `preserve_first_n`). */
+  preserveFirst?: number;
+  /** count: messages kept from the end (seed `preserve_last_n`). */
+  preserveLast?: number;
+  /** rolling: keep the last N messages (seed 003 `MaxMessagesPerRequest`, must be > 0). */
+  rollingMax?: number;
+  /** rolling: at most this many of the newest messages are considered at all (seed 003 `MaxHistoryLen`). */
+  maxHistory?: number;
+  /** truncate, summarize: trim when tokens exceed this share of the window (seed 004: 0.8). */
+  triggerRatio?: number;
+  /** truncate, summarize: trim down to this share of the window (seed 004: 0.7). */
+  targetRatio?: number;
+  /** auto: the user's per-request token budget (0 = only the window share). */
+  budgetTokens?: number;
+  /** auto: share of the context window a request may use. */
+  windowShare?: number;
+  /** auto: after a trim, tokens and messages fall to this share of their caps. */
+  lowWater?: number;
+  /** all: output tokens reserved for the answer (default: the model's max output, at most 8,192). */
+  outputReserve?: number;
+  /** count, auto: replace evicted messages with a summary (seed 000 `summarize_on_trim`). */
+  summarize?: boolean;
+  /** count, truncate, auto: put the truncation marker where messages were evicted. */
+  marker?: boolean;
+  /** summarizing strategies: `max_tokens` of a summary request. */
+  summaryMaxTokens?: number;
+  /** summarizing strategies: evicted messages needed before a new summary (seed 000 rate limit). */
+  minEvictedForSummary?: number;
+  /** two-tier: messages kept at the end (seed 002: 8). */
+  keepLast?: number;
+  /** two-tier: above this many tokens, a heuristic summary (seed 002: 80,000). */
+  heuristicThreshold?: number;
+  /** two-tier: above this many tokens, an AI summary (seed 002: 120,000). */
+  aiThreshold?: number;
+  [knob: string]: unknown;
+}
+
+/** Which strategy plans the context, and its knobs. */
+export interface ContextPolicy {
+  /** A registered strategy name: `auto`, `count`, `rolling`, `truncate`, `summarize`, `two-tier`, `off`, or a custom one. */
+  strategy: string;
+  options?: StrategyOptions;
+}
+
+/**
+ * Why a message is not sent:
+ * - `message-cap`: over the strategy's message cap;
+ * - `token-budget`: over the strategy's token trigger or budget;
+ * - `history-cap`: older than the rolling strategy's incoming-history cap;
+ * - `tool-exchange`: its tool call or result partner was evicted, and an exchange is never split;
+ * - `user-first`: evicted so the request starts with a user message;
+ * - `invalid`: cannot be sent (unanswered tool call, orphan result, empty content, unknown role);
+ * - `leading`: comes before the first user message, where the APIs accept none.
+ */
+export type EvictionReason =
+  | 'message-cap'
+  | 'token-budget'
+  | 'history-cap'
+  | 'tool-exchange'
+  | 'user-first'
+  | 'invalid'
+  | 'leading';
+
+/** Bits of {@link HistoryView.unitFlags}. */
+export const UnitFlag = {
+  /** Valid and placeable: may be sent. */
+  Sendable: 1,
+  /** Opens a user turn (a user message that is not a tool-result carrier). */
+  UserStart: 2,
+  /** A place where whole-turn eviction may cut: a user turn start or a stored summary. */
+  TurnStart: 4,
+  Pinned: 8,
+  /** A stored summary (`kind: 'summary'`). */
+  Summary: 16,
+  /** System or developer instructions. */
+  System: 32,
+  /** Leading system instructions: always kept, never counted against message caps. */
+  Prefix: 64,
+  /** Cannot be sent: a broken tool exchange, empty content, an unknown role or a misplaced tool block. */
+  Invalid: 128,
+} as const;
+
+/**
+ * The analysed history a strategy plans over. Units are the smallest pieces that can be
+ * kept or evicted (a tool exchange with its results, wire messages of one stored message),
+ * stored as parallel arrays so a plan of 10,000 messages allocates almost nothing.
+ */
+export interface HistoryView {
+  readonly items: readonly PlanItem[];
+  /** Tokens of each item (one counter call per item per plan). */
+  readonly itemTokens: Float64Array;
+  readonly unitCount: number;
+  /** First item of each unit. */
+  readonly unitStart: Int32Array;
+  /** One past the last item of each unit. */
+  readonly unitEnd: Int32Array;
+  readonly unitTokens: Float64Array;
+  /** Wire messages in each unit. */
+  readonly unitMessages: Int32Array;
+  /** {@link UnitFlag} bits of each unit. */
+  readonly unitFlags: Uint8Array;
+  /** Index of the unit holding the first user message (the goal), or -1. */
+  readonly firstUserUnit: number;
+  /** Units before this index are the leading system prefix and the first user message. */
+  readonly headEnd: number;
+  /** Tokens of the separate system prompt (Anthropic's `system`), 0 if none. */
+  readonly systemTokens: number;
+  /** Tokens of the message being composed, planned as if sent. */
+  readonly draftTokens: number;
+  /** Output tokens reserved for the answer. */
+  readonly outputReserve: number;
+  readonly model: ModelLimits;
+  /** Tokens of every sendable unit plus system prompt and draft: the request if nothing were evicted. */
+  readonly fullInputTokens: number;
+  /** Wire messages of every sendable non-prefix unit: what message caps count. */
+  readonly fullMessages: number;
+  /** The caller's counter, for sizing synthetic messages. */
+  readonly count: TokenCounter;
+}
+
+/** What a strategy wants in place of the messages it evicted. */
+export type SlotRequest =
+  | { kind: 'marker' }
+  | {
+      kind: 'summary';
+      source: 'llm';
+      prompt: SummaryPromptKind;
+      /** `max_tokens` of the summary request; the plan reserves this much for it. */
+      maxTokens: number;
+      /** Newly evicted stored messages needed before a new summary is asked for. */
+      minEvicted: number;
+    }
+  | { kind: 'summary'; source: 'heuristic' };
+
+/** A strategy's decision for one plan. */
+export interface Selection {
+  /** Per unit: why it is evicted, or null to keep it. Pinned, prefix and unsendable units are settled by the planner. */
+  readonly evict: ReadonlyArray<EvictionReason | null>;
+  /** What stands in for the evicted units (null: nothing, they just go). */
+  readonly slot: SlotRequest | null;
+  /** Why the strategy trimmed, for the user (null: it did not trim). */
+  readonly trigger: string | null;
+  /** The strategy's caps: input tokens (system + messages + draft) and history messages kept. */
+  readonly caps: { readonly maxInputTokens?: number; readonly maxMessages?: number };
+}
+
+/**
+ * A named way to choose what to send. `resolveOptions` applies the strategy's defaults
+ * and throws a ConfigError naming the first invalid knob; `select` must be pure,
+ * deterministic and linear in the number of units.
+ */
+export interface ContextStrategy<O = unknown> {
+  /** One paragraph for the settings screen and the README. */
+  readonly description: string;
+  /** The seed's defaults for every knob this strategy reads. */
+  readonly defaults: Readonly<StrategyOptions>;
+  resolveOptions(options: StrategyOptions): O;
+  select(view: HistoryView, options: O): Selection;
+}
+
+/** A summary the plan needs, reuses, or built without a model call. */
+export interface SummaryRequest {
+  /**
+   * - `needed`: ask the model (see `summarizePlan`); until then the slot holds the fallback;
+   * - `reused`: the previous summary stands in as it is (too few new evictions, or no prose in them);
+   * - `heuristic`: built by the planner without a model call.
+   */
+  status: 'needed' | 'reused' | 'heuristic';
+  /** The prompt of a model-written summary (null for a heuristic one). */
+  prompt: SummaryPromptKind | null;
+  /** `max_tokens` of the summary request (0 for a heuristic one). */
+  maxTokens: number;
+  /** Ids of the newly evicted stored messages the new summary condenses, in order. */
+  ids: string[];
+  /** Their wire messages (the history's own objects). */
+  messages: WindowMessage[];
+  /** The summary being extended (incremental summaries), or null. */
+  previous: { id: string; text: string } | null;
+  /** Ids of every stored message the resulting summary stands for: the previous one's plus `ids`. */
+  covers: string[];
+}
+
+/** The marker or summary that stands where messages were evicted. */
+export interface PlanSlot {
+  kind: 'marker' | 'summary';
+  /** Its index in `plan.messages`. */
+  index: number;
+  role: 'user' | 'assistant';
+  /** Stored messages it stands for. */
+  standsFor: number;
+  summary: SummaryRequest | null;
+}
+
+/** Numbers behind a plan, for the gauge, the trim notice and the 80 % warning. */
+export interface PlanMetrics {
+  /** Wire messages in the history given to the planner. */
+  totalMessages: number;
+  /** History wire messages sent. */
+  keptMessages: number;
+  /** History wire messages not sent (for any reason). */
+  evictedMessages: number;
+  /** Messages in the request: kept ones plus the marker or summary. */
+  sentMessages: number;
+  systemTokens: number;
+  /** Kept history messages plus the slot. */
+  messageTokens: number;
+  /** The marker or summary (for a summary still to be written: its `maxTokens`). */
+  slotTokens: number;
+  draftTokens: number;
+  /** system + messages + slot + draft. */
+  inputTokens: number;
+  outputReserveTokens: number;
+  /** inputTokens + outputReserveTokens: what the request may occupy of the window. */
+  totalTokens: number;
+  contextWindow: number;
+  /** The input-token cap this plan was made against (the strategy's, else the window minus the reserve). */
+  budgetTokens: number;
+  /** The strategy's message cap, or null. */
+  maxMessages: number | null;
+  /** totalTokens / contextWindow. */
+  windowShare: number;
+  /** inputTokens / budgetTokens. */
+  budgetShare: number;
+  /** Over 80 % of the token budget or of the message cap (seed 000's warning). */
+  approachingLimit: boolean;
+  /** The request exceeds a cap or the window: what was kept cannot be trimmed further (never silent). */
+  overBudget: boolean;
+  /** One sentence per exceeded limit. */
+  overBudgetReasons: string[];
+  /** The strategy evicted something in this plan. */
+  trimmed: boolean;
+  /** Why it trimmed, or null. */
+  trigger: string | null;
+  /** Evicted stored messages per reason. */
+  evictedByReason: Partial<Record<EvictionReason, number>>;
+}
+
+/** What to send, what not and why. The same input always gives a byte-identical plan. */
+export interface ContextPlan<M extends WindowMessage = WindowMessage> {
+  strategy: string;
+  /**
+   * The request's messages in order: history items (the caller's own objects; a summary
+   * opening the request gets a copy with role `user`) and at most one slot item with id
+   * {@link SLOT_ITEM_ID}.
+   */
+  messages: PlanItem<M>[];
+  /** Stored messages not sent, in history order, each with its reason. */
+  evicted: { id: string; reason: EvictionReason }[];
+  slot: PlanSlot | null;
+  metrics: PlanMetrics;
+}
+
+/** The id of the marker or summary item the planner inserts (never a stored id). */
+export const SLOT_ITEM_ID = 'windowpane:slot';
+
+/** Arguments of `planContext`. */
+export interface PlanContextInput<M extends WindowMessage = WindowMessage> {
+  /** Wire messages in send order (a stored summary already in place of what it covers). Never modified. */
+  history: readonly PlanItem<M>[];
+  policy: ContextPolicy;
+  model: ModelLimits;
+  /** Tokens of one wire message; pass a memoized one. */
+  counter: TokenCounter;
+  /** A system prompt sent outside the messages (Anthropic `system`); OpenAI's comes as a leading history item. */
+  system?: string;
+  /** Tokens of the message being composed, planned as if it were sent (for the gauge). */
+  draftTokens?: number;
+}
