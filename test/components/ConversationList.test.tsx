@@ -1,0 +1,107 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { ConversationList, type ConversationItem, type ConversationListProps } from '../../src/components/ConversationList';
+
+const items: ConversationItem[] = [
+  { id: 'c1', title: 'Trip to Lisbon', updatedAt: 2 },
+  { id: 'c2', title: 'Rust lifetimes', updatedAt: 1 },
+];
+
+/** The list with its search box wired to state, as the sidebar does. */
+function List(props: Partial<ConversationListProps>) {
+  const [query, setQuery] = useState('');
+  return (
+    <ConversationList
+      items={items}
+      activeId="c1"
+      query={query}
+      onNew={vi.fn()}
+      onSelect={vi.fn()}
+      onRename={vi.fn()}
+      onDelete={vi.fn()}
+      {...props}
+      onQueryChange={(q) => {
+        setQuery(q);
+        props.onQueryChange?.(q);
+      }}
+    />
+  );
+}
+
+describe('ConversationList', () => {
+  it('is the navigation "Conversations" listing every conversation, the open one marked current', () => {
+    render(<List />);
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    expect(within(nav).getByRole('button', { name: 'Trip to Lisbon' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('button', { name: 'Rust lifetimes' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('starts a new chat', async () => {
+    const onNew = vi.fn();
+    render(<List onNew={onNew} />);
+    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    expect(onNew).toHaveBeenCalledOnce();
+  });
+
+  it('opens a conversation', async () => {
+    const onSelect = vi.fn();
+    render(<List onSelect={onSelect} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Rust lifetimes' }));
+    expect(onSelect).toHaveBeenCalledWith('c2');
+  });
+
+  it('searches as you type', async () => {
+    const onQueryChange = vi.fn();
+    render(<List onQueryChange={onQueryChange} />);
+    const search = screen.getByRole('searchbox', { name: 'Search conversations' });
+    await userEvent.type(search, 'lis');
+    expect(search).toHaveValue('lis');
+    expect(onQueryChange).toHaveBeenLastCalledWith('lis');
+  });
+
+  it('says when nothing matches a search, and when there is nothing yet', () => {
+    const { rerender } = render(<ConversationList items={[]} query="zzz" onQueryChange={vi.fn()} onNew={vi.fn()} onSelect={vi.fn()} onRename={vi.fn()} onDelete={vi.fn()} />);
+    expect(screen.getByRole('navigation', { name: 'Conversations' })).toHaveTextContent('No conversation matches.');
+    rerender(<ConversationList items={[]} query="" onQueryChange={vi.fn()} onNew={vi.fn()} onSelect={vi.fn()} onRename={vi.fn()} onDelete={vi.fn()} />);
+    expect(screen.getByRole('navigation', { name: 'Conversations' })).toHaveTextContent('No conversations yet.');
+  });
+
+  it('shows the matching line of a message hit under its title', () => {
+    render(<List items={[{ id: 'c2', title: 'Rust lifetimes', updatedAt: 1, snippet: '…the borrow checker…' }]} />);
+    expect(screen.getByRole('button', { name: /^Rust lifetimes/ })).toHaveTextContent('…the borrow checker…');
+  });
+
+  it('renames a conversation in place with Enter', async () => {
+    const onRename = vi.fn();
+    render(<List onRename={onRename} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Rename Rust lifetimes' }));
+    const box = screen.getByRole('textbox', { name: 'Conversation title' });
+    expect(box).toHaveFocus();
+    expect(box).toHaveValue('Rust lifetimes');
+    await userEvent.clear(box);
+    await userEvent.type(box, '  Borrowing, explained  {Enter}');
+    expect(onRename).toHaveBeenCalledWith('c2', 'Borrowing, explained');
+    expect(screen.queryByRole('textbox', { name: 'Conversation title' })).not.toBeInTheDocument();
+  });
+
+  it('cancels a rename with Escape, and ignores an empty title', async () => {
+    const onRename = vi.fn();
+    render(<List onRename={onRename} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Rename Trip to Lisbon' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Conversation title' }), ' 2{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Conversation title' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Rename Trip to Lisbon' }));
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Conversation title' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Conversation title' }), '   {Enter}');
+    expect(onRename).not.toHaveBeenCalled();
+  });
+
+  it('deletes a conversation', async () => {
+    const onDelete = vi.fn();
+    render(<List onDelete={onDelete} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Delete Trip to Lisbon' }));
+    expect(onDelete).toHaveBeenCalledWith('c1');
+  });
+});
