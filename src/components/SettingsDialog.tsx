@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import type { ProviderId } from '../core';
 import { DEFAULT_BASE_URLS, STRATEGIES, STRATEGY_LABELS, type Settings, type WindowSettings } from '../store/settings';
 
@@ -164,13 +164,13 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
               }
             </Field>
             <Field label="Context window" hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model).">
-              {(id) => <input id={id} type="number" min={0} step={1} value={draft.contextWindow} onChange={(e) => setDraft((d) => ({ ...d, contextWindow: int(e.target.value) }))} />}
+              {(id) => <NumberInput id={id} min={0} step={1} value={draft.contextWindow} onValue={(v) => setDraft((d) => ({ ...d, contextWindow: int(v) }))} />}
             </Field>
             <Field label="System prompt">
               {(id) => <textarea id={id} rows={3} value={draft.systemPrompt} onChange={(e) => setDraft((d) => ({ ...d, systemPrompt: e.target.value }))} />}
             </Field>
             <Field label="Max output tokens" hint="Reserved for the answer in every request. 0 uses the model's default.">
-              {(id) => <input id={id} type="number" min={0} step={1} value={draft.maxOutputTokens} onChange={(e) => setDraft((d) => ({ ...d, maxOutputTokens: int(e.target.value) }))} />}
+              {(id) => <NumberInput id={id} min={0} step={1} value={draft.maxOutputTokens} onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: int(v) }))} />}
             </Field>
           </section>
 
@@ -192,37 +192,37 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
             </label>
             <div className="grid">
               <Field label="Max messages" hint="0 disables the count cap.">
-                {(id) => <input id={id} type="number" min={0} step={1} value={w.maxMessages} onChange={(e) => setWindow({ maxMessages: int(e.target.value) })} />}
+                {(id) => <NumberInput id={id} min={0} step={1} value={w.maxMessages} onValue={(v) => setWindow({ maxMessages: int(v) })} />}
               </Field>
               <Field label="Preserve first messages">
-                {(id) => <input id={id} type="number" min={0} step={1} value={w.preserveFirst} onChange={(e) => setWindow({ preserveFirst: int(e.target.value) })} />}
+                {(id) => <NumberInput id={id} min={0} step={1} value={w.preserveFirst} onValue={(v) => setWindow({ preserveFirst: int(v) })} />}
               </Field>
               <Field label="Preserve last messages">
-                {(id) => <input id={id} type="number" min={0} step={1} value={w.preserveLast} onChange={(e) => setWindow({ preserveLast: int(e.target.value) })} />}
+                {(id) => <NumberInput id={id} min={0} step={1} value={w.preserveLast} onValue={(v) => setWindow({ preserveLast: int(v) })} />}
               </Field>
               <Field label="Rolling window size" hint="Messages kept by the rolling strategy.">
-                {(id) => <input id={id} type="number" min={1} step={1} value={w.rollingMax} onChange={(e) => setWindow({ rollingMax: Math.max(1, int(e.target.value)) })} />}
+                {(id) => <NumberInput id={id} min={1} step={1} value={w.rollingMax} onValue={(v) => setWindow({ rollingMax: Math.max(1, int(v)) })} />}
               </Field>
               <Field label="Trim above (% of window)">
-                {(id) => <input id={id} type="number" min={10} max={100} step={1} value={Math.round(w.triggerRatio * 100)} onChange={(e) => setWindow({ triggerRatio: clampRatio(e.target.value) })} />}
+                {(id) => <NumberInput id={id} min={10} max={100} step={1} value={Math.round(w.triggerRatio * 100)} onValue={(v) => setWindow({ triggerRatio: clampRatio(v) })} />}
               </Field>
               <Field label="Trim down to (% of window)">
-                {(id) => <input id={id} type="number" min={5} max={100} step={1} value={Math.round(w.targetRatio * 100)} onChange={(e) => setWindow({ targetRatio: clampRatio(e.target.value) })} />}
+                {(id) => <NumberInput id={id} min={5} max={100} step={1} value={Math.round(w.targetRatio * 100)} onValue={(v) => setWindow({ targetRatio: clampRatio(v) })} />}
               </Field>
               <Field label="After a trim, fall to (% of trigger)" hint="Automatic strategy: lower means rarer trims and longer-lived prompt caches.">
-                {(id) => <input id={id} type="number" min={10} max={95} step={5} value={Math.round(w.lowWater * 100)} onChange={(e) => setWindow({ lowWater: Math.min(0.95, clampRatio(e.target.value)) })} />}
+                {(id) => <NumberInput id={id} min={10} max={95} step={5} value={Math.round(w.lowWater * 100)} onValue={(v) => setWindow({ lowWater: Math.min(0.95, clampRatio(v)) })} />}
               </Field>
               <Field label="Token budget per request" hint="0 = no cap beyond the window share.">
-                {(id) => <input id={id} type="number" min={0} step={1000} value={w.budgetTokens} onChange={(e) => setWindow({ budgetTokens: int(e.target.value) })} />}
+                {(id) => <NumberInput id={id} min={0} step={1000} value={w.budgetTokens} onValue={(v) => setWindow({ budgetTokens: int(v) })} />}
               </Field>
               <Field label="Money budget per request (USD)" hint="0 = no cap. Uses the model's input price.">
-                {(id) => <input id={id} type="number" min={0} step={0.05} value={w.budgetUsd} onChange={(e) => setWindow({ budgetUsd: Math.max(0, Number(e.target.value) || 0) })} />}
+                {(id) => <NumberInput id={id} min={0} step={0.05} value={w.budgetUsd} onValue={(v) => setWindow({ budgetUsd: Math.max(0, Number(v) || 0) })} />}
               </Field>
               <Field label="Summary model" hint="Empty uses the chat model; a cheaper one saves money.">
                 {(id) => <input id={id} value={w.summaryModel} onChange={(e) => setWindow({ summaryModel: e.target.value.trim() })} />}
               </Field>
               <Field label="Summary max tokens">
-                {(id) => <input id={id} type="number" min={64} step={64} value={w.summaryMaxTokens} onChange={(e) => setWindow({ summaryMaxTokens: Math.max(64, int(e.target.value)) })} />}
+                {(id) => <NumberInput id={id} min={64} step={64} value={w.summaryMaxTokens} onValue={(v) => setWindow({ summaryMaxTokens: Math.max(64, int(v)) })} />}
               </Field>
             </div>
           </section>
@@ -245,6 +245,27 @@ function clampRatio(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n)) return 0.8;
   return Math.min(1, Math.max(0.05, n / 100));
+}
+
+/**
+ * A number box that can be cleared and retyped: while it has focus it shows what is typed
+ * (the draft takes the parsed, clamped value at each keystroke); on blur it shows that value.
+ * Showing the clamped value while typing turned "clear, type 512" into 64512.
+ */
+function NumberInput({ value, onValue, ...rest }: Omit<ComponentProps<'input'>, 'value' | 'onChange' | 'type'> & { value: number; onValue: (text: string) => void }) {
+  const [typed, setTyped] = useState<string | null>(null);
+  return (
+    <input
+      {...rest}
+      type="number"
+      value={typed ?? value}
+      onChange={(e) => {
+        setTyped(e.target.value);
+        onValue(e.target.value);
+      }}
+      onBlur={() => setTyped(null)}
+    />
+  );
 }
 
 function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
