@@ -101,10 +101,11 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
             {provider !== 'demo' && (
               <>
                 <Field label="API key" hint={`Stored only in this browser and sent only to the base URL below.${provider === 'openai-compatible' ? ' Optional for local servers such as Ollama.' : ''}`}>
-                  {(id) => (
+                  {(id, hint) => (
                     <span className="row">
                       <input
                         id={id}
+                        aria-describedby={hint}
                         type={showKey ? 'text' : 'password'}
                         autoComplete="off"
                         spellCheck={false}
@@ -119,9 +120,10 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
                   )}
                 </Field>
                 <Field label="Base URL" hint={`Default: ${DEFAULT_BASE_URLS[provider]}`}>
-                  {(id) => (
+                  {(id, hint) => (
                     <input
                       id={id}
+                      aria-describedby={hint}
                       type="url"
                       value={draft.baseUrls[provider] ?? ''}
                       placeholder={DEFAULT_BASE_URLS[provider]}
@@ -164,13 +166,13 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
               }
             </Field>
             <Field label="Context window" hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model).">
-              {(id) => <NumberInput id={id} min={0} step={1} value={draft.contextWindow} onValue={(v) => setDraft((d) => ({ ...d, contextWindow: int(v) }))} />}
+              {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={1} value={draft.contextWindow} onValue={(v) => setDraft((d) => ({ ...d, contextWindow: int(v) }))} />}
             </Field>
             <Field label="System prompt">
               {(id) => <textarea id={id} rows={3} value={draft.systemPrompt} onChange={(e) => setDraft((d) => ({ ...d, systemPrompt: e.target.value }))} />}
             </Field>
             <Field label="Max output tokens" hint="Reserved for the answer in every request. 0 uses the model's default.">
-              {(id) => <NumberInput id={id} min={0} step={1} value={draft.maxOutputTokens} onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: int(v) }))} />}
+              {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={1} value={draft.maxOutputTokens} onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: int(v) }))} />}
             </Field>
           </section>
 
@@ -192,7 +194,7 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
             </label>
             <div className="grid">
               <Field label="Max messages" hint="0 disables the count cap.">
-                {(id) => <NumberInput id={id} min={0} step={1} value={w.maxMessages} onValue={(v) => setWindow({ maxMessages: int(v) })} />}
+                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={1} value={w.maxMessages} onValue={(v) => setWindow({ maxMessages: int(v) })} />}
               </Field>
               <Field label="Preserve first messages">
                 {(id) => <NumberInput id={id} min={0} step={1} value={w.preserveFirst} onValue={(v) => setWindow({ preserveFirst: int(v) })} />}
@@ -201,7 +203,7 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
                 {(id) => <NumberInput id={id} min={0} step={1} value={w.preserveLast} onValue={(v) => setWindow({ preserveLast: int(v) })} />}
               </Field>
               <Field label="Rolling window size" hint="Messages kept by the rolling strategy.">
-                {(id) => <NumberInput id={id} min={1} step={1} value={w.rollingMax} onValue={(v) => setWindow({ rollingMax: Math.max(1, int(v)) })} />}
+                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={1} step={1} value={w.rollingMax} onValue={(v) => setWindow({ rollingMax: Math.max(1, int(v)) })} />}
               </Field>
               <Field label="Trim above (% of window)">
                 {(id) => <NumberInput id={id} min={10} max={100} step={1} value={Math.round(w.triggerRatio * 100)} onValue={(v) => setWindow({ triggerRatio: clampRatio(v) })} />}
@@ -210,16 +212,16 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
                 {(id) => <NumberInput id={id} min={5} max={100} step={1} value={Math.round(w.targetRatio * 100)} onValue={(v) => setWindow({ targetRatio: clampRatio(v) })} />}
               </Field>
               <Field label="After a trim, fall to (% of trigger)" hint="Automatic strategy: lower means rarer trims and longer-lived prompt caches.">
-                {(id) => <NumberInput id={id} min={10} max={95} step={5} value={Math.round(w.lowWater * 100)} onValue={(v) => setWindow({ lowWater: Math.min(0.95, clampRatio(v)) })} />}
+                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={10} max={95} step={5} value={Math.round(w.lowWater * 100)} onValue={(v) => setWindow({ lowWater: Math.min(0.95, clampRatio(v)) })} />}
               </Field>
               <Field label="Token budget per request" hint="0 = no cap beyond the window share.">
-                {(id) => <NumberInput id={id} min={0} step={1000} value={w.budgetTokens} onValue={(v) => setWindow({ budgetTokens: int(v) })} />}
+                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={1000} value={w.budgetTokens} onValue={(v) => setWindow({ budgetTokens: int(v) })} />}
               </Field>
               <Field label="Money budget per request (USD)" hint="0 = no cap. Uses the model's input price.">
-                {(id) => <NumberInput id={id} min={0} step={0.05} value={w.budgetUsd} onValue={(v) => setWindow({ budgetUsd: Math.max(0, Number(v) || 0) })} />}
+                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={0.05} value={w.budgetUsd} onValue={(v) => setWindow({ budgetUsd: Math.max(0, Number(v) || 0) })} />}
               </Field>
               <Field label="Summary model" hint="Empty uses the chat model; a cheaper one saves money.">
-                {(id) => <input id={id} value={w.summaryModel} onChange={(e) => setWindow({ summaryModel: e.target.value.trim() })} />}
+                {(id, hint) => <input id={id} aria-describedby={hint} value={w.summaryModel} onChange={(e) => setWindow({ summaryModel: e.target.value.trim() })} />}
               </Field>
               <Field label="Summary max tokens">
                 {(id) => <NumberInput id={id} min={64} step={64} value={w.summaryMaxTokens} onValue={(v) => setWindow({ summaryMaxTokens: Math.max(64, int(v)) })} />}
@@ -268,13 +270,13 @@ function NumberInput({ value, onValue, ...rest }: Omit<ComponentProps<'input'>, 
   );
 }
 
-function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
+function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId: string | undefined) => ReactNode }) {
   const id = useId();
   const hintId = `${id}-hint`;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {children(id)}
+      {children(id, hint ? hintId : undefined)}
       {hint && (
         <small id={hintId} className="muted">
           {hint}
