@@ -135,9 +135,10 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
             )}
             <Field label="Model">
               {(id) =>
-                customMode ? (
+                // A provider with no listed models, or a saved id not in the list, can only be typed: a select would show a model that is not the one saved.
+                customMode || isCustomModel || models.length === 0 ? (
                   <span className="row">
-                    <input id={id} value={model} placeholder="model id, e.g. llama3.1" onChange={(e) => setModel(e.target.value.trim())} />
+                    <input id={id} value={model} autoFocus={customMode} placeholder="model id, e.g. llama3.1" onChange={(e) => setModel(e.target.value.trim())} />
                     {models.length > 0 && (
                       <button type="button" onClick={() => { setCustomMode(false); setModel(models[0]?.id ?? ''); }}>
                         From list
