@@ -1,0 +1,186 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { SettingsDialog, type ModelOption } from '../../src/components/SettingsDialog';
+import { MODEL_REGISTRY, type ProviderId } from '../../src/core';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
+
+function modelsFor(provider: ProviderId): ModelOption[] {
+  const registryProvider = provider === 'openai-compatible' ? 'none' : provider;
+  return MODEL_REGISTRY.filter((m) => m.provider === registryProvider).map((m) => ({ id: m.id, label: m.label, contextWindow: m.contextWindow }));
+}
+
+function open(props: { settings?: Settings; conversationTitle?: string } = {}) {
+  const onSave = vi.fn<(settings: Settings, scope: 'global' | 'conversation') => void>();
+  const onClose = vi.fn();
+  render(<SettingsDialog settings={props.settings ?? DEFAULT_SETTINGS} modelsFor={modelsFor} conversationTitle={props.conversationTitle} onSave={onSave} onClose={onClose} />);
+  const dialog = screen.getByRole('dialog', { name: 'Settings' });
+  return { dialog, onSave, onClose, saved: () => onSave.mock.lastCall };
+}
+
+describe('SettingsDialog', () => {
+  it('is a modal dialog named "Settings" that starts on the Demo with the seeds’ defaults', () => {
+    const { dialog } = open();
+    expect(dialog).toHaveAttribute('aria-modal', 'true');
+    const d = within(dialog);
+    expect(d.getByRole('combobox', { name: 'Provider' })).toHaveDisplayValue('Demo (no key, runs in this page)');
+    expect(d.getByRole('combobox', { name: 'Model' })).toHaveDisplayValue(/^Demo \(no key\) — 4,000 tokens$/);
+    expect(d.getByRole('spinbutton', { name: 'Context window' })).toHaveValue(0);
+    expect(d.getByRole('combobox', { name: 'Strategy' })).toHaveValue('auto');
+    expect(d.getByRole('checkbox', { name: 'Summarize evicted messages' })).not.toBeChecked();
+    expect(d.getByRole('spinbutton', { name: 'Max messages' })).toHaveValue(100);
+    expect(d.getByRole('spinbutton', { name: 'Preserve first messages' })).toHaveValue(1);
+    expect(d.getByRole('spinbutton', { name: 'Preserve last messages' })).toHaveValue(20);
+    expect(d.getByRole('spinbutton', { name: 'Rolling window size' })).toHaveValue(50);
+    expect(d.getByRole('spinbutton', { name: 'Trim above (% of window)' })).toHaveValue(80);
+    expect(d.getByRole('spinbutton', { name: 'Trim down to (% of window)' })).toHaveValue(70);
+    expect(d.getByRole('textbox', { name: 'Summary model' })).toHaveValue('');
+    expect(d.getByRole('spinbutton', { name: 'Summary max tokens' })).toHaveValue(1024);
+    expect(d.getByRole('textbox', { name: 'System prompt' })).toHaveValue('');
+    expect(d.getByRole('spinbutton', { name: 'Max output tokens' })).toHaveValue(0);
+    // The Demo needs no key, so it asks for none.
+    expect(d.queryByLabelText('API key')).not.toBeInTheDocument();
+    expect(d.queryByRole('textbox', { name: 'Base URL' })).not.toBeInTheDocument();
+  });
+
+  it('focuses its first field when it opens', () => {
+    open();
+    expect(screen.getByRole('combobox', { name: 'Provider' })).toHaveFocus();
+  });
+
+  it('asks a real provider for a key that is masked, can be shown, and is said to stay in this browser', async () => {
+    const { dialog } = open();
+    const d = within(dialog);
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Provider' }), 'anthropic');
+    const key = d.getByLabelText('API key');
+    expect(key).toHaveAttribute('type', 'password');
+    expect(key).toHaveAccessibleDescription(/Stored only in this browser/);
+    await userEvent.type(key, 'sk-ant-secret');
+    await userEvent.click(d.getByRole('button', { name: 'Show' }));
+    expect(key).toHaveAttribute('type', 'text');
+    expect(key).toHaveValue('sk-ant-secret');
+    await userEvent.click(d.getByRole('button', { name: 'Hide' }));
+    expect(key).toHaveAttribute('type', 'password');
+    expect(d.getByRole('textbox', { name: 'Base URL' })).toHaveAccessibleDescription('Default: https://api.anthropic.com');
+  });
+
+  it('saves the edited settings globally', async () => {
+    const { dialog, saved } = open();
+    const d = within(dialog);
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Provider' }), 'anthropic');
+    await userEvent.type(d.getByLabelText('API key'), 'sk-ant-test');
+    await userEvent.type(d.getByRole('textbox', { name: 'Base URL' }), 'http://127.0.0.1:8787');
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Model' }), 'claude-haiku-4-5');
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'truncate');
+    await userEvent.click(d.getByRole('checkbox', { name: 'Summarize evicted messages' }));
+    for (const [name, value] of [['Max messages', '40'], ['Preserve first messages', '2'], ['Preserve last messages', '8'], ['Trim above (% of window)', '90'], ['Trim down to (% of window)', '60'], ['Summary max tokens', '512']] as const) {
+      const field = d.getByRole('spinbutton', { name });
+      await userEvent.clear(field);
+      await userEvent.type(field, value);
+    }
+    await userEvent.type(d.getByRole('textbox', { name: 'Summary model' }), 'claude-haiku-4-5');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    const [settings, scope] = saved() ?? [];
+    expect(scope).toBe('global');
+    expect(settings).toMatchObject({
+      provider: 'anthropic',
+      apiKeys: { anthropic: 'sk-ant-test' },
+      baseUrls: { anthropic: 'http://127.0.0.1:8787' },
+      models: { anthropic: 'claude-haiku-4-5' },
+      window: {
+        strategy: 'truncate',
+        summarize: true,
+        maxMessages: 40,
+        preserveFirst: 2,
+        preserveLast: 8,
+        triggerRatio: 0.9,
+        targetRatio: 0.6,
+        summaryModel: 'claude-haiku-4-5',
+        summaryMaxTokens: 512,
+      },
+    });
+  });
+
+  it('saves the model shown in the list even when the user never touched it', async () => {
+    const { dialog, saved } = open();
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Provider' }), 'openai');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].models.openai).toBe(modelsFor('openai')[0]?.id);
+  });
+
+  it('takes a custom model with its own context window', async () => {
+    const { dialog, saved } = open();
+    const d = within(dialog);
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Provider' }), 'openai');
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Model' }), 'Custom model…');
+    const custom = d.getByRole('textbox', { name: 'Model' });
+    expect(custom).toHaveFocus();
+    await userEvent.type(custom, 'my-finetune');
+    const window = d.getByRole('spinbutton', { name: 'Context window' });
+    await userEvent.clear(window);
+    await userEvent.type(window, '32000');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0]).toMatchObject({ provider: 'openai', models: { openai: 'my-finetune' }, contextWindow: 32_000 });
+  });
+
+  it('asks for a typed model id for an OpenAI-compatible server, which lists none', async () => {
+    const { dialog, saved } = open();
+    const d = within(dialog);
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Provider' }), 'openai-compatible');
+    // Focus stays where the user is working.
+    expect(d.getByRole('combobox', { name: 'Provider' })).toHaveFocus();
+    await userEvent.type(d.getByRole('textbox', { name: 'Model' }), 'llama3.1');
+    expect(d.getByLabelText('API key')).toHaveAccessibleDescription(/Optional for local servers/);
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0]).toMatchObject({ provider: 'openai-compatible', models: { 'openai-compatible': 'llama3.1' } });
+  });
+
+  it('shows a saved custom model as typed when its provider is chosen, not a listed one it is not', async () => {
+    const settings: Settings = { ...DEFAULT_SETTINGS, models: { openai: 'my-finetune' } };
+    const { dialog, saved } = open({ settings });
+    const d = within(dialog);
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Provider' }), 'openai');
+    expect(d.getByRole('textbox', { name: 'Model' })).toHaveValue('my-finetune');
+    await userEvent.click(d.getByRole('button', { name: 'From list' }));
+    expect(d.getByRole('combobox', { name: 'Model' })).toHaveValue(modelsFor('openai')[0]?.id);
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].models.openai).toBe(modelsFor('openai')[0]?.id);
+  });
+
+  it('applies to all conversations or only the open one', async () => {
+    const { dialog, saved, onSave } = open({ conversationTitle: 'Trip to Lisbon' });
+    const d = within(dialog);
+    const scope = d.getByRole('group', { name: 'Apply to' });
+    expect(within(scope).getByRole('radio', { name: 'All conversations (defaults)' })).toBeChecked();
+    await userEvent.click(within(scope).getByRole('radio', { name: 'Only “Trip to Lisbon”' }));
+    await userEvent.click(d.getByRole('checkbox', { name: 'Summarize evicted messages' }));
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(onSave).toHaveBeenCalledOnce();
+    expect(saved()?.[1]).toBe('conversation');
+    expect(saved()?.[0].window.summarize).toBe(true);
+  });
+
+  it('offers no per-conversation scope when no conversation is open', () => {
+    const { dialog } = open();
+    expect(within(dialog).queryByRole('radio')).not.toBeInTheDocument();
+  });
+
+  it('closes on Cancel and on Escape without saving', async () => {
+    const { dialog, onSave, onClose } = open();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    await userEvent.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(2);
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('shows settings saved before, not the defaults', () => {
+    const settings: Settings = { ...DEFAULT_SETTINGS, provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-x' }, window: { ...DEFAULT_SETTINGS.window, summarize: true, maxMessages: 30 } };
+    const { dialog } = open({ settings });
+    const d = within(dialog);
+    expect(d.getByRole('combobox', { name: 'Provider' })).toHaveValue('anthropic');
+    expect(d.getByLabelText('API key')).toHaveValue('sk-ant-x');
+    expect(d.getByRole('checkbox', { name: 'Summarize evicted messages' })).toBeChecked();
+    expect(d.getByRole('spinbutton', { name: 'Max messages' })).toHaveValue(30);
+  });
+});
