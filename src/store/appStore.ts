@@ -19,6 +19,8 @@ export interface AppDeps {
   /** Epoch ms. */
   now: () => number;
   newId: () => string;
+  /** This tab's sessionStorage, which remembers the open conversation so a reload reopens it; absent in tests. */
+  session?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 }
 
 export interface StreamingState {

@@ -18,8 +18,24 @@ export async function hydrate(rt: Runtime): Promise<void> {
   }
   const repository = rt.storage.repository;
   try {
-    const [saved, conversations] = await Promise.all([repository.getSetting<Partial<Settings>>(SETTINGS_KEY), repository.listConversations()]);
-    rt.store.setState({ settings: withDefaults(saved), conversations, status: 'ready' });
+    // A reload reopens the conversation this tab had open, with its messages read in the same pass.
+    const reopen = readOpenConversation(rt);
+    const [saved, conversations, reopened] = await Promise.all([
+      repository.getSetting<Partial<Settings>>(SETTINGS_KEY),
+      repository.listConversations(),
+      reopen ? repository.getMessages(reopen).catch(() => undefined) : undefined,
+    ]);
+    const activeId = reopen && reopened && conversations.some((c) => c.id === reopen) ? reopen : null;
+    rt.store.setState((s) => ({
+      settings: withDefaults(saved),
+      conversations,
+      status: 'ready',
+      activeId,
+      messages: activeId && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
+    }));
+    rt.store.subscribe((state, previous) => {
+      if (state.activeId !== previous.activeId) rememberOpenConversation(rt, state.activeId);
+    });
   } catch (error) {
     reportError(rt, error, 'read your conversations');
     rt.store.setState({ status: 'ready' });
@@ -29,6 +45,25 @@ export async function hydrate(rt: Runtime): Promise<void> {
   }
   rt.storage.sync.subscribe((change) => void applyRemoteChange(rt, change));
   void requestPersistentStorage();
+}
+
+const OPEN_CONVERSATION_KEY = 'windowpane:open-conversation';
+
+function readOpenConversation(rt: Runtime): string | null {
+  try {
+    return rt.deps.session?.getItem(OPEN_CONVERSATION_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberOpenConversation(rt: Runtime, id: string | null): void {
+  try {
+    if (id) rt.deps.session?.setItem(OPEN_CONVERSATION_KEY, id);
+    else rt.deps.session?.removeItem(OPEN_CONVERSATION_KEY);
+  } catch {
+    // Only the convenience of reopening it after a reload is lost.
+  }
 }
 
 /** Re-reads exactly what another tab changed. */

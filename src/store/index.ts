@@ -16,7 +16,17 @@ export const browserDeps: AppDeps = {
   createProvider: (settings) => createProvider(settings),
   now: () => Date.now(),
   newId: () => crypto.randomUUID(),
+  session: tabSession(),
 };
+
+/** sessionStorage, or undefined where the browser blocks it (reading it then throws). */
+function tabSession(): Storage | undefined {
+  try {
+    return sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Everything a component may call, bound to one runtime. */
 export function bindActions(rt: Runtime) {
