@@ -107,12 +107,21 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
       target,
       parts,
       approachingLimit: metrics.approachingLimit,
-      lastUsage,
+      lastUsage: lastUsage ?? lastReportedUsage(messages),
       costSoFar: conversationCost(messages),
       nextRequestCost: prices ? estimateRequestCost(metrics.inputTokens, metrics.outputReserveTokens, prices) : undefined,
       budgetTokens: Number.isFinite(ctx.budgetTokens) ? ctx.budgetTokens : undefined,
     },
   };
+}
+
+/** The usage stored with the newest answer, so the gauge shows the last request's usage after a reload too. */
+function lastReportedUsage(messages: readonly StoredMessage[]): Usage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'assistant' && m.kind === 'message' && m.usage) return m.usage;
+  }
+  return undefined;
 }
 
 /** Tokens of the draft as it would be sent (text plus the message's framing). */
