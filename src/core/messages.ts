@@ -104,12 +104,47 @@ export interface MessageShape {
   readonly empty: boolean;
   /** Why a tool block is in the wrong place (tool_use on a user turn, results after text...), or null. */
   readonly misplaced: string | null;
+  /** A role either API knows, non-empty content and no misplaced tool block (tool pairing aside). */
+  readonly ok: boolean;
 }
 
 const shapeCache = new WeakMap<object, MessageShape>();
 
+const NO_IDS: readonly string[] = Object.freeze([]);
+
+function plainShape(role: string, empty: boolean): MessageShape {
+  return Object.freeze({
+    role,
+    system: role === 'system' || role === 'developer',
+    callIds: NO_IDS,
+    resultIds: NO_IDS,
+    toolResult: false,
+    blockResults: false,
+    empty,
+    misplaced: null,
+    ok: !empty,
+  });
+}
+
+// Plain text messages, the bulk of any chat, share these: no cache lookup needed.
+const PLAIN_USER = plainShape('user', false);
+const PLAIN_ASSISTANT = plainShape('assistant', false);
+const PLAIN_SYSTEM = plainShape('system', false);
+
+function hasNonBlank(text: string): boolean {
+  const first = text.charCodeAt(0);
+  // Printable ASCII first: settled without the regular expression.
+  return (first > 32 && first < 127) || NON_BLANK.test(text);
+}
+
 /** Reads (and caches by object identity) the {@link MessageShape} of a wire message. */
 export function messageShape(message: WindowMessage): MessageShape {
+  const { role, content } = message;
+  if (typeof content === 'string' && message.tool_calls == null && hasNonBlank(content)) {
+    if (role === 'user') return PLAIN_USER;
+    if (role === 'assistant') return PLAIN_ASSISTANT;
+    if (role === 'system') return PLAIN_SYSTEM;
+  }
   const cached = shapeCache.get(message);
   if (cached) return cached;
   const shape = readShape(message);
@@ -170,6 +205,7 @@ function readShape(message: WindowMessage): MessageShape {
     blockResults,
     empty,
     misplaced,
+    ok: !empty && misplaced === null && WIRE_ROLES.includes(role),
   };
 }
 

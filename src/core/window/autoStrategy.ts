@@ -7,7 +7,10 @@ import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, SUMMARY_MAX_TOKENS, truncationMarker } from '../summary';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { UnitFlag, type ContextStrategy, type EvictionReason, type HistoryView, type Selection } from './types';
-import { hasFlag, keepEverything, MARKER_SIZING_COUNT, summarySlotReserve } from './strategyKit';
+import { keepEverything, MARKER_SIZING_COUNT, summarySlotReserve } from './strategyKit';
+
+// Read once (see historyView.ts): the replay tests these bits for every unit.
+const { Sendable: SENDABLE, Pinned: PINNED, Prefix: PREFIX, TurnStart: TURN_START } = UnitFlag;
 
 export interface AutoOptions {
   /** The user's per-request token budget, 0 for none. */
@@ -65,14 +68,14 @@ function replay(view: HistoryView, o: AutoOptions, limits: AutoLimits): { evict:
   const headEnd = view.headEnd;
   const tokens = view.unitTokens;
   const messages = view.unitMessages;
-  const sendable = (u: number) => hasFlag(view, u, UnitFlag.Sendable);
+  const flags = view.unitFlags;
 
   let fixedTokens = view.systemTokens;
   let fixedMessages = 0;
   for (let u = 0; u < headEnd; u++) {
-    if (!sendable(u)) continue;
+    if (!((flags[u] as number) & SENDABLE)) continue;
     fixedTokens += tokens[u] as number;
-    if (!hasFlag(view, u, UnitFlag.Prefix)) fixedMessages += messages[u] as number;
+    if (!((flags[u] as number) & PREFIX)) fixedMessages += messages[u] as number;
   }
   const slotTokens = o.summarize ? summarySlotReserve(view, o.summaryMaxTokens) : o.marker ? view.count(truncationMarker(MARKER_SIZING_COUNT)) : 0;
 
@@ -83,72 +86,72 @@ function replay(view: HistoryView, o: AutoOptions, limits: AutoLimits): { evict:
   nextUnit[count] = count;
   for (let u = count - 1; u >= 0; u--) {
     const after = u + 1;
-    const afterSendable = after < count && sendable(after);
+    const afterSendable = after < count && ((flags[after] as number) & SENDABLE) !== 0;
     nextUnit[u] = afterSendable ? after : (nextUnit[after] as number);
-    nextTurn[u] = afterSendable && hasFlag(view, after, UnitFlag.TurnStart) ? after : (nextTurn[after] as number);
+    nextTurn[u] = afterSendable && (flags[after] as number) & TURN_START ? after : (nextTurn[after] as number);
   }
 
-  let cut = headEnd;
+  const { highWaterTokens: highTokens, lowWaterTokens: lowTokens, highWaterMessages: highMessages, lowWaterMessages: lowMessages } = limits;
+  // All state in plain locals (no closures): this loop runs once per unit of every plan.
+  let cut = headEnd; // first unit of the kept suffix
   let suffixTokens = 0;
   let suffixMessages = 0;
-  let keptAsideTokens = 0; // pinned units behind the cut
-  let keptAsideMessages = 0;
+  let asideTokens = 0; // pinned units behind the cut
+  let asideMessages = 0;
   let turnHead = -1; // opening unit of the current turn, kept while the cut is inside that turn
   let currentTurn = -1; // newest turn start seen, -1 while still in the head's turn
-  let evictedAny = false;
-  let reason: EvictionReason = 'token-budget';
-
-  const inputTokens = (extra: number) =>
-    fixedTokens + keptAsideTokens + (turnHead >= 0 ? (tokens[turnHead] as number) : 0) + suffixTokens + (evictedAny ? slotTokens : 0) + extra;
-  const keptMessages = () => fixedMessages + keptAsideMessages + (turnHead >= 0 ? (messages[turnHead] as number) : 0) + suffixMessages;
-
-  const drop = (u: number) => {
-    if (hasFlag(view, u, UnitFlag.Pinned)) {
-      keptAsideTokens += tokens[u] as number;
-      keptAsideMessages += messages[u] as number;
-    } else {
-      evict[u] = reason;
-      evictedAny = true;
-    }
-  };
-
-  /** Moves the cut one step (a whole turn, or one unit inside the current turn). False when only the newest unit is left. */
-  const advance = (newest: number): boolean => {
-    const wholeTurns = currentTurn >= 0 && cut < currentTurn;
-    const next = wholeTurns ? Math.min(nextTurn[cut] as number, currentTurn) : (nextUnit[cut] as number);
-    if (next > newest) return false;
-    if (wholeTurns && turnHead >= 0) {
-      drop(turnHead);
-      turnHead = -1;
-    }
-    for (let u = cut; u < next; u++) {
-      if (!sendable(u)) continue;
-      suffixTokens -= tokens[u] as number;
-      suffixMessages -= messages[u] as number;
-      if (!wholeTurns && u === currentTurn && !hasFlag(view, u, UnitFlag.Pinned)) turnHead = u;
-      else drop(u);
-    }
-    cut = next;
-    return true;
-  };
-
-  const trimIfOver = (newest: number, extra: number) => {
-    const tokensNow = inputTokens(extra);
-    if (tokensNow <= limits.highWaterTokens && keptMessages() <= limits.highWaterMessages) return;
-    reason = tokensNow > limits.highWaterTokens ? 'token-budget' : 'message-cap';
-    while ((inputTokens(extra) > limits.lowWaterTokens || keptMessages() > limits.lowWaterMessages) && advance(newest));
-  };
-
   let newest = -1;
-  for (let u = headEnd; u < count; u++) {
-    if (!sendable(u)) continue;
-    newest = u;
-    if (hasFlag(view, u, UnitFlag.TurnStart)) currentTurn = u;
-    suffixTokens += tokens[u] as number;
-    suffixMessages += messages[u] as number;
-    trimIfOver(u, 0);
+  let evictedAny = false;
+  // Step k appends unit k; the extra last step adds the draft being typed.
+  for (let k = headEnd; k <= count; k++) {
+    let extra = 0;
+    if (k < count) {
+      const f = flags[k] as number;
+      if (!(f & SENDABLE)) continue;
+      newest = k;
+      if (f & TURN_START) currentTurn = k;
+      suffixTokens += tokens[k] as number;
+      suffixMessages += messages[k] as number;
+    } else {
+      if (view.draftTokens <= 0 || newest < 0) break;
+      extra = view.draftTokens;
+    }
+    let head = turnHead;
+    let total = fixedTokens + asideTokens + (head >= 0 ? (tokens[head] as number) : 0) + suffixTokens + (evictedAny ? slotTokens : 0) + extra;
+    let kept = fixedMessages + asideMessages + (head >= 0 ? (messages[head] as number) : 0) + suffixMessages;
+    if (total <= highTokens && kept <= highMessages) continue;
+    const reason: EvictionReason = total > highTokens ? 'token-budget' : 'message-cap';
+    while (total > lowTokens || kept > lowMessages) {
+      // One step: a whole turn while the cut is behind the current turn, else one unit.
+      const wholeTurns = currentTurn >= 0 && cut < currentTurn;
+      const next = wholeTurns ? Math.min(nextTurn[cut] as number, currentTurn) : (nextUnit[cut] as number);
+      if (next > newest) break;
+      if (wholeTurns && turnHead >= 0) {
+        evict[turnHead] = reason;
+        evictedAny = true;
+        turnHead = -1;
+      }
+      for (let u = cut; u < next; u++) {
+        const f = flags[u] as number;
+        if (!(f & SENDABLE)) continue;
+        suffixTokens -= tokens[u] as number;
+        suffixMessages -= messages[u] as number;
+        if (f & PINNED) {
+          asideTokens += tokens[u] as number;
+          asideMessages += messages[u] as number;
+        } else if (!wholeTurns && u === currentTurn) {
+          turnHead = u;
+        } else {
+          evict[u] = reason;
+          evictedAny = true;
+        }
+      }
+      cut = next;
+      head = turnHead;
+      total = fixedTokens + asideTokens + (head >= 0 ? (tokens[head] as number) : 0) + suffixTokens + (evictedAny ? slotTokens : 0) + extra;
+      kept = fixedMessages + asideMessages + (head >= 0 ? (messages[head] as number) : 0) + suffixMessages;
+    }
   }
-  if (view.draftTokens > 0 && newest >= 0) trimIfOver(newest, view.draftTokens);
   return { evict, trimmed: evictedAny };
 }
 

@@ -3,8 +3,15 @@
  * units that can only be kept or evicted whole, their validity, and where the head (leading
  * system prompt and the first user message) ends.
  */
-import { WIRE_ROLES, collectPairingViolations, messageShape, type MessageShape, type RequestViolation } from '../messages';
+import { collectPairingViolations, messageShape, type MessageShape, type RequestViolation } from '../messages';
 import { UnitFlag, type HistoryView, type ModelLimits, type PlanItem, type TokenCounter } from './types';
+
+// Imports read once: compiled to CommonJS (tsx runs the benchmarks that way) every read of
+// an imported binding is a getter call, which dominated the cost of a warm plan.
+const shapeOf = messageShape;
+const pairingViolations = collectPairingViolations;
+const { Sendable: SENDABLE, UserStart: USER_START, TurnStart: TURN_START, Pinned: PINNED, Summary: SUMMARY, System: SYSTEM, Prefix: PREFIX, Invalid: INVALID } =
+  UnitFlag;
 
 export interface AnalyzeInput {
   history: readonly PlanItem[];
@@ -15,12 +22,6 @@ export interface AnalyzeInput {
   draftTokens?: number;
 }
 
-function tokensOf(counter: TokenCounter, item: PlanItem): number {
-  const tokens = counter(item.message);
-  if (!Number.isFinite(tokens) || tokens < 0) throw new Error(`token counter returned ${String(tokens)} for item ${item.id}`);
-  return tokens;
-}
-
 /**
  * True when items `[start, end)` can be sent as they are: known roles, no empty content,
  * tool blocks where they belong, and every call of the unit answered exactly once right
@@ -28,10 +29,7 @@ function tokensOf(counter: TokenCounter, item: PlanItem): number {
  * without allocating.
  */
 function unitIsValid(shapes: readonly MessageShape[], start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const shape = shapes[i] as MessageShape;
-    if (shape.empty || shape.misplaced !== null || !WIRE_ROLES.includes(shape.role)) return false;
-  }
+  for (let i = start; i < end; i++) if (!(shapes[i] as MessageShape).ok) return false;
   const first = shapes[start] as MessageShape;
   if (first.toolResult) return false;
   const calls = first.callIds;
@@ -73,7 +71,7 @@ function unitIsValid(shapes: readonly MessageShape[], start: number, end: number
 
 function slowCheck(shapes: readonly MessageShape[], start: number, end: number): boolean {
   const violations: RequestViolation[] = [];
-  collectPairingViolations(shapes, start, end, violations);
+  pairingViolations(shapes, start, end, violations);
   return violations.length === 0;
 }
 
@@ -83,6 +81,19 @@ function storedCount(items: readonly PlanItem[], start: number, end: number): nu
   return count;
 }
 
+/** Flags of the unit `[start, end)` that follow from its own messages. */
+function unitFlagsOf(history: readonly PlanItem[], shapes: readonly MessageShape[], start: number, end: number, pinned: boolean, allSystem: boolean): number {
+  const first = shapes[start] as MessageShape;
+  let flags = pinned ? PINNED : 0;
+  // One message alone needs only its own checks; anything longer, the pairing rules too.
+  const valid = end - start === 1 ? first.ok && !first.toolResult && first.callIds.length === 0 : unitIsValid(shapes, start, end);
+  if (!valid) flags |= INVALID;
+  if (allSystem) flags |= SYSTEM;
+  if ((history[start] as PlanItem).kind === 'summary') flags |= SUMMARY | TURN_START;
+  if (first.role === 'user' && !first.toolResult) flags |= USER_START | TURN_START;
+  return flags;
+}
+
 /** Builds the {@link HistoryView} of a history. Linear; calls `counter` once per item (and once for `system`). */
 export function analyzeHistory(input: AnalyzeInput): HistoryView {
   const { history, counter } = input;
@@ -90,47 +101,59 @@ export function analyzeHistory(input: AnalyzeInput): HistoryView {
   const itemTokens = new Float64Array(n);
   const shapes: MessageShape[] = new Array<MessageShape>(n);
   const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  const sums = new Float64Array(n);
+  const flagsOf = new Uint8Array(n);
   let unitCount = 0;
+  // The open unit: where it starts, its tokens and what it holds so far. Plain locals, no
+  // closure: this loop is most of the cost of a warm plan.
+  let start = 0;
+  let tokens = 0;
+  let pinned = false;
+  let allSystem = true;
   let acceptsResults = false;
+  let previousId: string | undefined;
   for (let i = 0; i < n; i++) {
     const item = history[i] as PlanItem;
-    const shape = messageShape(item.message);
+    const message = item.message;
+    const shape = shapeOf(message);
+    const id = item.id;
+    if (i > 0 && id !== previousId && !(acceptsResults && shape.toolResult)) {
+      starts[unitCount] = start;
+      ends[unitCount] = i;
+      sums[unitCount] = tokens;
+      flagsOf[unitCount++] = unitFlagsOf(history, shapes, start, i, pinned, allSystem);
+      start = i;
+      tokens = 0;
+      pinned = false;
+      allSystem = true;
+    }
+    const count = counter(message);
+    if (!(count >= 0 && count < Infinity)) throw new Error(`token counter returned ${String(count)} for item ${id}`);
     shapes[i] = shape;
-    itemTokens[i] = tokensOf(counter, item);
-    const join = i > 0 && ((shape.toolResult && acceptsResults) || item.id === (history[i - 1] as PlanItem).id);
-    if (!join) starts[unitCount++] = i;
+    itemTokens[i] = count;
+    tokens += count;
+    if (item.pinned === true) pinned = true;
+    if (!shape.system) allSystem = false;
     acceptsResults = shape.callIds.length > 0 || shape.toolResult;
+    previousId = id;
+  }
+  if (n > 0) {
+    starts[unitCount] = start;
+    ends[unitCount] = n;
+    sums[unitCount] = tokens;
+    flagsOf[unitCount++] = unitFlagsOf(history, shapes, start, n, pinned, allSystem);
   }
 
   const unitStart = starts.slice(0, unitCount);
-  const unitEnd = new Int32Array(unitCount);
-  const unitTokens = new Float64Array(unitCount);
+  const unitEnd = ends.slice(0, unitCount);
+  const unitTokens = sums.slice(0, unitCount);
+  const unitFlags = flagsOf.slice(0, unitCount);
   const unitMessages = new Int32Array(unitCount);
-  const unitFlags = new Uint8Array(unitCount);
   let firstUserUnit = -1;
   for (let u = 0; u < unitCount; u++) {
-    const start = unitStart[u] as number;
-    const end = u + 1 < unitCount ? (unitStart[u + 1] as number) : n;
-    unitEnd[u] = end;
-    unitMessages[u] = end - start;
-    let tokens = 0;
-    let pinned = false;
-    let allSystem = true;
-    for (let i = start; i < end; i++) {
-      tokens += itemTokens[i] as number;
-      if ((history[i] as PlanItem).pinned) pinned = true;
-      if (!(shapes[i] as MessageShape).system) allSystem = false;
-    }
-    unitTokens[u] = tokens;
-    const first = shapes[start] as MessageShape;
-    let flags = 0;
-    if (!unitIsValid(shapes, start, end)) flags |= UnitFlag.Invalid;
-    if (pinned) flags |= UnitFlag.Pinned;
-    if (allSystem) flags |= UnitFlag.System;
-    if ((history[start] as PlanItem).kind === 'summary') flags |= UnitFlag.Summary | UnitFlag.TurnStart;
-    if (first.role === 'user' && !first.toolResult) flags |= UnitFlag.UserStart | UnitFlag.TurnStart;
-    if (firstUserUnit < 0 && (flags & (UnitFlag.UserStart | UnitFlag.Invalid)) === UnitFlag.UserStart) firstUserUnit = u;
-    unitFlags[u] = flags;
+    unitMessages[u] = (unitEnd[u] as number) - (unitStart[u] as number);
+    if (firstUserUnit < 0 && ((unitFlags[u] as number) & (USER_START | INVALID)) === USER_START) firstUserUnit = u;
   }
 
   // Before the first user message only system instructions and stored summaries can be
@@ -140,15 +163,15 @@ export function analyzeHistory(input: AnalyzeInput): HistoryView {
   let fullMessages = 0;
   for (let u = 0; u < unitCount; u++) {
     let flags = unitFlags[u] as number;
-    if (!(flags & UnitFlag.Invalid)) {
+    if (!(flags & INVALID)) {
       const beforeUser = firstUserUnit < 0 || u < firstUserUnit;
-      if (beforeUser && flags & UnitFlag.System) flags |= UnitFlag.Prefix | UnitFlag.Sendable;
-      else if (!beforeUser || flags & UnitFlag.Summary) flags |= UnitFlag.Sendable;
+      if (beforeUser && flags & SYSTEM) flags |= PREFIX | SENDABLE;
+      else if (!beforeUser || flags & SUMMARY) flags |= SENDABLE;
       unitFlags[u] = flags;
     }
-    if (flags & UnitFlag.Sendable) {
+    if (flags & SENDABLE) {
       fullTokens += unitTokens[u] as number;
-      if (!(flags & UnitFlag.Prefix)) fullMessages += unitMessages[u] as number;
+      if (!(flags & PREFIX)) fullMessages += unitMessages[u] as number;
     }
   }
 

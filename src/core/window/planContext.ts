@@ -27,6 +27,15 @@ import {
   type SummaryRequest,
 } from './types';
 
+// Imports read once (see historyView.ts): these run for every unit of every plan.
+const { Sendable: SENDABLE, Invalid: INVALID, Prefix: PREFIX, Pinned: PINNED, UserStart: USER_START, Summary: SUMMARY, System: SYSTEM } = UnitFlag;
+const storedCountOf = unitStoredCount;
+const textOf = wireText;
+
+/** Every reason, in the order `evictedByReason` lists them. */
+const REASONS: readonly EvictionReason[] = ['message-cap', 'token-budget', 'history-cap', 'tool-exchange', 'user-first', 'invalid', 'leading'];
+const REASON_INDEX = Object.fromEntries(REASONS.map((name, index) => [name, index])) as Record<EvictionReason, number>;
+
 /** Reasons that mean "the strategy chose to evict" (a marker or summary may stand in for these). */
 const STRATEGY_REASONS: ReadonlySet<EvictionReason> = new Set<EvictionReason>(['message-cap', 'token-budget', 'history-cap', 'tool-exchange', 'user-first']);
 
@@ -73,8 +82,8 @@ function settle(view: HistoryView, selection: Selection): Array<EvictionReason |
   const reasons = new Array<EvictionReason | null>(view.unitCount);
   for (let u = 0; u < view.unitCount; u++) {
     const flags = view.unitFlags[u] as number;
-    if (!(flags & UnitFlag.Sendable)) reasons[u] = flags & UnitFlag.Invalid ? 'invalid' : 'leading';
-    else if (flags & (UnitFlag.Prefix | UnitFlag.Pinned)) reasons[u] = null;
+    if (!(flags & SENDABLE)) reasons[u] = flags & INVALID ? 'invalid' : 'leading';
+    else if (flags & (PREFIX | PINNED)) reasons[u] = null;
     else reasons[u] = selection.evict[u] ?? null;
   }
   return reasons;
@@ -90,7 +99,7 @@ function settle(view: HistoryView, selection: Selection): Array<EvictionReason |
  * and where it goes.
  */
 function openWithUser(view: HistoryView, reasons: Array<EvictionReason | null>, requested: SlotRequest | null): { slot: SlotRequest | null; at: number } {
-  const opens = UnitFlag.UserStart | UnitFlag.Summary;
+  const opens = USER_START | SUMMARY;
   // keptOpenerAfter[u]: a kept unit after u can open the request.
   const keptOpenerAfter = new Uint8Array(view.unitCount + 1);
   for (let u = view.unitCount - 1; u >= 0; u--) {
@@ -102,14 +111,14 @@ function openWithUser(view: HistoryView, reasons: Array<EvictionReason | null>, 
   for (let u = 0; u < view.unitCount; u++) {
     const flags = view.unitFlags[u] as number;
     const reason = reasons[u];
-    if (flags & UnitFlag.Sendable && flags & opens) lastOpener = u;
+    if (flags & SENDABLE && flags & opens) lastOpener = u;
     if (reason !== null) {
       if (STRATEGY_REASONS.has(reason as EvictionReason)) strategyEvictedBefore = true;
       continue;
     }
-    if (flags & UnitFlag.System) continue;
+    if (flags & SYSTEM) continue;
     if ((slot && strategyEvictedBefore) || flags & opens) break;
-    if (flags & UnitFlag.Pinned) {
+    if (flags & PINNED) {
       slot ??= { kind: 'marker' };
       break;
     }
@@ -128,6 +137,18 @@ function openWithUser(view: HistoryView, reasons: Array<EvictionReason | null>, 
   return { slot: at >= 0 ? slot : null, at };
 }
 
+/** What the evicted units hand to the slot, gathered during the assembly pass. */
+interface SlotInputs {
+  /** Stored messages the strategy evicted (a summary counts the messages it covers). */
+  standsFor: number;
+  /** Newly evicted stored ids and their wire messages (summary slots only). */
+  ids: string[];
+  messages: WindowMessage[];
+  covers: string[];
+  previousTexts: string[];
+  previousUnit: number;
+}
+
 interface BuiltSlot {
   slot: PlanSlot;
   item: PlanItem;
@@ -136,40 +157,11 @@ interface BuiltSlot {
   reusedUnit: number;
 }
 
-function buildSlot(view: HistoryView, reasons: ReadonlyArray<EvictionReason | null>, request: SlotRequest, at: number, role: 'user' | 'assistant'): BuiltSlot {
-  let standsFor = 0;
-  const ids: string[] = [];
-  const messages: WindowMessage[] = [];
-  const covers: string[] = [];
-  const previousTexts: string[] = [];
-  let previousUnit = -1;
-  for (let u = at; u < view.unitCount; u++) {
-    const reason = reasons[u] ?? null;
-    if (reason === null || !STRATEGY_REASONS.has(reason as EvictionReason)) continue;
-    standsFor += unitStoredCount(view, u);
-    if (request.kind === 'marker') continue;
-    const start = view.unitStart[u] as number;
-    const end = view.unitEnd[u] as number;
-    if ((view.unitFlags[u] as number) & UnitFlag.Summary) {
-      const summaryItem = view.items[start] as PlanItem;
-      previousUnit = u;
-      previousTexts.push(wireText(summaryItem.message));
-      if (summaryItem.covers) covers.push(...summaryItem.covers);
-      else covers.push(summaryItem.id);
-      continue;
-    }
-    for (let i = start; i < end; i++) {
-      const item = view.items[i] as PlanItem;
-      messages.push(item.message);
-      if (i === start || item.id !== (view.items[i - 1] as PlanItem).id) {
-        ids.push(item.id);
-        covers.push(item.id);
-      }
-    }
-  }
+function buildSlot(view: HistoryView, request: SlotRequest, inputs: SlotInputs, role: 'user' | 'assistant', index: number): BuiltSlot {
+  const { standsFor, ids, messages, covers, previousTexts, previousUnit } = inputs;
   const marker = (): BuiltSlot => {
     const message = truncationMarker(standsFor, role);
-    return { slot: { kind: 'marker', index: -1, role, standsFor, summary: null }, item: { id: SLOT_ITEM_ID, message }, tokens: view.count(message), reusedUnit: -1 };
+    return { slot: { kind: 'marker', index, role, standsFor, summary: null }, item: { id: SLOT_ITEM_ID, message }, tokens: view.count(message), reusedUnit: -1 };
   };
   if (request.kind === 'marker') return marker();
 
@@ -188,7 +180,7 @@ function buildSlot(view: HistoryView, reasons: ReadonlyArray<EvictionReason | nu
   if (request.source === 'heuristic') {
     const message = summaryMessage(heuristicSummary(messages, { previous: previous?.text, condensed: standsFor }), role);
     return {
-      slot: { kind: 'summary', index: -1, role, standsFor, summary: summaryOf('heuristic', null, 0) },
+      slot: { kind: 'summary', index, role, standsFor, summary: summaryOf('heuristic', null, 0) },
       item: { id: SLOT_ITEM_ID, message, kind: 'summary', covers },
       tokens: view.count(message),
       reusedUnit: -1,
@@ -198,17 +190,16 @@ function buildSlot(view: HistoryView, reasons: ReadonlyArray<EvictionReason | nu
   if (ids.length > 0 && ids.length >= request.minEvicted && hasSummarizableText(messages)) {
     const fallback = previousItem ? withRole(previousItem, role).message : truncationMarker(standsFor, role);
     return {
-      slot: { kind: 'summary', index: -1, role, standsFor, summary: summaryOf('needed', request.prompt, request.maxTokens) },
+      slot: { kind: 'summary', index, role, standsFor, summary: summaryOf('needed', request.prompt, request.maxTokens) },
       item: { id: SLOT_ITEM_ID, message: fallback, kind: previousItem ? 'summary' : 'message' },
       tokens: Math.max(view.count(fallback), request.maxTokens),
       reusedUnit: -1,
     };
   }
   if (previousItem) {
-    const item = withRole(previousItem, role);
     return {
-      slot: { kind: 'summary', index: -1, role, standsFor: unitStoredCount(view, previousUnit), summary: summaryOf('reused', request.prompt, request.maxTokens) },
-      item,
+      slot: { kind: 'summary', index, role, standsFor: storedCountOf(view, previousUnit), summary: summaryOf('reused', request.prompt, request.maxTokens) },
+      item: withRole(previousItem, role),
       tokens: view.unitTokens[previousUnit] as number,
       reusedUnit: previousUnit,
     };
@@ -216,72 +207,109 @@ function buildSlot(view: HistoryView, reasons: ReadonlyArray<EvictionReason | nu
   return marker();
 }
 
+/**
+ * One pass over the units builds the request, the evicted list and what the slot needs;
+ * the slot itself is filled in at the end, where the pass left room for it.
+ */
 function assemblePlan(view: HistoryView, selection: Selection, strategy: string): ContextPlan {
   const reasons = settle(view, selection);
   const opening = openWithUser(view, reasons, selection.slot);
-
-  let built: BuiltSlot | null = null;
-  if (opening.slot) {
-    let keptBefore = false;
-    for (let u = 0; u < opening.at && !keptBefore; u++) {
-      keptBefore = reasons[u] === null && !((view.unitFlags[u] as number) & UnitFlag.System);
-    }
-    built = buildSlot(view, reasons, opening.slot, opening.at, keptBefore ? 'assistant' : 'user');
-  }
+  const request = opening.slot;
+  const gather = request !== null && request.kind === 'summary';
+  const inputs: SlotInputs = { standsFor: 0, ids: [], messages: [], covers: [], previousTexts: [], previousUnit: -1 };
+  const { items, unitStart, unitEnd, unitFlags, unitTokens } = view;
 
   const messages: PlanItem[] = [];
   const evicted: { id: string; reason: EvictionReason }[] = [];
-  const evictedByReason: Partial<Record<EvictionReason, number>> = {};
+  const evictedCounts = new Float64Array(REASONS.length);
   let keptMessages = 0;
   let countedMessages = 0;
   let keptTokens = 0;
   let opened = false;
   let slotIndex = -1;
+  let slotRole: 'user' | 'assistant' = 'user';
   for (let u = 0; u < view.unitCount; u++) {
-    const start = view.unitStart[u] as number;
-    const end = view.unitEnd[u] as number;
-    const flags = view.unitFlags[u] as number;
-    if (built && u === opening.at) {
+    const start = unitStart[u] as number;
+    const end = unitEnd[u] as number;
+    const flags = unitFlags[u] as number;
+    if (request && u === opening.at) {
+      slotRole = opened ? 'assistant' : 'user';
       slotIndex = messages.length;
-      messages.push(built.item);
+      messages.push(null as unknown as PlanItem);
       opened = true;
     }
     const reason = reasons[u] ?? null;
     if (reason !== null) {
-      if (u === built?.reusedUnit) continue;
+      const forSlot = request !== null && reason !== 'invalid' && reason !== 'leading';
+      let distinct = 0;
       for (let i = start; i < end; i++) {
-        const id = (view.items[i] as PlanItem).id;
-        if (i > start && id === (view.items[i - 1] as PlanItem).id) continue;
-        evicted.push({ id, reason });
-        evictedByReason[reason] = (evictedByReason[reason] ?? 0) + 1;
+        const item = items[i] as PlanItem;
+        if (gather && forSlot && !(flags & SUMMARY)) inputs.messages.push(item.message);
+        if (i > start && item.id === (items[i - 1] as PlanItem).id) continue;
+        distinct++;
+        evicted.push({ id: item.id, reason });
+        if (gather && forSlot && !(flags & SUMMARY)) {
+          inputs.ids.push(item.id);
+          inputs.covers.push(item.id);
+        }
+      }
+      const reasonIndex = REASON_INDEX[reason];
+      evictedCounts[reasonIndex] = (evictedCounts[reasonIndex] as number) + distinct;
+      if (!forSlot) continue;
+      if (flags & SUMMARY) {
+        const summaryItem = items[start] as PlanItem;
+        const covered = summaryItem.covers && summaryItem.covers.length > 0 ? summaryItem.covers : [summaryItem.id];
+        inputs.standsFor += covered.length;
+        if (gather) {
+          inputs.previousUnit = u;
+          inputs.previousTexts.push(textOf(summaryItem.message));
+          inputs.covers.push(...covered);
+        }
+      } else {
+        inputs.standsFor += distinct;
       }
       continue;
     }
     keptMessages += end - start;
-    keptTokens += view.unitTokens[u] as number;
-    if (!(flags & UnitFlag.Prefix)) countedMessages += end - start;
+    keptTokens += unitTokens[u] as number;
+    if (!(flags & PREFIX)) countedMessages += end - start;
     // A stored summary that opens the request speaks as the user (the APIs want a user message first).
-    const reRole = !opened && !(flags & UnitFlag.System) && (flags & UnitFlag.Summary) !== 0;
-    if (!(flags & UnitFlag.System)) opened = true;
+    const reRole = !opened && !(flags & SYSTEM) && (flags & SUMMARY) !== 0;
+    if (!(flags & SYSTEM)) opened = true;
     for (let i = start; i < end; i++) {
-      const item = view.items[i] as PlanItem;
+      const item = items[i] as PlanItem;
       messages.push(reRole && i === start ? withRole(item, 'user') : item);
     }
   }
 
-  const slot = built ? { ...built.slot, index: slotIndex } : null;
-  const slotTokens = built?.tokens ?? 0;
+  let built: BuiltSlot | null = null;
+  if (request) {
+    built = buildSlot(view, request, inputs, slotRole, slotIndex);
+    messages[slotIndex] = built.item;
+    if (built.reusedUnit >= 0) {
+      // The previous summary is sent as the slot: it is not evicted after all.
+      const id = (items[unitStart[built.reusedUnit] as number] as PlanItem).id;
+      const at = evicted.findLastIndex((entry) => entry.id === id);
+      const [entry] = evicted.splice(at, 1);
+      if (entry) evictedCounts[REASON_INDEX[entry.reason]] = (evictedCounts[REASON_INDEX[entry.reason]] as number) - 1;
+    }
+  }
+  const evictedByReason: Partial<Record<EvictionReason, number>> = {};
+  REASONS.forEach((name, index) => {
+    if ((evictedCounts[index] as number) > 0) evictedByReason[name] = evictedCounts[index] as number;
+  });
+
   const metrics = measure(view, selection, {
     keptMessages,
     countedMessages,
     keptTokens,
-    slotTokens,
+    slotTokens: built?.tokens ?? 0,
     slotMessages: built ? 1 : 0,
     reusedMessages: built && built.reusedUnit >= 0 ? (view.unitMessages[built.reusedUnit] as number) : 0,
     trimmed: opening.at >= 0,
     evictedByReason,
   });
-  return { strategy, messages, evicted, slot, metrics };
+  return { strategy, messages, evicted, slot: built?.slot ?? null, metrics };
 }
 
 function measure(

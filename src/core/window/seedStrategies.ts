@@ -12,7 +12,6 @@ import { booleanOption, ratioOption, wholeOption } from './options';
 import { UnitFlag, type ContextStrategy, type Selection, type StrategyOptions } from './types';
 import {
   evictBetween,
-  hasFlag,
   headTotals,
   isEvictable,
   keepEverything,
@@ -23,6 +22,9 @@ import {
   pinnedTotals,
   summarySlotReserve,
 } from './strategyKit';
+
+// Read once (see historyView.ts): the strategies test these bits for every unit.
+const { Sendable: SENDABLE, Prefix: PREFIX } = UnitFlag;
 
 function unchanged(view: Parameters<ContextStrategy['select']>[0], caps: Selection['caps']): Selection {
   return { evict: keepEverything(view), slot: null, trigger: null, caps };
@@ -88,7 +90,7 @@ export const countStrategy: ContextStrategy<CountOptions> = {
     let at = 0;
     let kept = 0;
     for (let u = 0; u < view.unitCount; u++) {
-      if (!hasFlag(view, u, UnitFlag.Sendable) || hasFlag(view, u, UnitFlag.Prefix)) continue;
+      if (((view.unitFlags[u] as number) & (SENDABLE | PREFIX)) !== SENDABLE) continue;
       const messages = view.unitMessages[u] as number;
       const end = at + messages;
       position[u] = at;
@@ -155,7 +157,7 @@ export const rollingStrategy: ContextStrategy<RollingOptions> = {
     const cut = newestThatFit(view, 0, Infinity, o.rollingMax - pinned.messages, false);
     let fromEnd = 0;
     for (let u = view.unitCount - 1; u >= 0; u--) {
-      if (!hasFlag(view, u, UnitFlag.Sendable) || hasFlag(view, u, UnitFlag.Prefix)) continue;
+      if (((view.unitFlags[u] as number) & (SENDABLE | PREFIX)) !== SENDABLE) continue;
       fromEnd += view.unitMessages[u] as number;
       if (u < cut && isEvictable(view, u)) evict[u] = fromEnd > o.maxHistory ? 'history-cap' : 'message-cap';
     }

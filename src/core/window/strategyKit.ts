@@ -2,6 +2,10 @@
 import { truncationMarker } from '../summary';
 import { UnitFlag, type EvictionReason, type HistoryView } from './types';
 
+// Read once (see historyView.ts): these run once per unit.
+const { Sendable: SENDABLE, Pinned: PINNED, Prefix: PREFIX, Summary: SUMMARY } = UnitFlag;
+const markerOf = truncationMarker;
+
 export type EvictList = Array<EvictionReason | null>;
 
 export function hasFlag(view: HistoryView, unit: number, flag: number): boolean {
@@ -11,7 +15,7 @@ export function hasFlag(view: HistoryView, unit: number, flag: number): boolean 
 /** Sendable and not protected (pinned units and the system prefix are never evicted). */
 export function isEvictable(view: HistoryView, unit: number): boolean {
   const flags = view.unitFlags[unit] as number;
-  return (flags & UnitFlag.Sendable) !== 0 && (flags & (UnitFlag.Pinned | UnitFlag.Prefix)) === 0;
+  return (flags & SENDABLE) !== 0 && (flags & (PINNED | PREFIX)) === 0;
 }
 
 /** A selection that evicts nothing. */
@@ -24,9 +28,10 @@ export function headTotals(view: HistoryView): { tokens: number; messages: numbe
   let tokens = view.systemTokens + view.draftTokens;
   let messages = 0;
   for (let u = 0; u < view.headEnd; u++) {
-    if (!hasFlag(view, u, UnitFlag.Sendable)) continue;
+    const flags = view.unitFlags[u] as number;
+    if (!(flags & SENDABLE)) continue;
     tokens += view.unitTokens[u] as number;
-    if (!hasFlag(view, u, UnitFlag.Prefix)) messages += view.unitMessages[u] as number;
+    if (!(flags & PREFIX)) messages += view.unitMessages[u] as number;
   }
   return { tokens, messages };
 }
@@ -36,7 +41,8 @@ export function pinnedTotals(view: HistoryView, from: number): { tokens: number;
   let tokens = 0;
   let messages = 0;
   for (let u = from; u < view.unitCount; u++) {
-    if (hasFlag(view, u, UnitFlag.Sendable) && hasFlag(view, u, UnitFlag.Pinned)) {
+    const flags = view.unitFlags[u] as number;
+    if (flags & SENDABLE && flags & PINNED) {
       tokens += view.unitTokens[u] as number;
       messages += view.unitMessages[u] as number;
     }
@@ -46,7 +52,7 @@ export function pinnedTotals(view: HistoryView, from: number): { tokens: number;
 
 /** Index of the newest sendable unit, or -1. */
 export function newestSendable(view: HistoryView): number {
-  for (let u = view.unitCount - 1; u >= 0; u--) if (hasFlag(view, u, UnitFlag.Sendable)) return u;
+  for (let u = view.unitCount - 1; u >= 0; u--) if ((view.unitFlags[u] as number) & SENDABLE) return u;
   return -1;
 }
 
@@ -105,9 +111,10 @@ export const MARKER_SIZING_COUNT = 999_999;
  * stand in instead is bigger (a previous summary it falls back to, or the marker).
  */
 export function summarySlotReserve(view: HistoryView, maxTokens: number): number {
-  let reserve = Math.max(maxTokens, view.count(truncationMarker(MARKER_SIZING_COUNT)));
+  let reserve = Math.max(maxTokens, view.count(markerOf(MARKER_SIZING_COUNT)));
   for (let u = view.headEnd; u < view.unitCount; u++) {
-    if (hasFlag(view, u, UnitFlag.Summary) && hasFlag(view, u, UnitFlag.Sendable)) reserve = Math.max(reserve, view.unitTokens[u] as number);
+    const flags = view.unitFlags[u] as number;
+    if (flags & SUMMARY && flags & SENDABLE) reserve = Math.max(reserve, view.unitTokens[u] as number);
   }
   return reserve;
 }

@@ -278,7 +278,7 @@ describe.each(SHAPES)('validity beats the seed’s arithmetic (%s)', (shape: Wir
     expect(result.metrics.evictedMessages).toBe(n - result.trimmed.length);
   });
 
-  it('keeps every tool exchange whole over random conversations and settings, never more than the seed', () => {
+  it('keeps every tool exchange whole over random conversations and settings, never more than the seed', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(
         conversationArb,

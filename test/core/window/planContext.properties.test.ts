@@ -192,13 +192,15 @@ function checkInvariants(strategy: string, c: Case): void {
 
 // 700 cases per strategy: 4,900 here; with the append and seed-window properties over 5,000 per run.
 const RUNS = 700;
+// About a second each on an idle machine; generous for a loaded 2-core runner.
+const PROPERTY_TIMEOUT = { timeout: 60_000 };
 
 describe.each(Object.keys(optionArbs))('planContext invariants: %s', (strategy) => {
-  it('is lossless, valid, within budget or flagged, ordered, deterministic and linear', () => {
+  it('is lossless, valid, within budget or flagged, ordered, deterministic and linear', PROPERTY_TIMEOUT, () => {
     fc.assert(fc.property(caseArb(strategy), (c) => checkInvariants(strategy, c)), { numRuns: RUNS });
   });
 
-  it('keeps the sent prefix byte-identical while the evicted set does not change (6. cache-friendly)', () => {
+  it('keeps the sent prefix byte-identical while the evicted set does not change (6. cache-friendly)', PROPERTY_TIMEOUT, () => {
     fc.assert(
       fc.property(caseArb(strategy), appendedTurnArb, (c, turn) => {
         const before = buildHistory(c.spec, c.shape);
@@ -214,7 +216,7 @@ describe.each(Object.keys(optionArbs))('planContext invariants: %s', (strategy) 
 });
 
 describe('auto: hysteresis', () => {
-  it('appending messages that stay under the high-water mark keeps the evicted set and the sent prefix', () => {
+  it('appending messages that stay under the high-water mark keeps the evicted set and the sent prefix', PROPERTY_TIMEOUT, () => {
     const markerTokens = countTokens(truncationMarker(999_999));
     let exercised = 0;
     let exercisedAfterTrim = 0;

@@ -175,7 +175,7 @@ describe('linear time', () => {
     })),
   };
 
-  it.each(SHAPES)('counts each of thousands of messages once per plan, and not at all when warm (%s)', (shape) => {
+  it.each(SHAPES)('counts each of thousands of messages once per plan, and not at all when warm (%s)', { timeout: 60_000 }, (shape) => {
     const history = buildHistory(big, shape);
     expect(history.length).toBeGreaterThanOrEqual(4000);
     for (const strategy of listStrategies().filter((name) => !name.endsWith('-test'))) {

@@ -287,6 +287,12 @@ describe('two-tier (seed 002)', () => {
 });
 
 describe('planner rules common to every strategy', () => {
+  it.each(listStrategies().filter((name) => !name.endsWith('-test')))('plans an empty conversation as an empty request (%s)', (strategy) => {
+    const result = plan(strategy, []);
+    expect(result).toMatchObject({ messages: [], evicted: [], slot: null });
+    expect(result.metrics).toMatchObject({ totalMessages: 0, inputTokens: 0, overBudget: false, trimmed: false });
+  });
+
   it('drops units that cannot be sent, with their reason, and keeps the request valid', () => {
     const history: PlanItem[] = [
       { id: 'greeting', message: { role: 'assistant', content: 'Hi! How can I help?' } },
