@@ -1,0 +1,118 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/App';
+import { appRuntime } from '../../src/store';
+import { SETTINGS_KEY } from '../../src/store/appStore';
+import type { Settings } from '../../src/store/settings';
+import { resetApp, seedConversation } from './appHarness';
+
+async function openApp() {
+  render(<App />);
+  return screen.findByRole('textbox', { name: 'Message' });
+}
+
+// The first answer of the file loads the SDK and the markdown renderer (a few seconds in jsdom).
+describe('App on the real store, fake IndexedDB and the Demo provider', { timeout: 15_000 }, () => {
+  beforeEach(() => resetApp());
+
+  it('first run: welcomes the user on the Demo, with a way to add a key and an empty gauge', async () => {
+    await openApp();
+    const welcome = screen.getByRole('region', { name: 'Welcome' });
+    expect(within(welcome).getByRole('button', { name: 'Add an API key' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveTextContent('Demo — not a real model');
+    const meter = screen.getByRole('meter', { name: 'Context usage' });
+    expect(meter).toHaveAttribute('aria-valuemax', '4000');
+    expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'New chat' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  it('sends a message and streams the Demo’s answer into an "Assistant message"', async () => {
+    await openApp();
+    const meter = screen.getByRole('meter', { name: 'Context usage' });
+    const before = Number(meter.getAttribute('aria-valuenow'));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'What is a context window?{Enter}');
+    // While it streams, Stop replaces Send.
+    expect(await screen.findByRole('button', { name: 'Stop' })).toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'User message' })).toHaveTextContent('What is a context window?');
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveAttribute('data-status', 'complete'), { timeout: 8000 });
+    expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('What is a context window?');
+    expect(await screen.findByRole('button', { name: 'Send' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+    expect(Number(meter.getAttribute('aria-valuenow'))).toBeGreaterThan(before);
+    // The conversation is listed under its first message and was stored.
+    expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'What is a context window?' })).toHaveAttribute('aria-current', 'page');
+    const [stored] = await appRuntime.storage!.repository.listConversations();
+    expect(await appRuntime.storage!.repository.getMessages(stored!.id)).toHaveLength(2);
+  });
+
+  it('opens Settings as a dialog named "Settings" and keeps what is saved', async () => {
+    await openApp();
+    await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Summarize evicted messages' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(screen.queryByRole('dialog', { name: 'Settings' })).not.toBeInTheDocument();
+    await waitFor(async () => expect((await appRuntime.storage!.repository.getSetting<Settings>(SETTINGS_KEY))?.window.summarize).toBe(true));
+    await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    expect(within(screen.getByRole('dialog', { name: 'Settings' })).getByRole('checkbox', { name: 'Summarize evicted messages' })).toBeChecked();
+  });
+
+  it('"Add an API key" opens Settings', async () => {
+    await openApp();
+    await userEvent.click(screen.getByRole('button', { name: 'Add an API key' }));
+    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
+  });
+
+  it('stops a streaming answer with Esc and keeps what arrived, marked stopped', async () => {
+    resetApp({ chunkDelayMs: 40 });
+    await openApp();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Tell me a long story{Enter}');
+    await screen.findByRole('button', { name: 'Stop' });
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Assistant message' }).textContent?.length).toBeGreaterThan(40));
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveAttribute('data-status', 'stopped'));
+    expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('Stopped');
+    expect(await screen.findByRole('button', { name: 'Send' })).toBeInTheDocument();
+  });
+
+  it('Ctrl+K focuses search and Ctrl+Shift+O starts a new chat with the composer focused', async () => {
+    await seedConversation('First topic', ['Hello', 'Hi, how can I help?']);
+    await openApp();
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'First topic' }));
+    expect(await screen.findByRole('article', { name: 'Assistant message' })).toHaveTextContent('Hi, how can I help?');
+    await userEvent.keyboard('{Control>}k{/Control}');
+    expect(screen.getByRole('searchbox', { name: 'Search conversations' })).toHaveFocus();
+    await userEvent.keyboard('{Control>}{Shift>}O{/Shift}{/Control}');
+    expect(await screen.findByRole('region', { name: 'Welcome' })).toBeInTheDocument();
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
+  });
+
+  it('finds a conversation by the text of its messages', async () => {
+    await seedConversation('Travel', ['Which trains go to Sintra?', 'From Rossio station, every 20 minutes.']);
+    await seedConversation('Cooking', ['How long to boil an egg?', 'About nine minutes.']);
+    await openApp();
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    await userEvent.type(within(nav).getByRole('searchbox', { name: 'Search conversations' }), 'rossio');
+    await waitFor(() => expect(within(nav).queryByRole('button', { name: /^Cooking/ })).not.toBeInTheDocument());
+    expect(within(nav).getByRole('button', { name: /^Travel/ })).toBeInTheDocument();
+  });
+
+  it('renames and deletes from the list, with Undo', async () => {
+    await seedConversation('Plan a trip', ['Plan a trip', 'Where to?']);
+    await openApp();
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    await userEvent.click(within(nav).getByRole('button', { name: 'Rename Plan a trip' }));
+    await userEvent.clear(within(nav).getByRole('textbox', { name: 'Conversation title' }));
+    await userEvent.type(within(nav).getByRole('textbox', { name: 'Conversation title' }), 'Lisbon in May{Enter}');
+    expect(await within(nav).findByRole('button', { name: 'Lisbon in May' })).toBeInTheDocument();
+    await userEvent.click(within(nav).getByRole('button', { name: 'Delete Lisbon in May' }));
+    await waitFor(() => expect(within(nav).queryByRole('button', { name: 'Lisbon in May' })).not.toBeInTheDocument());
+    const notice = screen.getByRole('status');
+    expect(notice).toHaveTextContent('Deleted “Lisbon in May”.');
+    await userEvent.click(within(notice).getByRole('button', { name: 'Undo' }));
+    expect(await within(nav).findByRole('button', { name: 'Lisbon in May' })).toBeInTheDocument();
+    expect((await appRuntime.storage!.repository.listConversations()).map((c) => c.title)).toEqual(['Lisbon in May']);
+  });
+});
