@@ -12,6 +12,7 @@ import {
   costOfUsage,
   createCountCache,
   estimateMessageTokens,
+  getStrategy,
   pricesForPrompt,
   reportedInputTokens,
   resolveModelInfo,
@@ -20,7 +21,7 @@ import {
 } from '../core';
 import type { ProviderSettings } from '../providers';
 import type { WireShape } from './history';
-import { DEFAULT_BASE_URLS, effectiveSettings, type ConversationOverrides, type Settings } from './settings';
+import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings } from './settings';
 
 /** One shared cache of raw (uncalibrated) counts: calibration is applied on top, so a new factor keeps it valid. */
 export const rawCounter = createCountCache(estimateMessageTokens);
@@ -84,8 +85,12 @@ export function turnContext(globalSettings: Settings, overrides: ConversationOve
     lowWater: w.lowWater,
     outputReserve,
     summarize: w.summarize,
-    // A summary is one answer of the model: never ask for more than it may write.
-    summaryMaxTokens: Math.min(w.summaryMaxTokens, model.maxOutputTokens),
+    // Each strategy keeps its seed's summary length unless the user changed it (two-tier:
+    // 2,000); a summary is one answer of the model, so never more than it may write.
+    summaryMaxTokens: Math.min(
+      w.summaryMaxTokens === DEFAULT_WINDOW.summaryMaxTokens ? Number(getStrategy(w.strategy)?.defaults.summaryMaxTokens ?? w.summaryMaxTokens) : w.summaryMaxTokens,
+      model.maxOutputTokens,
+    ),
   };
   if (Number.isFinite(budgetTokens)) options.budgetTokens = Math.max(1, budgetTokens);
   const strategy = w.strategy === 'count' && w.summarize ? 'count' : w.strategy;
