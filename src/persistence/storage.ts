@@ -5,7 +5,7 @@
 import type { StoredMessage } from '../core';
 import { openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from './db';
 import { createRepository, type Repository, type RepositoryOptions } from './repository';
-import { liveStreamChecker, type StreamLocks } from './streamWriter';
+import { liveStreamChecker, restoreRescuedStreams, type RescueStore, type StreamLocks } from './streamWriter';
 import { createSyncChannel, type SyncChannel, type SyncChannelOptions } from './sync';
 
 export interface WindowpaneStorage {
@@ -23,6 +23,8 @@ export interface OpenStorageOptions extends OpenDbOptions, Pick<RepositoryOption
   channel?: SyncChannelOptions;
   /** Defaults to `navigator.locks`; `null` treats every leftover stream as interrupted. */
   locks?: StreamLocks | null;
+  /** Defaults to `localStorage`; where stream writers kept their last copy while a page unloaded. */
+  rescue?: RescueStore | null;
 }
 
 /**
@@ -35,7 +37,9 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
   const sync = createSyncChannel(options.channel);
   try {
     const repository = createRepository(db, { sync, now: options.now, newId: options.newId });
-    const interrupted = await repository.markInterruptedStreams(await liveStreamChecker(options.locks));
+    const isStreamAlive = await liveStreamChecker(options.locks);
+    await restoreRescuedStreams(repository, isStreamAlive, options.rescue);
+    const interrupted = await repository.markInterruptedStreams(isStreamAlive);
     return {
       db,
       repository,

@@ -26,7 +26,16 @@ export interface StreamWriterOptions {
   locks?: StreamLocks | null;
   /** Called when a throttled write fails; the unwritten state is kept and retried by the next write. */
   onError?: (error: WindowpaneError) => void;
+  /** Where `flush` keeps a synchronous copy of the stream; defaults to `localStorage`, `null` disables it. */
+  rescue?: RescueStore | null;
 }
+
+/**
+ * Synchronous storage for the last copy of a stream (`localStorage`). Browsers drop
+ * IndexedDB writes issued while a page unloads, so `flush` on `pagehide` cannot rely on
+ * them; a synchronous write lands, and the next startup moves it into IndexedDB.
+ */
+export type RescueStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
 export interface StreamWriter {
   readonly messageId: string;
@@ -36,7 +45,11 @@ export interface StreamWriter {
    * `status: 'streaming'`.
    */
   update(patch: MessagePatch): void;
-  /** Writes any pending state now (use on `pagehide`); rejects with the WindowpaneError if that fails. */
+  /**
+   * Writes any pending state now (use on `pagehide`); rejects with the WindowpaneError if
+   * that fails. First keeps a synchronous copy in the rescue store, which survives the page
+   * unloading; `restoreRescuedStreams` applies it at the next start.
+   */
   flush(): Promise<void>;
   /**
    * Writes the final state (content, status, usage…) at once and releases the stream's
@@ -47,6 +60,7 @@ export interface StreamWriter {
 }
 
 const LOCK_PREFIX = 'windowpane-stream:';
+const RESCUE_PREFIX = 'windowpane-rescue:';
 
 /** The Web Lock a tab holds while it streams into `messageId`. */
 export function streamLockName(messageId: string): string {
@@ -55,6 +69,14 @@ export function streamLockName(messageId: string): string {
 
 function defaultLocks(): StreamLocks | null {
   return typeof navigator !== 'undefined' && navigator.locks ? navigator.locks : null;
+}
+
+function defaultRescue(): RescueStore | null {
+  try {
+    return typeof localStorage !== 'undefined' ? localStorage : null;
+  } catch {
+    return null; // storage blocked for this origin: reading `localStorage` throws
+  }
 }
 
 const defaultTimers: Timers = {
@@ -71,8 +93,11 @@ export function createStreamWriter(
   const intervalMs = options.intervalMs ?? 500;
   const timers = options.timers ?? defaultTimers;
   const locks = options.locks === undefined ? defaultLocks() : options.locks;
+  const rescue = options.rescue === undefined ? defaultRescue() : options.rescue;
 
   let pending: MessagePatch | undefined;
+  /** Everything `update` was given, merged: the stream's latest state. */
+  let state: MessagePatch = {};
   let timer: unknown;
   let finished = false;
   let chain: Promise<unknown> = Promise.resolve();
@@ -108,6 +133,7 @@ export function createStreamWriter(
   return {
     messageId,
     update(patch) {
+      state = { ...state, ...patch };
       pending = { ...pending, ...patch, ...(finished ? {} : { status: 'streaming' as const }) };
       if (timer === undefined && !finished) {
         timer = timers.setTimeout(() => {
@@ -117,6 +143,13 @@ export function createStreamWriter(
       }
     },
     flush() {
+      if (!finished && Object.keys(state).length > 0) {
+        try {
+          rescue?.setItem(RESCUE_PREFIX + messageId, JSON.stringify(state));
+        } catch {
+          // Full or blocked: the IndexedDB write below is still attempted.
+        }
+      }
       return write();
     },
     async finish(patch) {
@@ -124,6 +157,11 @@ export function createStreamWriter(
       pending = { ...pending, ...patch };
       try {
         await write();
+        try {
+          rescue?.removeItem(RESCUE_PREFIX + messageId);
+        } catch {
+          // A leftover copy is ignored at startup once the message is no longer streaming.
+        }
         return latest;
       } finally {
         releaseLock();
@@ -142,6 +180,38 @@ export async function liveStreamChecker(locks: StreamLocks | null = defaultLocks
   const snapshot = await locks.query();
   const names = new Set([...(snapshot.held ?? []), ...(snapshot.pending ?? [])].map((lock) => lock.name));
   return (messageId) => names.has(streamLockName(messageId));
+}
+
+/**
+ * At startup, before `markInterruptedStreams`: puts the copies `flush` kept while a page
+ * unloaded into the messages they belong to, when those are still `streaming` and no tab
+ * is streaming into them (`isStreamAlive`). Then forgets the copies it handled.
+ */
+export async function restoreRescuedStreams(
+  repository: Pick<Repository, 'getMessage' | 'updateMessage'>,
+  isStreamAlive: (messageId: string) => boolean,
+  rescue: RescueStore | null = defaultRescue(),
+): Promise<void> {
+  if (!rescue) return;
+  const keys: string[] = [];
+  for (let i = 0; i < rescue.length; i++) {
+    const key = rescue.key(i);
+    if (key?.startsWith(RESCUE_PREFIX)) keys.push(key);
+  }
+  for (const key of keys) {
+    const messageId = key.slice(RESCUE_PREFIX.length);
+    if (isStreamAlive(messageId)) continue;
+    try {
+      const saved = JSON.parse(rescue.getItem(key) ?? 'null') as MessagePatch | null;
+      const message = await repository.getMessage(messageId);
+      if (saved && typeof saved === 'object' && message?.status === 'streaming') {
+        await repository.updateMessage(messageId, { ...saved, status: 'streaming' });
+      }
+      rescue.removeItem(key);
+    } catch {
+      // Unreadable copy or a failed write: what IndexedDB holds stands.
+    }
+  }
 }
 
 /**
