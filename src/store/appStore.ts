@@ -83,10 +83,12 @@ export interface Runtime {
   controllers: Map<string, AbortController>;
   /** Deleted conversations kept for Undo. */
   deleted: Map<string, DeletedConversation>;
+  /** Conversations storage could not create (e.g. full): kept in memory for this visit, their messages not written. */
+  memoryOnly: Set<string>;
 }
 
 export function createRuntime(deps: AppDeps): Runtime {
-  return { store: createStore<AppState>()(initialState), deps, storage: null, controllers: new Map(), deleted: new Map() };
+  return { store: createStore<AppState>()(initialState), deps, storage: null, controllers: new Map(), deleted: new Map(), memoryOnly: new Set() };
 }
 
 export function repo(rt: Runtime): Repository | null {

@@ -70,7 +70,7 @@ export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], dr
 
 /** Writes a message (or, without storage, keeps it in memory) and shows it. */
 async function appendMessage(rt: Runtime, message: NewMessage): Promise<StoredMessage> {
-  const repository = repo(rt);
+  const repository = rt.memoryOnly.has(message.conversationId) ? null : repo(rt);
   if (repository) {
     try {
       const stored = await repository.appendMessage(message);

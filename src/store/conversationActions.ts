@@ -117,9 +117,17 @@ export function newChat(rt: Runtime): void {
 export async function createConversationFor(rt: Runtime, firstText: string): Promise<Conversation> {
   const repository = repo(rt);
   const now = rt.deps.now();
-  const conversation: Conversation = repository
-    ? await repository.createConversation({ title: titleFrom(firstText) })
-    : { id: rt.deps.newId(), title: titleFrom(firstText), createdAt: now, updatedAt: now, messageCount: 0 };
+  let conversation: Conversation | undefined;
+  try {
+    conversation = await repository?.createConversation({ title: titleFrom(firstText) });
+  } catch (error) {
+    // Storage is full or failing: the conversation goes on in memory, so the message typed stays on screen.
+    reportError(rt, error, 'start the conversation');
+  }
+  if (!conversation) {
+    conversation = { id: rt.deps.newId(), title: titleFrom(firstText), createdAt: now, updatedAt: now, messageCount: 0 };
+    if (repository) rt.memoryOnly.add(conversation.id);
+  }
   setConversation(rt, conversation);
   setMessages(rt, conversation.id, () => []);
   rt.store.setState({ activeId: conversation.id });
