@@ -110,7 +110,9 @@ export function dismiss(rt: Runtime, id: string): void {
 /** Turns any failure into a notice the user can act on; returns its message. */
 export function reportError(rt: Runtime, error: unknown, doing: string): string {
   const message = isWindowpaneError(error) ? error.message : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
-  notify(rt, { tone: 'error', text: message });
+  // The same failure met by several writes in a row (e.g. storage full) is shown once.
+  const shown = rt.store.getState().notices.find((n) => n.tone === 'error' && n.text === message);
+  notify(rt, { id: shown?.id, tone: 'error', text: message });
   return message;
 }
 
