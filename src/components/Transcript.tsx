@@ -24,6 +24,7 @@ export interface TranscriptProps {
 export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerateSummary, onTogglePin, busy }: TranscriptProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
+  const lastScrollTop = useRef(0);
   // The app is not built with the React Compiler; the virtualizer re-renders through its own state.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -42,9 +43,12 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows[0]?.key]);
 
+  // Rows also grow without new text (an error shown in a failed answer, a row measured
+  // taller than estimated), so follow the total size too.
+  const totalSize = virtualizer.getTotalSize();
   useEffect(() => {
     if (stickToBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, streaming?.text.length, virtualizer]);
+  }, [rows.length, streaming?.text.length, totalSize, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -56,10 +60,14 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
       aria-live="off"
       onScroll={(e) => {
         const el = e.currentTarget;
-        stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+        // Layout shifts (a notice appearing, a row growing) fire scroll events too; only the
+        // reader scrolling up stops the following, and reaching the bottom resumes it.
+        if (el.scrollHeight - el.scrollTop - el.clientHeight < 80) stickToBottom.current = true;
+        else if (el.scrollTop < lastScrollTop.current) stickToBottom.current = false;
+        lastScrollTop.current = el.scrollTop;
       }}
     >
-      <div className="transcript-inner" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="transcript-inner" style={{ height: totalSize }}>
         <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((item) => {
             const row = rows[item.index];
