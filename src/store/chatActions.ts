@@ -49,11 +49,15 @@ async function saveCalibration(rt: Runtime, modelId: string): Promise<void> {
   if (entry) await repo(rt)?.setCalibration(modelId, entry).catch(() => undefined);
 }
 
-/** The settings, model and counter in force for a conversation now. */
-export function contextFor(rt: Runtime, conversationId: string | null): TurnContext {
+/**
+ * The settings, model and counter in force for a conversation now. `windowLimit` (tokens)
+ * stands in for the context window when a provider has stated a smaller one.
+ */
+export function contextFor(rt: Runtime, conversationId: string | null, windowLimit?: number): TurnContext {
   const state = rt.store.getState();
   const conversation = conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined;
-  return turnContext(state.settings, conversationOverrides(conversation), calibration);
+  const overrides = conversationOverrides(conversation);
+  return turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, calibration);
 }
 
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */
@@ -222,11 +226,14 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
             calibration = tightenCalibration(calibration, ctx.model.id, rawEstimate(ctx, plan), promptTokens);
             void saveCalibration(rt, ctx.model.id);
           }
-          ctx = contextFor(rt, conversationId);
+          // A limit below the window we planned for means the window setting is too large
+          // (or the server's smaller): only a plan within the stated limit can succeed.
+          const statedLimit = limit > 0 && limit < ctx.model.contextWindow ? limit : undefined;
+          ctx = contextFor(rt, conversationId, statedLimit);
           const retryPlan = await ensureSummary(rt, ctx, provider, conversationId, planFor(ctx, history()), history, controller.signal);
           notify(rt, {
             tone: 'warning',
-            text: `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${Math.max(0, retryPlan.metrics.evictedMessages - plan.metrics.evictedMessages)} more message(s) and retried.`,
+            text: `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${Math.max(0, retryPlan.metrics.evictedMessages - plan.metrics.evictedMessages)} more message(s) and retried.${statedLimit ? ` Set the Context window in Settings to ${statedLimit.toLocaleString('en-US')} or less to avoid this.` : ''}`,
           });
           plan = retryPlan;
           continue;
