@@ -134,7 +134,9 @@ export function toWindowpaneError(error: unknown, ctx: ErrorContext): Windowpane
   const record = error !== null && typeof error === 'object' ? (error as Record<string, unknown>) : {};
   const body = apiBodyOf(record);
   let status = typeof record.status === 'number' ? record.status : undefined;
-  if (status === undefined && body.type) status = STATUS_OF_TYPE[body.type];
+  // An error the API sent inside a stream has a type but no status; whatever its type
+  // (OpenAI's is `server_error`), it came from the server, so it is never a network failure.
+  if (status === undefined && body.type) status = STATUS_OF_TYPE[body.type] ?? 500;
   const name = providerName(ctx);
   const rawMessage = error instanceof Error ? error.message : String(error);
   const apiMessage = redactSecrets(body.message ?? rawMessage, ctx.apiKey);
