@@ -3,8 +3,11 @@
  * The send loop is in chatActions.ts.
  */
 import type { Conversation, StoredMessage } from '../core';
-import { exportJsonText, exportMarkdownText, importFromFile, requestPersistentStorage, type StorageChange } from '../persistence';
+import { exportToMarkdown } from '../core';
+import { exportJsonText, importFromFile, requestPersistentStorage, type StorageChange } from '../persistence';
 import { conversationOverrides, dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
+import { contextFor, planFor } from './chatActions';
+import { activeSummary } from './history';
 import { withDefaults, type ConversationOverrides, type Settings } from './settings';
 
 /** Opens storage, loads settings and conversation metadata (never messages), and subscribes to other tabs. */
@@ -292,7 +295,16 @@ export async function exportConversations(rt: Runtime, format: 'json' | 'markdow
   }
   try {
     if (format === 'json') download(`${fileStem(title)}-${date}.json`, 'application/json', await exportJsonText(repository, ids, rt.deps.now()));
-    else download(`${fileStem(title)}-${date}.md`, 'text/markdown', await exportMarkdownText(repository, ids));
+    else {
+      // Trim markers go where the transcript dims messages: those the next request leaves out or a summary covers.
+      const records = await repository.readForExport(ids);
+      const notSentIds = new Set<string>();
+      for (const { conversation, messages } of records) {
+        for (const evicted of planFor(contextFor(rt, conversation.id), messages).evicted) notSentIds.add(evicted.id);
+        for (const id of activeSummary(messages)?.covers ?? []) notSentIds.add(id);
+      }
+      download(`${fileStem(title)}-${date}.md`, 'text/markdown', exportToMarkdown(records, { notSentIds }));
+    }
   } catch (error) {
     reportError(rt, error, 'export');
   }
