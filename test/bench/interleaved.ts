@@ -29,14 +29,14 @@ export interface InterleaveOptions {
   rounds: number;
   /** Untimed calls of each task (or per task name) before the first round, also used to size batches; default 2. */
   warmup?: number | Record<string, number>;
-  /** A task without `prepare` is called in batches lasting at least this long, so the timer's resolution does not matter; default 5 ms. */
+  /** A task without `prepare` is called in batches lasting at least this long, so neither the timer's resolution nor the cold caches right after the forced collection matter much; default 20 ms. */
   minBatchMs?: number;
 }
 
 /** Median CPU milliseconds per call of each task. */
 export async function interleavedMedians(tasks: Record<string, TimedTask>, options: InterleaveOptions): Promise<Record<string, number>> {
   const warmupOf = (name: string) => (typeof options.warmup === 'object' ? (options.warmup[name] ?? 2) : (options.warmup ?? 2));
-  const minBatchMs = options.minBatchMs ?? 5;
+  const minBatchMs = options.minBatchMs ?? 20;
   const names = Object.keys(tasks);
   const batch: Record<string, number> = {};
   const once = async (task: TimedTask): Promise<number> => {
