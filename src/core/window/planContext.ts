@@ -177,22 +177,24 @@ function buildSlot(view: HistoryView, request: SlotRequest, inputs: SlotInputs, 
     covers,
   });
 
-  if (request.source === 'heuristic') {
-    const message = summaryMessage(heuristicSummary(messages, { previous: previous?.text, condensed: standsFor }), role);
+  const heuristic = () => summaryMessage(heuristicSummary(messages, { previous: previous?.text, condensed: standsFor }), role);
+  const byHeuristic = request.source === 'heuristic' || request.fallback === 'heuristic';
+  // Seed 000: a new summary only when enough has been evicted since the last one and it carries prose.
+  if (request.source === 'llm' && ids.length > 0 && ids.length >= request.minEvicted && hasSummarizableText(messages)) {
+    const fallback = byHeuristic ? heuristic() : previousItem ? withRole(previousItem, role).message : truncationMarker(standsFor, role);
+    return {
+      slot: { kind: 'summary', index, role, standsFor, summary: summaryOf('needed', request.prompt, request.maxTokens) },
+      item: byHeuristic ? { id: SLOT_ITEM_ID, message: fallback, kind: 'summary', covers } : { id: SLOT_ITEM_ID, message: fallback, kind: previousItem ? 'summary' : 'message' },
+      tokens: Math.max(view.count(fallback), request.maxTokens),
+      reusedUnit: -1,
+    };
+  }
+  if (byHeuristic) {
+    const message = heuristic();
     return {
       slot: { kind: 'summary', index, role, standsFor, summary: summaryOf('heuristic', null, 0) },
       item: { id: SLOT_ITEM_ID, message, kind: 'summary', covers },
       tokens: view.count(message),
-      reusedUnit: -1,
-    };
-  }
-  // Seed 000: a new summary only when enough has been evicted since the last one and it carries prose.
-  if (ids.length > 0 && ids.length >= request.minEvicted && hasSummarizableText(messages)) {
-    const fallback = previousItem ? withRole(previousItem, role).message : truncationMarker(standsFor, role);
-    return {
-      slot: { kind: 'summary', index, role, standsFor, summary: summaryOf('needed', request.prompt, request.maxTokens) },
-      item: { id: SLOT_ITEM_ID, message: fallback, kind: previousItem ? 'summary' : 'message' },
-      tokens: Math.max(view.count(fallback), request.maxTokens),
       reusedUnit: -1,
     };
   }

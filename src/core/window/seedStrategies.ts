@@ -38,6 +38,7 @@ export const offStrategy: ContextStrategy<Record<string, never>> = {
   select: (view) => unchanged(view, {}),
 };
 
+/** `count`'s knobs after defaults (messages; see {@link countStrategy}). */
 export interface CountOptions {
   maxMessages: number;
   preserveFirst: number;
@@ -127,6 +128,7 @@ export const countStrategy: ContextStrategy<CountOptions> = {
   },
 };
 
+/** `rolling`'s knobs after defaults (messages; see {@link rollingStrategy}). */
 export interface RollingOptions {
   rollingMax: number;
   maxHistory: number;
@@ -165,6 +167,7 @@ export const rollingStrategy: ContextStrategy<RollingOptions> = {
   },
 };
 
+/** `truncate`'s knobs after defaults (shares of the window; see {@link truncateStrategy}). */
 export interface TruncateOptions {
   triggerRatio: number;
   targetRatio: number;
@@ -210,6 +213,7 @@ export const truncateStrategy: ContextStrategy<TruncateOptions> = {
   },
 };
 
+/** `summarize`'s knobs after defaults (see {@link summarizeStrategy}). */
 export interface SummarizeOptions {
   triggerRatio: number;
   targetRatio: number;
@@ -269,6 +273,7 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
   },
 };
 
+/** `two-tier`'s knobs after defaults (tokens and messages; see {@link twoTierStrategy}). */
 export interface TwoTierOptions {
   heuristicThreshold: number;
   aiThreshold: number;
@@ -285,7 +290,9 @@ const AI_SUMMARY_MIN_MESSAGES = 8;
  * condense the rest into a heuristic summary — tools used, files explored, commands run —
  * without a model call. Above `aiThreshold` (120,000) with more than 8 messages to
  * condense, ask for an AI summary with seed 002's six-part prompt (up to 2,000 tokens),
- * extending the previous summary; summaries are cached by content.
+ * extending the previous summary; summaries are cached by content. Until the AI summary
+ * exists (or when it fails) the heuristic one stands in, so crossing 120k changes nothing
+ * that is sent before the summary arrives.
  */
 export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
   description:
@@ -315,7 +322,7 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
     return {
       evict,
       slot: ai
-        ? { kind: 'summary', source: 'llm', prompt: 'structured', maxTokens: o.summaryMaxTokens, minEvicted: 1 }
+        ? { kind: 'summary', source: 'llm', prompt: 'structured', maxTokens: o.summaryMaxTokens, minEvicted: 1, fallback: 'heuristic' }
         : { kind: 'summary', source: 'heuristic' },
       trigger: ai ? `${tokens} tokens > ${o.aiThreshold} (AI summary)` : `${tokens} tokens > ${o.heuristicThreshold} (heuristic summary)`,
       caps: {},

@@ -24,13 +24,15 @@ export interface NewSummary {
   cacheKey: string;
 }
 
+/** A plan with its summary slot filled in (or left as its fallback). */
 export interface ResolvedPlan<M extends WindowMessage = WindowMessage> {
   /** The request's messages, the slot filled in. */
   messages: PlanItem<M>[];
   /**
    * - `unchanged`: the plan needed no new summary;
    * - `summarized`: the model wrote one; `cached`: found in the cache;
-   * - `fallback`: the call failed or returned nothing; the slot keeps the previous summary or the marker.
+   * - `fallback`: the call failed or returned nothing; the slot keeps its stand-in (the previous
+   *   summary, the marker, or for two-tier the heuristic summary).
    */
   outcome: 'unchanged' | 'summarized' | 'cached' | 'fallback';
   summary: NewSummary | null;

@@ -175,6 +175,12 @@ export type SlotRequest =
       maxTokens: number;
       /** Newly evicted stored messages needed before a new summary is asked for. */
       minEvicted: number;
+      /**
+       * What stands in until the summary exists, or if it cannot be made: `previous` (the
+       * previous summary, else the truncation marker; the default) or `heuristic` (a
+       * heuristic summary of the same messages, which needs no model call).
+       */
+      fallback?: 'previous' | 'heuristic';
     }
   | { kind: 'summary'; source: 'heuristic' };
 

@@ -117,6 +117,16 @@ function historyPositions(history: readonly PlanItem[], planned: readonly PlanIt
   return positions;
 }
 
+/**
+ * What a trim changes: the evicted messages and what stands in for them. (A previous
+ * summary that leaves the kept messages to become the slot is not evicted, yet the
+ * boundary moved.)
+ */
+function trimState(result: ContextPlan): string {
+  const slot = result.slot;
+  return JSON.stringify([result.evicted, slot && [slot.kind, slot.standsFor, slot.summary?.status, slot.summary?.previous?.id]]);
+}
+
 /** Items a strategy may keep even over budget: prefix, goal, pinned, the newest unit and (auto) the newest turn's opening. */
 function preservedIds(strategy: string, history: readonly PlanItem[]): Set<string> {
   const ids = new Set<string>();
@@ -191,9 +201,11 @@ function checkInvariants(strategy: string, c: Case): void {
 }
 
 // 700 cases per strategy: 4,900 here; with the append and seed-window properties over 5,000 per run.
-const RUNS = 700;
+// WINDOW_PROPERTY_DEPTH=10 runs ten times as many, for a deeper search before a release.
+const DEPTH = Math.max(1, Number(process.env.WINDOW_PROPERTY_DEPTH ?? 1));
+const RUNS = 700 * DEPTH;
 // About a second each on an idle machine; generous for a loaded 2-core runner.
-const PROPERTY_TIMEOUT = { timeout: 60_000 };
+const PROPERTY_TIMEOUT = { timeout: 60_000 * DEPTH };
 
 describe.each(Object.keys(optionArbs))('planContext invariants: %s', (strategy) => {
   it('is lossless, valid, within budget or flagged, ordered, deterministic and linear', PROPERTY_TIMEOUT, () => {
@@ -207,10 +219,10 @@ describe.each(Object.keys(optionArbs))('planContext invariants: %s', (strategy) 
         const after = buildHistory({ ...c.spec, turns: [...c.spec.turns, turn] }, c.shape);
         const first = plan(strategy, { ...c, draftTokens: 0 }, before);
         const second = plan(strategy, { ...c, draftTokens: 0 }, after);
-        if (JSON.stringify(first.evicted) !== JSON.stringify(second.evicted)) return;
+        if (trimState(first) !== trimState(second)) return;
         expect(JSON.stringify(second.messages.slice(0, first.messages.length))).toBe(JSON.stringify(first.messages));
       }),
-      { numRuns: 60 },
+      { numRuns: 60 * DEPTH },
     );
   });
 });
@@ -246,7 +258,7 @@ describe('auto: hysteresis', () => {
         expect(second.evicted).toEqual(first.evicted);
         expect(JSON.stringify(second.messages.slice(0, first.messages.length))).toBe(JSON.stringify(first.messages));
       }),
-      { numRuns: 400 },
+      { numRuns: 400 * DEPTH },
     );
     expect(exercised).toBeGreaterThan(50);
     expect(exercisedAfterTrim).toBeGreaterThan(10);
