@@ -334,6 +334,7 @@ export type RequestViolationCode =
   | 'orphan-tool-result'
   | 'duplicate-tool-result';
 
+/** One way a request breaks an API rule. */
 export interface RequestViolation {
   code: RequestViolationCode;
   /** Index of the offending message (-1 for the request as a whole). */
@@ -343,11 +344,13 @@ export interface RequestViolation {
   detail: string;
 }
 
+/** `ok` when there is no violation; otherwise every violation, in message order. */
 export interface RequestValidation {
   ok: boolean;
   violations: RequestViolation[];
 }
 
+/** Which API to check against, and whether the messages are a whole request or a slice of one. */
 export interface ValidateRequestOptions {
   /** Narrows the accepted roles: Anthropic takes only `user` and `assistant`. Default: either API. */
   provider?: 'anthropic' | 'openai';

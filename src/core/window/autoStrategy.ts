@@ -12,6 +12,7 @@ import { keepEverything, MARKER_SIZING_COUNT, summarySlotReserve } from './strat
 // Read once (see historyView.ts): the replay tests these bits for every unit.
 const { Sendable: SENDABLE, Pinned: PINNED, Prefix: PREFIX, TurnStart: TURN_START } = UnitFlag;
 
+/** `auto`'s knobs after defaults (see {@link autoStrategy}). */
 export interface AutoOptions {
   /** The user's per-request token budget, 0 for none. */
   budgetTokens: number;

@@ -25,6 +25,7 @@ export function ratioOption(options: StrategyOptions, field: string, fallback: n
   return value;
 }
 
+/** true or false. */
 export function booleanOption(options: StrategyOptions, field: string, fallback: boolean): boolean {
   const value = options[field];
   if (value === undefined) return fallback;
