@@ -16,8 +16,6 @@ export interface ProviderSetup {
   model: { fromList: string } | { custom: string };
   baseUrl: (fake: FakeApi) => string;
   apiKey: string;
-  /** Name the app uses for the provider in its messages. */
-  displayName: RegExp;
 }
 
 export const PROVIDER_SETUPS: Record<ProviderUnderTest, ProviderSetup> = {
@@ -27,7 +25,6 @@ export const PROVIDER_SETUPS: Record<ProviderUnderTest, ProviderSetup> = {
     model: { fromList: 'claude-haiku-5-5' },
     baseUrl: (fake) => fake.url,
     apiKey: 'sk-ant-e2e-key-0123456789',
-    displayName: /Anthropic/,
   },
   openai: {
     provider: 'openai',
@@ -35,7 +32,6 @@ export const PROVIDER_SETUPS: Record<ProviderUnderTest, ProviderSetup> = {
     model: { custom: 'gpt-e2e-small' },
     baseUrl: (fake) => `${fake.url}/v1`,
     apiKey: 'sk-proj-e2e-key-0123456789',
-    displayName: /OpenAI/,
   },
   'openai-compatible': {
     provider: 'openai-compatible',
@@ -43,7 +39,6 @@ export const PROVIDER_SETUPS: Record<ProviderUnderTest, ProviderSetup> = {
     model: { custom: 'llama-e2e' },
     baseUrl: (fake) => `${fake.url}/v1`,
     apiKey: '',
-    displayName: /server at/,
   },
 };
 
