@@ -1,4 +1,4 @@
-import { useRef, useState, type ComponentProps } from 'react';
+import { memo, useRef, useState, type ComponentProps } from 'react';
 import ReactMarkdown, { defaultUrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
@@ -8,7 +8,7 @@ import remarkGfm from 'remark-gfm';
  * rehype-raw prints it as text), and URLs go through react-markdown's allow-list of
  * protocols, so `javascript:` and `data:` links become inert.
  */
-export default function Markdown({ text }: { text: string }) {
+export default memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown">
       <ReactMarkdown
@@ -21,7 +21,7 @@ export default function Markdown({ text }: { text: string }) {
       </ReactMarkdown>
     </div>
   );
-}
+});
 
 function safeUrl(url: string, key: string): string {
   const safe = defaultUrlTransform(url);

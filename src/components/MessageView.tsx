@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
 import type { ContentBlock, StoredMessage } from '../core';
 import { messageText } from '../core';
 import { ToolBlockView } from './ToolBlockView';
@@ -32,6 +32,9 @@ export const MessageView = memo(function MessageView({ message, streamingText, t
   const isUser = message.role === 'user';
   const label = isUser ? 'User message' : 'Assistant message';
   const text = streamingText ?? messageText(message);
+  // Markdown parses the whole text again for every delta; deferred, React drops the renders a
+  // newer delta has made stale, so a long answer streams without freezing the page.
+  const shownText = useDeferredValue(text);
   const blocks = message.content.filter((b): b is Exclude<ContentBlock, { type: 'text' }> => b.type !== 'text');
   const note = STATUS_NOTE[message.status];
 
@@ -90,7 +93,7 @@ export const MessageView = memo(function MessageView({ message, streamingText, t
               <p className="plain">{text}</p>
             ) : (
               <Suspense fallback={<p className="plain">{text}</p>}>
-                <Markdown text={text} />
+                <Markdown text={shownText} />
               </Suspense>
             ))}
           {blocks.filter((b) => b.type !== 'thinking').map((b, i) => (
