@@ -155,7 +155,7 @@ async function streamLongAnswer(page: Page): Promise<Span> {
   return { ms: end - start, longTasks: tasks.count, longTaskMs: tasks.ms };
 }
 
-async function useFakeAnthropic(page: Page, fake: FakeApi): Promise<void> {
+async function answerFromFakeAnthropic(page: Page, fake: FakeApi): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await dialog.getByLabel('Provider', { exact: true }).selectOption({ label: 'Anthropic' });
@@ -202,7 +202,7 @@ export async function run(): Promise<Row[]> {
       for (const count of round % 2 ? [BIG, SMALL] : [SMALL, BIG]) open[count]?.push(await openConversation(page, count));
     }
 
-    await useFakeAnthropic(page, fake);
+    await answerFromFakeAnthropic(page, fake);
     const stream: { fresh: Span[]; long: Span[] } = { fresh: [], long: [] };
     for (let round = 0; round < 2; round++) {
       await page.getByRole('button', { name: 'New chat' }).click();
