@@ -4,18 +4,20 @@
  * throttled persistence, record usage, calibrate, and recover once from a context-length
  * error by tightening the calibration and planning again.
  */
-import type { AnthropicWireMessage, ContentBlock, ContextPlan, OpenAIWireMessage, PlanItem, StoredMessage, SummaryRequest } from '../core';
+import type { AnthropicWireMessage, ContentBlock, ContextPlan, OpenAIWireMessage, PlanItem, StoredMessage, SummaryRequest, WindowMessage } from '../core';
 import {
   SLOT_ITEM_ID,
   WindowpaneError,
   buildSummaryPrompt,
   emptyCalibration,
+  estimateTextTokens,
   isWindowpaneError,
   messageText,
   observeInputTokens,
   placeCacheBreakpoints,
   planContext,
   readCalibration,
+  resolveModelInfo,
   reportedInputTokens,
   summaryCacheKey,
   summaryMessage,
@@ -346,16 +348,35 @@ function slotText(plan: ContextPlan): string | null {
 
 async function summarize(rt: Runtime, ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string | null> {
   const repository = repo(rt);
-  const key = summaryCacheKey(request.prompt ?? 'concise', request.messages, request.previous?.text);
+  const kind = request.prompt ?? 'concise';
+  const key = summaryCacheKey(kind, request.messages, request.previous?.text);
   const cached = await repository?.getCachedSummary(key).catch(() => undefined);
   if (cached) return cached;
   try {
-    const prompt = buildSummaryPrompt(request.prompt ?? 'concise', request.messages, request.previous?.text);
+    const model = ctx.settings.window.summaryModel || ctx.modelId;
     const maxTokens = Math.min(request.maxTokens, ctx.model.maxOutputTokens);
-    const text = (await provider.complete(prompt, { model: ctx.settings.window.summaryModel || ctx.modelId, maxTokens, signal })).trim();
-    if (!text) throw new WindowpaneError('provider', 'the summary came back empty');
-    await repository?.setCachedSummary(key, text).catch(() => undefined);
-    return text;
+    const window = ctx.settings.window.summaryModel ? resolveModelInfo(model, { provider: ctx.provider }).contextWindow : ctx.model.contextWindow;
+    // A small window (the Demo's 4,000 tokens, a local model's) cannot read every evicted
+    // message at once: summarize them in batches that fit, each extending the summary so far.
+    // The estimate is calibrated for the chat model and given a tenth more for safety.
+    const fits = (batch: WindowMessage[], previous: string | undefined) =>
+      Math.ceil(estimateTextTokens(buildSummaryPrompt(kind, batch, previous)) * ctx.calibrationFactor * 1.1) + maxTokens <= window;
+    let summary = request.previous?.text;
+    let batch: WindowMessage[] = [];
+    const write = async () => {
+      const text = (await provider.complete(buildSummaryPrompt(kind, batch, summary), { model, maxTokens, signal })).trim();
+      if (!text) throw new WindowpaneError('provider', 'the summary came back empty');
+      summary = text;
+      batch = [];
+    };
+    for (const message of request.messages) {
+      if (batch.length > 0 && !fits([...batch, message], summary)) await write();
+      batch.push(message);
+    }
+    if (batch.length > 0) await write();
+    if (!summary) throw new WindowpaneError('provider', 'the summary came back empty');
+    await repository?.setCachedSummary(key, summary).catch(() => undefined);
+    return summary;
   } catch (error) {
     if (signal.aborted) return null;
     const reason = error instanceof Error ? error.message : String(error);
