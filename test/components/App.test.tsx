@@ -5,7 +5,8 @@ import { App } from '../../src/App';
 import { appRuntime } from '../../src/store';
 import { SETTINGS_KEY } from '../../src/store/appStore';
 import type { Settings } from '../../src/store/settings';
-import { resetApp, seedConversation } from './appHarness';
+import { DEFAULT_SETTINGS } from '../../src/store/settings';
+import { resetApp, seedConversation, seedSettings } from './appHarness';
 
 async function openApp() {
   render(<App />);
@@ -44,6 +45,21 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'What is a context window?' })).toHaveAttribute('aria-current', 'page');
     const [stored] = await appRuntime.storage!.repository.listConversations();
     expect(await appRuntime.storage!.repository.getMessages(stored!.id)).toHaveLength(2);
+  });
+
+  it('summarizes more evicted text than the Demo’s 4,000-token window can read at once', async () => {
+    await seedSettings({ ...DEFAULT_SETTINGS, window: { ...DEFAULT_SETTINGS.window, summarize: true } });
+    const paragraph = 'We compared how each strategy keeps the first message and the newest turns, and what the summary must preserve. ';
+    // 24 messages of about 300 tokens each: what a trim sets aside is far more than 4,000 tokens.
+    await seedConversation('Long talk', Array.from({ length: 24 }, (_, i) => `Message ${i}. ${paragraph.repeat(11)}`));
+    await openApp();
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'Long talk' }));
+    await screen.findAllByRole('article', { name: 'Assistant message' });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'And now?{Enter}');
+    const summary = await screen.findByRole('article', { name: 'Conversation summary' }, { timeout: 8000 });
+    expect(summary.textContent?.startsWith('[Conversation Summary]')).toBe(true);
+    await screen.findByRole('button', { name: 'Send' }, { timeout: 8000 });
+    expect(screen.queryAllByRole('status').map((s) => s.textContent)).not.toContainEqual(expect.stringContaining('Summarizing failed'));
   });
 
   it('opens Settings as a dialog named "Settings" and keeps what is saved', async () => {

@@ -7,7 +7,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { openWindowpaneStorage } from '../../src/persistence';
 import { createProvider } from '../../src/providers';
 import { appRuntime } from '../../src/store';
-import { initialState } from '../../src/store/appStore';
+import { initialState, SETTINGS_KEY } from '../../src/store/appStore';
+import type { Settings } from '../../src/store/settings';
 
 // jsdom does no layout, so every element measures 0×0 and the virtualized transcript would
 // show no rows at all. Give the scrolling transcript (the `log`) a desktop-sized viewport.
@@ -44,6 +45,16 @@ export async function seedConversation(title: string, texts: string[]): Promise<
       await storage.repository.appendMessage({ conversationId: conversation.id, role: i % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }] });
     }
     return conversation.id;
+  } finally {
+    storage.close();
+  }
+}
+
+/** Stores settings as an earlier visit's Settings dialog would have saved them. */
+export async function seedSettings(settings: Settings): Promise<void> {
+  const storage = await openWindowpaneStorage();
+  try {
+    await storage.repository.setSetting(SETTINGS_KEY, settings);
   } finally {
     storage.close();
   }
