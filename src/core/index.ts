@@ -30,3 +30,4 @@ export * from './window/planContext';
 export * from './window/summarizePlan';
 export * from './window/autoStrategy';
 export * from './window/seedStrategies';
+export * from './tools/definitions';

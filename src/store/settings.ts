@@ -43,6 +43,22 @@ export interface WindowSettings {
   summaryMaxTokens: number;
 }
 
+/** The built-in tools (issue: tool use). Each can be switched off; the model never sees a tool that is off. */
+export interface ToolSettings {
+  /** read_attachment: the model lists and reads, by line range, the text files attached to the conversation. */
+  readAttachment: boolean;
+  /** run_javascript: the model runs snippets in a Web Worker with no network and no DOM, a time limit and an output cap. */
+  runJavascript: boolean;
+  /** Tool round-trips allowed in one turn; at the limit Windowpane stops the loop and says so. */
+  maxRounds: number;
+}
+
+export const DEFAULT_TOOLS: ToolSettings = {
+  readAttachment: true,
+  runJavascript: true,
+  maxRounds: 25,
+};
+
 export interface Settings {
   provider: ProviderId;
   /** Stored only in this browser's IndexedDB; never exported, never logged. */
@@ -55,6 +71,7 @@ export interface Settings {
   /** Output tokens reserved for the answer (0 = the model's default). */
   maxOutputTokens: number;
   window: WindowSettings;
+  tools: ToolSettings;
 }
 
 export const DEFAULT_WINDOW: WindowSettings = {
@@ -89,6 +106,7 @@ export const DEFAULT_SETTINGS: Settings = {
   systemPrompt: '',
   maxOutputTokens: 0,
   window: DEFAULT_WINDOW,
+  tools: DEFAULT_TOOLS,
 };
 
 /** Per-conversation overrides stored on the conversation; anything absent follows the global settings. */
@@ -123,5 +141,6 @@ export function withDefaults(saved: Partial<Settings> | undefined): Settings {
     baseUrls: { ...saved?.baseUrls },
     models: { ...saved?.models },
     window: { ...DEFAULT_WINDOW, ...saved?.window },
+    tools: { ...DEFAULT_TOOLS, ...saved?.tools },
   };
 }

@@ -1,0 +1,58 @@
+/**
+ * The built-in tools the model may call, as provider-neutral definitions (JSON Schema
+ * input). Providers map them to each API's tool shape; the store runs them.
+ */
+
+export interface BuiltinToolDefinition {
+  name: BuiltinToolName;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export const READ_ATTACHMENT = 'read_attachment';
+export const RUN_JAVASCRIPT = 'run_javascript';
+export type BuiltinToolName = typeof READ_ATTACHMENT | typeof RUN_JAVASCRIPT;
+
+/** read_attachment returns at most this many lines, and at most READ_MAX_CHARS characters, per call. */
+export const READ_MAX_LINES = 400;
+export const READ_MAX_CHARS = 20_000;
+/** run_javascript stops a snippet after this long, and cuts what it returns to RUN_MAX_OUTPUT_CHARS. */
+export const RUN_TIME_LIMIT_MS = 5_000;
+export const RUN_MAX_OUTPUT_CHARS = 10_000;
+
+export const READ_ATTACHMENT_TOOL: BuiltinToolDefinition = {
+  name: READ_ATTACHMENT,
+  description:
+    'Lists the text files the user attached to this conversation, or reads lines from one. ' +
+    'Call it without `name` to list the files (name, size and line count). ' +
+    'Call it with `name`, and optionally `start_line` and `end_line` (1-based, inclusive), to read those lines; ' +
+    `one call returns at most ${READ_MAX_LINES} lines or ${READ_MAX_CHARS.toLocaleString('en-US')} characters, so read long files in ranges.`,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'The attached file to read, exactly as listed. Omit it to list the files.' },
+      start_line: { type: 'integer', minimum: 1, description: 'First line to read (1-based). Default 1.' },
+      end_line: { type: 'integer', minimum: 1, description: `Last line to read, inclusive. Default start_line + ${READ_MAX_LINES - 1}.` },
+    },
+    additionalProperties: false,
+  },
+};
+
+export const RUN_JAVASCRIPT_TOOL: BuiltinToolDefinition = {
+  name: RUN_JAVASCRIPT,
+  description:
+    'Runs a JavaScript snippet in a sandboxed Web Worker in the user\'s browser: no network, no DOM, no storage. ' +
+    'Returns what it printed with console.log (and console.error), the value of its last expression (awaited if it is a promise), or the error it threw. ' +
+    `It is stopped after ${RUN_TIME_LIMIT_MS / 1000} seconds and its output is cut to ${RUN_MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters. ` +
+    'Use it for calculations, data transformations and checking code.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      code: { type: 'string', description: 'The JavaScript to run (an ES2022 script; top-level await is allowed).' },
+    },
+    required: ['code'],
+    additionalProperties: false,
+  },
+};
+
+export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [READ_ATTACHMENT_TOOL, RUN_JAVASCRIPT_TOOL];
