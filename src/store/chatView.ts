@@ -97,6 +97,8 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
   parts.push({ label: 'Draft', tokens: draftTokens });
   parts.push({ label: 'Output reserve', tokens: metrics.outputReserveTokens });
   const prices = ctx.prices ? (pricesForPrompt(ctx.model, metrics.inputTokens) ?? ctx.prices) : undefined;
+  // A free model (the Demo, a local server) has no cost to show.
+  const nextCost = prices ? estimateRequestCost(metrics.inputTokens, metrics.outputReserveTokens, prices) : undefined;
   return {
     rows,
     plan,
@@ -109,8 +111,9 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
       approachingLimit: metrics.approachingLimit,
       lastUsage: lastUsage ?? lastReportedUsage(messages),
       costSoFar: conversationCost(messages),
-      nextRequestCost: prices ? estimateRequestCost(metrics.inputTokens, metrics.outputReserveTokens, prices) : undefined,
-      budgetTokens: Number.isFinite(ctx.budgetTokens) ? ctx.budgetTokens : undefined,
+      nextRequestCost: nextCost && nextCost > 0 ? nextCost : undefined,
+      // Shown only when it binds: a budget above the window's own trim line changes nothing.
+      budgetTokens: Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio) ? ctx.budgetTokens : undefined,
     },
   };
 }

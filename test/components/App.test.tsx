@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/App';
@@ -26,6 +26,26 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     expect(meter).toHaveAttribute('aria-valuemax', '4000');
     expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'New chat' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  it('shows a cost and the per-request budget only where they mean something', async () => {
+    await openApp();
+    // The Demo is free and its 4,000-token window binds before any money budget could.
+    await userEvent.click(screen.getByRole('meter', { name: 'Context usage' }));
+    expect(screen.getByRole('row', { name: /^Total/ })).toBeInTheDocument();
+    expect(screen.queryByRole('row', { name: /per-request budget/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('main')).not.toHaveTextContent('next ≤');
+    cleanup();
+
+    // Claude Sonnet 5.5 has a 1M-token window: the default $0.50 per request binds first.
+    await seedSettings({ ...DEFAULT_SETTINGS, provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test' }, models: { anthropic: 'claude-sonnet-5-5' } });
+    await openApp();
+    await userEvent.click(screen.getByRole('meter', { name: 'Context usage' }));
+    const budget = screen.getByRole('row', { name: /per-request budget/ });
+    const tokens = Number(budget.textContent!.replace(/\D/g, ''));
+    expect(tokens).toBeGreaterThan(100_000);
+    expect(tokens).toBeLessThan(800_000);
+    expect(screen.getByRole('main')).toHaveTextContent(/next ≤ \$\d/);
   });
 
   it('sends a message and streams the Demo’s answer into an "Assistant message"', async () => {

@@ -34,7 +34,7 @@ export function checkImportSize(sizeBytes: number): ImportFailure | undefined {
     code: 'import_too_large',
     message:
       `This file is ${mb(sizeBytes)}; Windowpane imports files up to ${mb(MAX_IMPORT_BYTES)}. ` +
-      'Nothing was imported. Export fewer conversations at a time and import each file.',
+      'Export fewer conversations at a time and import each file.',
   };
 }
 
@@ -68,7 +68,7 @@ export function parseImport(text: string, options: ParseImportOptions): ImportPa
     data = JSON.parse(body);
   } catch (error) {
     const reason = error instanceof Error ? ` (${error.message})` : '';
-    return invalid(`This file is not valid JSON${reason}; it may be truncated or not an export. Nothing was imported.`);
+    return invalid(`This file is not valid JSON${reason}; it may be truncated or not an export.`);
   }
 
   const format = detectImportFormat(data);
