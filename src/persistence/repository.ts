@@ -434,7 +434,7 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
  * be served over plain http on a local network (e.g. next to Ollama), so fall back to
  * `getRandomValues`, which exists everywhere.
  */
-function randomUuid(): string {
+export function randomUuid(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = (bytes[6]! & 0x0f) | 0x40;

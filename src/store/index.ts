@@ -4,7 +4,7 @@
  * `appRuntime.store.getState()` works outside React too.
  */
 import { useStore } from 'zustand';
-import { openWindowpaneStorage } from '../persistence';
+import { openWindowpaneStorage, randomUuid } from '../persistence';
 import { createProvider } from '../providers';
 import { createRuntime, dismiss, type AppDeps, type AppState, type Runtime } from './appStore';
 import * as chat from './chatActions';
@@ -15,7 +15,8 @@ export const browserDeps: AppDeps = {
   openStorage: () => openWindowpaneStorage(),
   createProvider: (settings) => createProvider(settings),
   now: () => Date.now(),
-  newId: () => crypto.randomUUID(),
+  // Not crypto.randomUUID: it is missing on plain http (a LAN address next to Ollama).
+  newId: randomUuid,
   session: tabSession(),
 };
 
