@@ -98,6 +98,7 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
   parts.push({ label: 'Output reserve', tokens: metrics.outputReserveTokens });
   const prices = ctx.prices ? (pricesForPrompt(ctx.model, metrics.inputTokens) ?? ctx.prices) : undefined;
   // A free model (the Demo, a local server) has no cost to show.
+  const costSoFar = conversationCost(messages);
   const nextCost = prices ? estimateRequestCost(metrics.inputTokens, metrics.outputReserveTokens, prices) : undefined;
   return {
     rows,
@@ -110,7 +111,7 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
       parts,
       approachingLimit: metrics.approachingLimit,
       lastUsage: lastUsage ?? lastReportedUsage(messages),
-      costSoFar: conversationCost(messages),
+      costSoFar: costSoFar && costSoFar > 0 ? costSoFar : undefined,
       nextRequestCost: nextCost && nextCost > 0 ? nextCost : undefined,
       // Shown only when it binds: a budget above the window's own trim line changes nothing.
       budgetTokens: Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio) ? ctx.budgetTokens : undefined,

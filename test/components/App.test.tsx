@@ -31,10 +31,13 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
   it('shows a cost and the per-request budget only where they mean something', async () => {
     await openApp();
     // The Demo is free and its 4,000-token window binds before any money budget could.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hi{Enter}');
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveAttribute('data-status', 'complete'), { timeout: 8000 });
     await userEvent.click(screen.getByRole('meter', { name: 'Context usage' }));
     expect(screen.getByRole('row', { name: /^Total/ })).toBeInTheDocument();
     expect(screen.queryByRole('row', { name: /per-request budget/ })).not.toBeInTheDocument();
     expect(screen.getByRole('main')).not.toHaveTextContent('next ≤');
+    expect(screen.getByRole('main')).not.toHaveTextContent('so far');
     cleanup();
 
     // Claude Sonnet 5.5 has a 1M-token window: the default $0.50 per request binds first.
