@@ -15,7 +15,7 @@ export interface SummaryCacheRecord {
   createdAt: number;
 }
 
-/** Text a later tool feature attaches to a conversation. */
+/** A text file the user attached to a conversation; the model reads it by `name` (unique per conversation). */
 export interface AttachmentRecord {
   id: string;
   conversationId: string;

@@ -103,8 +103,19 @@ export interface Repository {
   setCalibration(model: string, value: unknown): Promise<void>;
   getCachedSummary(hash: string): Promise<string | undefined>;
   setCachedSummary(hash: string, text: string): Promise<void>;
-  addAttachment(input: { id?: string; conversationId: string; name: string; text: string }): Promise<AttachmentRecord>;
+  /**
+   * Stores a text file attached to a conversation. Names are unique within a conversation,
+   * because the model reads a file by its name: a name already taken by a different text
+   * gets a numbered suffix ("app (2).log"), and the same name with the same text is not
+   * stored twice (the stored record is returned). Both are decided in the write's own
+   * transaction, so tabs attaching at once never collide. Throws `storage` when the
+   * conversation no longer exists, `quota_exceeded` when storage is full.
+   */
+  addAttachment(input: { id?: string; conversationId: string; name: string; text: string; createdAt?: number }): Promise<AttachmentRecord>;
+  /** A conversation's attachments, oldest first (by name among those attached at once). */
   listAttachments(conversationId: string): Promise<AttachmentRecord[]>;
+  /** Removes one attachment; returns it (for undo), or undefined if it was absent. */
+  removeAttachment(id: string): Promise<AttachmentRecord | undefined>;
   /** The given conversations (all when `ids` is omitted) with their messages, read as one consistent snapshot. */
   readForExport(ids?: readonly string[]): Promise<Array<{ conversation: Conversation; messages: StoredMessage[] }>>;
   /**
@@ -211,7 +222,11 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
         await eachRequest(deleted.attachments, (a) => tx.objectStore('attachments').put(a));
       });
       const conversationId = deleted.conversation.id;
-      announce({ type: 'conversation-changed', conversationId }, { type: 'messages-changed', conversationId });
+      announce(
+        { type: 'conversation-changed', conversationId },
+        { type: 'messages-changed', conversationId },
+        { type: 'attachments-changed', conversationId },
+      );
     },
 
     getMessages(conversationId) {
@@ -361,21 +376,45 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
 
     async addAttachment(input) {
-      const attachment: AttachmentRecord = {
-        id: input.id ?? newId(),
-        conversationId: input.conversationId,
-        name: input.name,
-        text: input.text,
-        createdAt: now(),
-      };
-      await withTransaction(db, ['attachments'], 'readwrite', 'save the attachment', (tx) => tx.store.add(attachment));
-      return attachment;
+      const stored = await withTransaction(db, ['conversations', 'attachments'], 'readwrite', `save the attachment ${input.name}`, async (tx) => {
+        if ((await tx.objectStore('conversations').getKey(input.conversationId)) === undefined) {
+          throw new WindowpaneError(
+            'storage',
+            `This conversation no longer exists (it may have been deleted in another tab), so ${input.name} was not attached.`,
+            { conversationId: input.conversationId },
+          );
+        }
+        const attachments = tx.objectStore('attachments');
+        const siblings = await attachments.index('byConversation').getAll(input.conversationId);
+        const same = siblings.find((a) => a.name === input.name && a.text === input.text);
+        if (same) return { record: same, added: false };
+        const record: AttachmentRecord = {
+          id: input.id ?? newId(),
+          conversationId: input.conversationId,
+          name: freeName(input.name, new Set(siblings.map((a) => a.name))),
+          text: input.text,
+          createdAt: input.createdAt ?? now(),
+        };
+        await attachments.add(record);
+        return { record, added: true };
+      });
+      if (stored.added) announce({ type: 'attachments-changed', conversationId: input.conversationId });
+      return stored.record;
     },
 
-    listAttachments(conversationId) {
-      return withTransaction(db, ['attachments'], 'readonly', 'read attachments', (tx) =>
-        tx.store.index('byConversation').getAll(conversationId),
-      );
+    async listAttachments(conversationId) {
+      const list = await withTransaction(db, ['attachments'], 'readonly', 'read attachments', (tx) => tx.store.index('byConversation').getAll(conversationId));
+      return list.sort((a, b) => a.createdAt - b.createdAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    },
+
+    async removeAttachment(id) {
+      const removed = await withTransaction(db, ['attachments'], 'readwrite', 'remove the attachment', async (tx) => {
+        const existing = await tx.store.get(id);
+        if (existing) await tx.store.delete(id);
+        return existing;
+      });
+      if (removed) announce({ type: 'attachments-changed', conversationId: removed.conversationId });
+      return removed;
     },
 
     readForExport(ids) {
@@ -441,6 +480,17 @@ export function randomUuid(): string {
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** `name`, or the first of "stem (2).ext", "stem (3).ext"… not in `taken`. */
+function freeName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let n = 2; ; n++) {
+    const candidate = `${stem} (${n})${ext}`;
+    if (!taken.has(candidate)) return candidate;
+  }
 }
 
 /** ~160 characters of `text` around the first occurrence of `needle` (already lower-case). */

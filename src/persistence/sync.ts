@@ -11,9 +11,10 @@
  * - `messages-changed`: a message was added or updated (re-read it with `getMessage`);
  *   without `messageId`, re-read the conversation's messages.
  * - `settings-changed`: the setting `settingKey` changed.
+ * - `attachments-changed`: a file was attached to or removed from the conversation (re-list them).
  */
 export interface StorageChange {
-  type: 'conversation-changed' | 'messages-changed' | 'settings-changed';
+  type: 'conversation-changed' | 'messages-changed' | 'settings-changed' | 'attachments-changed';
   conversationId?: string;
   messageId?: string;
   settingKey?: string;
@@ -38,7 +39,7 @@ export interface SyncChannelOptions {
   BroadcastChannel?: typeof BroadcastChannel;
 }
 
-const TYPES = new Set<StorageChange['type']>(['conversation-changed', 'messages-changed', 'settings-changed']);
+const TYPES = new Set<StorageChange['type']>(['conversation-changed', 'messages-changed', 'settings-changed', 'attachments-changed']);
 
 /** A notice from another tab, or undefined for anything else posted on the channel. */
 function readChange(data: unknown): StorageChange | undefined {

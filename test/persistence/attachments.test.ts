@@ -1,0 +1,124 @@
+import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isWindowpaneError, type WindowpaneError } from '../../src/core';
+import { openWindowpaneDb } from '../../src/persistence/db';
+import { createRepository } from '../../src/persistence/repository';
+import { createSyncChannel, type StorageChange } from '../../src/persistence/sync';
+import { openTestStorage } from './helpers';
+
+const T0 = 1_767_225_600_000;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('attachments in the repository', () => {
+  it('stores text files per conversation and lists them oldest first, by name within one pick', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const other = await repository.createConversation();
+    const log = await repository.addAttachment({ conversationId: id, name: 'app.log', text: 'line 1\nline 2' });
+    await repository.addAttachment({ conversationId: other.id, name: 'elsewhere.txt', text: 'x' });
+    const zeta = await repository.addAttachment({ conversationId: id, name: 'zeta.csv', text: 'a,b', createdAt: T0 + 60_000 });
+    const alpha = await repository.addAttachment({ conversationId: id, name: 'alpha.md', text: '# A', createdAt: T0 + 60_000 });
+    expect(log).toEqual({ id: expect.any(String), conversationId: id, name: 'app.log', text: 'line 1\nline 2', createdAt: expect.any(Number) });
+    expect((await repository.listAttachments(id)).map((a) => a.name)).toEqual(['app.log', 'alpha.md', 'zeta.csv']);
+    expect(await repository.listAttachments(id)).toEqual([log, alpha, zeta]);
+  });
+
+  it('gives a different file under a name already taken a numbered name, so the model can tell them apart', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    await repository.addAttachment({ conversationId: id, name: 'app.log', text: 'monday' });
+    const second = await repository.addAttachment({ conversationId: id, name: 'app.log', text: 'tuesday' });
+    const third = await repository.addAttachment({ conversationId: id, name: 'app.log', text: 'wednesday' });
+    const noExtension = await repository.addAttachment({ conversationId: id, name: 'Makefile', text: 'all:' });
+    const noExtensionAgain = await repository.addAttachment({ conversationId: id, name: 'Makefile', text: 'all: build' });
+    const dotfile = await repository.addAttachment({ conversationId: id, name: '.env', text: 'A=1' });
+    const dotfileAgain = await repository.addAttachment({ conversationId: id, name: '.env', text: 'A=2' });
+    expect([second.name, third.name, noExtension.name, noExtensionAgain.name, dotfile.name, dotfileAgain.name]).toEqual([
+      'app (2).log',
+      'app (3).log',
+      'Makefile',
+      'Makefile (2)',
+      '.env',
+      '.env (2)',
+    ]);
+    expect((await repository.listAttachments(id)).map((a) => a.text)).toEqual(['monday', 'tuesday', 'wednesday', 'all:', 'all: build', 'A=1', 'A=2']);
+  });
+
+  it('does not store the same file twice: the same name and text return the stored record', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const first = await repository.addAttachment({ conversationId: id, name: 'data.csv', text: 'a,b\n1,2' });
+    const again = await repository.addAttachment({ id: 'new-id', conversationId: id, name: 'data.csv', text: 'a,b\n1,2' });
+    expect(again).toEqual(first);
+    expect(await repository.listAttachments(id)).toEqual([first]);
+  });
+
+  it('removes one attachment and returns it, so adding it back restores it under its id, name and time', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const keep = await repository.addAttachment({ conversationId: id, name: 'keep.txt', text: 'keep' });
+    const drop = await repository.addAttachment({ conversationId: id, name: 'drop.txt', text: 'drop' });
+    const removed = await repository.removeAttachment(drop.id);
+    expect(removed).toEqual(drop);
+    expect(await repository.listAttachments(id)).toEqual([keep]);
+    expect(await repository.removeAttachment(drop.id)).toBeUndefined();
+
+    expect(await repository.addAttachment(removed!)).toEqual(drop);
+    expect(await repository.listAttachments(id)).toEqual([keep, drop]);
+  });
+
+  it('refuses to attach to a conversation deleted in the meantime, saying so', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    await repository.deleteConversation(id);
+    const error = await repository.addAttachment({ conversationId: id, name: 'late.txt', text: 'x' }).catch((e: unknown) => e);
+    expect(isWindowpaneError(error, 'storage')).toBe(true);
+    expect((error as WindowpaneError).message).toMatch(/no longer exists.*late\.txt was not attached/);
+    expect(await repository.listAttachments(id)).toEqual([]);
+  });
+
+  it('throws quota_exceeded naming the file when storage is full, and stores nothing', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    vi.spyOn(FakeIDBObjectStore.prototype, 'add').mockImplementation(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    const error = await repository.addAttachment({ conversationId: id, name: 'big.log', text: 'x'.repeat(1000) }).catch((e: unknown) => e);
+    vi.restoreAllMocks();
+    expect(isWindowpaneError(error, 'quota_exceeded')).toBe(true);
+    expect((error as WindowpaneError).message).toMatch(/^Browser storage is full, so Windowpane couldn't save the attachment big\.log\./);
+    expect(await repository.listAttachments(id)).toEqual([]);
+  });
+
+  it('tells the other tabs when a file is attached or removed, and when a deleted conversation comes back with its files', async () => {
+    const name = `windowpane-sync-attachments-${Date.now()}`;
+    const [syncA, syncB] = [createSyncChannel({ name }), createSyncChannel({ name })];
+    const seenByB: StorageChange[] = [];
+    syncB.subscribe((change) => seenByB.push(change));
+    const db = await openWindowpaneDb({ factory: new IDBFactory() });
+    try {
+      const tabA = createRepository(db, { sync: syncA });
+      const { id } = await tabA.createConversation();
+      const file = await tabA.addAttachment({ conversationId: id, name: 'notes.md', text: '# Notes' });
+      await tabA.addAttachment({ conversationId: id, name: 'notes.md', text: '# Notes' }); // already there: nothing changed
+      await tabA.removeAttachment(file.id);
+      const deleted = await tabA.deleteConversation(id);
+      await tabA.restoreConversation(deleted!);
+      await vi.waitFor(() => expect(seenByB).toHaveLength(7));
+      expect(seenByB).toEqual([
+        { type: 'conversation-changed', conversationId: id },
+        { type: 'attachments-changed', conversationId: id },
+        { type: 'attachments-changed', conversationId: id },
+        { type: 'conversation-changed', conversationId: id },
+        { type: 'conversation-changed', conversationId: id },
+        { type: 'messages-changed', conversationId: id },
+        { type: 'attachments-changed', conversationId: id },
+      ]);
+    } finally {
+      syncA.close();
+      syncB.close();
+      db.close();
+    }
+  });
+});
