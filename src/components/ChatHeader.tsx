@@ -14,13 +14,36 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
 
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  // An open menu takes focus on its first item; Escape closes it from anywhere and returns
+  // focus to the toggle; the arrow keys move between items; a click outside closes it.
   useEffect(() => {
     if (!menuOpen) return;
-    const close = (e: MouseEvent) => {
+    const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+    items()[0]?.focus();
+    const onMouseDown = (e: MouseEvent) => {
       if (!menuRef.current?.contains(e.target as Node)) setMenuOpen(false);
     };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        setMenuOpen(false);
+        toggleRef.current?.focus();
+      } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        const list = items();
+        const at = list.indexOf(document.activeElement as HTMLElement);
+        if (at < 0) return;
+        e.preventDefault();
+        list[(at + (e.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length]?.focus();
+      }
+    };
+    document.addEventListener('mousedown', onMouseDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('mousedown', onMouseDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
   }, [menuOpen]);
 
   const choose = (format: 'json' | 'markdown', scope: 'active' | 'all') => {
@@ -35,11 +58,18 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
         {isDemo ? 'Demo — not a real model' : modelLabel}
       </span>
       <div className="header-actions" ref={menuRef}>
-        <button type="button" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)}>
-          Export
-        </button>
+        {/* One click exports what a user most often wants: this conversation (or, with none open, all of them) as
+            re-importable JSON. The other formats and scopes are one step further, in the menu beside it. */}
+        <div className="split-button">
+          <button type="button" onClick={() => choose('json', canExportActive ? 'active' : 'all')} title={canExportActive ? 'Download this conversation as Windowpane JSON' : 'Download all conversations as Windowpane JSON'}>
+            Export
+          </button>
+          <button ref={toggleRef} type="button" className="split-toggle" aria-label="Other formats" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)}>
+            ▾
+          </button>
+        </div>
         {menuOpen && (
-          <div role="menu" className="menu" onKeyDown={(e) => e.key === 'Escape' && setMenuOpen(false)}>
+          <div role="menu" aria-label="Export" className="menu">
             {canExportActive && (
               <>
                 <button type="button" role="menuitem" onClick={() => choose('json', 'active')}>

@@ -16,9 +16,9 @@ interface ExportedFile {
   text: string;
 }
 
-/** Chooses an item of the Export menu and returns the file the browser downloaded. */
+/** Chooses an item of the export options menu and returns the file the browser downloaded. */
 async function exportFile(page: Page, item: string): Promise<ExportedFile> {
-  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  await page.getByRole('button', { name: 'Other formats' }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item }).click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), path, text: readFileSync(path, 'utf8') };

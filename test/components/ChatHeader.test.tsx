@@ -1,0 +1,53 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ChatHeader } from '../../src/components/ChatHeader';
+
+function header(canExportActive: boolean) {
+  const onExport = vi.fn();
+  render(<ChatHeader title="Plans" modelLabel="Claude Sonnet 5.5" isDemo={false} canExportActive={canExportActive} onSettings={() => {}} onExport={onExport} />);
+  return onExport;
+}
+
+describe('ChatHeader export', () => {
+  it('exports the open conversation as JSON in one click', async () => {
+    const onExport = header(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(onExport).toHaveBeenCalledWith('json', 'active');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+  });
+
+  it('exports every conversation when none is open', async () => {
+    const onExport = header(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(onExport).toHaveBeenCalledWith('json', 'all');
+  });
+
+  it('offers Markdown and all conversations in a menu beside it, closed by Escape', async () => {
+    const onExport = header(true);
+    const toggle = screen.getByRole('button', { name: 'Other formats' });
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const menu = screen.getByRole('menu', { name: 'Export' });
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'This conversation (JSON)',
+      'This conversation (Markdown)',
+      'All conversations (JSON)',
+      'All conversations (Markdown)',
+    ]);
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'All conversations (Markdown)' }));
+    expect(onExport).toHaveBeenCalledWith('markdown', 'all');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+
+    // Keyboard: the open menu has focus on its first item, arrows move, Escape closes and returns focus.
+    await userEvent.click(toggle);
+    expect(screen.getByRole('menuitem', { name: 'This conversation (JSON)' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowUp}');
+    expect(screen.getByRole('menuitem', { name: 'All conversations (Markdown)' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    expect(screen.getByRole('menuitem', { name: 'This conversation (Markdown)' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(toggle).toHaveFocus();
+  });
+});
