@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { preview, type PreviewServer } from 'vite';
 import type { TestProject } from 'vitest/node';
@@ -14,10 +15,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 let server: PreviewServer | undefined;
 
 export default async function setup(project: TestProject) {
-  if (!existsSync(`${root}/dist/index.html`)) {
-    throw new Error('dist/ is missing: browser tests run the built app; run `npm run build` first (npm test does).');
+  // E2E_DIST serves another build folder (`vite build --outDir …`), so two runs can test two builds side by side.
+  const outDir = process.env.E2E_DIST ? resolve(root, process.env.E2E_DIST) : `${root}/dist`;
+  if (!existsSync(`${outDir}/index.html`)) {
+    throw new Error(`${outDir} has no build: browser tests run the built app; run \`npm run build\` first (npm test does).`);
   }
-  server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
+  server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, open: false } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite preview did not report a URL');
   project.provide('appUrl', url.replace(/\/$/, ''));
