@@ -11,6 +11,7 @@ import { isWindowpaneError } from '../core';
 import type { DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ProviderSettings, RetryInfo } from '../providers';
 import type { Notice } from '../components/Notices';
+import type { AttachmentInfo } from './attachmentActions';
 import { withDefaults, type ConversationOverrides, type Settings } from './settings';
 
 export interface AppDeps {
@@ -50,6 +51,8 @@ export interface AppState {
   settingsOpen: boolean;
   /** What is typed in the composer, so the gauge can count it before it is sent. */
   draft: string;
+  /** Files attached to conversations that have been opened, by conversation id (their text stays in storage). */
+  attachments: Record<string, AttachmentInfo[]>;
 }
 
 export const initialState = (): AppState => ({
@@ -67,6 +70,7 @@ export const initialState = (): AppState => ({
   searchHits: null,
   settingsOpen: false,
   draft: '',
+  attachments: {},
 });
 
 export type AppStore = StoreApi<AppState>;

@@ -7,6 +7,7 @@ import { useStore } from 'zustand';
 import { openWindowpaneStorage, randomUuid } from '../persistence';
 import { createProvider } from '../providers';
 import { createRuntime, dismiss, type AppDeps, type AppState, type Runtime } from './appStore';
+import * as attachments from './attachmentActions';
 import * as chat from './chatActions';
 import * as conversations from './conversationActions';
 import type { Settings } from './settings';
@@ -32,7 +33,10 @@ function tabSession(): Storage | undefined {
 /** Everything a component may call, bound to one runtime. */
 export function bindActions(rt: Runtime) {
   return {
-    hydrate: () => conversations.hydrate(rt),
+    hydrate: async () => {
+      await conversations.hydrate(rt);
+      attachments.watchAttachments(rt);
+    },
     newChat: () => conversations.newChat(rt),
     selectConversation: (id: string) => conversations.selectConversation(rt, id),
     renameConversation: (id: string, title: string) => conversations.renameConversation(rt, id, title),
@@ -51,6 +55,8 @@ export function bindActions(rt: Runtime) {
     regenerateSummary: (summaryId: string) => chat.regenerateSummary(rt, summaryId),
     togglePin: (messageId: string) => chat.togglePin(rt, messageId),
     setDraft: (text: string) => rt.store.setState({ draft: text }),
+    attachFiles: (conversationId: string | null, files: readonly File[]) => attachments.attachFiles(rt, conversationId, files),
+    removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
   };
 }
 

@@ -37,7 +37,7 @@ describe('estimateTextTokens', () => {
     expect(estimateTextTokens(' ')).toBe(1);
   });
 
-  it.each(Object.entries(SAMPLES))('stays within 20 %% of the exact o200k count for %s', (_kind, text) => {
+  it.each(Object.entries(SAMPLES))('stays within 20 percent of the exact o200k count for %s', (_kind, text) => {
     expect(relativeError(estimateTextTokens(text), exact(text))).toBeLessThan(0.2);
   });
 
@@ -108,7 +108,7 @@ describe('estimateMessageTokens', () => {
 });
 
 describe('default estimator against exact o200k counts on the shared corpus', () => {
-  it.each(CORPUS_KINDS)('has a median error under 10 %% on 1,500-character pieces of %s', (kind) => {
+  it.each(CORPUS_KINDS)('has a median error under 10 percent on 1,500-character pieces of %s', (kind) => {
     // Fails, never skips, when ../shared/corpus is missing: the accuracy claim must be checked.
     requireCorpus();
     const pieces = samplePieces(kind, 24);
