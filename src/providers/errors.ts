@@ -110,6 +110,13 @@ function mentionsModel(body: ApiBody): boolean {
   return body.code === 'model_not_found' || /\bmodel\b/i.test(body.message ?? '');
 }
 
+/**
+ * How servers say a model cannot take `tools`: Ollama ("… does not support tools"),
+ * vLLM without a tool parser ("\"auto\" tool choice requires --enable-auto-tool-choice"),
+ * and the wordings of other OpenAI-compatible servers.
+ */
+const TOOLS_UNSUPPORTED = /does not support (?:tools|tool use|function calling)|tools? (?:is|are) not supported|(?:tool|function) calling is not supported|enable-auto-tool-choice/i;
+
 function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
@@ -117,7 +124,8 @@ function formatCount(n: number): string {
 /**
  * Translates any error an adapter meets into a WindowpaneError (returned unchanged when it
  * already is one). Codes: `auth` (401/403), `rate_limit` (429, with `retryAfterSeconds`),
- * `overloaded` (529/503), `provider` (other 5xx, 402, a 404 that is not about the model),
+ * `overloaded` (529/503), `provider` (other 5xx, 402, a 404 that is not about the model), `bad_request` with
+ * `details.toolsUnsupported` (a model or server that cannot take tools),
  * `unknown_model` (404 naming the model), `context_length` (with `promptTokens` and
  * `limit` when the message states them), `bad_request` (other 4xx), `network`
  * (connection, CORS, timeout), `aborted`. Details carry `status`, the redacted
@@ -173,6 +181,11 @@ export function toWindowpaneError(error: unknown, ctx: ErrorContext): Windowpane
     /prompt is too long|maximum context length|exceeds? (?:the )?(?:context|configured limit|available context)|context window/i.test(body.message ?? '')
   ) {
     return make('context_length', `The conversation is too long for ${ctx.model}. ${apiMessage}`);
+  }
+
+  if (TOOLS_UNSUPPORTED.test(body.message ?? '')) {
+    details.toolsUnsupported = true;
+    return make('bad_request', `${capitalize(name)} cannot use tools with ${ctx.model}: ${apiMessage}`);
   }
 
   switch (status) {

@@ -201,6 +201,24 @@ describe('OpenAI errors through the SDK', () => {
     );
     expect(ollamaModel.code).toBe('unknown_model');
   });
+
+  it('says plainly when a compatible model cannot take tools (Ollama, vLLM), marked so the turn can go again without them', async () => {
+    const ollama = await failure(
+      await openAIWith(openAIError(400, { message: 'registry.ollama.ai/library/gemma2:2b does not support tools', type: 'api_error' }), true),
+      'gemma2:2b',
+    );
+    expect(ollama.code).toBe('bad_request');
+    expect(ollama.details.toolsUnsupported).toBe(true);
+    expect(ollama.message).toBe('The server at http://localhost:11434/v1 cannot use tools with gemma2:2b: registry.ollama.ai/library/gemma2:2b does not support tools');
+    const vllm = await failure(
+      await openAIWith(openAIError(400, { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError' }), true),
+      'qwen',
+    );
+    expect(vllm.details.toolsUnsupported).toBe(true);
+    // Any other 400 is not taken for a refusal of tools.
+    const other = await failure(await openAIWith(openAIError(400, { message: "Invalid 'tools[0].function.name': string does not match pattern.", type: 'invalid_request_error' })), 'gpt-5.5');
+    expect(other.details.toolsUnsupported).toBeUndefined();
+  });
 });
 
 describe('aborts and redaction', () => {

@@ -111,6 +111,25 @@ describe('OpenAI adapter streams', () => {
     ]);
   });
 
+  it('keeps a finished call whose arguments are not JSON, with the raw text as its input, and does not throw', async () => {
+    const response = sseResponse(
+      openAIFrames([
+        { choices: [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_bad', type: 'function', function: { name: 'run_javascript', arguments: '{"code": "1 +' } }] }, finish_reason: null }] },
+        { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_ok', type: 'function', function: { name: 'run_javascript', arguments: '{"code":' } }] }, finish_reason: null }] },
+        { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, function: { arguments: ' "2"}' } }] }, finish_reason: null }] },
+        { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+      ]),
+    );
+    const { fetch } = scriptedFetch([response]);
+    const provider = await createOpenAIProvider(openai, { fetch });
+    const result = await provider.send({ model: 'gpt-5.5', maxTokens: 100, messages: hello });
+    expect(result.content).toEqual([
+      { type: 'tool_use', id: 'call_bad', name: 'run_javascript', input: '{"code": "1 +' },
+      { type: 'tool_use', id: 'call_ok', name: 'run_javascript', input: { code: '2' } },
+    ]);
+    expect(result.stopReason).toBe('tool_use');
+  });
+
   it('keeps reasoning deltas from compatible servers as unsigned thinking', async () => {
     const response = sseResponse(
       openAIFrames([
