@@ -5,6 +5,8 @@
  * with cache fields). Its context window is tiny, so a newcomer sees trimming and a
  * summary within a few messages, and a request over the window gets the real
  * "prompt is too long" error, so overflow recovery runs exactly as with a real model.
+ * Offered the run_javascript tool and asked to compute an arithmetic expression
+ * ("compute 12 * 34"), it calls the tool, so the tool loop can be seen without a key.
  */
 import { contentChars, DEMO_MODEL_ID, findModelInfo } from '../core';
 import type { AnthropicWireBlock, AnthropicWireMessage } from '../core';
@@ -129,6 +131,10 @@ interface DemoRequest {
   messages: AnthropicWireMessage[];
   system: unknown;
   stream: boolean;
+  /** Names of the tools offered. */
+  toolNames: string[];
+  /** Characters of the tool definitions, counted against the window as the API counts them. */
+  toolChars: number;
 }
 
 function validate(body: Record<string, unknown>): { ok: true; request: DemoRequest } | { ok: false; status: number; type: string; message: string } {
@@ -161,9 +167,25 @@ function validate(body: Record<string, unknown>): { ok: true; request: DemoReque
       }
     }
   }
+  const tools = body.tools === undefined ? [] : body.tools;
+  if (!Array.isArray(tools)) return bad('tools: Input should be a valid list');
+  const toolNames: string[] = [];
+  for (const [i, tool] of (tools as unknown[]).entries()) {
+    const named = tool && typeof tool === 'object' ? (tool as Record<string, unknown>) : {};
+    if (typeof named.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(named.name)) return bad(`tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
+    toolNames.push(named.name);
+  }
   return {
     ok: true,
-    request: { model: body.model, maxTokens: body.max_tokens, messages, system: body.system, stream: body.stream === true },
+    request: {
+      model: body.model,
+      maxTokens: body.max_tokens,
+      messages,
+      system: body.system,
+      stream: body.stream === true,
+      toolNames,
+      toolChars: tools.length > 0 ? JSON.stringify(tools).length : 0,
+    },
   };
 }
 
@@ -367,6 +389,42 @@ function demoSummary(prompt: string): string {
 }
 
 // ---------------------------------------------------------------------------
+// The one tool the demo uses
+// ---------------------------------------------------------------------------
+
+const DEMO_TOOL = 'run_javascript';
+/** "compute 12 * (3 + 4), please", "calculate 2^10", "what is 17 % 5?": the expression, digits and operators only. */
+const COMPUTE = /\b(?:compute|calculate|evaluate|what(?:'s|\s+is))\s*:?\s*([-+*/%^().\d\s]+)/i;
+
+/** The code to run when the user asks the demo to compute something and the tool is offered. */
+function computeRequest(request: DemoRequest): string | null {
+  if (!request.toolNames.includes(DEMO_TOOL)) return null;
+  const last = request.messages[request.messages.length - 1];
+  if (!last || last.role !== 'user' || (Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result'))) return null;
+  const expression = COMPUTE.exec(messageText(last))?.[1]?.trim().replace(/\.+$/, '');
+  if (!expression || !/\d/.test(expression) || !/[-+*/%^]/.test(expression)) return null;
+  return expression.replace(/\^/g, '**');
+}
+
+/** The result of the demo's own tool call, when the request ends with it. */
+function toolResultText(messages: readonly AnthropicWireMessage[]): string | null {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== 'user' || !Array.isArray(last.content)) return null;
+  const result = last.content.find((b) => b.type === 'tool_result');
+  if (!result) return null;
+  const content = result.content;
+  return typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => (b && typeof b.text === 'string' ? b.text : '')).join('\n') : '';
+}
+
+function toolAnswer(result: string): string {
+  return (
+    `The sandbox answered:\n\n${result.trim() || '(nothing)'}\n\n` +
+    'That was a tool call: I asked for run_javascript, Windowpane ran the code in a Web Worker in your browser (no network, no page access, a time limit) and sent me what it returned. ' +
+    'Open the tool call and its result above to see exactly what went back and forth.'
+  );
+}
+
+// ---------------------------------------------------------------------------
 // Responses
 // ---------------------------------------------------------------------------
 
@@ -385,7 +443,9 @@ function sseFrame(event: string, data: unknown): string {
 interface Answer {
   id: string;
   text: string;
-  stopReason: 'end_turn' | 'max_tokens';
+  /** A run_javascript call after the text. */
+  toolUse?: { id: string; code: string };
+  stopReason: 'end_turn' | 'max_tokens' | 'tool_use';
   inputTokens: number;
   outputTokens: number;
   account: CacheAccount;
@@ -408,7 +468,10 @@ function messageJson(answer: Answer): Record<string, unknown> {
     type: 'message',
     role: 'assistant',
     model: DEMO_MODEL_ID,
-    content: [{ type: 'text', text: answer.text }],
+    content: [
+      { type: 'text', text: answer.text },
+      ...(answer.toolUse ? [{ type: 'tool_use', id: answer.toolUse.id, name: DEMO_TOOL, input: { code: answer.toolUse.code } }] : []),
+    ],
     stop_reason: answer.stopReason,
     stop_sequence: null,
     usage: usageOf(answer, answer.outputTokens),
@@ -427,8 +490,17 @@ function sseFrames(answer: Answer): string[] {
   for (const text of deltas(answer.text)) {
     frames.push(sseFrame('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
   }
+  frames.push(sseFrame('content_block_stop', { type: 'content_block_stop', index: 0 }));
+  if (answer.toolUse) {
+    const json = JSON.stringify({ code: answer.toolUse.code });
+    frames.push(sseFrame('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: answer.toolUse.id, name: DEMO_TOOL, input: {} } }));
+    // Input JSON arrives in pieces, as the API streams it.
+    for (let at = 0; at < json.length; at += 12) {
+      frames.push(sseFrame('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: json.slice(at, at + 12) } }));
+    }
+    frames.push(sseFrame('content_block_stop', { type: 'content_block_stop', index: 1 }));
+  }
   frames.push(
-    sseFrame('content_block_stop', { type: 'content_block_stop', index: 0 }),
     sseFrame('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: answer.stopReason, stop_sequence: null },
@@ -495,17 +567,24 @@ export function createDemoFetch(options: DemoOptions = {}): typeof fetch {
 
     const systemChars = systemText(request.system).length;
     const messageChars = request.messages.reduce((sum, m) => sum + contentChars(normalized(m)), 0);
-    const promptTokens = estimateTokens(systemChars + messageChars);
+    const toolTokens = estimateTokens(request.toolChars);
+    const promptTokens = estimateTokens(systemChars + messageChars) + toolTokens;
     if (promptTokens > DEMO_CONTEXT_WINDOW) {
       return errorResponse(400, 'invalid_request_error', `prompt is too long: ${promptTokens} tokens > ${DEMO_CONTEXT_WINDOW} maximum`, requestId);
     }
 
     const account = cache.account(request.system, request.messages);
     const summary = isSummaryRequest(request.messages, request.system);
+    const code = summary ? null : computeRequest(request);
+    const toolResult = summary ? null : toolResultText(request.messages);
     let text = summary
       ? demoSummary(messageText(request.messages[request.messages.length - 1] as AnthropicWireMessage))
-      : demoReply(request.messages, account, replies++);
-    let stopReason: Answer['stopReason'] = 'end_turn';
+      : code !== null
+        ? `I can work that out in the sandbox: I'll ask Windowpane to run \`${code}\` with the run_javascript tool.`
+        : toolResult !== null
+          ? toolAnswer(toolResult)
+          : demoReply(request.messages, account, replies++);
+    let stopReason: Answer['stopReason'] = code !== null ? 'tool_use' : 'end_turn';
     const maxChars = request.maxTokens * 4;
     if (text.length > maxChars) {
       text = text.slice(0, maxChars);
@@ -515,7 +594,8 @@ export function createDemoFetch(options: DemoOptions = {}): typeof fetch {
       id: `msg_demo_${String(requests).padStart(6, '0')}`,
       text,
       stopReason,
-      inputTokens: account.totalTokens - account.readTokens - account.writeTokens,
+      toolUse: code !== null ? { id: `toolu_demo_${String(requests).padStart(6, '0')}`, code } : undefined,
+      inputTokens: account.totalTokens + toolTokens - account.readTokens - account.writeTokens,
       outputTokens: estimateTokens(text.length),
       account,
     };

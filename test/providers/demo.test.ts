@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_MODEL_ID, isWindowpaneError, placeCacheBreakpoints, toAnthropicWire } from '../../src/core';
-import type { AnthropicWireMessage, ContentBlock, StoredMessage } from '../../src/core';
+import { DEMO_MODEL_ID, isWindowpaneError, placeCacheBreakpoints, READ_ATTACHMENT_TOOL, RUN_JAVASCRIPT_TOOL, toAnthropicWire } from '../../src/core';
+import type { AnthropicWireMessage, ContentBlock, StoredMessage, ToolUseBlock } from '../../src/core';
 import { createProvider } from '../../src/providers';
 import {
   createDemoFetch,
@@ -204,6 +204,44 @@ describe('Demo provider through the real Anthropic SDK', () => {
     });
     expect(noKey.status).toBe(401);
     expect((await noKey.json()).error.type).toBe('authentication_error');
+  });
+});
+
+describe('Demo provider: a tool call without a key', () => {
+  const tools = [RUN_JAVASCRIPT_TOOL, READ_ATTACHMENT_TOOL];
+
+  it('asked to compute with run_javascript offered, calls it with the expression, streamed in pieces', async () => {
+    const provider = await createDemoProvider(fast);
+    const calls: ToolUseBlock[] = [];
+    const result = await provider.send({ ...ask([{ role: 'user', content: 'Compute 12345 * 6789 + 2^10, please.' }]), tools }, { onToolUse: (b) => calls.push(b) });
+    expect(result.stopReason).toBe('tool_use');
+    const call = result.content.find((b) => b.type === 'tool_use');
+    expect(call).toMatchObject({ type: 'tool_use', name: 'run_javascript', input: { code: '12345 * 6789 + 2**10' } });
+    expect(calls).toEqual([call]);
+    expect(textOf(result.content)).toContain('run_javascript');
+  });
+
+  it('answers from the tool result that comes back, and counts the tool definitions in its window', async () => {
+    const provider = await createDemoProvider(fast);
+    const messages: AnthropicWireMessage[] = [
+      { role: 'user', content: 'calculate 6*7' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_demo_1', name: 'run_javascript', input: { code: '6*7' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_demo_1', content: 'Result: 42' }] },
+    ];
+    const withTools = await provider.send({ ...ask(messages), tools });
+    expect(withTools.stopReason).toBe('end_turn');
+    expect(textOf(withTools.content)).toContain('Result: 42');
+    const withoutTools = await createDemoProvider(fast).then((p) => p.send(ask(messages)));
+    const definitionTokens = Math.ceil(JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }))).length / 4);
+    expect(withTools.usage.inputTokens - withoutTools.usage.inputTokens).toBe(definitionTokens);
+  });
+
+  it('does not call a tool that is not offered, or for text without an expression', async () => {
+    const provider = await createDemoProvider(fast);
+    const unoffered = await provider.send(ask([{ role: 'user', content: 'Compute 2 + 2' }]));
+    expect(unoffered.stopReason).toBe('end_turn');
+    const noExpression = await provider.send({ ...ask([{ role: 'user', content: 'Compute the meaning of life' }]), tools });
+    expect(noExpression.content.some((b) => b.type === 'tool_use')).toBe(false);
   });
 });
 
