@@ -13,6 +13,7 @@ import type { ChatProvider, ProviderSettings, RetryInfo } from '../providers';
 import type { Notice } from '../components/Notices';
 import type { AttachmentInfo } from './attachmentActions';
 import { withDefaults, type ConversationOverrides, type Settings } from './settings';
+import type { JavascriptRunner } from './tools/javascriptRunner';
 
 export interface AppDeps {
   openStorage: () => Promise<WindowpaneStorage>;
@@ -20,6 +21,8 @@ export interface AppDeps {
   /** Epoch ms. */
   now: () => number;
   newId: () => string;
+  /** Runs a run_javascript snippet: a sandboxed Web Worker in the browser, a fake in jsdom tests. */
+  runJavascript: JavascriptRunner;
   /** This tab's sessionStorage, which remembers the open conversation so a reload reopens it; absent in tests. */
   session?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 }
@@ -28,6 +31,16 @@ export interface StreamingState {
   conversationId: string;
   messageId: string;
   text: string;
+}
+
+/** A tool loop in progress: which round of how many, and the call running now (null between calls). */
+export interface ToolRunState {
+  conversationId: string;
+  /** 1-based round of tool calls in this turn. */
+  round: number;
+  /** The per-turn limit in force (settings.tools.maxRounds). */
+  maxRounds: number;
+  running: { id: string; name: string } | null;
 }
 
 export interface AppState {
@@ -43,6 +56,7 @@ export interface AppState {
   /** The conversation whose request is in flight, if any. */
   sendingId: string | null;
   retry: RetryInfo | null;
+  toolRun: ToolRunState | null;
   /** Usage the provider reported for the last request, by conversation id. */
   lastUsage: Record<string, Usage>;
   notices: Notice[];
@@ -64,6 +78,7 @@ export const initialState = (): AppState => ({
   streaming: null,
   sendingId: null,
   retry: null,
+  toolRun: null,
   lastUsage: {},
   notices: [],
   query: '',

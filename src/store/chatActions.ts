@@ -4,7 +4,7 @@
  * throttled persistence, record usage, calibrate, and recover once from a context-length
  * error by tightening the calibration and planning again.
  */
-import type { AnthropicWireMessage, ContentBlock, ContextPlan, OpenAIWireMessage, PlanItem, StoredMessage, SummaryRequest, WindowMessage } from '../core';
+import type { AnthropicWireMessage, ContentBlock, ContextPlan, OpenAIWireMessage, PlanItem, StoredMessage, SummaryRequest, ToolResultBlock, ToolUseBlock, WindowMessage } from '../core';
 import {
   SLOT_ITEM_ID,
   WindowpaneError,
@@ -29,7 +29,8 @@ import type { ChatProvider, ChatRequest } from '../providers';
 import { conversationOverrides, notify, repo, reportError, upsertMessage, type Runtime } from './appStore';
 import { createConversationFor } from './conversationActions';
 import { buildHistory } from './history';
-import { rawCounter, turnContext, type TurnContext } from './turn';
+import { runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
+import { rawCounter, turnContext, withoutTools, type TurnContext } from './turn';
 
 /** Calibration per model, learned from reported usage; loaded from storage on first use. */
 const calibrationLoaded = new Set<string>();
@@ -59,7 +60,8 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
   const state = rt.store.getState();
   const conversation = conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined;
   const overrides = conversationOverrides(conversation);
-  return turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, calibration);
+  const ctx = turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, calibration);
+  return ctx.tools.length > 0 && toolsRefused.has(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
 }
 
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */
@@ -70,7 +72,8 @@ export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], dr
     model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens },
     counter: ctx.counter,
     system: ctx.wireShape === 'anthropic' && ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined,
-    draftTokens,
+    // Tool definitions go with every request, like the system prompt.
+    draftTokens: draftTokens + ctx.toolTokens,
   });
 }
 
@@ -140,23 +143,27 @@ async function sendNow(rt: Runtime, conversationId: string | null, text: string)
   await respond(rt, id);
 }
 
-/** Stops the answer being streamed; what arrived so far is kept and marked stopped. */
+/**
+ * Stops the answer being streamed, or the tool running between two answers (its worker is
+ * terminated); what arrived so far is kept and marked stopped, and tool calls left without
+ * a result get one saying the user stopped them, so the next request is valid.
+ */
 export function stop(rt: Runtime, conversationId: string): void {
   rt.controllers.get(conversationId)?.abort();
 }
 
 /**
- * Answers the conversation as it stands. `into` re-streams an existing assistant
+ * Answers the conversation as it stands, running tool round-trips until the model answers
+ * without a tool call, up to `settings.tools.maxRounds` rounds. Every round is planned
+ * again, so the window applies between rounds. `into` re-streams an existing assistant
  * message (regenerate) instead of appending a new one.
  */
 export async function respond(rt: Runtime, conversationId: string, into?: StoredMessage): Promise<void> {
   if (rt.store.getState().sendingId) return;
   const controller = new AbortController();
+  const { signal } = controller;
   rt.controllers.set(conversationId, controller);
   rt.store.setState({ sendingId: conversationId, retry: null });
-  let assistant: StoredMessage | undefined;
-  let writer: StreamWriter | undefined;
-  let unregister: (() => void) | undefined;
   try {
     let ctx = contextFor(rt, conversationId);
     await loadCalibration(rt, ctx.model.id);
@@ -169,13 +176,79 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
       if (isWindowpaneError(error, 'auth') || isWindowpaneError(error, 'invalid_config')) rt.store.setState({ settingsOpen: true });
       return;
     }
+    const maxRounds = Math.max(1, Math.floor(ctx.settings.tools.maxRounds) || 1);
+    for (let round = 0; ; round++) {
+      const answer = await answerOnce(rt, conversationId, ctx, provider, signal, round === 0 ? into : undefined);
+      const calls = answer ? answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use') : [];
+      if (calls.length === 0) return;
+      if (signal.aborted || answer?.status === 'stopped') {
+        await appendToolResults(rt, conversationId, unansweredResults(calls, STOPPED_BY_USER));
+        return;
+      }
+      if (round >= maxRounds) {
+        await appendToolResults(rt, conversationId, unansweredResults(calls, `Not run: this turn reached its limit of ${maxRounds} tool rounds. Tell the user what you have done so far; they can ask you to continue.`));
+        notify(rt, {
+          id: `tool-limit-${conversationId}`,
+          tone: 'warning',
+          text: `Stopped after ${maxRounds} tool rounds in one answer, the limit set by “Tool rounds per turn” in Settings. Send “continue” to let the model go on, or raise the limit.`,
+        });
+        return;
+      }
+      rt.store.setState({ toolRun: { conversationId, round: round + 1, maxRounds, running: null } });
+      const results = await runTools(rt, conversationId, ctx, calls, signal);
+      await appendToolResults(rt, conversationId, results);
+      if (signal.aborted) return;
+      // Calibration learned from this round's usage applies to the next plan.
+      ctx = contextFor(rt, conversationId);
+    }
+  } catch (error) {
+    reportError(rt, error, 'get an answer');
+  } finally {
+    rt.controllers.delete(conversationId);
+    rt.store.setState((s) => ({
+      sendingId: s.sendingId === conversationId ? null : s.sendingId,
+      streaming: s.streaming?.conversationId === conversationId ? null : s.streaming,
+      toolRun: s.toolRun?.conversationId === conversationId ? null : s.toolRun,
+      retry: null,
+    }));
+  }
+}
 
+/** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
+const toolsRefused = new Set<string>();
+
+function toolsKey(ctx: TurnContext): string {
+  return `${ctx.provider}\u0000${ctx.providerSettings.baseUrl ?? ''}\u0000${ctx.modelId}`;
+}
+
+function isToolsRefusal(error: unknown): boolean {
+  return isWindowpaneError(error, 'bad_request') && error.details.toolsUnsupported === true;
+}
+
+/**
+ * One request of a turn: plan (summarizing when the plan asks), stream the answer into a
+ * new assistant message (or `into`), store it with its usage and calibrate. Recovers once
+ * from a context-length error and once from an endpoint that refuses tools. Returns the
+ * stored answer, or null when it failed (the user has been told) or was stopped before it began.
+ */
+async function answerOnce(
+  rt: Runtime,
+  conversationId: string,
+  turnCtx: TurnContext,
+  provider: ChatProvider,
+  signal: AbortSignal,
+  into: StoredMessage | undefined,
+): Promise<StoredMessage | null> {
+  let ctx = turnCtx;
+  let assistant: StoredMessage | undefined;
+  let writer: StreamWriter | undefined;
+  let unregister: (() => void) | undefined;
+  try {
     const history = (): StoredMessage[] => (rt.store.getState().messages[conversationId] ?? []).filter((m) => m.id !== assistant?.id);
     let plan = planFor(ctx, history());
-    const before = plan.metrics.evictedMessages;
-    plan = await ensureSummary(rt, ctx, provider, conversationId, plan, history, controller.signal);
-    if (controller.signal.aborted) return;
-    announcePlan(rt, plan, before);
+    plan = await ensureSummary(rt, ctx, provider, conversationId, plan, history, signal);
+    if (signal.aborted) return null;
+    announcePlan(rt, plan);
 
     // The writer (and its Web Lock) exists before the message is stored, so a tab starting
     // up meanwhile sees a live stream, not an interrupted one.
@@ -191,10 +264,11 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
     if (streamWriter) unregister = registerFlushOnHide(() => streamWriter.flush());
     rt.store.setState({ streaming: { conversationId, messageId: assistant.id, text: '' } });
 
-    for (let attempt = 0; ; attempt++) {
+    let contextRetried = false;
+    for (;;) {
       let text = '';
       try {
-        const result = await provider.send(toRequest(ctx, plan, controller.signal), {
+        const result = await provider.send(toRequest(ctx, plan, signal), {
           onText: (delta) => {
             text += delta;
             rt.store.setState((s) => (s.streaming?.messageId === assistant?.id ? { streaming: { ...s.streaming!, text } } : {}));
@@ -213,15 +287,29 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
         const final: Partial<StoredMessage> = { content: result.content, status, model: result.model || ctx.modelId };
         if (result.usageReported) final.usage = result.usage;
         assistant = await finishMessage(rt, assistant, writer, final);
+        rt.store.setState((s) => (s.streaming?.messageId === assistant?.id ? { streaming: null } : {}));
         if (result.usageReported) {
           rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
           calibration = observeInputTokens(calibration, ctx.model.id, rawEstimate(ctx, plan), reportedInputTokens(result.usage));
           void saveCalibration(rt, ctx.model.id);
         }
         if (result.stopReason === 'max_tokens') notify(rt, { tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
-        return;
+        return assistant;
       } catch (error) {
-        if (attempt === 0 && isWindowpaneError(error, 'context_length') && text === '') {
+        if (text === '' && ctx.tools.length > 0 && isToolsRefusal(error)) {
+          // A local model without tool support: say so once, and carry on without tools.
+          toolsRefused.add(toolsKey(ctx));
+          ctx = withoutTools(ctx);
+          plan = planFor(ctx, history());
+          notify(rt, {
+            id: `tools-refused-${toolsKey(ctx)}`,
+            tone: 'warning',
+            text: `${(error as Error).message} Windowpane sent the message again without tools, and will not offer tools to ${ctx.modelId} again in this visit. Pick a model that supports tools, or switch the tools off in Settings.`,
+          });
+          continue;
+        }
+        if (!contextRetried && isWindowpaneError(error, 'context_length') && text === '') {
+          contextRetried = true;
           const promptTokens = Number(error.details.promptTokens);
           const limit = Number(error.details.limit);
           if (promptTokens > 0) {
@@ -232,7 +320,7 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
           // (or the server's smaller): only a plan within the stated limit can succeed.
           const statedLimit = limit > 0 && limit < ctx.model.contextWindow ? limit : undefined;
           ctx = contextFor(rt, conversationId, statedLimit);
-          const retryPlan = await ensureSummary(rt, ctx, provider, conversationId, planFor(ctx, history()), history, controller.signal);
+          const retryPlan = await ensureSummary(rt, ctx, provider, conversationId, planFor(ctx, history()), history, signal);
           notify(rt, {
             tone: 'warning',
             text: `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${Math.max(0, retryPlan.metrics.evictedMessages - plan.metrics.evictedMessages)} more message(s) and retried.${statedLimit ? ` Set the Context window in Settings to ${statedLimit.toLocaleString('en-US')} or less to avoid this.` : ''}`,
@@ -248,13 +336,39 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
     if (assistant) {
       const partial = isWindowpaneError(error) && Array.isArray(error.details.partialContent) ? (error.details.partialContent as ContentBlock[]) : currentText(rt, assistant);
       const code = isWindowpaneError(error) ? error.code : 'provider';
-      await finishMessage(rt, assistant, writer, { status: 'error', content: partial, error: { code, message } });
+      // Tool calls of a failed answer never run; left in, they would have no result.
+      const content = partial.filter((block) => block.type !== 'tool_use');
+      await finishMessage(rt, assistant, writer, { status: 'error', content, error: { code, message } });
     }
+    return null;
   } finally {
     unregister?.();
-    rt.controllers.delete(conversationId);
-    rt.store.setState((s) => ({ sendingId: s.sendingId === conversationId ? null : s.sendingId, streaming: s.streaming?.conversationId === conversationId ? null : s.streaming, retry: null }));
   }
+}
+
+/** Runs the calls of one answer in order; after Stop the rest are answered as stopped. */
+async function runTools(rt: Runtime, conversationId: string, ctx: TurnContext, calls: readonly ToolUseBlock[], signal: AbortSignal): Promise<ToolResultBlock[]> {
+  const env: ToolEnvironment = {
+    enabled: new Set(ctx.tools.map((tool) => tool.name)),
+    listAttachments: async () => {
+      const repository = repo(rt);
+      return repository ? await repository.listAttachments(conversationId) : [];
+    },
+    runJavascript: rt.deps.runJavascript,
+    signal,
+  };
+  const results: ToolResultBlock[] = [];
+  for (const call of calls) {
+    rt.store.setState((s) => (s.toolRun?.conversationId === conversationId ? { toolRun: { ...s.toolRun, running: { id: call.id, name: call.name } } } : {}));
+    results.push(await runToolCall(call, env));
+  }
+  rt.store.setState((s) => (s.toolRun?.conversationId === conversationId ? { toolRun: { ...s.toolRun, running: null } } : {}));
+  return results;
+}
+
+/** The results of one answer's tool calls, as the one user message that must follow it. */
+async function appendToolResults(rt: Runtime, conversationId: string, results: ToolResultBlock[]): Promise<void> {
+  await appendMessage(rt, { conversationId, role: 'user', content: results });
 }
 
 function currentText(rt: Runtime, message: StoredMessage): ContentBlock[] {
@@ -279,7 +393,7 @@ async function finishMessage(rt: Runtime, message: StoredMessage, writer: Stream
 function rawEstimate(ctx: TurnContext, plan: ContextPlan): number {
   let total = 0;
   for (const item of plan.messages) total += rawCounter(item.message);
-  if (plan.metrics.systemTokens > 0 && ctx.calibrationFactor > 0) total += Math.round(plan.metrics.systemTokens / ctx.calibrationFactor);
+  if (ctx.calibrationFactor > 0) total += Math.round((plan.metrics.systemTokens + ctx.toolTokens) / ctx.calibrationFactor);
   return total;
 }
 
@@ -289,25 +403,23 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
   if (ctx.wireShape === 'anthropic') {
     const boundaries = plan.slot ? [plan.slot.index] : [];
     const cacheBreakpoints = placeCacheBreakpoints(plan.messages, boundaries, { system: Boolean(system) });
-    return { model: ctx.modelId, system, messages: plan.messages.map((item) => item.message as AnthropicWireMessage), maxTokens: ctx.outputReserve, signal, cacheBreakpoints };
+    return { model: ctx.modelId, system, messages: plan.messages.map((item) => item.message as AnthropicWireMessage), maxTokens: ctx.outputReserve, signal, cacheBreakpoints, tools: ctx.tools };
   }
-  return { model: ctx.modelId, messages: plan.messages.map((item) => item.message as OpenAIWireMessage), maxTokens: ctx.outputReserve, signal };
+  return { model: ctx.modelId, messages: plan.messages.map((item) => item.message as OpenAIWireMessage), maxTokens: ctx.outputReserve, signal, tools: ctx.tools };
 }
 
-/** Tells the user when this request trims more than the last one did, or cannot fit at all. */
-function announcePlan(rt: Runtime, plan: ContextPlan, evictedBefore: number): void {
+/** Tells the user when this request leaves earlier messages out, or cannot fit at all. */
+function announcePlan(rt: Runtime, plan: ContextPlan): void {
   const m = plan.metrics;
   if (m.overBudget) {
     notify(rt, { id: 'over-budget', tone: 'warning', text: `This request is over its limit even after trimming: ${m.overBudgetReasons.join(' ')}` });
   }
-  if (m.trimmed && m.trigger && plan.slot) {
-    notify(rt, {
-      id: 'compaction',
-      tone: 'info',
-      text: `${plan.slot.kind === 'summary' ? 'Summarized' : 'Trimmed'}: ${m.evictedMessages} earlier message${m.evictedMessages === 1 ? ' is' : 's are'} not sent (${m.trigger}).`,
-    });
+  const count = m.evictedMessages;
+  if (m.trimmed && count > 0) {
+    const what = `${count.toLocaleString('en-US')} earlier message${count === 1 ? ' is' : 's are'} left out of this request`;
+    const how = plan.slot?.kind === 'summary' ? 'and a summary is sent in their place' : 'to keep it within its limits';
+    notify(rt, { id: 'compaction', tone: 'info', text: `${what} ${how}${m.trigger ? ` (${m.trigger})` : ''}. They stay in the conversation.` });
   }
-  void evictedBefore;
 }
 
 /**
@@ -402,9 +514,10 @@ export async function regenerate(rt: Runtime, messageId: string): Promise<void> 
 }
 
 /**
- * Edits a user message and asks again. The newest user message is changed in place and
- * its answer regenerated; an older one is sent again as a new message at the end, so the
- * history after it is never lost.
+ * Edits a user message and asks again. The newest user message, answered by one plain
+ * answer, is changed in place and its answer regenerated; any other (an older one, or one
+ * answered through tool calls) is sent again as a new message at the end, so the history
+ * after it is never lost and every tool call keeps its result.
  */
 export async function editAndResend(rt: Runtime, messageId: string, text: string): Promise<void> {
   const state = rt.store.getState();
@@ -412,15 +525,21 @@ export async function editAndResend(rt: Runtime, messageId: string, text: string
   if (!conversationId || state.sendingId) return;
   const list = state.messages[conversationId] ?? [];
   const target = list.find((m) => m.id === messageId);
-  if (!target || target.role !== 'user') return;
-  const lastUser = [...list].reverse().find((m) => m.role === 'user' && m.kind === 'message');
-  if (lastUser?.id !== target.id) {
+  if (!target || target.role !== 'user' || carriesToolResults(target)) return;
+  const lastUser = [...list].reverse().find((m) => m.role === 'user' && m.kind === 'message' && !carriesToolResults(m));
+  const later = list.filter((m) => m.seq > target.seq && m.kind === 'message');
+  if (lastUser?.id !== target.id || later.length > 1) {
     await send(rt, conversationId, text);
     return;
   }
   await updateMessage(rt, target, { content: [{ type: 'text', text }] });
   const answer = list.find((m) => m.seq > target.seq && m.role === 'assistant' && m.kind === 'message');
   await respond(rt, conversationId, answer);
+}
+
+/** A user message that answers tool calls rather than being something the user wrote. */
+function carriesToolResults(message: StoredMessage): boolean {
+  return message.content.some((block) => block.type === 'tool_result');
 }
 
 /** Writes the summary again from the messages it covers. */

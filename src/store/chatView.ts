@@ -91,6 +91,7 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
   const newest = Math.max(0, metrics.messageTokens - metrics.slotTokens - firstUserTokens);
   const parts: GaugePart[] = [];
   if (metrics.systemTokens > 0) parts.push({ label: 'System prompt', tokens: metrics.systemTokens });
+  if (ctx.toolTokens > 0) parts.push({ label: 'Tool definitions', tokens: ctx.toolTokens });
   parts.push({ label: 'First message (goal)', tokens: firstUserTokens });
   if (metrics.slotTokens > 0) parts.push({ label: slotLabel, tokens: metrics.slotTokens });
   parts.push({ label: 'Newest messages', tokens: newest });

@@ -11,6 +11,7 @@ import * as attachments from './attachmentActions';
 import * as chat from './chatActions';
 import * as conversations from './conversationActions';
 import type { Settings } from './settings';
+import { createWorkerRunner } from './tools/javascriptRunner';
 
 export const browserDeps: AppDeps = {
   openStorage: () => openWindowpaneStorage(),
@@ -18,6 +19,7 @@ export const browserDeps: AppDeps = {
   now: () => Date.now(),
   // Not crypto.randomUUID: it is missing on plain http (a LAN address next to Ollama).
   newId: randomUuid,
+  runJavascript: createWorkerRunner(),
   session: tabSession(),
 };
 

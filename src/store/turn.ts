@@ -3,15 +3,17 @@
  * (explicit setting > registry > default), the windowing policy, and the token counter
  * (estimate × the model's calibration, counts cached per message).
  */
-import type { CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, StrategyOptions, StoredMessage } from '../core';
+import type { BuiltinToolDefinition, CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, StrategyOptions, StoredMessage } from '../core';
 import {
   DEMO_MODEL_ID,
+  MESSAGE_OVERHEAD_TOKENS,
   MODEL_REGISTRY,
   calibratedCounter,
   calibrationFactor,
   costOfUsage,
   createCountCache,
   estimateMessageTokens,
+  estimateTextTokens,
   getStrategy,
   pricesForPrompt,
   reportedInputTokens,
@@ -22,6 +24,7 @@ import {
 import type { ProviderSettings } from '../providers';
 import type { WireShape } from './history';
 import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings } from './settings';
+import { enabledTools } from './tools/dispatcher';
 
 /** One shared cache of raw (uncalibrated) counts: calibration is applied on top, so a new factor keeps it valid. */
 export const rawCounter = createCountCache(estimateMessageTokens);
@@ -49,6 +52,22 @@ export interface TurnContext {
   prices: ModelPrices | undefined;
   counter: (m: Parameters<typeof estimateMessageTokens>[0]) => number;
   calibrationFactor: number;
+  /** The tools offered in each request: those switched on in settings (none when the endpoint refused tools). */
+  tools: BuiltinToolDefinition[];
+  /** Calibrated tokens the tool definitions add to every request; planned like the system prompt. */
+  toolTokens: number;
+}
+
+/** Raw (uncalibrated) tokens of tool definitions as a request carries them. */
+function rawToolTokens(tools: readonly BuiltinToolDefinition[]): number {
+  let total = 0;
+  for (const tool of tools) total += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(`${tool.name}\n${tool.description}\n${JSON.stringify(tool.inputSchema)}`);
+  return total;
+}
+
+/** The same turn without tools, for an endpoint that refuses them. */
+export function withoutTools(ctx: TurnContext): TurnContext {
+  return { ...ctx, tools: [], toolTokens: 0 };
 }
 
 const MAX_DEFAULT_RESERVE = 8192;
@@ -95,6 +114,7 @@ export function turnContext(globalSettings: Settings, overrides: ConversationOve
   if (Number.isFinite(budgetTokens)) options.budgetTokens = Math.max(1, budgetTokens);
   const strategy = w.strategy === 'count' && w.summarize ? 'count' : w.strategy;
   const factor = calibrationFactor(calibration, model.id);
+  const tools = enabledTools(settings.tools);
   const wireShape: WireShape = provider === 'anthropic' || provider === 'demo' ? 'anthropic' : 'openai';
   return {
     settings,
@@ -114,6 +134,8 @@ export function turnContext(globalSettings: Settings, overrides: ConversationOve
     prices,
     counter: calibratedCounter(rawCounter, factor),
     calibrationFactor: factor,
+    tools,
+    toolTokens: Math.ceil(rawToolTokens(tools) * factor),
   };
 }
 
