@@ -31,3 +31,5 @@ export * from './window/summarizePlan';
 export * from './window/autoStrategy';
 export * from './window/seedStrategies';
 export * from './tools/definitions';
+export * from './tools/readAttachment';
+export * from './tools/runJavascript';

@@ -1,0 +1,178 @@
+/**
+ * The `read_attachment` tool as a pure function: the model's input and the conversation's
+ * attached files in, the tool result out. The store runs it (the files come from
+ * IndexedDB); everything the model can get wrong comes back as an error result that says
+ * how to call the tool right, never as an exception.
+ */
+import { READ_ATTACHMENT, READ_MAX_CHARS, READ_MAX_LINES } from './definitions';
+
+/** A text file attached to a conversation, as the tool reads it. */
+export interface AttachmentText {
+  /** The name the model asks for (unique within a conversation). */
+  name: string;
+  text: string;
+}
+
+/** What a built-in tool returns to the model: the tool result's text, and whether it reports a failure (`is_error`). */
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
+
+const ARGUMENTS = ['name', 'start_line', 'end_line'] as const;
+
+/** Room kept out of READ_MAX_CHARS for the note on where to continue, and for the header besides the file name. */
+const NOTE_CHARS = 300;
+const HEADER_CHARS = 60;
+
+const format = (n: number) => n.toLocaleString('en-US');
+
+function error(content: string): ToolOutcome {
+  return { content, isError: true };
+}
+
+/** The file's lines: split at \n (a \r before it dropped); a final line break ends the last line rather than starting one. */
+function linesOf(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+/** UTF-8 size in bytes, as a file of this text would have on disk. */
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
+      bytes += 4; // a surrogate pair: one code point beyond U+FFFF
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${format(bytes)} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${format(count)} ${count === 1 ? one : many}`;
+}
+
+function listing(attachments: readonly AttachmentText[]): ToolOutcome {
+  if (attachments.length === 0) return { content: 'No files are attached to this conversation.', isError: false };
+  const rows = attachments.map((file) => `- ${file.name} (${sizeText(utf8Bytes(file.text))}, ${plural(linesOf(file.text).length, 'line', 'lines')})`);
+  return { content: `${plural(attachments.length, 'file is', 'files are')} attached:\n${rows.join('\n')}`, isError: false };
+}
+
+function knownNames(attachments: readonly AttachmentText[]): string {
+  return attachments.length === 0 ? 'No files are attached to this conversation.' : `The attached files are: ${attachments.map((file) => JSON.stringify(file.name)).join(', ')}.`;
+}
+
+/** The input as an object of arguments, or the error to return. OpenAI arguments that arrive as JSON text are read too. */
+function argumentsOf(input: unknown): Record<string, unknown> | ToolOutcome {
+  let value = input ?? {};
+  if (typeof value === 'string') {
+    try {
+      value = value.trim() === '' ? {} : (JSON.parse(value) as unknown);
+    } catch {
+      return error(`${READ_ATTACHMENT} takes a JSON object of arguments (name, start_line, end_line); got text that is not JSON.`);
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return error(`${READ_ATTACHMENT} takes an object of arguments (name, start_line, end_line); got ${Array.isArray(value) ? 'an array' : typeof value}.`);
+  }
+  const args = value as Record<string, unknown>;
+  const unknown = Object.keys(args).filter((key) => !(ARGUMENTS as readonly string[]).includes(key));
+  if (unknown.length > 0) {
+    return error(`${READ_ATTACHMENT} does not take ${unknown.map((key) => JSON.stringify(key)).join(', ')}; its arguments are name, start_line and end_line.`);
+  }
+  return args;
+}
+
+function lineNumber(args: Record<string, unknown>, key: 'start_line' | 'end_line'): number | undefined | ToolOutcome {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    return error(`${key} must be a whole number of 1 or more (lines count from 1); got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+const isOutcome = (value: unknown): value is ToolOutcome => value !== null && typeof value === 'object' && 'isError' in value;
+
+/**
+ * Runs `read_attachment`. Without `name`: a listing of the attached files (name, size in
+ * bytes, line count). With `name`: lines `start_line`..`end_line` (1-based, inclusive;
+ * default from line 1, READ_MAX_LINES lines), each prefixed with its number and a tab.
+ * At most READ_MAX_LINES lines and READ_MAX_CHARS characters in all; when it stops early
+ * it says so and which `start_line` continues (a single line too long for the budget is
+ * cut, and that is said too). An unknown name (the known ones are listed), a bad range or
+ * a wrong argument type gives an error result. Pure and deterministic.
+ */
+export function readAttachment(input: unknown, attachments: readonly AttachmentText[]): ToolOutcome {
+  const args = argumentsOf(input);
+  if (isOutcome(args)) return args;
+  const name = args.name;
+  if (name === undefined || name === null) return listing(attachments);
+  if (typeof name !== 'string') return error(`name must be the file name as text; got ${JSON.stringify(name)}.`);
+  const start = lineNumber(args, 'start_line');
+  if (isOutcome(start)) return start;
+  const end = lineNumber(args, 'end_line');
+  if (isOutcome(end)) return end;
+
+  const file = attachments.find((candidate) => candidate.name === name);
+  if (!file) {
+    const alike = attachments.filter((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    const hint = alike.length === 1 ? ` Did you mean ${JSON.stringify((alike[0] as AttachmentText).name)}?` : '';
+    return error(`No attached file is named ${JSON.stringify(name)}.${hint} ${knownNames(attachments)}`);
+  }
+  const lines = linesOf(file.text);
+  const total = lines.length;
+  if (total === 0) return { content: `${file.name} is empty.`, isError: false };
+  const first = start ?? 1;
+  if (end !== undefined && end < first) return error(`end_line (${end}) is before start_line (${first}); ask for start_line ≤ end_line.`);
+  if (first > total) return error(`start_line ${format(first)} is past the end of ${file.name}, which has ${plural(total, 'line', 'lines')}.`);
+
+  const asked = Math.min(end ?? first + READ_MAX_LINES - 1, total);
+  const byLines = Math.min(asked, first + READ_MAX_LINES - 1);
+  const width = String(byLines).length;
+  const budget = READ_MAX_CHARS - NOTE_CHARS - HEADER_CHARS - file.name.length;
+  const out: string[] = [];
+  let used = 0;
+  let last = first - 1;
+  let cutLine = '';
+  for (let n = first; n <= byLines; n++) {
+    const prefix = `${String(n).padStart(width)}\t`;
+    const line = lines[n - 1] as string;
+    const cost = prefix.length + line.length + 1;
+    if (used + cost > budget) {
+      // The first line alone is too long: send what fits of it rather than nothing.
+      if (n === first) {
+        const room = Math.max(0, budget - prefix.length - 1);
+        out.push(prefix + line.slice(0, room));
+        cutLine = ` Line ${format(n)} is ${format(line.length)} characters long; only its first ${format(room)} are shown.`;
+        last = n;
+      }
+      break;
+    }
+    out.push(prefix + line);
+    used += cost;
+    last = n;
+  }
+
+  const header = `${file.name}, lines ${format(first)}–${format(last)} of ${format(total)}:`;
+  let note = cutLine;
+  if (last < asked) {
+    const limit = last < byLines ? `${format(READ_MAX_CHARS)} characters` : `${format(READ_MAX_LINES)} lines`;
+    note += ` Stopped at line ${format(last)} of the ${format(first)}–${format(asked)} asked for: one call returns at most ${limit}. Continue with start_line ${last + 1}.`;
+  } else if (end === undefined && last < total) {
+    note += ` ${plural(total - last, 'more line follows', 'more lines follow')}; continue with start_line ${last + 1}.`;
+  }
+  return { content: `${header}\n${out.join('\n')}${note ? `\n[${note.trim()}]` : ''}`, isError: false };
+}
