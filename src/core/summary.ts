@@ -7,6 +7,7 @@
  */
 import { hashString } from './hash';
 import { toolCallsOf, wireText, type WindowMessage } from './messages';
+import { READ_ATTACHMENT, READ_MAX_LINES, RUN_JAVASCRIPT } from './tools/definitions';
 
 /** Every summary message's text starts with this (seeds 000 and 004). */
 export const SUMMARY_PREFIX = '[Conversation Summary]';
@@ -152,6 +153,12 @@ export function truncationMarker(count: number, role: 'user' | 'assistant' = 'as
   return { role, content: truncationMarkerText(count) };
 }
 
+/** Lines of an attached file that `read_attachment` read, 1-based and inclusive. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
 /** What a stretch of conversation did, found without a model call. */
 export interface ActivityDigest {
   /** Tool names with how often each was called, in order of first call. */
@@ -160,11 +167,19 @@ export interface ActivityDigest {
   files: string[];
   /** Shell commands that were run, in order (at most 10, each cut to 120 characters). */
   commands: string[];
+  /**
+   * Attached files read with `read_attachment`, in order of first read (at most 20), each
+   * with the line ranges asked for, sorted and merged where they overlap or touch (at most 8).
+   */
+  filesRead: { name: string; lines: LineRange[] }[];
+  /** The code `run_javascript` ran: the first non-blank line of each snippet, in order (at most 10, each cut to 120 characters). */
+  codeRun: string[];
 }
 
 const MAX_FILES = 20;
 const MAX_COMMANDS = 10;
 const MAX_COMMAND_CHARS = 120;
+const MAX_RANGES = 8;
 /** Characters of each text scanned for paths: enough for what a message is about, cheap on file dumps. */
 const MAX_SCANNED_CHARS = 4000;
 const FILE_KEYS = ['path', 'file', 'file_path', 'filePath', 'filename', 'target_file', 'paths', 'files'];
@@ -184,6 +199,29 @@ function parseArguments(input: unknown): Record<string, unknown> | null {
   }
 }
 
+function positiveInteger(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
+}
+
+/** Adds `range` to sorted, disjoint ranges, merging it with those it overlaps or touches. */
+function addRange(ranges: LineRange[], range: LineRange): LineRange[] {
+  const merged: LineRange[] = [];
+  let next = { ...range };
+  for (const r of ranges) {
+    if (r.end + 1 < next.start) merged.push(r);
+    else if (next.end + 1 < r.start) {
+      merged.push(next);
+      next = r;
+    } else next = { start: Math.min(r.start, next.start), end: Math.max(r.end, next.end) };
+  }
+  merged.push(next);
+  return merged;
+}
+
+function firstLine(code: string): string {
+  return code.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+}
+
 function stringsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
@@ -193,12 +231,31 @@ function stringsOf(value: unknown): string[] {
 /**
  * Seed 002's heuristic extraction over both wire shapes: tool names from tool calls,
  * paths from tool arguments (`path`, `file_path`, ...) and from text by pattern, commands
- * from `command` / `cmd` arguments and `$ ` lines. Deterministic; linear in the text read.
+ * from `command` / `cmd` arguments and `$ ` lines, files read from `read_attachment` calls
+ * (name and line range; a listing call reads no file) and code from `run_javascript`
+ * calls. Deterministic; linear in the text read.
  */
 export function extractActivity(messages: readonly WindowMessage[]): ActivityDigest {
   const tools = new Map<string, number>();
   const files = new Set<string>();
   const commands: string[] = [];
+  const filesRead = new Map<string, LineRange[]>();
+  const codeRun: string[] = [];
+  const addRead = (args: Record<string, unknown>) => {
+    const name = args.name;
+    if (typeof name !== 'string' || !name.trim()) return;
+    const known = filesRead.get(name);
+    if (!known && filesRead.size >= MAX_FILES) return;
+    // The tool's own defaults: from line 1, READ_MAX_LINES lines.
+    const start = positiveInteger(args.start_line) ?? 1;
+    const end = Math.max(start, positiveInteger(args.end_line) ?? start + READ_MAX_LINES - 1);
+    filesRead.set(name, addRange(known ?? [], { start, end }));
+  };
+  const addCode = (code: unknown) => {
+    if (typeof code !== 'string' || codeRun.length >= MAX_COMMANDS) return;
+    const line = firstLine(code);
+    if (line) codeRun.push(line.length > MAX_COMMAND_CHARS ? `${line.slice(0, MAX_COMMAND_CHARS)}…` : line);
+  };
   const addFile = (path: string) => {
     const clean = path.trim();
     if (clean && files.size < MAX_FILES) files.add(clean);
@@ -220,6 +277,8 @@ export function extractActivity(messages: readonly WindowMessage[]): ActivityDig
       tools.set(name, (tools.get(name) ?? 0) + 1);
       const args = parseArguments(call.input);
       if (!args) continue;
+      if (call.name === READ_ATTACHMENT) addRead(args);
+      if (call.name === RUN_JAVASCRIPT) addCode(args.code);
       for (const key of FILE_KEYS) for (const path of stringsOf(args[key])) addFile(path);
       for (const key of COMMAND_KEYS) {
         const value = args[key];
@@ -230,14 +289,25 @@ export function extractActivity(messages: readonly WindowMessage[]): ActivityDig
     scan(wireText(message));
     for (const result of resultsOf(message)) scan(result);
   }
-  return { tools: [...tools].map(([name, calls]) => ({ name, calls })), files: [...files], commands };
+  return {
+    tools: [...tools].map(([name, calls]) => ({ name, calls })),
+    files: [...files],
+    commands,
+    filesRead: [...filesRead].map(([name, lines]) => ({ name, lines: lines.length > MAX_RANGES ? lines.slice(0, MAX_RANGES) : lines })),
+    codeRun,
+  };
+}
+
+function rangesText(lines: readonly LineRange[]): string {
+  return lines.map((r) => (r.start === r.end ? `line ${r.start}` : `lines ${r.start}–${r.end}`)).join(', ');
 }
 
 /**
  * Seed 002's tier-1 summary, built without a model call: how many messages it
- * condenses, tools used, files explored, commands run. A previous summary in the
- * condensed range is carried over verbatim, so an AI summary is never lost to a
- * heuristic one. Returns the body; wrap it with {@link summaryMessage}.
+ * condenses, tools used, files explored, commands run, and — when the built-in tools were
+ * used — the attached files read (with line ranges) and the code run (first line of each
+ * snippet). A previous summary in the condensed range is carried over verbatim, so an AI
+ * summary is never lost to a heuristic one. Returns the body; wrap it with {@link summaryMessage}.
  */
 export function heuristicSummary(messages: readonly WindowMessage[], options: { previous?: string; condensed?: number } = {}): string {
   const activity = extractActivity(messages);
@@ -247,6 +317,8 @@ export function heuristicSummary(messages: readonly WindowMessage[], options: { 
   lines.push(`Tools used: ${activity.tools.length ? activity.tools.map((t) => `${t.name} (${t.calls})`).join(', ') : 'none'}`);
   lines.push(`Files explored: ${activity.files.length ? activity.files.join(', ') : 'none'}`);
   lines.push(`Commands run: ${activity.commands.length ? activity.commands.join('; ') : 'none'}`);
+  if (activity.filesRead.length) lines.push(`Files read: ${activity.filesRead.map((file) => `${file.name} (${rangesText(file.lines)})`).join('; ')}`);
+  if (activity.codeRun.length) lines.push(`Code run: ${activity.codeRun.map((line) => `\`${line}\``).join('; ')}`);
   return lines.join('\n');
 }
 

@@ -148,3 +148,61 @@ describe('summary cache key', () => {
     expect(new Set(['a', 'b', 'ab', 'ba', 'abc', 'acb'].map(hashString)).size).toBe(6);
   });
 });
+
+// The heuristic summary of a stretch where the built-in tools were used.
+const read = (input: Record<string, unknown>) => ({ name: 'read_attachment', input, result: 'lines…' });
+const run = (code: string) => ({ name: 'run_javascript', input: { code }, result: 'Result: 3' });
+
+const toolSpec: ConversationSpec = {
+  turns: [
+    {
+      user: 'Why do the requests in app.log fail after 10:00?',
+      steps: [
+        { calls: [read({})] },
+        { calls: [read({ name: 'app.log', start_line: 1, end_line: 400 }), read({ name: 'deploy.md', start_line: 12, end_line: 12 })] },
+        { calls: [read({ name: 'app.log', start_line: 401, end_line: 800 })] },
+        { calls: [read({ name: 'app.log', start_line: 1200 })] },
+        { calls: [run('\n  const failed = rows.filter((r) => r.status >= 500);\nfailed.length')] },
+        { calls: [run(`console.log(${'1 + '.repeat(60)}1)`)] },
+        { text: 'The failures start with the 10:02 deploy.' },
+      ],
+    },
+  ],
+};
+
+describe('heuristic summary: the built-in tools', () => {
+  it.each(SHAPES)('finds the attached files read, with merged line ranges, and the code run (%s)', (shape) => {
+    const { tools, filesRead, codeRun } = extractActivity(messagesOf(buildHistory(toolSpec, shape)));
+    expect(tools.map((tool) => `${tool.name} ×${tool.calls}`)).toEqual(['read_attachment ×5', 'run_javascript ×2']);
+    // A listing reads no file; no end_line means the tool's default of 400 lines.
+    expect(filesRead.map((file) => `${file.name} ${file.lines.map((r) => `${r.start}-${r.end}`).join(',')}`)).toEqual(['app.log 1-800,1200-1599', 'deploy.md 12-12']);
+    expect(codeRun).toEqual(['const failed = rows.filter((r) => r.status >= 500);', `console.log(${'1 + '.repeat(60)}1)`.slice(0, 120) + '…']);
+  });
+
+  it('lists them in the summary, and says nothing of them when they were not used', () => {
+    const body = heuristicSummary(messagesOf(buildHistory(toolSpec, 'anthropic')));
+    expect(body.split('\n').slice(1)).toEqual([
+      'Tools used: read_attachment (5), run_javascript (2)',
+      'Files explored: none',
+      'Commands run: none',
+      'Files read: app.log (lines 1–800, lines 1200–1599); deploy.md (line 12)',
+      `Code run: \`const failed = rows.filter((r) => r.status >= 500);\`; \`${`console.log(${'1 + '.repeat(60)}1)`.slice(0, 120)}…\``,
+    ]);
+    expect(heuristicSummary([{ role: 'user', content: 'hello' }])).not.toMatch(/Files read|Code run/);
+  });
+
+  it('keeps at most 8 ranges per file and 10 snippets', () => {
+    const scattered: ConversationSpec = {
+      turns: [
+        {
+          user: 'Sample the log.',
+          steps: Array.from({ length: 12 }, (_, i) => ({ calls: [read({ name: 'app.log', start_line: i * 100 + 1, end_line: i * 100 + 10 }), run(`step${i}()`)] })),
+        },
+      ],
+    };
+    const activity = extractActivity(messagesOf(buildHistory(scattered, 'openai')));
+    expect(activity.filesRead[0]?.lines).toHaveLength(8);
+    expect(activity.filesRead[0]?.lines[7]).toEqual({ start: 701, end: 710 });
+    expect(activity.codeRun).toEqual(Array.from({ length: 10 }, (_, i) => `step${i}()`));
+  });
+});
