@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import type { ProviderId } from '../core';
-import { DEFAULT_BASE_URLS, STRATEGIES, STRATEGY_LABELS, type Settings, type WindowSettings } from '../store/settings';
+import { RUN_TIME_LIMIT_MS } from '../core';
+import { DEFAULT_BASE_URLS, STRATEGIES, STRATEGY_LABELS, TOOL_ROUNDS_RANGE, type Settings, type ToolSettings, type WindowSettings } from '../store/settings';
 
 export interface ModelOption {
   id: string;
@@ -46,6 +47,11 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
   }, []);
 
   const setWindow = (patch: Partial<WindowSettings>) => setDraft((d) => ({ ...d, window: { ...d.window, ...patch } }));
+  const setTools = (patch: Partial<ToolSettings>) => setDraft((d) => ({ ...d, tools: { ...d.tools, ...patch } }));
+  // The round limit is kept as typed, so a bad value can be shown with what is wrong with it instead of silently clamped.
+  const [roundsText, setRoundsText] = useState(String(settings.tools.maxRounds));
+  const roundsError = toolRoundsError(roundsText);
+  const roundsRef = useRef<HTMLInputElement>(null);
   const setModel = (id: string) => setDraft((d) => ({ ...d, models: { ...d.models, [d.provider]: id } }));
   const int = (value: string) => Math.max(0, Math.floor(Number(value) || 0));
   const w = draft.window;
@@ -69,7 +75,11 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            onSave({ ...draft, models: { ...draft.models, [provider]: model } }, scope);
+            if (roundsError) {
+              roundsRef.current?.focus();
+              return;
+            }
+            onSave({ ...draft, models: { ...draft.models, [provider]: model }, tools: { ...draft.tools, maxRounds: Number(roundsText) } }, scope);
           }}
         >
           <h2 id={titleId}>Settings</h2>
@@ -230,6 +240,43 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
             </div>
           </section>
 
+          <section>
+            <h3>Tools</h3>
+            <p className="muted section-hint">Tools the model may call during a turn. These apply to all conversations.</p>
+            <Switch
+              label="read_attachment — read attached files"
+              hint="The model lists the files attached to a conversation and reads them by line range; they are never pasted into the prompt."
+              checked={draft.tools.readAttachment}
+              onChange={(on) => setTools({ readAttachment: on })}
+            />
+            <Switch
+              label="run_javascript — run code in a sandbox"
+              hint={`The model runs JavaScript in a worker in this browser: no network, no access to the page, stopped after ${RUN_TIME_LIMIT_MS / 1000} seconds.`}
+              checked={draft.tools.runJavascript}
+              onChange={(on) => setTools({ runJavascript: on })}
+            />
+            <Field
+              label="Tool rounds per turn"
+              hint={`From ${TOOL_ROUNDS_RANGE.min} to ${TOOL_ROUNDS_RANGE.max}. At the limit the turn stops and says so.`}
+              error={roundsError}
+            >
+              {(id, hint) => (
+                <input
+                  ref={roundsRef}
+                  id={id}
+                  aria-describedby={hint}
+                  aria-invalid={roundsError ? true : undefined}
+                  type="number"
+                  inputMode="numeric"
+                  // No min/max/step: the browser's own check would block Save with a bubble, not this field's message.
+                  step="any"
+                  value={roundsText}
+                  onChange={(e) => setRoundsText(e.target.value)}
+                />
+              )}
+            </Field>
+          </section>
+
           <div className="dialog-actions">
             <button type="button" onClick={onClose}>
               Cancel
@@ -242,6 +289,14 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
       </div>
     </div>
   );
+}
+
+/** What is wrong with a typed tool round limit, or null when it is a whole number in range. */
+function toolRoundsError(text: string): string | null {
+  const { min, max } = TOOL_ROUNDS_RANGE;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < min || n > max) return `Enter a whole number from ${min} to ${max}.`;
+  return null;
 }
 
 function clampRatio(value: string): number {
@@ -271,18 +326,41 @@ function NumberInput({ value, onValue, ...rest }: Omit<ComponentProps<'input'>, 
   );
 }
 
-function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId: string | undefined) => ReactNode }) {
+/** A labelled field; its hint, and an error when there is one, describe the control. */
+function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string | null; children: (id: string, describedBy: string | undefined) => ReactNode }) {
   const id = useId();
   const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {children(id, hint ? hintId : undefined)}
+      {children(id, describedBy)}
+      {error && (
+        <small id={errorId} className="field-error">
+          {error}
+        </small>
+      )}
       {hint && (
         <small id={hintId} className="muted">
           {hint}
         </small>
       )}
+    </div>
+  );
+}
+
+/** An on/off switch with a one-line explanation that describes it. */
+function Switch({ label, hint, checked, onChange }: { label: string; hint: string; checked: boolean; onChange: (on: boolean) => void }) {
+  const id = useId();
+  return (
+    <div className="switch-field">
+      <label className="check">
+        <input type="checkbox" role="switch" aria-describedby={`${id}-hint`} checked={checked} onChange={(e) => onChange(e.target.checked)} /> {label}
+      </label>
+      <small id={`${id}-hint`} className="muted">
+        {hint}
+      </small>
     </div>
   );
 }

@@ -241,8 +241,8 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
       systemPrompt: next.systemPrompt,
       window: next.window,
     };
-    // Keys and base URLs are per provider, never per conversation.
-    const settings = { ...state.settings, apiKeys: next.apiKeys, baseUrls: next.baseUrls };
+    // Keys and base URLs are per provider, and tools apply to every conversation: never per conversation.
+    const settings = { ...state.settings, apiKeys: next.apiKeys, baseUrls: next.baseUrls, tools: next.tools };
     setConversation(rt, { ...conversation, overrides: overrides as Record<string, unknown> });
     rt.store.setState({ settings, settingsOpen: false });
     try {

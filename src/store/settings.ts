@@ -53,6 +53,9 @@ export interface ToolSettings {
   maxRounds: number;
 }
 
+/** The tool round limit a user may set: at least one round, and few enough that a looping model cannot run up a large bill. */
+export const TOOL_ROUNDS_RANGE = { min: 1, max: 200 } as const;
+
 export const DEFAULT_TOOLS: ToolSettings = {
   readAttachment: true,
   runJavascript: true,

@@ -184,3 +184,59 @@ describe('SettingsDialog', () => {
     expect(d.getByRole('spinbutton', { name: 'Max messages' })).toHaveValue(30);
   });
 });
+
+describe('SettingsDialog: Tools', () => {
+  it('has a Tools section with a switch per tool, each explained in one line, and the round limit', () => {
+    const { dialog } = open();
+    const d = within(dialog);
+    expect(d.getByRole('heading', { name: 'Tools' })).toBeInTheDocument();
+    const read = d.getByRole('switch', { name: 'read_attachment — read attached files' });
+    const run = d.getByRole('switch', { name: 'run_javascript — run code in a sandbox' });
+    expect(read).toBeChecked();
+    expect(run).toBeChecked();
+    expect(read).toHaveAccessibleDescription(/reads them by line range; they are never pasted into the prompt/);
+    expect(run).toHaveAccessibleDescription('The model runs JavaScript in a worker in this browser: no network, no access to the page, stopped after 5 seconds.');
+    const rounds = d.getByRole('spinbutton', { name: 'Tool rounds per turn' });
+    expect(rounds).toHaveValue(25);
+    expect(rounds).toHaveAccessibleDescription('From 1 to 200. At the limit the turn stops and says so.');
+  });
+
+  it('saves the switches and the round limit with the other settings', async () => {
+    const { dialog, saved } = open();
+    const d = within(dialog);
+    await userEvent.click(d.getByRole('switch', { name: /^run_javascript/ }));
+    const rounds = d.getByRole('spinbutton', { name: 'Tool rounds per turn' });
+    await userEvent.clear(rounds);
+    await userEvent.type(rounds, '40');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 40 });
+  });
+
+  it('shows switches saved before', () => {
+    const { dialog } = open({ settings: { ...DEFAULT_SETTINGS, tools: { readAttachment: false, runJavascript: true, maxRounds: 7 } } });
+    const d = within(dialog);
+    expect(d.getByRole('switch', { name: /^read_attachment/ })).not.toBeChecked();
+    expect(d.getByRole('switch', { name: /^run_javascript/ })).toBeChecked();
+    expect(d.getByRole('spinbutton', { name: 'Tool rounds per turn' })).toHaveValue(7);
+  });
+
+  it.each([['0'], ['201'], ['2.5'], ['']])('refuses a round limit of "%s" with a clear message, and saves once it is fixed', async (typed) => {
+    const { dialog, onSave, saved } = open();
+    const d = within(dialog);
+    const rounds = d.getByRole('spinbutton', { name: 'Tool rounds per turn' });
+    await userEvent.clear(rounds);
+    if (typed) await userEvent.type(rounds, typed);
+    expect(rounds).toBeInvalid();
+    expect(rounds).toHaveAccessibleDescription(/^Enter a whole number from 1 to 200\./);
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(onSave).not.toHaveBeenCalled();
+    expect(rounds).toHaveFocus();
+    // Nothing else typed was lost: correct the value and Save.
+    await userEvent.clear(rounds);
+    await userEvent.type(rounds, '12');
+    expect(rounds).toBeValid();
+    expect(rounds).toHaveAccessibleDescription('From 1 to 200. At the limit the turn stops and says so.');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].tools.maxRounds).toBe(12);
+  });
+});
