@@ -2,6 +2,7 @@ import { forwardRef, useDeferredValue, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { actions, appRuntime, useApp } from '../store';
 import { contextFor, planFor } from '../store/chatActions';
+import type { AttachmentInfo } from '../store/attachmentActions';
 import { chatView, draftTokens } from '../store/chatView';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
@@ -10,6 +11,7 @@ import { Transcript } from './Transcript';
 import { Welcome } from './Welcome';
 
 const NO_MESSAGES: StoredMessage[] = [];
+const NO_ATTACHMENTS: AttachmentInfo[] = [];
 
 /** The open conversation: transcript, gauge and composer, all reading one plan. */
 export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props, composerRef) {
@@ -24,6 +26,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
     })),
   );
   const messages = useApp((s) => (s.activeId ? (s.messages[s.activeId] ?? NO_MESSAGES) : NO_MESSAGES));
+  const attachments = useApp((s) => (s.activeId ? (s.attachments[s.activeId] ?? NO_ATTACHMENTS) : NO_ATTACHMENTS));
   const draft = useDeferredValue(useApp((s) => s.draft));
   const conversation = conversations.find((c) => c.id === activeId);
   const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -62,6 +65,9 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         onStop={() => activeId && actions.stop(activeId)}
         onSend={(text) => actions.send(activeId, text)}
         onDraftChange={actions.setDraft}
+        attachments={attachments}
+        onAttach={(files) => void actions.attachFiles(activeId, files)}
+        onRemoveAttachment={(id) => activeId && void actions.removeAttachment(activeId, id)}
       />
     </>
   );

@@ -1,4 +1,5 @@
-import { forwardRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { forwardRef, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { formatBytes, type AttachmentInfo } from '../store/attachmentActions';
 
 interface ComposerProps {
   /** Returns false when the message was not taken (e.g. another answer is still streaming); the draft is then kept. */
@@ -9,14 +10,30 @@ interface ComposerProps {
   onDraftChange?: (text: string) => void;
   disabled?: boolean;
   placeholder?: string;
+  /** Files attached to the conversation, shown as chips above the box. */
+  attachments?: readonly AttachmentInfo[];
+  /** Given, the composer offers "Attach files" and takes files dropped on it. */
+  onAttach?: (files: File[]) => void;
+  onRemoveAttachment?: (id: string) => void;
 }
 
-/** The message box: Enter sends, Shift+Enter adds a line, Esc stops a streaming answer. */
+const NO_ATTACHMENTS: readonly AttachmentInfo[] = [];
+
+function hasFiles(event: DragEvent): boolean {
+  return Array.from(event.dataTransfer?.types ?? []).includes('Files');
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter adds a line, Esc stops a streaming answer.
+ * Text files can be attached with the button or dropped on it; they show as chips.
+ */
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer(
-  { onSend, streaming = false, onStop, onDraftChange, disabled = false, placeholder = 'Message' },
+  { onSend, streaming = false, onStop, onDraftChange, disabled = false, placeholder = 'Message', attachments = NO_ATTACHMENTS, onAttach, onRemoveAttachment },
   ref,
 ) {
   const [draft, setDraft] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
   const canSend = !disabled && !streaming && draft.trim().length > 0;
 
   function update(text: string) {
@@ -41,25 +58,96 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
     }
   }
 
+  const dropHandlers = onAttach && {
+    onDragOver(event: DragEvent<HTMLFormElement>) {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    },
+    onDragLeave(event: DragEvent<HTMLFormElement>) {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop(event: DragEvent<HTMLFormElement>) {
+      if (!hasFiles(event) && event.dataTransfer.files.length === 0) return;
+      event.preventDefault();
+      setDragging(false);
+      const files = Array.from(event.dataTransfer.files);
+      if (files.length > 0) onAttach(files);
+    },
+  };
+
   return (
-    <form className="composer" onSubmit={submit}>
-      <textarea
-        ref={ref}
-        aria-label="Message"
-        placeholder={placeholder}
-        rows={Math.min(10, Math.max(2, draft.split('\n').length))}
-        value={draft}
-        onChange={(event) => update(event.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      {streaming ? (
-        <button type="button" onClick={onStop} title="Stop (Esc)">
-          Stop
-        </button>
-      ) : (
-        <button type="submit" disabled={!canSend}>
-          Send
-        </button>
+    <form className={`composer${dragging ? ' composer-dragging' : ''}`} onSubmit={submit} {...dropHandlers}>
+      {attachments.length > 0 && (
+        <ul className="attachment-chips" aria-label="Attached files">
+          {attachments.map((a) => (
+            <li key={a.id} className="chip">
+              <span className="chip-name" title={a.name}>
+                {a.name}
+              </span>
+              <span className="chip-size">{formatBytes(a.size)}</span>
+              {onRemoveAttachment && (
+                <button type="button" className="chip-remove" aria-label={`Remove ${a.name}`} title={`Remove ${a.name}`} onClick={() => onRemoveAttachment(a.id)}>
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="composer-row">
+        {onAttach && (
+          <>
+            <button type="button" className="attach-button" aria-label="Attach files" title="Attach text files (or drop them here)" onClick={() => fileInput.current?.click()}>
+              <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+                <path
+                  d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                />
+              </svg>
+            </button>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              aria-label="Files to attach"
+              onChange={(event) => {
+                const files = Array.from(event.target.files ?? []);
+                // Cleared so choosing the same file again fires another change.
+                event.target.value = '';
+                if (files.length > 0) onAttach(files);
+              }}
+            />
+          </>
+        )}
+        <textarea
+          ref={ref}
+          aria-label="Message"
+          placeholder={placeholder}
+          rows={Math.min(10, Math.max(2, draft.split('\n').length))}
+          value={draft}
+          onChange={(event) => update(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        {streaming ? (
+          <button type="button" onClick={onStop} title="Stop (Esc)">
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={!canSend}>
+            Send
+          </button>
+        )}
+      </div>
+      {dragging && (
+        <p className="drop-hint" aria-hidden="true">
+          Drop text files to attach them
+        </p>
       )}
     </form>
   );

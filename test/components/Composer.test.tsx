@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/components/Composer';
@@ -30,5 +30,67 @@ describe('Composer', () => {
     expect(send).toBeDisabled();
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'x');
     expect(send).toBeEnabled();
+  });
+});
+
+describe('Composer: attachments', () => {
+  const chips = [
+    { id: 'a1', conversationId: 'c1', name: 'app.log', size: 18_432, createdAt: 1 },
+    { id: 'a2', conversationId: 'c1', name: 'data.csv', size: 812, createdAt: 2 },
+  ];
+
+  it('offers "Attach files", which opens the file picker for several files', async () => {
+    const onAttach = vi.fn();
+    render(<Composer onSend={vi.fn()} onAttach={onAttach} />);
+    const picker = screen.getByLabelText<HTMLInputElement>('Files to attach');
+    expect(picker).toHaveAttribute('type', 'file');
+    expect(picker.multiple).toBe(true);
+    const opened = vi.spyOn(picker, 'click');
+    await userEvent.click(screen.getByRole('button', { name: 'Attach files' }));
+    expect(opened).toHaveBeenCalledOnce();
+
+    const file = new File(['hello'], 'notes.md', { type: 'text/markdown' });
+    await userEvent.upload(picker, file);
+    expect(onAttach).toHaveBeenCalledWith([file]);
+  });
+
+  it('offers no attaching where it is not wired', () => {
+    render(<Composer onSend={vi.fn()} />);
+    expect(screen.queryByRole('button', { name: 'Attach files' })).not.toBeInTheDocument();
+  });
+
+  it('takes files dropped on it, but not dragged text', () => {
+    const onAttach = vi.fn();
+    render(<Composer onSend={vi.fn()} onAttach={onAttach} />);
+    const composer = screen.getByRole('textbox', { name: 'Message' }).closest('form')!;
+    const files = [new File(['a'], 'a.txt'), new File(['b'], 'b.log')];
+    fireEvent.dragOver(composer, { dataTransfer: { types: ['Files'], files } });
+    expect(composer).toHaveClass('composer-dragging');
+    fireEvent.drop(composer, { dataTransfer: { types: ['Files'], files } });
+    expect(onAttach).toHaveBeenCalledWith(files);
+    expect(composer).not.toHaveClass('composer-dragging');
+
+    fireEvent.drop(composer, { dataTransfer: { types: ['text/plain'], files: [] } });
+    expect(onAttach).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows attached files as chips with name and size, each with its own Remove button', async () => {
+    const onRemove = vi.fn();
+    render(<Composer onSend={vi.fn()} onAttach={vi.fn()} attachments={chips} onRemoveAttachment={onRemove} />);
+    const list = screen.getByRole('list', { name: 'Attached files' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual(['app.log18 KB×', 'data.csv812 B×']);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove data.csv' }));
+    expect(onRemove).toHaveBeenCalledWith('a2');
+  });
+
+  it('keeps the typed message while files are attached', async () => {
+    const onSend = vi.fn();
+    const { rerender } = render(<Composer onSend={onSend} onAttach={vi.fn()} />);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'What failed?');
+    rerender(<Composer onSend={onSend} onAttach={vi.fn()} attachments={chips} />);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('What failed?');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('What failed?');
   });
 });
