@@ -4,6 +4,7 @@ import { actions, appRuntime, useApp } from '../store';
 import { contextFor, planFor } from '../store/chatActions';
 import type { AttachmentInfo } from '../store/attachmentActions';
 import { chatView, draftTokens } from '../store/chatView';
+import { pairToolResults } from '../store/toolTranscript';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
 import { TokenGauge } from './TokenGauge';
@@ -36,6 +37,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
     const plan = planFor(ctx, messages, draftCount);
     return chatView(ctx, messages, plan, lastUsage, draftCount);
   }, [ctx, messages, draftCount, lastUsage]);
+  const rows = useMemo(() => pairToolResults(view.rows), [view.rows]);
 
   const busy = sendingId !== null;
   const isStreamingHere = busy && sendingId === activeId;
@@ -44,7 +46,8 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
     <>
       {activeId && messages.length > 0 ? (
         <Transcript
-          rows={view.rows}
+          rows={rows}
+          sendingHere={isStreamingHere}
           streaming={streaming && streaming.conversationId === activeId ? { messageId: streaming.messageId, text: streaming.text } : undefined}
           busy={busy}
           onEdit={(id, text) => void actions.editAndResend(id, text)}

@@ -1,7 +1,9 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
 import type { ContentBlock, StoredMessage } from '../core';
 import { messageText } from '../core';
+import type { ToolResultView } from '../store/transcript';
 import { ToolBlockView } from './ToolBlockView';
+import { ToolCallView } from './ToolCallView';
 
 const Markdown = lazy(() => import('./Markdown'));
 
@@ -13,6 +15,10 @@ export interface MessageViewProps {
   tokens?: number;
   /** Outside the window: the next request will not include it. */
   notSent?: boolean;
+  /** Results of this message's tool calls, by tool_use id, shown under each call. */
+  toolResults?: Readonly<Record<string, ToolResultView>>;
+  /** The turn is still running: a tool call without a result is waiting for it. */
+  toolsPending?: boolean;
   onEdit?: (id: string, text: string) => void;
   onRegenerate?: (id: string) => void;
   onTogglePin?: (id: string) => void;
@@ -25,7 +31,7 @@ const STATUS_NOTE: Partial<Record<StoredMessage['status'], string>> = {
 };
 
 /** One user or assistant message: markdown, tool calls, token badge and actions. */
-export const MessageView = memo(function MessageView({ message, streamingText, tokens, notSent, onEdit, onRegenerate, onTogglePin }: MessageViewProps) {
+export const MessageView = memo(function MessageView({ message, streamingText, tokens, notSent, toolResults, toolsPending, onEdit, onRegenerate, onTogglePin }: MessageViewProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const [copied, setCopied] = useState(false);
@@ -96,9 +102,13 @@ export const MessageView = memo(function MessageView({ message, streamingText, t
                 <Markdown text={shownText} />
               </Suspense>
             ))}
-          {blocks.filter((b) => b.type !== 'thinking').map((b, i) => (
-            <ToolBlockView key={`b${i}`} block={b} />
-          ))}
+          {blocks.filter((b) => b.type !== 'thinking').map((b, i) =>
+            b.type === 'tool_use' ? (
+              <ToolCallView key={b.id} call={b} result={toolResults?.[b.id]} pending={toolsPending} />
+            ) : (
+              <ToolBlockView key={`b${i}`} block={b} />
+            ),
+          )}
           {message.error && (
             <p className="message-error" role="alert">
               {message.error.message}

@@ -6,18 +6,9 @@ function clip(text: string): string {
   return text.length > MAX_PREVIEW ? `${text.slice(0, MAX_PREVIEW)}\n… (${(text.length - MAX_PREVIEW).toLocaleString()} more characters)` : text;
 }
 
-/** A tool call, tool result or thinking block, collapsed to one line until opened. */
-export function ToolBlockView({ block }: { block: Exclude<ContentBlock, { type: 'text' }> }) {
+/** A thinking block, or a tool result whose call is not in the transcript, collapsed to one line until opened. */
+export function ToolBlockView({ block }: { block: Exclude<ContentBlock, { type: 'text' | 'tool_use' }> }) {
   switch (block.type) {
-    case 'tool_use':
-      return (
-        <details className="tool-block">
-          <summary>
-            Tool call <code>{block.name}</code>
-          </summary>
-          <pre>{clip(JSON.stringify(block.input, null, 2))}</pre>
-        </details>
-      );
     case 'tool_result':
       return (
         <details className={`tool-block${block.is_error ? ' tool-error' : ''}`}>

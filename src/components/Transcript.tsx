@@ -14,6 +14,8 @@ export interface TranscriptProps {
   onRegenerateSummary?: (id: string) => void;
   onTogglePin?: (id: string) => void;
   busy?: boolean;
+  /** This conversation's turn is running (its tool calls may still be waiting for results). */
+  sendingHere?: boolean;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface TranscriptProps {
  * 5,000-message conversation opens as fast as a short one. Sticks to the bottom while
  * new text arrives unless the reader has scrolled up.
  */
-export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerateSummary, onTogglePin, busy }: TranscriptProps) {
+export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerateSummary, onTogglePin, busy, sendingHere }: TranscriptProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const lastScrollTop = useRef(0);
@@ -79,6 +81,8 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                     message={row.message}
                     tokens={row.tokens}
                     notSent={row.notSent}
+                    toolResults={row.toolResults}
+                    toolsPending={sendingHere && item.index === rows.length - 1}
                     streamingText={streaming?.messageId === row.message.id ? streaming.text : undefined}
                     onEdit={busy ? undefined : onEdit}
                     onRegenerate={busy ? undefined : onRegenerate}

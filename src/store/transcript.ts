@@ -1,7 +1,22 @@
-import type { StoredMessage } from '../core';
+import type { StoredMessage, ToolResultBlock } from '../core';
+
+/** A tool call's result as the transcript shows it, under the call it answers. */
+export interface ToolResultView {
+  block: ToolResultBlock;
+  /** The plan sends a short placeholder instead of this result's content. */
+  cleared: boolean;
+}
 
 /** One row of the transcript as the UI shows it. */
 export type TranscriptRow =
-  | { kind: 'message'; key: string; message: StoredMessage; notSent: boolean; tokens?: number }
+  | {
+      kind: 'message';
+      key: string;
+      message: StoredMessage;
+      notSent: boolean;
+      tokens?: number;
+      /** Results of this message's tool calls, by tool_use id. */
+      toolResults?: Readonly<Record<string, ToolResultView>>;
+    }
   | { kind: 'summary'; key: string; message: StoredMessage }
   | { kind: 'trim'; key: string; evicted: number; summarized: boolean; reason?: string };
