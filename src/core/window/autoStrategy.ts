@@ -6,14 +6,15 @@
 import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, SUMMARY_MAX_TOKENS, truncationMarker } from '../summary';
 import { booleanOption, ratioOption, wholeOption } from './options';
-import { UnitFlag, type ContextStrategy, type EvictionReason, type HistoryView, type Selection } from './types';
+import { UnitFlag, type ContextStrategy, type EvictionReason, type HistoryView, type Selection, type ToolResultClearing } from './types';
 import { keepEverything, MARKER_SIZING_COUNT, summarySlotReserve } from './strategyKit';
+import { CLEARING_DEFAULTS, clearingCandidates, clearingOptions, clearNext, collectClearing, newClearingCursor, type ClearingCandidates, type ClearingOptions } from './toolClearing';
 
 // Read once (see historyView.ts): the replay tests these bits for every unit.
 const { Sendable: SENDABLE, Pinned: PINNED, Prefix: PREFIX, TurnStart: TURN_START } = UnitFlag;
 
 /** `auto`'s knobs after defaults (see {@link autoStrategy}). */
-export interface AutoOptions {
+export interface AutoOptions extends ClearingOptions {
   /** The user's per-request token budget, 0 for none. */
   budgetTokens: number;
   windowShare: number;
@@ -55,19 +56,27 @@ export function autoLimits(contextWindow: number, outputReserve: number, o: Auto
  * The plan's boundary is replayed from the history alone, so it is reproducible from
  * stored state and needs no memory of the previous plan: the units after the head are
  * appended one at a time, as the conversation grew; whenever the request would pass a
- * high-water mark, whole turns are evicted from the oldest end until it is at or under
- * the low-water mark. The boundary only ever moves forward and only when a mark is
- * crossed, so appending messages that stay under the high-water mark keeps every kept
- * message — and the marker or summary before them — exactly as it was. Only when the
+ * high-water mark, old tool results are cleared (oldest first, the newest
+ * `keepToolResults` and the newest unit's kept) and then, while that is not enough, whole
+ * turns are evicted from the oldest end, until it is at or under the low-water mark (a
+ * crossing of the message cap evicts for messages first: clearing does not shorten the
+ * request). The boundary and the cleared results only ever move forward and only when a
+ * mark is crossed, so appending messages that stay under the high-water mark keeps every
+ * kept message — and the marker or summary before them — exactly as it was. Only when the
  * current turn alone is too big does the cut go inside it, unit by unit (never splitting a
  * tool exchange), keeping the turn's opening user message. Each unit enters and leaves the
- * kept range once: linear.
+ * kept range once and each tool result is considered for clearing once: linear.
  */
-function replay(view: HistoryView, o: AutoOptions, limits: AutoLimits): { evict: Array<EvictionReason | null>; trimmed: boolean } {
+function replay(
+  view: HistoryView,
+  o: AutoOptions,
+  limits: AutoLimits,
+): { evict: Array<EvictionReason | null>; trimmed: boolean; cleared: ToolResultClearing | null } {
   const evict = keepEverything(view);
   const count = view.unitCount;
   const headEnd = view.headEnd;
-  const tokens = view.unitTokens;
+  // Tokens of each unit as it is now: clearing lowers them.
+  const tokens = view.unitTokens.slice();
   const messages = view.unitMessages;
   const flags = view.unitFlags;
 
@@ -103,6 +112,8 @@ function replay(view: HistoryView, o: AutoOptions, limits: AutoLimits): { evict:
   let currentTurn = -1; // newest turn start seen, -1 while still in the head's turn
   let newest = -1;
   let evictedAny = false;
+  let candidates: ClearingCandidates | null = null; // found on the first clearing
+  const cursor = newClearingCursor();
   // Step k appends unit k; the extra last step adds the draft being typed.
   for (let k = headEnd; k <= count; k++) {
     let extra = 0;
@@ -122,11 +133,29 @@ function replay(view: HistoryView, o: AutoOptions, limits: AutoLimits): { evict:
     let kept = fixedMessages + asideMessages + (head >= 0 ? (messages[head] as number) : 0) + suffixMessages;
     if (total <= highTokens && kept <= highMessages) continue;
     const reason: EvictionReason = total > highTokens ? 'token-budget' : 'message-cap';
+    let cutStuck = false; // the cut has reached the newest unit
     while (total > lowTokens || kept > lowMessages) {
+      // Clearing first, unless the message cap must be met (only evicting shortens the request).
+      if (o.clearToolResults && total > lowTokens && (kept <= lowMessages || cutStuck)) {
+        candidates ??= clearingCandidates(view);
+        const c = clearNext(view, candidates, cursor, cut, newest, o.keepToolResults);
+        if (c >= 0) {
+          const saving = candidates.saving[c] as number;
+          const u = candidates.unit[c] as number;
+          tokens[u] = (tokens[u] as number) - saving;
+          suffixTokens -= saving;
+          total -= saving;
+          continue;
+        }
+      }
+      if (cutStuck) break;
       // One step: a whole turn while the cut is behind the current turn, else one unit.
       const wholeTurns = currentTurn >= 0 && cut < currentTurn;
       const next = wholeTurns ? Math.min(nextTurn[cut] as number, currentTurn) : (nextUnit[cut] as number);
-      if (next > newest) break;
+      if (next > newest) {
+        cutStuck = true;
+        continue;
+      }
       if (wholeTurns && turnHead >= 0) {
         evict[turnHead] = reason;
         evictedAny = true;
@@ -153,7 +182,7 @@ function replay(view: HistoryView, o: AutoOptions, limits: AutoLimits): { evict:
       kept = fixedMessages + asideMessages + (head >= 0 ? (messages[head] as number) : 0) + suffixMessages;
     }
   }
-  return { evict, trimmed: evictedAny };
+  return { evict, trimmed: evictedAny, cleared: candidates ? collectClearing(view, candidates, (u) => evict[u] !== null) : null };
 }
 
 /**
@@ -161,14 +190,16 @@ function replay(view: HistoryView, o: AutoOptions, limits: AutoLimits): { evict:
  * `budgetTokens` (the user's per-request budget; 0 = none)) minus the output reserve, and at
  * most `maxMessages` (100; 0 = none) conversation messages. Crossing either high-water mark
  * evicts whole turns, oldest first, down to `lowWater` (60 %) of both, so most requests
- * reuse the previous request's prefix. Always kept: the system prompt, the first user
+ * reuse the previous request's prefix. Before any turn is evicted for tokens, old tool
+ * results are cleared (`clearToolResults`, on; the newest `keepToolResults`, 3, kept): their
+ * content is sent as a placeholder naming the call. Always kept: the system prompt, the first user
  * message (the goal), pinned messages, the current turn's opening message and the newest
  * message. The evicted turns are replaced by the truncation marker, or with `summarize` by
  * one summary that extends the previous one (at most one per 10 evicted messages).
  */
 export const autoStrategy: ContextStrategy<AutoOptions> = {
   description:
-    'Default: trims whole turns when the request passes min(80 % of the window, your budget) minus the answer reserve, or 100 messages, down to 60 % — so the sent prefix stays the same between trims and prompt caching keeps working. Keeps the goal, pinned and newest messages.',
+    'Default: trims when the request passes min(80 % of the window, your budget) minus the answer reserve, or 100 messages, down to 60 % — first clearing old tool results (the newest 3 kept), then whole turns — so the sent prefix stays the same between trims and prompt caching keeps working. Keeps the goal, pinned and newest messages.',
   defaults: {
     budgetTokens: 0,
     windowShare: 0.8,
@@ -178,6 +209,7 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
     marker: true,
     summaryMaxTokens: SUMMARY_MAX_TOKENS,
     minEvictedForSummary: MIN_EVICTED_FOR_SUMMARY,
+    ...CLEARING_DEFAULTS,
   },
   resolveOptions(options) {
     const lowWater = ratioOption(options, 'lowWater', 0.6);
@@ -191,6 +223,7 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
       marker: booleanOption(options, 'marker', true),
       summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', SUMMARY_MAX_TOKENS, 1),
       minEvictedForSummary: wholeOption(options, 'minEvictedForSummary', MIN_EVICTED_FOR_SUMMARY),
+      ...clearingOptions(options),
     };
   },
   select(view, o): Selection {
@@ -200,7 +233,7 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
       ...(o.maxMessages > 0 ? { maxMessages: o.maxMessages } : {}),
     };
     if (view.firstUserUnit < 0) return { evict: keepEverything(view), slot: null, trigger: null, caps };
-    const { evict, trimmed } = replay(view, o, limits);
+    const { evict, trimmed, cleared } = replay(view, o, limits);
     const messageCap = Number.isFinite(limits.highWaterMessages) ? ` or ${limits.highWaterMessages} messages` : '';
     const messageLow = Number.isFinite(limits.lowWaterMessages) ? ` and ${limits.lowWaterMessages} messages` : '';
     return {
@@ -214,6 +247,7 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
         ? `whole turns trimmed at the high-water mark (${limits.highWaterTokens} tokens${messageCap}) down to ${limits.lowWaterTokens} tokens${messageLow}`
         : null,
       caps,
+      ...(cleared ? { cleared } : {}),
     };
   },
 };

@@ -3,7 +3,8 @@
  * strategy decides which units to evict; this file enforces what holds for every strategy
  * and builds the plan: pinned messages and the system prefix are never evicted, units that
  * cannot be sent are dropped with their reason, the request opens with a user message,
- * and one marker or summary stands where the strategy evicted. Pure, deterministic (the
+ * one marker or summary stands where the strategy evicted, and tool results the strategy
+ * cleared are sent as their placeholders. Pure, deterministic (the
  * same input gives a byte-identical plan) and linear in the history.
  */
 import { ConfigError } from '../errors';
@@ -12,6 +13,7 @@ import { hasSummarizableText, heuristicSummary, summaryMessage, truncationMarker
 import { analyzeHistory, unitStoredCount } from './historyView';
 import { checkModelLimits, resolveOutputReserve } from './options';
 import { getStrategy, listStrategies } from './registry';
+import { withClearing } from './toolClearing';
 import {
   SLOT_ITEM_ID,
   UnitFlag,
@@ -70,7 +72,7 @@ export function planContext<M extends WindowMessage>(input: PlanContextInput<M>)
   if (selection.evict.length !== view.unitCount) {
     throw new Error(`strategy "${policy.strategy}" decided ${selection.evict.length} units of ${view.unitCount}`);
   }
-  return assemblePlan(view, selection, policy.strategy) as unknown as ContextPlan<M>;
+  return assemblePlan(withClearing(view, selection.cleared ?? null), selection, policy.strategy) as unknown as ContextPlan<M>;
 }
 
 function withRole(item: PlanItem, role: 'user' | 'assistant'): PlanItem {
@@ -211,10 +213,15 @@ function buildSlot(view: HistoryView, request: SlotRequest, inputs: SlotInputs, 
 
 /**
  * One pass over the units builds the request, the evicted list and what the slot needs;
- * the slot itself is filled in at the end, where the pass left room for it.
+ * the slot itself is filled in at the end, where the pass left room for it. `view` already
+ * counts cleared tool results at their placeholders' size; kept ones are sent as placeholders.
  */
 function assemblePlan(view: HistoryView, selection: Selection, strategy: string): ContextPlan {
   const reasons = settle(view, selection);
+  const clearing = selection.cleared;
+  let nextCleared = 0;
+  let clearedResults = 0;
+  let clearedTokens = 0;
   const opening = openWithUser(view, reasons, selection.slot);
   const request = opening.slot;
   const gather = request !== null && request.kind === 'summary';
@@ -279,7 +286,16 @@ function assemblePlan(view: HistoryView, selection: Selection, strategy: string)
     const reRole = !opened && !(flags & SYSTEM) && (flags & SUMMARY) !== 0;
     if (!(flags & SYSTEM)) opened = true;
     for (let i = start; i < end; i++) {
-      const item = items[i] as PlanItem;
+      let item = items[i] as PlanItem;
+      if (clearing) {
+        // Cleared items come in history order: skip those of evicted units, then take this one's.
+        while (nextCleared < clearing.items.length && (clearing.items[nextCleared] as number) < i) nextCleared++;
+        if (clearing.items[nextCleared] === i) {
+          item = clearing.placeholders[nextCleared] as PlanItem;
+          clearedResults += item.cleared?.toolCallIds.length ?? 0;
+          clearedTokens += item.cleared?.savedTokens ?? 0;
+        }
+      }
       messages.push(reRole && i === start ? withRole(item, 'user') : item);
     }
   }
@@ -310,6 +326,8 @@ function assemblePlan(view: HistoryView, selection: Selection, strategy: string)
     reusedMessages: built && built.reusedUnit >= 0 ? (view.unitMessages[built.reusedUnit] as number) : 0,
     trimmed: opening.at >= 0,
     evictedByReason,
+    clearedResults,
+    clearedTokens,
   });
   return { strategy, messages, evicted, slot: built?.slot ?? null, metrics };
 }
@@ -326,6 +344,8 @@ function measure(
     reusedMessages: number;
     trimmed: boolean;
     evictedByReason: Partial<Record<EvictionReason, number>>;
+    clearedResults: number;
+    clearedTokens: number;
   },
 ): PlanMetrics {
   const window = view.model.contextWindow;
@@ -368,5 +388,7 @@ function measure(
     trimmed: counts.trimmed,
     trigger: counts.trimmed ? selection.trigger : null,
     evictedByReason: counts.evictedByReason,
+    clearedToolResults: counts.clearedResults,
+    clearedTokens: counts.clearedTokens,
   };
 }

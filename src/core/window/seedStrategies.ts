@@ -9,7 +9,7 @@ import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS, truncationMarker } from '../summary';
 import { seedKeptRanges } from './conversationWindow';
 import { booleanOption, ratioOption, wholeOption } from './options';
-import { UnitFlag, type ContextStrategy, type Selection, type StrategyOptions } from './types';
+import { UnitFlag, type ContextStrategy, type HistoryView, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
 import {
   evictBetween,
   headTotals,
@@ -22,12 +22,26 @@ import {
   pinnedTotals,
   summarySlotReserve,
 } from './strategyKit';
+import { CLEARING_DEFAULTS, clearingOptions, replayClearing, withClearing, type ClearingMarks, type ClearingOptions } from './toolClearing';
 
 // Read once (see historyView.ts): the strategies test these bits for every unit.
 const { Sendable: SENDABLE, Prefix: PREFIX } = UnitFlag;
 
-function unchanged(view: Parameters<ContextStrategy['select']>[0], caps: Selection['caps']): Selection {
+function unchanged(view: HistoryView, caps: Selection['caps']): Selection {
   return { evict: keepEverything(view), slot: null, trigger: null, caps };
+}
+
+/**
+ * Old tool results cleared at `marks` (when the strategy clears), and the view the strategy
+ * then plans its evictions on: whole units go only when clearing was not enough.
+ */
+function clearFirst(view: HistoryView, o: ClearingOptions, marks: Omit<ClearingMarks, 'keep'>): { view: HistoryView; clearing: ToolResultClearing | null } {
+  const clearing = o.clearToolResults ? replayClearing(view, { ...marks, keep: o.keepToolResults }) : null;
+  return { view: withClearing(view, clearing), clearing };
+}
+
+function withCleared(selection: Selection, clearing: ToolResultClearing | null): Selection {
+  return clearing ? { ...selection, cleared: clearing } : selection;
 }
 
 /** `off`: sends everything; only the window itself is a limit (flagged, never silently exceeded). */
@@ -168,7 +182,7 @@ export const rollingStrategy: ContextStrategy<RollingOptions> = {
 };
 
 /** `truncate`'s knobs after defaults (shares of the window; see {@link truncateStrategy}). */
-export interface TruncateOptions {
+export interface TruncateOptions extends ClearingOptions {
   triggerRatio: number;
   targetRatio: number;
   marker: boolean;
@@ -187,34 +201,40 @@ function ratios(options: StrategyOptions): { triggerRatio: number; targetRatio: 
  * `truncate` (seed 004): when the request's tokens (system prompt, messages, draft) exceed
  * `triggerRatio` (80 %) of the context window, keep the first user message and the newest
  * messages that fit `targetRatio` (70 %), stopping at the first that does not, and put the
- * marker "[N earlier messages truncated to fit context window]" where they were.
+ * marker "[N earlier messages truncated to fit context window]" where they were. Old tool
+ * results are cleared first (`clearToolResults`, on; the newest `keepToolResults`, 3,
+ * kept), at the same marks; messages are truncated only when that is not enough.
  */
 export const truncateStrategy: ContextStrategy<TruncateOptions> = {
   description:
     'Seed 004: above 80 % of the context window, keeps the first user message and the newest messages that fit 70 %, with a "[N earlier messages truncated to fit context window]" marker.',
-  defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true },
-  resolveOptions: (options) => ({ ...ratios(options), marker: booleanOption(options, 'marker', true) }),
-  select(view, o) {
-    const window = view.model.contextWindow;
+  defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true, ...CLEARING_DEFAULTS },
+  resolveOptions: (options) => ({ ...ratios(options), marker: booleanOption(options, 'marker', true), ...clearingOptions(options) }),
+  select(full, o) {
+    const window = full.model.contextWindow;
     const trigger = Math.floor(window * o.triggerRatio);
     const caps = { maxInputTokens: trigger };
-    if (view.fullInputTokens <= trigger) return unchanged(view, caps);
+    const { view, clearing } = clearFirst(full, o, { high: trigger, low: Math.floor(window * o.targetRatio) });
+    if (view.fullInputTokens <= trigger) return withCleared(unchanged(view, caps), clearing);
     const evict = keepEverything(view);
     const markerTokens = o.marker ? view.count(truncationMarker(MARKER_SIZING_COUNT)) : 0;
     const room = Math.floor(window * o.targetRatio) - headTotals(view).tokens - pinnedTotals(view, view.headEnd).tokens - markerTokens;
     const cut = newestThatFit(view, view.headEnd, room, Infinity, true);
     evictBetween(view, evict, view.headEnd, cut, 'token-budget');
-    return {
-      evict,
-      slot: o.marker ? { kind: 'marker' } : null,
-      trigger: `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${window}-token window`,
-      caps,
-    };
+    return withCleared(
+      {
+        evict,
+        slot: o.marker ? { kind: 'marker' } : null,
+        trigger: `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${window}-token window`,
+        caps,
+      },
+      clearing,
+    );
   },
 };
 
 /** `summarize`'s knobs after defaults (see {@link summarizeStrategy}). */
-export interface SummarizeOptions {
+export interface SummarizeOptions extends ClearingOptions {
   triggerRatio: number;
   targetRatio: number;
   maxMessages: number;
@@ -230,6 +250,7 @@ export interface SummarizeOptions {
  * extending the previous summary. At most one new summary per `minEvictedForSummary` (10)
  * newly evicted messages and only when they carry prose; otherwise the previous summary
  * stays, or the truncation marker stands in (also the fallback when summarizing fails).
+ * Old tool results are cleared before any message is evicted for tokens, as `truncate` does.
  */
 export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
   description:
@@ -240,20 +261,23 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     maxMessages: 100,
     summaryMaxTokens: SUMMARY_MAX_TOKENS,
     minEvictedForSummary: MIN_EVICTED_FOR_SUMMARY,
+    ...CLEARING_DEFAULTS,
   },
   resolveOptions: (options) => ({
     ...ratios(options),
     maxMessages: wholeOption(options, 'maxMessages', 100),
     summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', SUMMARY_MAX_TOKENS, 1),
     minEvictedForSummary: wholeOption(options, 'minEvictedForSummary', MIN_EVICTED_FOR_SUMMARY),
+    ...clearingOptions(options),
   }),
-  select(view, o) {
-    const window = view.model.contextWindow;
+  select(full, o) {
+    const window = full.model.contextWindow;
     const trigger = Math.floor(window * o.triggerRatio);
     const caps = o.maxMessages > 0 ? { maxInputTokens: trigger, maxMessages: o.maxMessages } : { maxInputTokens: trigger };
+    const { view, clearing } = clearFirst(full, o, { high: trigger, low: Math.floor(window * o.targetRatio) });
     const overTokens = view.fullInputTokens > trigger;
     const overCount = o.maxMessages > 0 && view.fullMessages > o.maxMessages;
-    if (!overTokens && !overCount) return unchanged(view, caps);
+    if (!overTokens && !overCount) return withCleared(unchanged(view, caps), clearing);
     const evict = keepEverything(view);
     const head = headTotals(view);
     const pinned = pinnedTotals(view, view.headEnd);
@@ -262,23 +286,28 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     const messageRoom = o.maxMessages > 0 ? o.maxMessages - head.messages - pinned.messages : Infinity;
     const cut = newestThatFit(view, view.headEnd, tokenRoom, messageRoom, false);
     evictBetween(view, evict, view.headEnd, cut, overTokens ? 'token-budget' : 'message-cap');
-    return {
-      evict,
-      slot: { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary },
-      trigger: overTokens
-        ? `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${window}-token window`
-        : `${view.fullMessages} messages > max_messages (${o.maxMessages})`,
-      caps,
-    };
+    return withCleared(
+      {
+        evict,
+        slot: { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary },
+        trigger: overTokens
+          ? `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${window}-token window`
+          : `${view.fullMessages} messages > max_messages (${o.maxMessages})`,
+        caps,
+      },
+      clearing,
+    );
   },
 };
 
 /** `two-tier`'s knobs after defaults (tokens and messages; see {@link twoTierStrategy}). */
-export interface TwoTierOptions {
+export interface TwoTierOptions extends ClearingOptions {
   heuristicThreshold: number;
   aiThreshold: number;
   keepLast: number;
   summaryMaxTokens: number;
+  /** Share of `heuristicThreshold` that clearing tool results brings the request down to. */
+  lowWater: number;
 }
 
 /** Seed 002: an AI summary needs more than this many messages to summarize. */
@@ -292,12 +321,14 @@ const AI_SUMMARY_MIN_MESSAGES = 8;
  * condense, ask for an AI summary with seed 002's six-part prompt (up to 2,000 tokens),
  * extending the previous summary; summaries are cached by content. Until the AI summary
  * exists (or when it fails) the heuristic one stands in, so crossing 120k changes nothing
- * that is sent before the summary arrives.
+ * that is sent before the summary arrives. Above `heuristicThreshold`, old tool results are
+ * cleared first (`clearToolResults`, on; the newest `keepToolResults`, 3, kept) down to
+ * `lowWater` (60 %) of it; the thresholds are then checked on what is left.
  */
 export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
   description:
     'Seed 002: above 80k tokens keeps the last 8 messages and a heuristic summary (tools, files, commands; no AI call); above 120k an AI summary with a six-part prompt, cached.',
-  defaults: { heuristicThreshold: 80_000, aiThreshold: 120_000, keepLast: 8, summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS },
+  defaults: { heuristicThreshold: 80_000, aiThreshold: 120_000, keepLast: 8, summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS, lowWater: 0.6, ...CLEARING_DEFAULTS },
   resolveOptions(options) {
     const heuristicThreshold = wholeOption(options, 'heuristicThreshold', 80_000);
     const aiThreshold = wholeOption(options, 'aiThreshold', 120_000);
@@ -309,23 +340,29 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
       aiThreshold,
       keepLast: wholeOption(options, 'keepLast', 8, 1),
       summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', STRUCTURED_SUMMARY_MAX_TOKENS, 1),
+      lowWater: ratioOption(options, 'lowWater', 0.6),
+      ...clearingOptions(options),
     };
   },
-  select(view, o) {
+  select(full, o) {
+    const { view, clearing } = clearFirst(full, o, { high: o.heuristicThreshold, low: Math.floor(o.heuristicThreshold * o.lowWater) });
     const tokens = view.fullInputTokens;
-    if (tokens <= o.heuristicThreshold) return unchanged(view, {});
+    if (tokens <= o.heuristicThreshold) return withCleared(unchanged(view, {}), clearing);
     const evict = keepEverything(view);
     const cut = newestThatFit(view, view.headEnd, Infinity, o.keepLast, false);
     const evicted = evictBetween(view, evict, view.headEnd, cut, 'token-budget');
-    if (evicted === 0) return unchanged(view, {});
+    if (evicted === 0) return withCleared(unchanged(view, {}), clearing);
     const ai = tokens > o.aiThreshold && evicted > AI_SUMMARY_MIN_MESSAGES;
-    return {
-      evict,
-      slot: ai
-        ? { kind: 'summary', source: 'llm', prompt: 'structured', maxTokens: o.summaryMaxTokens, minEvicted: 1, fallback: 'heuristic' }
-        : { kind: 'summary', source: 'heuristic' },
-      trigger: ai ? `${tokens} tokens > ${o.aiThreshold} (AI summary)` : `${tokens} tokens > ${o.heuristicThreshold} (heuristic summary)`,
-      caps: {},
-    };
+    return withCleared(
+      {
+        evict,
+        slot: ai
+          ? { kind: 'summary', source: 'llm', prompt: 'structured', maxTokens: o.summaryMaxTokens, minEvicted: 1, fallback: 'heuristic' }
+          : { kind: 'summary', source: 'heuristic' },
+        trigger: ai ? `${tokens} tokens > ${o.aiThreshold} (AI summary)` : `${tokens} tokens > ${o.heuristicThreshold} (heuristic summary)`,
+        caps: {},
+      },
+      clearing,
+    );
   },
 };

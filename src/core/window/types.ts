@@ -34,6 +34,20 @@ export interface PlanItem<M extends WindowMessage = WindowMessage> {
   kind?: 'message' | 'summary';
   /** For a summary: ids of the stored messages it stands for. */
   covers?: readonly string[];
+  /**
+   * Set by the planner on a sent tool-result item whose results were cleared to save
+   * context: its `message` is a copy whose tool-result content is a placeholder naming the
+   * call (the stored message is untouched). Never set on history items.
+   */
+  cleared?: ClearedToolResult;
+}
+
+/** What clearing did to one tool-result item of a plan. */
+export interface ClearedToolResult {
+  /** Ids of the tool calls whose results were replaced by a placeholder (the transcript marks these "cleared from context"). */
+  toolCallIds: readonly string[];
+  /** Tokens the item no longer costs: its own count minus its placeholder's. */
+  savedTokens: number;
 }
 
 /**
@@ -60,7 +74,7 @@ export interface StrategyOptions {
   budgetTokens?: number;
   /** auto: share of the context window a request may use. */
   windowShare?: number;
-  /** auto: after a trim, tokens and messages fall to this share of their caps. */
+  /** auto: after a trim, tokens and messages fall to this share of their caps; two-tier: tool results are cleared down to this share of its threshold. */
   lowWater?: number;
   /** all: output tokens reserved for the answer (default: the model's max output, at most 8,192). */
   outputReserve?: number;
@@ -78,6 +92,13 @@ export interface StrategyOptions {
   heuristicThreshold?: number;
   /** two-tier: above this many tokens, an AI summary (seed 002: 120,000). */
   aiThreshold?: number;
+  /**
+   * auto, truncate, summarize, two-tier: before evicting turns for tokens, replace the
+   * content of old tool results in the request with a short placeholder (default true).
+   */
+  clearToolResults?: boolean;
+  /** auto, truncate, summarize, two-tier: the newest this many tool results are never cleared (default 3). */
+  keepToolResults?: number;
   [knob: string]: unknown;
 }
 
@@ -184,6 +205,17 @@ export type SlotRequest =
     }
   | { kind: 'summary'; source: 'heuristic' };
 
+/**
+ * Tool results a strategy sends as placeholders instead of evicting their turns (see
+ * toolClearing.ts). Parallel arrays, in history order.
+ */
+export interface ToolResultClearing {
+  /** History indexes of the cleared tool-result items, ascending. */
+  readonly items: readonly number[];
+  /** What is sent for each: a copy of the item whose tool-result content is a placeholder, with `cleared` set. */
+  readonly placeholders: readonly PlanItem[];
+}
+
 /** A strategy's decision for one plan. */
 export interface Selection {
   /** Per unit: why it is evicted, or null to keep it. Pinned, prefix and unsendable units are settled by the planner. */
@@ -194,6 +226,8 @@ export interface Selection {
   readonly trigger: string | null;
   /** The strategy's caps: input tokens (system + messages + draft) and history messages kept. */
   readonly caps: { readonly maxInputTokens?: number; readonly maxMessages?: number };
+  /** Old tool results sent as placeholders; items in evicted units are ignored. Absent: none. */
+  readonly cleared?: ToolResultClearing;
 }
 
 /**
@@ -285,6 +319,14 @@ export interface PlanMetrics {
   trigger: string | null;
   /** Evicted stored messages per reason. */
   evictedByReason: Partial<Record<EvictionReason, number>>;
+  /**
+   * Tool results sent as a placeholder instead of their content (counted per tool call,
+   * so an Anthropic message answering three parallel calls counts 3). Clearing comes
+   * before evicting turns; the items are marked with {@link PlanItem.cleared}.
+   */
+  clearedToolResults: number;
+  /** Tokens clearing saved in this request: the cleared items' counts minus their placeholders' (`inputTokens` already counts the placeholders). */
+  clearedTokens: number;
 }
 
 /** What to send, what not and why. The same input always gives a byte-identical plan. */

@@ -187,3 +187,60 @@ export const conversationArb: fc.Arbitrary<ConversationSpec> = fc.record(
 
 /** One more short turn to append to a conversation. */
 export const appendedTurnArb: fc.Arbitrary<TurnSpec> = fc.record({ user: textArb(2), steps: fc.array(fc.record({ text: textArb(3) }), { maxLength: 1 }) });
+
+// Tool-heavy conversations: the agent loops of seed 000 (a user turn, then many
+// assistant tool calls, parallel ones included, each answered by its results).
+
+const lineRangeArb = fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 0, max: 399 })).map(([start, length]) => ({ start_line: start, end_line: start + length }));
+
+/** Calls of the built-in tools: long file reads, snippets with short output, and listings smaller than any placeholder. */
+const builtinCallArb: fc.Arbitrary<ToolCallSpec> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      name: fc.constant('read_attachment'),
+      input: fc.tuple(fc.constantFrom('app.log', 'data.csv', 'notes.md'), lineRangeArb).map(([name, range]) => ({ name, ...range })),
+      result: textArb(60),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      name: fc.constant('run_javascript'),
+      input: fc.record({ code: fc.constantFrom('console.log(1 + 1)', 'const rows = data.split("\\n");\nrows.length', '[3, 1, 2].sort()') }),
+      result: textArb(12),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ name: fc.constant('read_attachment'), input: fc.constant({}), result: fc.constant('app.log (2 KB, 40 lines)') }) },
+);
+
+/** One tool step of an agent loop: one call, or up to three in parallel. */
+export const toolStepArb: fc.Arbitrary<StepSpec> = fc.record(
+  { text: textArb(2), calls: fc.array(builtinCallArb, { minLength: 1, maxLength: 3 }) },
+  { requiredKeys: ['calls'] },
+);
+
+/** A cheap tool step: a snippet with a line of output. Most appended ones stay under a high-water mark. */
+export const smallToolStepArb: fc.Arbitrary<StepSpec> = fc.record({
+  calls: fc.tuple(fc.constantFrom('1 + 1', 'Math.max(3, 4)'), textArb(1)).map(([code, result]) => [{ name: 'run_javascript', input: { code }, result }]),
+});
+
+const toolTurnArb: fc.Arbitrary<TurnSpec> = fc.record({
+  user: textArb(4),
+  steps: fc.tuple(fc.array(toolStepArb, { minLength: 1, maxLength: 25 }), fc.option(textArb(6), { nil: undefined })).map(([steps, answer]) =>
+    answer === undefined ? steps : [...steps, { text: answer }],
+  ),
+  pinned: fc.integer({ min: 0, max: 9 }).map((n) => n < 1),
+});
+
+/** 1–3 turns of up to 25 tool steps each: histories where tool results are most of the tokens. */
+export const toolHeavyArb: fc.Arbitrary<ConversationSpec> = fc.record(
+  { turns: fc.array(toolTurnArb, { minLength: 1, maxLength: 3 }), system: textArb(2) },
+  { requiredKeys: ['turns'] },
+);
+
+/** The conversation with `steps` appended to its last turn, as a tool loop grows. */
+export function withSteps(spec: ConversationSpec, steps: readonly StepSpec[]): ConversationSpec {
+  const last = spec.turns.at(-1) as TurnSpec;
+  return { ...spec, turns: [...spec.turns.slice(0, -1), { ...last, steps: [...last.steps, ...steps] }] };
+}

@@ -1,19 +1,23 @@
 // The invariants of planContext (ARCHITECTURE.md) for every strategy, over random
 // conversations in both wire shapes with tool exchanges (parallel calls included),
-// pinned messages, a system prompt and stored summaries.
+// pinned messages, a system prompt and stored summaries; and over tool-heavy histories,
+// where the token-budget strategies clear old tool results before evicting turns.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  CLEARED_TOOL_RESULT_PREFIX,
   SLOT_ITEM_ID,
   groupUnits,
   isUserTurnStart,
   planContext,
+  toolResultIds,
   truncationMarker,
   validateRequest,
   type ContextPlan,
   type ModelLimits,
   type PlanItem,
   type StrategyOptions,
+  type WindowMessage,
 } from '../../../src/core';
 import {
   appendedTurnArb,
@@ -22,6 +26,10 @@ import {
   countTokens,
   countingCounter,
   deepFreeze,
+  smallToolStepArb,
+  toolHeavyArb,
+  toolStepArb,
+  withSteps,
   type ConversationSpec,
   type WireShape,
 } from './conversations';
@@ -73,7 +81,24 @@ const optionArbs: Record<string, fc.Arbitrary<StrategyOptions>> = {
 /** Strategies that always keep the first user message (the goal). */
 const KEEPS_GOAL = new Set(['auto', 'truncate', 'summarize', 'two-tier']);
 
+/** The token-budget strategies: they clear old tool results before evicting turns. */
+const CLEARS = ['auto', 'truncate', 'summarize', 'two-tier'];
+
+/** Clearing knobs, mostly on (the default). */
+const clearingArb: fc.Arbitrary<StrategyOptions> = fc.record(
+  { clearToolResults: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), keepToolResults: fc.integer({ min: 0, max: 5 }) },
+  { requiredKeys: [] },
+);
+
+const strategyOptionsArb = (strategy: string): fc.Arbitrary<StrategyOptions> => {
+  const options = optionArbs[strategy] as fc.Arbitrary<StrategyOptions>;
+  return CLEARS.includes(strategy) ? fc.tuple(options, clearingArb).map(([own, clearing]) => ({ ...own, ...clearing })) : options;
+};
+
 const modelArb: fc.Arbitrary<ModelLimits> = fc.record({ contextWindow: fc.integer({ min: 400, max: 40_000 }), maxOutputTokens: fc.integer({ min: 0, max: 4000 }) });
+
+/** Windows about the size of a tool-heavy history, where clearing decides what fits. */
+const toolHeavyModelArb: fc.Arbitrary<ModelLimits> = fc.record({ contextWindow: fc.integer({ min: 1500, max: 16_000 }), maxOutputTokens: fc.integer({ min: 0, max: 1000 }) });
 
 interface Case {
   spec: ConversationSpec;
@@ -84,15 +109,26 @@ interface Case {
   draftTokens: number;
 }
 
-const caseArb = (strategy: string): fc.Arbitrary<Case> =>
+const caseArb = (strategy: string, specArb: fc.Arbitrary<ConversationSpec> = conversationArb, models: fc.Arbitrary<ModelLimits> = modelArb): fc.Arbitrary<Case> =>
   fc.record({
-    spec: conversationArb,
+    spec: specArb,
     shape: fc.constantFrom<WireShape>('anthropic', 'openai'),
-    options: optionArbs[strategy] as fc.Arbitrary<StrategyOptions>,
-    model: modelArb,
+    options: strategyOptionsArb(strategy),
+    model: models,
     system: fc.option(fc.constantFrom('You are terse.', 'Answer in French. '.repeat(40)), { nil: undefined }),
     draftTokens: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })),
   });
+
+/** Caps that leave tool-heavy histories room for clearing to matter (tiny caps only ever evict). */
+const toolHeavyOverrides: Record<string, fc.Arbitrary<StrategyOptions>> = {
+  auto: fc.record({ budgetTokens: fc.oneof(fc.constant(0), fc.integer({ min: 1000, max: 12_000 })), maxMessages: fc.oneof(fc.constant(0), fc.integer({ min: 20, max: 80 })) }),
+  summarize: fc.record({ maxMessages: fc.oneof(fc.constant(0), fc.integer({ min: 30, max: 80 })) }),
+};
+
+const toolHeavyCaseArb = (strategy: string): fc.Arbitrary<Case> =>
+  fc
+    .tuple(caseArb(strategy, toolHeavyArb, toolHeavyModelArb), toolHeavyOverrides[strategy] ?? fc.constant({}))
+    .map(([c, overrides]) => ({ ...c, options: { ...c.options, ...overrides } }));
 
 function plan(strategy: string, c: Case, history: readonly PlanItem[], counter = countingCounter().counter): ContextPlan {
   return planContext({
@@ -105,12 +141,20 @@ function plan(strategy: string, c: Case, history: readonly PlanItem[], counter =
   });
 }
 
-/** Index in `history` of each planned item that came from it (summaries opening the request are copies). */
+/**
+ * Index in `history` of each planned item that came from it (summaries opening the request
+ * are copies; a cleared tool result is a copy of the next item with its id and call ids).
+ */
 function historyPositions(history: readonly PlanItem[], planned: readonly PlanItem[]): number[] {
   const byIdentity = new Map(history.map((item, i) => [item, i]));
   const positions: number[] = [];
+  const sameResults = (a: WindowMessage, b: WindowMessage) => JSON.stringify(toolResultIds(a)) === JSON.stringify(toolResultIds(b));
   for (const item of planned) {
-    const found = byIdentity.get(item) ?? (item.kind === 'summary' ? history.findIndex((h) => h.id === item.id) : undefined);
+    const after = (positions.at(-1) ?? -1) + 1;
+    const found =
+      byIdentity.get(item) ??
+      (item.kind === 'summary' ? history.findIndex((h) => h.id === item.id) : undefined) ??
+      (item.cleared ? history.findIndex((h, i) => i >= after && h.id === item.id && sameResults(h.message, item.message)) : undefined);
     if (found !== undefined && found >= 0) positions.push(found);
     else expect(item.id).toBe(SLOT_ITEM_ID);
   }
@@ -118,13 +162,85 @@ function historyPositions(history: readonly PlanItem[], planned: readonly PlanIt
 }
 
 /**
- * What a trim changes: the evicted messages and what stands in for them. (A previous
- * summary that leaves the kept messages to become the slot is not evicted, yet the
- * boundary moved.)
+ * What a trim changes: the evicted messages, what stands in for them, and the tool results
+ * cleared. (A previous summary that leaves the kept messages to become the slot is not
+ * evicted, yet the boundary moved.)
  */
 function trimState(result: ContextPlan): string {
   const slot = result.slot;
-  return JSON.stringify([result.evicted, slot && [slot.kind, slot.standsFor, slot.summary?.status, slot.summary?.previous?.id]]);
+  const cleared = result.messages.filter((item) => item.cleared).map((item) => [item.id, item.cleared?.toolCallIds]);
+  return JSON.stringify([result.evicted, slot && [slot.kind, slot.standsFor, slot.summary?.status, slot.summary?.previous?.id], cleared]);
+}
+
+/** Tool results in `history` after index `i`. */
+function resultsAfter(history: readonly PlanItem[], i: number): number {
+  let count = 0;
+  for (let j = i + 1; j < history.length; j++) count += toolResultIds((history[j] as PlanItem).message).length;
+  return count;
+}
+
+/** The tool results of a message with their content, in order: `role:"tool"` or `tool_result` blocks. */
+function resultContents(message: WindowMessage): { id: string; content: unknown }[] {
+  if (message.role === 'tool') return [{ id: message.tool_call_id as string, content: message.content }];
+  if (!Array.isArray(message.content)) return [];
+  return (message.content as Array<Record<string, unknown>>).filter((b) => b.type === 'tool_result').map((b) => ({ id: b.tool_use_id as string, content: b.content }));
+}
+
+/** Long enough that a placeholder (at most about 280 characters) is always smaller. */
+const SURELY_WORTH_CLEARING = 400;
+
+/**
+ * Clearing: only the token-budget strategies clear, only old results (never the newest
+ * unit's, never among the newest `keep`, never pinned), each placeholder differs from its
+ * stored message only in the cleared results' content, and the metrics add up.
+ */
+function checkClearing(strategy: string, c: Case, history: readonly PlanItem[], result: ContextPlan, positions: readonly number[]): void {
+  const enabled = CLEARS.includes(strategy) && c.options.clearToolResults !== false;
+  const keep = c.options.keepToolResults ?? 3;
+  const units = groupUnits(
+    history.map((item) => item.message),
+    (i) => history[i]?.id === history[i - 1]?.id,
+  );
+  const newestStart = units.at(-1)?.start ?? 0;
+  // Clearing comes first: evicting for tokens (auto: only at a crossing, so not checked here)
+  // or passing its own token cap, a strategy has cleared every long result it was allowed to.
+  const overTokens = result.metrics.inputTokens > result.metrics.budgetTokens && strategy !== 'two-tier';
+  const evictedForTokens = (result.metrics.evictedByReason['token-budget'] ?? 0) > 0 && strategy !== 'auto';
+  const mustHaveCleared = enabled && (overTokens || evictedForTokens);
+  let results = 0;
+  let saved = 0;
+  const historyItems = result.messages.filter((item) => item.id !== SLOT_ITEM_ID);
+  historyItems.forEach((item, n) => {
+    const at = positions[n] as number;
+    const original = history[at] as PlanItem;
+    if (!item.cleared) {
+      if (!mustHaveCleared || original.pinned || at >= newestStart || resultsAfter(history, at) < keep) return;
+      for (const { content } of resultContents(original.message)) expect(String(content ?? '').length).toBeLessThanOrEqual(SURELY_WORTH_CLEARING);
+      return;
+    }
+    expect(enabled).toBe(true);
+    expect(original.pinned).toBeFalsy();
+    expect(at).toBeLessThan(newestStart);
+    expect(resultsAfter(history, at)).toBeGreaterThanOrEqual(keep);
+    const before = resultContents(original.message);
+    const after = resultContents(item.message);
+    expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+    const clearedIds = before.filter((r, i) => after[i]?.content !== r.content).map((r) => r.id);
+    expect(item.cleared.toolCallIds).toEqual(clearedIds);
+    expect(clearedIds.length).toBeGreaterThan(0);
+    for (const r of after) if (clearedIds.includes(r.id)) expect(String(r.content).startsWith(CLEARED_TOOL_RESULT_PREFIX)).toBe(true);
+    // Nothing else changed: with the cleared contents put back, it is the stored message.
+    const restored = JSON.parse(JSON.stringify(item.message)) as WindowMessage;
+    if (restored.role === 'tool') restored.content = original.message.content;
+    else (restored.content as Array<Record<string, unknown>>).forEach((b, i) => Object.assign(b, (original.message.content as Array<Record<string, unknown>>)[i]));
+    expect(JSON.stringify(restored)).toBe(JSON.stringify(original.message));
+    expect(item.cleared.savedTokens).toBe(countTokens(original.message) - countTokens(item.message));
+    expect(item.cleared.savedTokens).toBeGreaterThan(0);
+    results += item.cleared.toolCallIds.length;
+    saved += item.cleared.savedTokens;
+  });
+  expect(result.metrics.clearedToolResults).toBe(results);
+  expect(result.metrics.clearedTokens).toBe(saved);
 }
 
 /** Items a strategy may keep even over budget: prefix, goal, pinned, the newest unit and (auto) the newest turn's opening. */
@@ -181,6 +297,7 @@ function checkInvariants(strategy: string, c: Case): void {
 
   // 4. Order kept; at most one slot; head, pinned and newest kept.
   const positions = historyPositions(history, result.messages);
+  checkClearing(strategy, c, history, result, positions);
   expect(positions.every((p, i) => i === 0 || p > (positions[i - 1] as number))).toBe(true);
   expect(slotItems.length).toBeLessThanOrEqual(1);
   if (result.slot) expect(result.messages[result.slot.index]?.message.role).toBe(result.slot.role);
@@ -196,8 +313,13 @@ function checkInvariants(strategy: string, c: Case): void {
   // 5. Deterministic: a structurally equal input (fresh objects, fresh counter) gives a byte-identical plan.
   expect(JSON.stringify(plan(strategy, c, structuredClone(history)))).toBe(JSON.stringify(result));
 
-  // 7. Linear: one count per history item, plus the system prompt and at most two synthetic messages.
-  expect(counting.calls()).toBeLessThanOrEqual(history.length + 3);
+  // 7. Linear: one count per history item and at most one per tool-result placeholder, plus
+  // the system prompt and at most two synthetic messages; planned again, placeholders are not counted again.
+  const resultItems = history.filter((item) => toolResultIds(item.message).length > 0).length;
+  expect(counting.calls()).toBeLessThanOrEqual(history.length + resultItems + 3);
+  const cold = counting.calls();
+  plan(strategy, c, history, counting.counter);
+  expect(counting.calls() - cold).toBeLessThanOrEqual(3);
 }
 
 // 700 cases per strategy: 4,900 here; with the append and seed-window properties over 5,000 per run.
@@ -262,5 +384,63 @@ describe('auto: hysteresis', () => {
     );
     expect(exercised).toBeGreaterThan(50);
     expect(exercisedAfterTrim).toBeGreaterThan(10);
+  });
+});
+
+describe.each(CLEARS)('tool-heavy histories: %s', (strategy) => {
+  it('clears old tool results in the view only, and stays lossless, valid, within budget or flagged, deterministic and linear', PROPERTY_TIMEOUT, () => {
+    let cleared = 0;
+    fc.assert(
+      fc.property(toolHeavyCaseArb(strategy), (c) => {
+        checkInvariants(strategy, c);
+        if (plan(strategy, c, buildHistory(c.spec, c.shape)).metrics.clearedToolResults > 0) cleared++;
+      }),
+      { numRuns: 300 * DEPTH },
+    );
+    // The property is about clearing: a good share of these plans must send placeholders.
+    expect(cleared).toBeGreaterThan(25 * DEPTH);
+  });
+
+  it('keeps the sent prefix byte-identical between clearings as a tool loop grows', PROPERTY_TIMEOUT, () => {
+    let exercised = 0;
+    fc.assert(
+      fc.property(toolHeavyCaseArb(strategy), fc.array(fc.oneof(toolStepArb, smallToolStepArb), { minLength: 1, maxLength: 3 }), (c, steps) => {
+        const quiet = { ...c, draftTokens: 0 };
+        const first = plan(strategy, quiet, buildHistory(c.spec, c.shape));
+        const second = plan(strategy, quiet, buildHistory(withSteps(c.spec, steps), c.shape));
+        if (trimState(first) !== trimState(second)) return;
+        if (first.metrics.clearedToolResults > 0) exercised++;
+        expect(JSON.stringify(second.messages.slice(0, first.messages.length))).toBe(JSON.stringify(first.messages));
+      }),
+      { numRuns: 300 * DEPTH },
+    );
+    expect(exercised).toBeGreaterThan(10 * DEPTH);
+  });
+});
+
+describe('auto: tool results are cleared with hysteresis', () => {
+  it('appending tool steps that stay under the high-water mark keeps the cleared and evicted sets and the sent prefix', PROPERTY_TIMEOUT, () => {
+    let exercised = 0;
+    fc.assert(
+      fc.property(toolHeavyCaseArb('auto'), toolStepArb, (c, step) => {
+        const quiet = { ...c, draftTokens: 0, options: { ...c.options, summarize: false, marker: true } };
+        const before = buildHistory(c.spec, c.shape);
+        const after = buildHistory(withSteps(c.spec, [step]), c.shape);
+        const first = plan('auto', quiet, before);
+        const m = first.metrics;
+        const addedTokens = after.slice(before.length).reduce((sum, item) => sum + countTokens(item.message), 0);
+        const slotReserve = m.trimmed ? countTokens(truncationMarker(999_999)) : 0;
+        const kept = first.messages.filter((item, i) => item.message.role !== 'system' && i !== first.slot?.index).length;
+        const underTokens = m.inputTokens - m.slotTokens + slotReserve + addedTokens <= m.budgetTokens;
+        const underCount = m.maxMessages === null || kept + (after.length - before.length) <= m.maxMessages;
+        if (m.overBudget || !underTokens || !underCount || m.clearedToolResults === 0) return;
+        exercised++;
+        const second = plan('auto', quiet, after);
+        expect(trimState(second)).toBe(trimState(first));
+        expect(JSON.stringify(second.messages.slice(0, first.messages.length))).toBe(JSON.stringify(first.messages));
+      }),
+      { numRuns: 300 * DEPTH },
+    );
+    expect(exercised).toBeGreaterThan(10 * DEPTH);
   });
 });

@@ -52,9 +52,17 @@ describe('the strategy registry', () => {
   it('keeps each seed’s defaults', () => {
     expect(countStrategy.defaults).toMatchObject({ maxMessages: 100, preserveFirst: 1, preserveLast: 20, summarize: false });
     expect(rollingStrategy.defaults).toEqual({ rollingMax: 50, maxHistory: 1000 });
-    expect(truncateStrategy.defaults).toEqual({ triggerRatio: 0.8, targetRatio: 0.7, marker: true });
+    expect(truncateStrategy.defaults).toEqual({ triggerRatio: 0.8, targetRatio: 0.7, marker: true, clearToolResults: true, keepToolResults: 3 });
     expect(summarizeStrategy.defaults).toMatchObject({ triggerRatio: 0.8, targetRatio: 0.7, maxMessages: 100, summaryMaxTokens: 1024, minEvictedForSummary: 10 });
-    expect(twoTierStrategy.defaults).toEqual({ heuristicThreshold: 80_000, aiThreshold: 120_000, keepLast: 8, summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS });
+    expect(twoTierStrategy.defaults).toEqual({
+      heuristicThreshold: 80_000,
+      aiThreshold: 120_000,
+      keepLast: 8,
+      summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS,
+      lowWater: 0.6,
+      clearToolResults: true,
+      keepToolResults: 3,
+    });
     expect(autoStrategy.defaults).toMatchObject({ windowShare: 0.8, lowWater: 0.6, maxMessages: 100, marker: true, summarize: false });
     for (const name of listStrategies()) {
       const strategy = getStrategy(name);
