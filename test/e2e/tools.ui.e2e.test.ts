@@ -107,6 +107,10 @@ describe('attachments and tool rows in Chromium against the fake API', () => {
     expect(shown).toMatch(/"start_line": 210/);
     await screenshot(page, 'tools-row-expanded');
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'tools-row-expanded-dark');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Keyboard: the row closes with Enter from where focus is.
     await row.focus();
