@@ -76,7 +76,7 @@ function knownNames(attachments: readonly AttachmentText[]): string {
 
 /** The input as an object of arguments, or the error to return. OpenAI arguments that arrive as JSON text are read too. */
 function argumentsOf(input: unknown): Record<string, unknown> | ToolOutcome {
-  let value = input ?? {};
+  let value: unknown = input ?? {};
   if (typeof value === 'string') {
     try {
       value = value.trim() === '' ? {} : (JSON.parse(value) as unknown);

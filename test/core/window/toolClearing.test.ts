@@ -17,17 +17,21 @@ import {
   type TokenCounter,
   type WindowMessage,
 } from '../../../src/core';
-import { buildHistory, countTokens, countingCounter, deepFreeze, SHAPES, type ConversationSpec, type StepSpec, type WireShape } from './conversations';
+import { buildHistory, countTokens, countingCounter, deepFreeze, SHAPES, type ConversationSpec, type StepSpec, type ToolCallSpec, type WireShape } from './conversations';
 
 const appLog: AttachmentText = {
   name: 'app.log',
   text: Array.from({ length: 3000 }, (_, i) => `10:${String(i % 60).padStart(2, '0')}:07 GET /api/items/${i} ${i % 7 === 0 ? 500 : 200} ${(i * 37) % 900}ms`).join('\n'),
 };
 
-/** One read_attachment call reading `lines` lines of app.log from `start`, answered by the tool itself. */
-function readStep(start: number, lines = 30, text?: string): StepSpec {
+/** A read_attachment call reading `lines` lines of app.log from `start`, answered by the tool itself. */
+function readCall(start: number, lines = 30): ToolCallSpec {
   const input = { name: 'app.log', start_line: start, end_line: start + lines - 1 };
-  return { ...(text ? { text } : {}), calls: [{ name: 'read_attachment', input, result: readAttachment(input, [appLog]).content }] };
+  return { name: 'read_attachment', input, result: readAttachment(input, [appLog]).content };
+}
+
+function readStep(start: number, lines = 30, text?: string): StepSpec {
+  return { ...(text ? { text } : {}), calls: [readCall(start, lines)] };
 }
 
 /** One user turn, then `steps` reads of 30 lines each, in order through the log. */
@@ -179,7 +183,7 @@ describe('parallel calls', () => {
       {
         user: 'Compare the start and the end of app.log.',
         steps: [
-          { calls: [readStep(1).calls[0], readStep(2971).calls[0], { name: 'read_attachment', input: {}, result: 'app.log (120 KB, 3,000 lines)' }] } as StepSpec,
+          { calls: [readCall(1), readCall(2971), { name: 'read_attachment', input: {}, result: 'app.log (120 KB, 3,000 lines)' }] },
           ...Array.from({ length: 8 }, (_, i) => readStep(31 + i * 30)),
         ],
       },
