@@ -1,10 +1,10 @@
 import { forwardRef, useDeferredValue, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { actions, appRuntime, useApp } from '../store';
-import { contextFor, planFor } from '../store/chatActions';
+import { contextFor, currentCalibration, planFor } from '../store/chatActions';
 import type { AttachmentInfo } from '../store/attachmentActions';
 import { chatView, draftTokens } from '../store/chatView';
-import { pairToolResults } from '../store/toolTranscript';
+import { clearedToolCalls, pairToolResults } from '../store/toolTranscript';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
 import { TokenGauge } from './TokenGauge';
@@ -30,14 +30,17 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const attachments = useApp((s) => (s.activeId ? (s.attachments[s.activeId] ?? NO_ATTACHMENTS) : NO_ATTACHMENTS));
   const draft = useDeferredValue(useApp((s) => s.draft));
   const conversation = conversations.find((c) => c.id === activeId);
-  const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The calibration learned from the last answer changes the counts, so the plan is made again with it:
+  // otherwise the transcript marked a different set of cleared tool results than the next request sent.
+  const calibration = currentCalibration();
+  const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation, calibration]); // eslint-disable-line react-hooks/exhaustive-deps
   const draftCount = draftTokens(draft);
   // The in-flight answer is not part of the next request; plan from what is complete.
   const view = useMemo(() => {
     const plan = planFor(ctx, messages, draftCount);
     return chatView(ctx, messages, plan, lastUsage, draftCount);
   }, [ctx, messages, draftCount, lastUsage]);
-  const rows = useMemo(() => pairToolResults(view.rows), [view.rows]);
+  const rows = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan)), [view.rows, view.plan]);
 
   const busy = sendingId !== null;
   const isStreamingHere = busy && sendingId === activeId;

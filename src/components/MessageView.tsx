@@ -116,7 +116,8 @@ export const MessageView = memo(function MessageView({ message, streamingText, t
           )}
         </div>
       )}
-      {!editing && message.status !== 'streaming' && (
+      {/* A step of a tool loop that only calls tools has nothing to copy or edit: no actions, so the loop stays compact. */}
+      {!editing && message.status !== 'streaming' && (text || !blocks.some((b) => b.type === 'tool_use')) && (
         <footer className="message-actions">
           <button type="button" onClick={copy}>
             {copied ? 'Copied' : 'Copy'}

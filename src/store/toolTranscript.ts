@@ -3,7 +3,7 @@
  * answers (matched by tool_use id), so a user message that only carries results is not
  * shown as a turn of its own; results the plan sends as a placeholder are marked cleared.
  */
-import type { StoredMessage, ToolResultBlock } from '../core';
+import type { ContextPlan, StoredMessage, ToolResultBlock } from '../core';
 import type { ToolResultView, TranscriptRow } from './transcript';
 
 type MessageRow = Extract<TranscriptRow, { kind: 'message' }>;
@@ -24,6 +24,13 @@ function stableResults(message: StoredMessage, results: Record<string, ToolResul
   if (same) return known;
   memo.set(message, results);
   return results;
+}
+
+/** Ids of the tool calls whose results the plan sends as a placeholder instead of their content. */
+export function clearedToolCalls(plan: ContextPlan): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const item of plan.messages) for (const id of item.cleared?.toolCallIds ?? []) ids.add(id);
+  return ids;
 }
 
 function isResultCarrier(message: StoredMessage): boolean {

@@ -1,4 +1,4 @@
-import { getDefaultNormalizer, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, getDefaultNormalizer, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/App';
@@ -7,7 +7,8 @@ import type { ContentBlock, StoredMessage } from '../../src/core';
 import { openWindowpaneStorage } from '../../src/persistence';
 import { pairToolResults } from '../../src/store/toolTranscript';
 import type { TranscriptRow } from '../../src/store/transcript';
-import { resetApp } from './appHarness';
+import { DEFAULT_SETTINGS } from '../../src/store/settings';
+import { resetApp, seedSettings } from './appHarness';
 
 const LOG = 'app.log, lines 1–3 of 3:\nboot\nready\nfailed: disk full\n';
 
@@ -27,11 +28,25 @@ const TOOL_TURN: Array<Pick<StoredMessage, 'role' | 'content'>> = [
   { role: 'assistant', content: [{ type: 'text', text: 'The disk was full when it stopped.' }] },
 ];
 
-async function seedToolTurn(): Promise<void> {
+
+/** A tool loop that read part after part of a long log: each result is about 800 tokens. */
+function longReads(parts: number): Array<Pick<StoredMessage, 'role' | 'content'>> {
+  const turn: Array<Pick<StoredMessage, 'role' | 'content'>> = [{ role: 'user', content: [{ type: 'text', text: 'Find the first error in build.log.' }] }];
+  for (let part = 1; part <= parts; part++) {
+    const [start, end] = [(part - 1) * 40 + 1, part * 40];
+    const lines = Array.from({ length: 40 }, (_, i) => `${start + i}\tstep ${start + i}: compiled module number ${start + i} of the build without warnings`);
+    turn.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_part${part}`, name: 'read_attachment', input: { name: 'build.log', start_line: start, end_line: end } }] });
+    turn.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_part${part}`, content: `build.log, lines ${start}–${end} of 400:\n${lines.join('\n')}` }] });
+  }
+  turn.push({ role: 'assistant', content: [{ type: 'text', text: 'No error in the first parts.' }] });
+  return turn;
+}
+
+async function seedConversationOf(title: string, messages: Array<Pick<StoredMessage, 'role' | 'content'>>): Promise<void> {
   const storage = await openWindowpaneStorage();
   try {
-    const { id } = await storage.repository.createConversation({ title: 'Outage' });
-    for (const message of TOOL_TURN) await storage.repository.appendMessage({ conversationId: id, ...message });
+    const { id } = await storage.repository.createConversation({ title });
+    for (const message of messages) await storage.repository.appendMessage({ conversationId: id, ...message });
   } finally {
     storage.close();
   }
@@ -40,8 +55,29 @@ async function seedToolTurn(): Promise<void> {
 describe('tool calls in the transcript (App, fake IndexedDB)', { timeout: 15_000 }, () => {
   beforeEach(() => resetApp());
 
+  it('marks the results the next request sends as a placeholder "cleared from context — not sent", and not the newest ones', async () => {
+    await seedSettings({ ...DEFAULT_SETTINGS, provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test' }, contextWindow: 6000, maxOutputTokens: 500 });
+    await seedConversationOf('Build log', longReads(8));
+    render(<App />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Build log' }));
+    await screen.findByText('No error in the first parts.');
+    const rows = within(screen.getByRole('log', { name: 'Transcript' })).getAllByRole('button', { name: /^read_attachment build\.log lines/ });
+    expect(rows).toHaveLength(8);
+    const cleared = rows.map((row) => /cleared from context — not sent$/.test(row.textContent ?? ''));
+    // Old results go first; the newest three are always sent whole.
+    expect(cleared.slice(-3)).toEqual([false, false, false]);
+    expect(cleared[0]).toBe(true);
+    expect(cleared.indexOf(false)).toBe(cleared.lastIndexOf(true) + 1);
+    for (const [i, row] of rows.entries()) expect(row.closest('.tool-call')!.classList.contains('tool-call-cleared')).toBe(cleared[i]);
+    // The calls themselves are still sent: their messages are not dimmed.
+    expect(screen.queryByText('not sent', { exact: true })).not.toBeInTheDocument();
+    // Opened, a cleared result still shows what the model read then.
+    await userEvent.click(rows[0]!);
+    expect(document.getElementById(rows[0]!.getAttribute('aria-controls')!)).toHaveTextContent('1 step 1: compiled module number 1');
+  });
+
   it('shows each call as one collapsed row under the answer, its result under it, and no "You" bubble for results', async () => {
-    await seedToolTurn();
+    await seedConversationOf('Outage', TOOL_TURN);
     render(<App />);
     await userEvent.click(await screen.findByRole('button', { name: 'Outage' }));
     await screen.findByText('The disk was full when it stopped.');
@@ -119,6 +155,15 @@ describe('a tool call row', () => {
     expect(paired.map((r) => r.key)).toEqual(['u0', 'a1']);
     expect(screen.getByRole('button', { name: /^read_attachment list files$/ })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /^run_javascript 1 \+ 1$/ })).toBeInTheDocument();
+  });
+
+  it('leaves out Copy, Regenerate and Pin on a step that only calls tools, and keeps them where there is text', () => {
+    renderCalls([call('t1', 'run_javascript', { code: '1' })], []);
+    const onlyCalls = screen.getByRole('article', { name: 'Assistant message' });
+    expect(within(onlyCalls).queryByRole('button', { name: 'Copy' })).not.toBeInTheDocument();
+    cleanup();
+    renderCalls([{ type: 'text', text: 'Let me check.' }, call('t1', 'run_javascript', { code: '1' })], []);
+    expect(within(screen.getByRole('article', { name: 'Assistant message' })).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
   });
 
   it('keeps a results message whose call is not in the transcript', () => {

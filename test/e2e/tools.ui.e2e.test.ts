@@ -139,6 +139,59 @@ describe('attachments and tool rows in Chromium against the fake API', () => {
     await context.close();
   });
 
+  it('marks old results the next request sends as placeholders "cleared from context — not sent"', { timeout: 90_000 }, async () => {
+    const WINDOW = 6000;
+    const small = await startFakeApi({ contextWindow: WINDOW, deltaDelayMs: 1 });
+    try {
+      const build = Array.from({ length: 400 }, (_, i) => `step ${i + 1}: compiled module number ${i + 1} of the build without warnings`).join('\n');
+      let reads = 0;
+      small.setReply((context) => {
+        if (context.isSummaryRequest || !context.toolNames.includes('read_attachment')) return undefined;
+        if (reads === 8) return { text: 'No error in build.log.' };
+        reads++;
+        return { toolCalls: [{ name: 'read_attachment', input: { name: 'build.log', start_line: (reads - 1) * 40 + 1, end_line: reads * 40 } }] };
+      });
+      const { context, page, errors } = await newPage(browser);
+      await openApp(page, inject('appUrl'));
+      await configure(page, small, PROVIDER_SETUPS.anthropic, { contextWindow: WINDOW, maxOutputTokens: 500 });
+      await attachWithPicker(page, [{ name: 'build.log', text: build }]);
+      await expect.poll(() => chips(page).count()).toBe(1);
+      await page.getByRole('textbox', { name: 'Message' }).fill('Is there an error in build.log?');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('No error in build.log.').waitFor({ timeout: 30_000 });
+      await waitIdle(page);
+
+      // Every request was valid.
+      const requests = chatRequests(small);
+      expect(requests).toHaveLength(9);
+      for (const request of requests) expect(request.validation).toEqual({ ok: true });
+      const rows = page.getByRole('log', { name: 'Transcript' }).getByRole('button', { name: /^read_attachment build\.log lines/ });
+      const marks = async () => (await rows.evaluateAll((buttons) => buttons.map((b) => b.textContent ?? ''))).map((name) => name.endsWith('cleared from context — not sent'));
+      // The marks show the plan of the next request, as the gauge does: type one, then send it.
+      const box = page.getByRole('textbox', { name: 'Message' });
+      await box.fill('Thanks. Anything else?');
+      await page.waitForTimeout(300);
+      const cleared = await marks();
+      expect(cleared).toHaveLength(8);
+      expect(cleared[0]).toBe(true);
+      expect(cleared.slice(-3)).toEqual([false, false, false]);
+      await box.press('Enter');
+      await page.getByRole('button', { name: 'Stop' }).waitFor();
+      await waitIdle(page);
+      const next = chatRequests(small).at(-1)!;
+      expect(next.validation).toEqual({ ok: true });
+      const sent = ((next.body as { messages: Array<{ content: unknown }> }).messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])) as Array<{ type: string; content?: unknown }>).filter((b) => b.type === 'tool_result');
+      expect(sent.map((b) => JSON.stringify(b.content).includes('tool result cleared to save context'))).toEqual(cleared);
+      await rows.first().scrollIntoViewIfNeeded();
+      await screenshot(page, 'tools-rows-cleared');
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(unexpectedErrors(errors)).toEqual([]);
+      await context.close();
+    } finally {
+      await small.close();
+    }
+  });
+
   it('shows the phone composer with files attached', { timeout: 60_000 }, async () => {
     const { context, page, errors } = await newPage(browser, { viewport: { width: 390, height: 844 } });
     await openApp(page, inject('appUrl'));
