@@ -91,6 +91,10 @@ const enum C {
   Kana = 10,
   Hangul = 11,
   OtherLetter = 12,
+  /** A high surrogate of CJK extensions B–F: one Han character with the unit after it. */
+  HanPair = 13,
+  /** Past the end of the text. */
+  End = 14,
 }
 
 const ASCII_CLASS = new Uint8Array(128);
@@ -110,7 +114,7 @@ function classOfCode(code: number): C {
   if (code >= 0x4e00 && code <= 0x9fff) return C.Han;
   if (code >= 0xac00 && code <= 0xd7af) return C.Hangul;
   if (code >= 0x3040 && code <= 0x30ff) return code === 0x30fb ? C.Symbol : C.Kana;
-  if (code >= 0xd840 && code <= 0xd87f) return C.Han; // high surrogate of CJK extensions B–F
+  if (code >= 0xd840 && code <= 0xd87f) return C.HanPair;
   if (code >= 0xc0 && code <= 0x24f) return code === 0xd7 || code === 0xf7 ? C.Symbol : C.LatinExt;
   if (code >= 0x400 && code <= 0x52f) return C.Cyrillic;
   if (code >= 0x3400 && code <= 0x4dbf) return C.Han;
@@ -137,93 +141,94 @@ function classOfCode(code: number): C {
 const CLASS_TABLE = new Uint8Array(0x10000);
 for (let code = 0; code < 0x10000; code++) CLASS_TABLE[code] = classOfCode(code);
 
-function classOf(code: number): C {
-  return CLASS_TABLE[code] as C;
+/** The class of the code unit at `i`, or End past the text. */
+function classAt(text: string, i: number): C {
+  return i < text.length ? (CLASS_TABLE[text.charCodeAt(i)] as C) : C.End;
 }
 
 function isLetter(cls: C): boolean {
-  return cls === C.Lower || cls === C.Upper || cls >= C.LatinExt;
-}
-
-/** Which run a letter class belongs to: word-like Latin, Cyrillic, CJK or other. */
-function scriptOf(cls: C): number {
-  if (cls === C.Lower || cls === C.Upper || cls === C.LatinExt) return 0;
-  if (cls === C.Cyrillic) return 1;
-  if (cls === C.Han || cls === C.Kana || cls === C.Hangul) return 2;
-  return 3;
+  return cls === C.Lower || cls === C.Upper || (cls >= C.LatinExt && cls <= C.HanPair);
 }
 
 /**
  * Adds the piece counts of `text` to `counts` (length F.Count). Follows o200k's
  * pre-tokenizer closely enough that every piece is one token on average, except long
  * words and CJK runs, whose length the weights price.
+ *
+ * This runs on every message of a conversation when it is first planned, so it reads
+ * each code unit once: every loop leaves the class of the unit it stopped at in `c` for
+ * the next piece, instead of looking it up again.
  */
 function countPieces(text: string, counts: Float64Array): void {
   const n = text.length;
   let i = 0;
+  let c = classAt(text, 0);
   // End of the last run already found not to be opaque, so no run is scanned twice.
   let plainUntil = 0;
+  // Per-character counts, kept in locals while the loops run.
+  let latinExtChars = 0;
+  let hanChars = 0;
+  let kanaChars = 0;
+  let hangulChars = 0;
   while (i < n) {
-    const cls = classOf(text.charCodeAt(i));
-    if ((cls === C.Lower || cls === C.Upper || cls === C.Digit) && i >= plainUntil) {
-      // Cheap rejection first: an opaque run needs OPAQUE_MIN_LENGTH dense characters,
-      // and a non-dense one inside that span rules out every start before it.
-      let j = i + OPAQUE_MIN_LENGTH - 1;
-      if (j >= n) plainUntil = n;
-      else {
-        while (j > i && isDense(text.charCodeAt(j))) j--;
-        if (j > i) plainUntil = j + 1;
+    // A piece starts at i, and c is its class.
+    if (c === C.Lower || c === C.Upper || c === C.Digit) {
+      if (i >= plainUntil) {
+        // Cheap rejection first: an opaque run needs OPAQUE_MIN_LENGTH dense characters,
+        // and a non-dense one inside that span rules out every start before it.
+        let j = i + OPAQUE_MIN_LENGTH - 1;
+        if (j >= n) plainUntil = n;
         else {
-          const end = opaqueRunEnd(text, i, counts);
-          if (end >= 0) {
-            i = end;
-            continue;
+          while (j > i && isDense(text.charCodeAt(j))) j--;
+          if (j > i) plainUntil = j + 1;
+          else {
+            const end = opaqueRunEnd(text, i);
+            if (end >= 0) {
+              counts[F.OpaqueChar]! += end - i;
+              i = end;
+              c = classAt(text, i);
+              continue;
+            }
+            plainUntil = -end;
           }
-          plainUntil = -end;
         }
       }
-    }
-    if (cls === C.Space) {
-      const start = i;
-      while (i < n && classOf(text.charCodeAt(i)) === C.Space) i++;
-      const length = i - start;
-      if (i >= n) {
-        counts[F.SpaceRun]! += 1;
+      if (c === C.Digit) {
+        const start = i;
+        do c = classAt(text, ++i);
+        while (c === C.Digit);
+        counts[F.DigitGroup]! += Math.ceil((i - start) / 3);
         continue;
       }
-      const next = classOf(text.charCodeAt(i));
-      if (next === C.Newline) continue; // the spaces join the line break's piece
-      if (next === C.Digit) counts[F.SpaceRun]! += length > 1 ? 2 : 1;
-      else if (length > 1) counts[F.SpaceRun]! += 1; // the last space joins the next piece
+      // Falls through to the run of letters.
+    } else if (c === C.Space) {
+      const start = i;
+      do c = classAt(text, ++i);
+      while (c === C.Space);
+      if (c === C.End) counts[F.SpaceRun]! += 1;
+      else if (c === C.Newline) {
+        // The spaces join the line break's piece.
+      } else if (c === C.Digit) counts[F.SpaceRun]! += i - start > 1 ? 2 : 1;
+      else if (i - start > 1) counts[F.SpaceRun]! += 1; // the last space joins the next piece
       continue;
-    }
-    if (cls === C.Newline) {
+    } else if (c === C.Newline) {
       // Whitespace up to and including the last line break is one piece.
       let lastBreak = i;
-      let j = i;
-      while (j < n) {
-        const c = classOf(text.charCodeAt(j));
-        if (c === C.Newline) lastBreak = j;
-        else if (c !== C.Space) break;
-        j++;
-      }
+      do {
+        c = classAt(text, ++i);
+        if (c === C.Newline) lastBreak = i;
+      } while (c === C.Newline || c === C.Space);
       counts[F.NewlineRun]! += 1;
+      // Spaces after the last break start the next piece.
+      if (lastBreak + 1 < i) c = C.Space;
       i = lastBreak + 1;
       continue;
-    }
-    if (cls === C.Digit) {
-      const start = i;
-      while (i < n && classOf(text.charCodeAt(i)) === C.Digit) i++;
-      counts[F.DigitGroup]! += Math.ceil((i - start) / 3);
-      continue;
-    }
-    if (cls === C.Punct || cls === C.Symbol) {
+    } else if (c === C.Punct || c === C.Symbol) {
       // A run of punctuation and symbols; a leading space was already left to it.
       const start = i;
       let ascii = 0;
       let lastWasAscii = false;
-      while (i < n) {
-        const c = classOf(text.charCodeAt(i));
+      for (;;) {
         if (c === C.Punct) {
           ascii++;
           lastWasAscii = true;
@@ -237,20 +242,70 @@ function countPieces(text: string, counts: Float64Array): void {
           i += code >= 0xd800 && code <= 0xdbff && i + 1 < n ? 2 : 1;
           counts[F.WideSymbol]! += 1;
         } else break;
+        c = classAt(text, i);
       }
-      const runLength = i - start;
-      const spaceBefore = start > 0 && classOf(text.charCodeAt(start - 1)) === C.Space;
-      const next = i < n ? classOf(text.charCodeAt(i)) : C.Space;
       // A lone mark right before a word is part of the word's piece (".length", "_id", "'s").
-      if (runLength === 1 && lastWasAscii && !spaceBefore && isLetter(next)) ascii = 0;
+      if (i - start === 1 && lastWasAscii && isLetter(c) && !(start > 0 && classAt(text, start - 1) === C.Space)) ascii = 0;
       if (ascii > 0) addPunct(counts, ascii);
       // Line breaks right after punctuation belong to its piece.
-      while (i < n && classOf(text.charCodeAt(i)) === C.Newline) i++;
+      while (c === C.Newline) c = classAt(text, ++i);
       continue;
     }
     // A run of letters, split where the script changes and at lower→upper case changes.
-    i = countLetterRun(text, i, counts);
+    for (;;) {
+      if (c === C.Lower || c === C.Upper || c === C.LatinExt) {
+        const wordStart = i;
+        // Leading capitals, then lower-case letters; a capital after a lower-case letter
+        // starts the next piece (camelCase).
+        while (c === C.Upper) c = classAt(text, ++i);
+        const caps = i - wordStart >= 2 && c !== C.Lower && c !== C.LatinExt;
+        for (;;) {
+          if (c === C.Lower) c = classAt(text, ++i);
+          else if (c === C.LatinExt) {
+            latinExtChars++;
+            c = classAt(text, ++i);
+          } else break;
+        }
+        const length = i - wordStart;
+        if (length <= 16) counts[F.Word1 + length - 1]! += 1;
+        else {
+          counts[F.Word1 + 15]! += 1;
+          counts[F.WordExtraChar]! += length - 16;
+        }
+        if (caps) counts[F.CapsWord]! += 1;
+      } else if (c === C.Han || c === C.Kana || c === C.Hangul || c === C.HanPair) {
+        for (;;) {
+          if (c === C.Han) {
+            hanChars++;
+            i++;
+          } else if (c === C.Kana) {
+            kanaChars++;
+            i++;
+          } else if (c === C.Hangul) {
+            hangulChars++;
+            i++;
+          } else if (c === C.HanPair) {
+            hanChars++;
+            i += i + 1 < n ? 2 : 1;
+          } else break;
+          c = classAt(text, i);
+        }
+        counts[F.CjkRun]! += 1;
+      } else if (c === C.Cyrillic || c === C.OtherLetter) {
+        const script: C = c;
+        const start = i;
+        do c = classAt(text, ++i);
+        while (c === script);
+        const cyrillic = script === C.Cyrillic;
+        counts[cyrillic ? F.CyrillicChar : F.OtherLetterChar]! += i - start;
+        counts[cyrillic ? F.CyrillicRun : F.OtherLetterRun]! += 1;
+      } else break;
+    }
   }
+  counts[F.LatinExtChar]! += latinExtChars;
+  counts[F.HanChar]! += hanChars;
+  counts[F.KanaChar]! += kanaChars;
+  counts[F.HangulChar]! += hangulChars;
 }
 
 const OPAQUE_MIN_LENGTH = 24;
@@ -270,11 +325,10 @@ function isDense(code: number): boolean {
  * from words. It is told from identifiers such as `CanvasRenderingContext2D` by how often
  * the kind of character (upper, lower, digit, sign) changes: about 2 in 3 neighbours in
  * random base64, under 1 in 3 in camelCase. (Hex needs no rule: its letter/digit
- * alternation already splits it into pieces of about the right count.) If an opaque run
- * starts at `start`, counts it and returns its end; otherwise returns minus the end of
- * the run scanned.
+ * alternation already splits it into pieces of about the right count.) Returns the end
+ * of the run of dense characters starting at `start` if it is opaque, else minus its end.
  */
-function opaqueRunEnd(text: string, start: number, counts: Float64Array): number {
+function opaqueRunEnd(text: string, start: number): number {
   const n = text.length;
   let i = start;
   let digits = 0;
@@ -300,11 +354,7 @@ function opaqueRunEnd(text: string, start: number, counts: Float64Array): number
     i++;
   }
   const length = i - start;
-  if (length >= OPAQUE_MIN_LENGTH && digits > 0 && upper > 0 && switches * 2 >= length) {
-    counts[F.OpaqueChar]! += length;
-    return i;
-  }
-  return -i;
+  return length >= OPAQUE_MIN_LENGTH && digits > 0 && upper > 0 && switches * 2 >= length ? i : -i;
 }
 
 function addPunct(counts: Float64Array, length: number): void {
@@ -313,66 +363,6 @@ function addPunct(counts: Float64Array, length: number): void {
     counts[F.PunctLongRun]! += 1;
     counts[F.PunctExtraChar]! += length - 4;
   }
-}
-
-function countLetterRun(text: string, start: number, counts: Float64Array): number {
-  const n = text.length;
-  let i = start;
-  while (i < n) {
-    const first = classOf(text.charCodeAt(i));
-    if (!isLetter(first)) break;
-    const script = scriptOf(first);
-    if (script === 0) {
-      const wordStart = i;
-      // Leading capitals, then lower-case letters; a capital after a lower-case letter
-      // starts the next piece (camelCase).
-      let c: C = first;
-      while (c === C.Upper) {
-        i++;
-        c = i < n ? classOf(text.charCodeAt(i)) : C.Space;
-      }
-      const caps = i - wordStart >= 2 && c !== C.Lower && c !== C.LatinExt;
-      while (c === C.Lower || c === C.LatinExt) {
-        if (c === C.LatinExt) counts[F.LatinExtChar]! += 1;
-        i++;
-        c = i < n ? classOf(text.charCodeAt(i)) : C.Space;
-      }
-      const length = i - wordStart;
-      if (length <= 16) counts[F.Word1 + length - 1]! += 1;
-      else {
-        counts[F.Word1 + 15]! += 1;
-        counts[F.WordExtraChar]! += length - 16;
-      }
-      if (caps) counts[F.CapsWord]! += 1;
-      continue;
-    }
-    if (script === 2) {
-      while (i < n) {
-        const code = text.charCodeAt(i);
-        const c = classOf(code);
-        if (c === C.Han) {
-          counts[F.HanChar]! += 1;
-          i += code >= 0xd800 && code <= 0xdbff && i + 1 < n ? 2 : 1;
-        } else if (c === C.Kana) {
-          counts[F.KanaChar]! += 1;
-          i++;
-        } else if (c === C.Hangul) {
-          counts[F.HangulChar]! += 1;
-          i++;
-        } else break;
-      }
-      counts[F.CjkRun]! += 1;
-      continue;
-    }
-    const charFeature = script === 1 ? F.CyrillicChar : F.OtherLetterChar;
-    const runFeature = script === 1 ? F.CyrillicRun : F.OtherLetterRun;
-    while (i < n && scriptOf(classOf(text.charCodeAt(i))) === script && isLetter(classOf(text.charCodeAt(i)))) {
-      counts[charFeature]! += 1;
-      i++;
-    }
-    counts[runFeature]! += 1;
-  }
-  return i;
 }
 
 const scratch = new Float64Array(F.Count);
