@@ -33,7 +33,9 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   // The calibration learned from the last answer changes the counts, so the plan is made again with it:
   // otherwise the transcript marked a different set of cleared tool results than the next request sent.
   const calibration = currentCalibration();
-  const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation, calibration]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Tools offered can depend on whether files are attached.
+  const hasAttachments = attachments.length > 0;
+  const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation, calibration, hasAttachments]); // eslint-disable-line react-hooks/exhaustive-deps
   const draftCount = draftTokens(draft);
   // The in-flight answer is not part of the next request; plan from what is complete.
   const view = useMemo(() => {

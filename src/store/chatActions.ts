@@ -36,7 +36,8 @@ import { rawCounter, turnContext, withoutTools, type TurnContext } from './turn'
 const calibrationLoaded = new Set<string>();
 let calibration: CalibrationState = emptyCalibration();
 
-async function loadCalibration(rt: Runtime, modelId: string): Promise<void> {
+/** Reads the calibration saved for `modelId`, once per model per page. */
+export async function loadCalibration(rt: Runtime, modelId: string): Promise<void> {
   if (calibrationLoaded.has(modelId)) return;
   calibrationLoaded.add(modelId);
   const saved = await repo(rt)?.getCalibration(modelId).catch(() => undefined);

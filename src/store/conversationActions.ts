@@ -6,7 +6,7 @@ import type { Conversation, StoredMessage } from '../core';
 import { exportToMarkdown } from '../core';
 import { exportJsonText, importFromFile, requestPersistentStorage, type StorageChange } from '../persistence';
 import { conversationOverrides, dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
-import { contextFor, planFor } from './chatActions';
+import { contextFor, loadCalibration, planFor } from './chatActions';
 import { activeSummary } from './history';
 import { withDefaults, type ConversationOverrides, type Settings } from './settings';
 
@@ -32,10 +32,12 @@ export async function hydrate(rt: Runtime): Promise<void> {
     rt.store.setState((s) => ({
       settings: withDefaults(saved),
       conversations,
-      status: 'ready',
       activeId,
       messages: activeId && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
     }));
+    // The counts on screen use the calibration learned before, so a reload shows the same numbers.
+    await loadCalibration(rt, contextFor(rt, activeId).model.id);
+    rt.store.setState({ status: 'ready' });
     rt.store.subscribe((state, previous) => {
       if (state.activeId !== previous.activeId) rememberOpenConversation(rt, state.activeId);
     });
