@@ -29,7 +29,7 @@ import type { ChatProvider, ChatRequest } from '../providers';
 import { conversationOverrides, notify, repo, reportError, upsertMessage, type Runtime } from './appStore';
 import { createConversationFor } from './conversationActions';
 import { buildHistory } from './history';
-import { runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
+import { enabledTools, runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
 import { rawCounter, turnContext, withoutTools, type TurnContext } from './turn';
 
 /** Calibration per model, learned from reported usage; loaded from storage on first use. */
@@ -61,7 +61,8 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
   const state = rt.store.getState();
   const conversation = conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined;
   const overrides = conversationOverrides(conversation);
-  const ctx = turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, calibration);
+  const hasAttachments = conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0;
+  const ctx = turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, calibration, hasAttachments);
   return ctx.tools.length > 0 && toolsRefused.has(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
 }
 
@@ -72,10 +73,18 @@ export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], dr
     policy: ctx.policy,
     model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens },
     counter: ctx.counter,
-    system: ctx.wireShape === 'anthropic' && ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined,
-    // Tool definitions go with every request, like the system prompt.
-    draftTokens: draftTokens + ctx.toolTokens,
+    system: fixedText(ctx),
+    draftTokens,
   });
+}
+
+/**
+ * What every request carries outside its messages, for the planner to count as fixed: the
+ * Anthropic system prompt (OpenAI's is the first message) and the tool definitions.
+ */
+function fixedText(ctx: TurnContext): string | undefined {
+  const system = ctx.wireShape === 'anthropic' && ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : '';
+  return [system, ctx.toolsText].filter(Boolean).join('\n\n') || undefined;
 }
 
 /** Writes a message (or, without storage, keeps it in memory) and shows it. */
@@ -350,7 +359,7 @@ async function answerOnce(
 /** Runs the calls of one answer in order; after Stop the rest are answered as stopped. */
 async function runTools(rt: Runtime, conversationId: string, ctx: TurnContext, calls: readonly ToolUseBlock[], signal: AbortSignal): Promise<ToolResultBlock[]> {
   const env: ToolEnvironment = {
-    enabled: new Set(ctx.tools.map((tool) => tool.name)),
+    enabled: new Set(enabledTools(ctx.settings.tools, true).map((tool) => tool.name)),
     listAttachments: async () => {
       const repository = repo(rt);
       return repository ? await repository.listAttachments(conversationId) : [];
@@ -394,7 +403,7 @@ async function finishMessage(rt: Runtime, message: StoredMessage, writer: Stream
 function rawEstimate(ctx: TurnContext, plan: ContextPlan): number {
   let total = 0;
   for (const item of plan.messages) total += rawCounter(item.message);
-  if (ctx.calibrationFactor > 0) total += Math.round((plan.metrics.systemTokens + ctx.toolTokens) / ctx.calibrationFactor);
+  if (plan.metrics.systemTokens > 0 && ctx.calibrationFactor > 0) total += Math.round(plan.metrics.systemTokens / ctx.calibrationFactor);
   return total;
 }
 

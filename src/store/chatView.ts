@@ -49,6 +49,12 @@ function triggerAndTarget(ctx: TurnContext, plan: ContextPlan): { trigger: numbe
   }
 }
 
+/** What the plan counts as sent outside the messages: the Anthropic system prompt and the tool definitions. */
+function systemLabel(ctx: TurnContext): string {
+  if (!ctx.toolsText) return 'System prompt';
+  return ctx.wireShape === 'anthropic' && ctx.settings.systemPrompt.trim() ? 'System prompt and tools' : 'Tool definitions';
+}
+
 /** Rows and gauge for a conversation, given the plan of its next request. */
 export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan, lastUsage: Usage | undefined, draftTokens: number): ChatView {
   const notSent = new Set(plan.evicted.map((e) => e.id));
@@ -90,8 +96,7 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
   const slotLabel = plan.slot?.kind === 'summary' ? 'Summary' : 'Trim marker';
   const newest = Math.max(0, metrics.messageTokens - metrics.slotTokens - firstUserTokens);
   const parts: GaugePart[] = [];
-  if (metrics.systemTokens > 0) parts.push({ label: 'System prompt', tokens: metrics.systemTokens });
-  if (ctx.toolTokens > 0) parts.push({ label: 'Tool definitions', tokens: ctx.toolTokens });
+  if (metrics.systemTokens > 0) parts.push({ label: systemLabel(ctx), tokens: metrics.systemTokens });
   parts.push({ label: 'First message (goal)', tokens: firstUserTokens });
   if (metrics.slotTokens > 0) parts.push({ label: slotLabel, tokens: metrics.slotTokens });
   parts.push({ label: 'Newest messages', tokens: newest });

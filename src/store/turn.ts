@@ -6,14 +6,12 @@
 import type { BuiltinToolDefinition, CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, StrategyOptions, StoredMessage } from '../core';
 import {
   DEMO_MODEL_ID,
-  MESSAGE_OVERHEAD_TOKENS,
   MODEL_REGISTRY,
   calibratedCounter,
   calibrationFactor,
   costOfUsage,
   createCountCache,
   estimateMessageTokens,
-  estimateTextTokens,
   getStrategy,
   pricesForPrompt,
   reportedInputTokens,
@@ -52,27 +50,28 @@ export interface TurnContext {
   prices: ModelPrices | undefined;
   counter: (m: Parameters<typeof estimateMessageTokens>[0]) => number;
   calibrationFactor: number;
-  /** The tools offered in each request: those switched on in settings (none when the endpoint refused tools). */
+  /** The tools offered in each request (see `enabledTools`; none when the endpoint refused tools). */
   tools: BuiltinToolDefinition[];
-  /** Calibrated tokens the tool definitions add to every request; planned like the system prompt. */
-  toolTokens: number;
+  /**
+   * The tool definitions as text, '' when none: sent with every request outside the
+   * messages, so the planner counts them with the system prompt, as a fixed cost.
+   */
+  toolsText: string;
 }
 
-/** Raw (uncalibrated) tokens of tool definitions as a request carries them. */
-function rawToolTokens(tools: readonly BuiltinToolDefinition[]): number {
-  let total = 0;
-  for (const tool of tools) total += MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(`${tool.name}\n${tool.description}\n${JSON.stringify(tool.inputSchema)}`);
-  return total;
+function toolsTextOf(tools: readonly BuiltinToolDefinition[]): string {
+  return tools.length > 0 ? JSON.stringify(tools) : '';
 }
 
 /** The same turn without tools, for an endpoint that refuses them. */
 export function withoutTools(ctx: TurnContext): TurnContext {
-  return { ...ctx, tools: [], toolTokens: 0 };
+  return { ...ctx, tools: [], toolsText: '' };
 }
 
 const MAX_DEFAULT_RESERVE = 8192;
 
-export function turnContext(globalSettings: Settings, overrides: ConversationOverrides | undefined, calibration: CalibrationState): TurnContext {
+/** `hasAttachments`: the conversation has files for read_attachment to read. */
+export function turnContext(globalSettings: Settings, overrides: ConversationOverrides | undefined, calibration: CalibrationState, hasAttachments = false): TurnContext {
   const settings = effectiveSettings(globalSettings, overrides);
   const provider = settings.provider;
   const modelId = settings.models[provider] || defaultModelFor(provider) || 'unknown-model';
@@ -114,7 +113,7 @@ export function turnContext(globalSettings: Settings, overrides: ConversationOve
   if (Number.isFinite(budgetTokens)) options.budgetTokens = Math.max(1, budgetTokens);
   const strategy = w.strategy === 'count' && w.summarize ? 'count' : w.strategy;
   const factor = calibrationFactor(calibration, model.id);
-  const tools = enabledTools(settings.tools);
+  const tools = enabledTools(settings.tools, hasAttachments);
   const wireShape: WireShape = provider === 'anthropic' || provider === 'demo' ? 'anthropic' : 'openai';
   return {
     settings,
@@ -135,7 +134,7 @@ export function turnContext(globalSettings: Settings, overrides: ConversationOve
     counter: calibratedCounter(rawCounter, factor),
     calibrationFactor: factor,
     tools,
-    toolTokens: Math.ceil(rawToolTokens(tools) * factor),
+    toolsText: toolsTextOf(tools),
   };
 }
 

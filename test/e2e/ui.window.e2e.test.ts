@@ -64,7 +64,7 @@ describe('the context window, visible, in Chromium', () => {
     // First the window cut messages with the seeds' marker, then a summary took their place.
     expect([...notes].some((n) => TRUNCATED.test(n))).toBe(true);
     expect([...statuses].some((s) => s.startsWith('Approaching the limit'))).toBe(true);
-    expect([...statuses].some((s) => /^(Trimmed|Summarized): \d+ earlier messages? (is|are) not sent/.test(s))).toBe(true);
+    expect([...statuses].some((s) => /^[1-9][\d,]* earlier messages? (is|are) left out of this request/.test(s))).toBe(true);
     await summary.waitFor();
     expect((await summary.textContent())?.startsWith('[Conversation Summary]')).toBe(true);
     expect(await summary.textContent()).toMatch(/covers \d+ earlier messages/);

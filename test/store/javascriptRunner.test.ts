@@ -39,7 +39,7 @@ describe('createWorkerRunner', () => {
       reply({ type: 'done', result: '42' });
     });
     const run = await createWorkerRunner(spawn)('6 * 7', new AbortController().signal);
-    expect(run).toEqual({ output: 'running 6 * 7\na warning', result: '42', truncated: false });
+    expect(run).toEqual({ logs: ['running 6 * 7', 'a warning'], result: '42', truncated: false });
     expect(spawned).toHaveLength(1);
     expect(spawned[0]).toEqual({ posted: [{ code: '6 * 7' }], terminated: true });
   });
@@ -55,7 +55,7 @@ describe('createWorkerRunner', () => {
   it('terminates a worker that never finishes at the time limit, keeping what it printed', async () => {
     const { spawn, spawned } = fakeWorkers((_code, reply) => reply({ type: 'print', stream: 'log', text: 'tick', cut: false }));
     const run = await createWorkerRunner(spawn, 50)('while (true) {}', new AbortController().signal);
-    expect(run).toEqual({ output: 'tick', ended: 'time_limit', truncated: false });
+    expect(run).toEqual({ logs: ['tick'], timedOut: true, truncated: false });
     expect(spawned[0]!.terminated).toBe(true);
   });
 
@@ -64,10 +64,10 @@ describe('createWorkerRunner', () => {
     const controller = new AbortController();
     const pending = createWorkerRunner(spawn)('spin()', controller.signal);
     controller.abort();
-    expect(await pending).toEqual({ output: '', ended: 'stopped', truncated: false });
+    expect(await pending).toEqual({ logs: [], stopped: true, truncated: false });
     expect(spawned[0]!.terminated).toBe(true);
 
-    expect(await createWorkerRunner(spawn)('again()', controller.signal)).toMatchObject({ ended: 'stopped' });
+    expect(await createWorkerRunner(spawn)('again()', controller.signal)).toMatchObject({ stopped: true });
     expect(spawned).toHaveLength(1);
   });
 
@@ -78,15 +78,16 @@ describe('createWorkerRunner', () => {
     });
     const run = await createWorkerRunner(spawn)('flood()', new AbortController().signal);
     expect(run.truncated).toBe(true);
-    expect(run.output.length).toBeLessThanOrEqual(RUN_MAX_OUTPUT_CHARS + 30);
-    expect(run.output.length).toBeGreaterThan(RUN_MAX_OUTPUT_CHARS - 30);
+    const printed = run.logs.join('\n').length;
+    expect(printed).toBeLessThanOrEqual(RUN_MAX_OUTPUT_CHARS + 30);
+    expect(printed).toBeGreaterThan(RUN_MAX_OUTPUT_CHARS - 30);
   });
 
   it('reports a worker that cannot start or fails as an error, never a rejection', async () => {
     const cannot = await createWorkerRunner(() => {
       throw new ReferenceError('Worker is not defined');
     })('1', new AbortController().signal);
-    expect(cannot).toEqual({ output: '', error: 'The sandbox could not start: Worker is not defined', truncated: false });
+    expect(cannot).toEqual({ logs: [], error: 'The sandbox could not start: Worker is not defined', truncated: false });
 
     let port: SandboxPort | undefined;
     const failing = createWorkerRunner(() => {
@@ -94,6 +95,6 @@ describe('createWorkerRunner', () => {
       return port;
     })('1', new AbortController().signal);
     port!.onerror!(new ErrorEvent('error', { message: 'Uncaught SyntaxError: bad module' }));
-    expect(await failing).toEqual({ output: '', error: 'The sandbox failed: Uncaught SyntaxError: bad module', truncated: false });
+    expect(await failing).toEqual({ logs: [], error: 'The sandbox failed: Uncaught SyntaxError: bad module', truncated: false });
   });
 });

@@ -10,6 +10,7 @@ import { validateRequest, WindowpaneError, type ContentBlock, type StoredMessage
 import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ChatProvider, ChatRequest, ChatResult, StreamCallbacks } from '../../src/providers';
 import { createRuntime, type Runtime } from '../../src/store/appStore';
+import { attachFiles } from '../../src/store/attachmentActions';
 import * as chat from '../../src/store/chatActions';
 import { hydrate } from '../../src/store/conversationActions';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
@@ -46,7 +47,7 @@ function aborted(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-const printsCode: JavascriptRunner = async (code) => ({ output: `ran ${code}`, result: '42', truncated: false });
+const printsCode: JavascriptRunner = async (code) => ({ logs: [`ran ${code}`], result: '42', truncated: false });
 
 async function start(
   provider: 'anthropic' | 'openai',
@@ -150,7 +151,8 @@ describe('tool round-trips', () => {
     expect(resultsIn(stored[2])).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Output:\nran 6 * 7\nResult: 42' }]);
 
     expect(requests).toHaveLength(2);
-    expect(requests.every((r) => r.tools?.map((t) => t.name).join() === 'read_attachment,run_javascript')).toBe(true);
+    // No files are attached, so read_attachment is not offered.
+    expect(requests.every((r) => r.tools?.map((t) => t.name).join() === 'run_javascript')).toBe(true);
     const last = requests[1]!.messages.at(-1)!;
     expect(last).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Output:\nran 6 * 7\nResult: 42' }] });
     expectValid(requests, 'anthropic');
@@ -258,7 +260,7 @@ describe('Stop in the middle of a tool loop', () => {
     const slowRunner: JavascriptRunner = async (_code, signal): Promise<JavascriptRun> => {
       runnerSignal = signal;
       await aborted(signal);
-      return { output: 'half way', ended: 'stopped', truncated: false };
+      return { logs: ['half way'], stopped: true, truncated: false };
     };
     const { rt, requests, runs } = await start(
       'openai',
@@ -305,7 +307,7 @@ describe('what the model gets wrong becomes a result it can read', () => {
     expect(results.map((r) => r.is_error)).toEqual([true, true, true]);
     expect(results[0]!.content).toMatch(/not valid JSON/);
     expect(results[1]!.content).toMatch(/needs "code"/);
-    expect(results[2]!.content).toMatch(/no argument "lines"/);
+    expect(results[2]!.content).toMatch(/does not take "lines"/);
     expect(messagesOf(rt, id).at(-1)).toMatchObject({ role: 'assistant', status: 'complete' });
     // The raw arguments go back as the model sent them, with the error after them.
     const sent = requests[1]!.messages as { role: string; content: string | null; tool_calls?: { function: { arguments: string } }[] }[];
@@ -337,10 +339,14 @@ describe('tools switched in settings', () => {
     expect(resultsIn(messagesOf(rt, id)[2])[0]).toMatchObject({ is_error: true, content: 'The tool run_javascript is switched off in Settings. Tools available: none.' });
   });
 
-  it('sends only the tool that is on', async () => {
-    const { rt, requests } = await start('openai', () => answer([text('Hi.')]), { settings: (s) => ({ ...s, tools: { ...s.tools, runJavascript: false } }) });
-    await sendAndSettle(rt, 'Hello.');
-    expect(requests[0]!.tools?.map((t) => t.name)).toEqual(['read_attachment']);
+  it('offers read_attachment once the conversation has a file, and only the tools switched on', async () => {
+    const { rt, requests } = await start('openai', () => answer([text('Hi.')]));
+    const id = await sendAndSettle(rt, 'Hello.');
+    await attachFiles(rt, id, [new File(['a\nb\n'], 'notes.txt', { type: 'text/plain' })]);
+    await sendAndSettle(rt, 'I attached a file.');
+    rt.store.setState((s) => ({ settings: { ...s.settings, tools: { ...s.settings.tools, runJavascript: false } } }));
+    await sendAndSettle(rt, 'No code, please.');
+    expect(requests.map((r) => r.tools?.map((t) => t.name))).toEqual([['run_javascript'], ['read_attachment', 'run_javascript'], ['read_attachment']]);
   });
 });
 
@@ -357,7 +363,7 @@ describe('read_attachment', () => {
     });
     // The first turn creates the conversation; the file is attached before the model asks for it.
     const id = await sendAndSettle(rt, 'Hello.');
-    await rt.storage!.repository.addAttachment({ conversationId: id, name: 'app.log', text: 'alpha\nbeta\ngamma\ndelta\n' });
+    await attachFiles(rt, id, [new File(['alpha\nbeta\ngamma\ndelta\n'], 'app.log', { type: 'text/plain' })]);
     requests.length = 0;
     await sendAndSettle(rt, 'What does line 2 of the log say?');
 
@@ -366,7 +372,7 @@ describe('read_attachment', () => {
     expect(reads.map((r) => r.is_error ?? false)).toEqual([false, false]);
     expect(reads[0]!.content).toContain('app.log');
     expect(reads[0]!.content).toContain('4 lines');
-    expect(reads[1]!.content).toContain('beta\ngamma');
+    expect(reads[1]!.content).toContain('2\tbeta\n3\tgamma');
     expect(reads[1]!.content).not.toContain('alpha');
     expectValid(requests, 'anthropic');
   });
@@ -388,13 +394,13 @@ describe('an endpoint that refuses tools', () => {
       { model: 'tiny-model-without-tools' },
     );
     const id = await sendAndSettle(rt, 'Hello?');
-    expect(requests.map((r) => r.tools?.length ?? 0)).toEqual([2, 0]);
+    expect(requests.map((r) => r.tools?.length ?? 0)).toEqual([1, 0]);
     expect(messagesOf(rt, id).at(-1)).toMatchObject({ role: 'assistant', status: 'complete', content: [text('Plain answer.')] });
     const notice = noticeTexts(rt).find((t) => t.includes('does not support tools'));
     expect(notice).toContain('sent the message again without tools');
     expect(rt.store.getState().notices.filter((n) => n.tone === 'error')).toEqual([]);
 
     await sendAndSettle(rt, 'Again?');
-    expect(requests.map((r) => r.tools?.length ?? 0)).toEqual([2, 0, 0]);
+    expect(requests.map((r) => r.tools?.length ?? 0)).toEqual([1, 0, 0]);
   });
 });

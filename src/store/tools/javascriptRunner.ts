@@ -4,20 +4,16 @@
  * The limit is enforced here, not in the worker: a snippet stuck in `while (true) {}`
  * never yields to a timer of its own.
  */
-import { RUN_MAX_OUTPUT_CHARS, RUN_TIME_LIMIT_MS } from '../../core';
+import { RUN_MAX_OUTPUT_CHARS, RUN_TIME_LIMIT_MS, type RunOutcome } from '../../core';
 import type { SandboxReply, SandboxRequest } from './sandboxProtocol';
 
-/** What one run produced. */
-export interface JavascriptRun {
-  /** What it printed with console.log / console.error, one call per line, cut at RUN_MAX_OUTPUT_CHARS. */
-  output: string;
-  /** The value of its last expression (awaited), as text; absent when undefined. */
-  result?: string;
-  /** What it threw, as "Name: message". */
-  error?: string;
-  /** Why it did not finish by itself: the time limit or the user's Stop. */
-  ended?: 'time_limit' | 'stopped';
-  /** The output reached the cap and was cut. */
+/**
+ * What one run produced, as the core's `formatRunResult` reads it: printed lines (at most
+ * RUN_MAX_OUTPUT_CHARS in all), the last value or the error, and whether the time limit
+ * ended it; plus whether the user's Stop ended it, and whether printing passed the cap.
+ */
+export interface JavascriptRun extends RunOutcome {
+  stopped?: boolean;
   truncated: boolean;
 }
 
@@ -40,33 +36,33 @@ function spawnWorker(): SandboxPort {
 export function createWorkerRunner(spawn: () => SandboxPort = spawnWorker, timeLimitMs = RUN_TIME_LIMIT_MS): JavascriptRunner {
   return (code, signal) =>
     new Promise<JavascriptRun>((resolve) => {
-      const lines: string[] = [];
+      const logs: string[] = [];
       let chars = 0;
       let truncated = false;
       let worker: SandboxPort | undefined;
       let timer: ReturnType<typeof setTimeout> | undefined = undefined;
-      const finish = (end: Omit<JavascriptRun, 'output' | 'truncated'>) => {
+      const finish = (end: Omit<JavascriptRun, 'logs' | 'truncated'>) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         worker?.terminate();
-        resolve({ output: lines.join('\n'), truncated, ...end });
+        resolve({ logs, truncated, ...end });
       };
-      const onAbort = () => finish({ ended: 'stopped' });
-      if (signal.aborted) return finish({ ended: 'stopped' });
+      const onAbort = () => finish({ stopped: true });
+      if (signal.aborted) return finish({ stopped: true });
       try {
         worker = spawn();
       } catch (error) {
         return finish({ error: `The sandbox could not start: ${error instanceof Error ? error.message : String(error)}` });
       }
       signal.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(() => finish({ ended: 'time_limit' }), timeLimitMs);
+      timer = setTimeout(() => finish({ timedOut: true }), timeLimitMs);
       worker.onmessage = ({ data }) => {
-        if (data.type === 'done') return finish({ result: data.result, error: data.error });
+        if (data.type === 'done') return finish(data.error !== undefined ? { error: data.error } : data.result !== undefined ? { result: data.result } : {});
         if (truncated) return;
         // The worker cuts too; this keeps the page's total within the cap whatever it sends.
         const room = RUN_MAX_OUTPUT_CHARS - chars;
         const text = data.text.length > room ? data.text.slice(0, Math.max(0, room)) : data.text;
-        lines.push(text);
+        logs.push(text);
         chars += text.length + 1;
         truncated = data.cut || text.length < data.text.length;
       };

@@ -45,11 +45,11 @@ function blocked(name: string) {
   };
 }
 
-/** Replaces `name` wherever the global or a prototype of it defines it, non-configurably. */
-function seal(name: string, value: unknown): void {
-  for (let target: object | null = globalThis; target; target = Object.getPrototypeOf(target)) {
+/** Replaces `name` on `root` and wherever a prototype of it defines it, non-configurably. */
+function seal(name: string, value: unknown, root: object = globalThis): void {
+  for (let target: object | null = root; target; target = Object.getPrototypeOf(target)) {
     const own = Object.getOwnPropertyDescriptor(target, name);
-    if (target !== globalThis && !own) continue;
+    if (target !== root && !own) continue;
     if (own && !own.configurable) {
       if ('value' in own && own.writable) (target as Record<string, unknown>)[name] = value;
       continue;
@@ -68,6 +68,9 @@ function checkedSource(source: unknown): string {
 }
 
 function lockDown(): void {
+  // Should the engine keep `navigator` itself, its ways to storage and the page go instead.
+  const navigator = (globalThis as { navigator?: object }).navigator;
+  if (navigator) for (const name of ['storage', 'locks', 'serviceWorker', 'permissions']) seal(name, undefined, navigator);
   for (const name of BLOCKED_CALLABLES) seal(name, blocked(name));
   for (const name of BLOCKED_OBJECTS) seal(name, undefined);
   // Timers with a string handler evaluate it; only functions are accepted.
