@@ -11,6 +11,7 @@ import { launchBrowser, newPage, screenshot } from './browser';
 import {
   chatRequests,
   configure,
+  expectAllAcceptedAndFitting,
   PROVIDER_SETUPS,
   readGauge,
   requestedMaxTokens,
@@ -25,18 +26,6 @@ import {
 } from './providersHelpers';
 
 const WINDOW = 6000;
-
-/** Every request was accepted by the fake's validation and fit the window with its max_tokens. */
-function expectAllAcceptedAndFitting(requests: RecordedRequest[]): void {
-  for (const [index, request] of requests.entries()) {
-    const where = `request ${index + 1}`;
-    expect(request.validation, where).toEqual({ ok: true });
-    expect(request.status, where).toBe(200);
-    expect(request.completed, where).toBe(true);
-    expect(request.inputTokens, where).not.toBeNull();
-    expect(request.inputTokens! + requestedMaxTokens(request), where).toBeLessThanOrEqual(WINDOW);
-  }
-}
 
 /**
  * The request's messages as the provider reads them: cache_control markers dropped and plain
@@ -86,7 +75,7 @@ describe('providers against the fake API, 6,000-token window', () => {
 
       const requests = chatRequests(fake);
       expect(requests).toHaveLength(40);
-      expectAllAcceptedAndFitting(requests);
+      expectAllAcceptedAndFitting(requests, WINDOW);
       expect(requests.every((r) => r.provider === (providerId === 'anthropic' ? 'anthropic' : 'openai') && r.stream)).toBe(true);
       // Trims happened: some request sent fewer messages than the one before, and the last
       // one left early turns out while keeping the newest.
@@ -154,7 +143,7 @@ describe('providers against the fake API, 6,000-token window', () => {
       await converse(page, fake, 16, 180);
 
       const requests = chatRequests(fake);
-      expectAllAcceptedAndFitting(requests);
+      expectAllAcceptedAndFitting(requests, WINDOW);
       const summaryAt = requests.findIndex((r) => !r.stream);
       expect(summaryAt, 'a summary request').toBeGreaterThan(0);
       expect(requestedMaxTokens(requests[summaryAt]!)).toBeLessThanOrEqual(1024);

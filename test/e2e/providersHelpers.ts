@@ -4,6 +4,7 @@
  * recorded and what the app stored in IndexedDB.
  */
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { FakeApi, RecordedRequest } from '../fake-api/server';
 
 export type ProviderUnderTest = 'anthropic' | 'openai' | 'openai-compatible';
@@ -116,11 +117,14 @@ export interface StoredRow {
   error?: { code: string; message: string };
 }
 
-/** Every message the app stored, read straight from its IndexedDB, in seq order. */
-export async function storedMessages(page: Page): Promise<StoredRow[]> {
+/** A stored message as IndexedDB holds it, content blocks and all. */
+export type StoredRecord = Omit<StoredRow, 'text'> & { content: { type: string; text?: string; [key: string]: unknown }[] };
+
+/** Every message the app stored, read straight from its IndexedDB, in seq order, as stored. */
+export async function storedRecords(page: Page): Promise<StoredRecord[]> {
   const rows = await page.evaluate(
     () =>
-      new Promise<StoredRow[]>((resolve, reject) => {
+      new Promise<StoredRecord[]>((resolve, reject) => {
         const open = indexedDB.open('windowpane');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
@@ -129,18 +133,32 @@ export async function storedMessages(page: Page): Promise<StoredRow[]> {
           all.onerror = () => reject(all.error);
           all.onsuccess = () => {
             db.close();
-            type Raw = Omit<StoredRow, 'text'> & { content: { type: string; text?: string }[] };
-            resolve(
-              (all.result as Raw[]).map(({ content, ...m }) => ({
-                ...m,
-                text: content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n'),
-              })),
-            );
+            resolve(all.result as StoredRecord[]);
           };
         };
       }),
   );
   return rows.sort((a, b) => a.seq - b.seq);
+}
+
+/** Every message the app stored, in seq order, with the text of its text blocks. */
+export async function storedMessages(page: Page): Promise<StoredRow[]> {
+  return (await storedRecords(page)).map(({ content, ...m }) => ({
+    ...m,
+    text: content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n'),
+  }));
+}
+
+/** Every request was accepted by the fake's validation and fit `window` with its max_tokens. */
+export function expectAllAcceptedAndFitting(requests: RecordedRequest[], window: number): void {
+  for (const [index, request] of requests.entries()) {
+    const where = `request ${index + 1}`;
+    expect(request.validation, where).toEqual({ ok: true });
+    expect(request.status, where).toBe(200);
+    expect(request.completed, where).toBe(true);
+    expect(request.inputTokens, where).not.toBeNull();
+    expect(request.inputTokens! + requestedMaxTokens(request), where).toBeLessThanOrEqual(window);
+  }
 }
 
 export interface GaugeReading {
