@@ -1,6 +1,7 @@
 // Tiny benchmark harness. Every result is reported as a ratio against a baseline
 // measured in the same run, because these machines are shared and noisy: absolute
 // times are printed for context only and never asserted.
+import { readdirSync } from 'node:fs';
 import { Bench } from 'tinybench';
 
 export interface Row {
@@ -47,4 +48,86 @@ export function printTable(title: string, rows: Row[]): void {
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const row of rows) console.log(line(header.map((h) => row[h])));
+}
+
+/** What a test/bench/*.bench.ts module exports. */
+export interface BenchModule {
+  run: () => Promise<Row[]>;
+  title?: string;
+}
+
+export interface RunBenchesOptions {
+  /** How long the process may stay alive after the last bench before what keeps it alive is named and it exits with status 1; default 10 s. */
+  exitGraceMs?: number;
+}
+
+/**
+ * Runs every `*.bench.ts` in `dir` (or those whose name contains one of `wanted`), one
+ * after another, and prints one Markdown table each. A bench that throws is reported on
+ * stderr and the others still run; the exit status is 1 if any failed. The process is
+ * left to end by itself: if a bench left something open (a browser, a server) and it
+ * is still alive `exitGraceMs` later, the open resources are named and it exits with
+ * status 1 instead of hanging.
+ */
+export async function runBenches(dir: URL, wanted: readonly string[], options: RunBenchesOptions = {}): Promise<void> {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))
+    .sort();
+  if (files.length === 0) {
+    console.error(`No benchmark matches ${wanted.join(', ')}`);
+    process.exitCode = 1;
+    return;
+  }
+  const failed: string[] = [];
+  for (const file of files) {
+    const name = file.replace('.bench.ts', '');
+    try {
+      const mod = (await import(new URL(file, dir).href)) as BenchModule;
+      printTable(mod.title ?? name, await mod.run());
+    } catch (error) {
+      failed.push(name);
+      console.error(`\nBenchmark ${name} failed:`, error);
+    }
+  }
+  if (failed.length > 0) console.error(`\n${failed.length} of ${files.length} benchmarks failed: ${failed.join(', ')}`);
+  process.exitCode = failed.length > 0 ? 1 : 0;
+  const graceMs = options.exitGraceMs ?? 10_000;
+  // Unref'd, so it keeps nothing alive itself: it fires only if something else does.
+  setTimeout(() => {
+    const open = process.getActiveResourcesInfo().join(', ') || 'nothing Node can name';
+    console.error(`Still running ${graceMs} ms after the last benchmark, kept alive by: ${open}. A bench must close what it opens.`);
+    process.exit(1);
+  }, graceMs).unref();
+}
+
+/** Registers how to close something a bench opened. */
+export type Defer = (close: () => unknown) => void;
+
+/**
+ * Runs `body`, which registers with `defer` how to close each thing it opens right after
+ * opening it; when `body` returns or throws, closes them all, the last opened first, each
+ * even if an earlier close failed. Throws what `body` threw (with any close failures, as
+ * an AggregateError), or a close failure if only closing failed: something left open can
+ * keep the process alive, so it fails the bench.
+ */
+export async function withCleanup<T>(body: (defer: Defer) => Promise<T>): Promise<T> {
+  const closers: (() => unknown)[] = [];
+  const errors: unknown[] = [];
+  let result: T | undefined;
+  try {
+    result = await body((close) => closers.push(close));
+  } catch (error) {
+    errors.push(error);
+  }
+  for (const close of closers.reverse()) {
+    try {
+      await close();
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, `${errors.length} failures, see errors: the bench's own first, then those of closing what it opened`);
+  return result as T;
 }
