@@ -9,13 +9,13 @@
 // Times are medians of interleaved runs and printed for context only; nothing is asserted.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { build, preview } from 'vite';
 import { exportToJson, type ConversationRecords, type StoredMessage } from '../../src/core';
 import { launchBrowser, newPage } from '../e2e/browser';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
 import { seededRandom } from './conversations';
-import { fmtMs, fmtRatio, type Row } from './harness';
+import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
 
 export const title = 'Chat UI in Chromium: opening a long conversation, and long tasks while an answer streams';
 
@@ -181,13 +181,15 @@ export async function run(): Promise<Row[]> {
   writeFileSync(file, exportToJson([conversation(`c${SMALL}`, SMALL), conversation(`c${BIG}`, BIG)], Date.UTC(2026, 0, 2)));
   const longAnswer = text(seededRandom(7), STREAM_TOKENS * 4.2);
 
-  const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
-  const appUrl = server.resolvedUrls?.local[0];
-  if (!appUrl) throw new Error('vite preview did not report a URL');
-  const fake = await startFakeApi({ script: () => ({ text: longAnswer, deltas: 400, deltaDelayMs: 5 }) });
-  let browser: Browser | undefined;
-  try {
-    browser = await launchBrowser();
+  return withCleanup(async (defer) => {
+    const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
+    defer(() => server.close());
+    const appUrl = server.resolvedUrls?.local[0];
+    if (!appUrl) throw new Error('vite preview did not report a URL');
+    const fake = await startFakeApi({ script: () => ({ text: longAnswer, deltas: 400, deltaDelayMs: 5 }) });
+    defer(() => fake.close());
+    const browser = await launchBrowser();
+    defer(() => browser.close());
     const { page, errors } = await newPage(browser, { viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(60_000);
     await page.addInitScript(observeLongTasks);
@@ -234,9 +236,5 @@ export async function run(): Promise<Row[]> {
         ratio: freshTaskMs > 0 ? fmtRatio(longTaskMs / freshTaskMs) : longTaskMs > 0 ? '∞ (no long task without history)' : '— (no long tasks either way)',
       },
     ];
-  } finally {
-    await browser?.close();
-    await fake.close();
-    await server.close();
-  }
+  });
 }
