@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi, type ReplyContext, type ReplySpec } from '../fake-api/server';
 import { countTokens } from '../fake-api/tokens';
 import { launchBrowser, newPage, screenshot } from './browser';
+import { openApp, sendWithEnter } from './uiHelpers';
 import {
   chatRequests,
   configure,
@@ -240,6 +241,29 @@ describe('tool use against the fake API', () => {
       await shown.waitFor();
       await firstCall.scrollIntoViewIfNeeded();
       await screenshot(page, 'tools-run-javascript');
+      expect(unexpectedErrors(errors)).toEqual([]);
+      await context.close();
+    });
+  });
+
+  describe('the Demo, with no key', () => {
+    it('asked to compute, calls run_javascript in the page and answers from what the sandbox returned', { timeout: 60_000 }, async () => {
+      const { page, context, errors } = await newPage(browser);
+      await openApp(page, inject('appUrl'));
+      await sendWithEnter(page, 'Compute 12345 * 6789, please.');
+
+      const stored = await storedContents(page);
+      expect(stored.map((m) => [m.role, m.content.map((b) => b.type).join('+')])).toEqual([
+        ['user', 'text'],
+        ['assistant', 'text+tool_use'],
+        ['user', 'tool_result'],
+        ['assistant', 'text'],
+      ]);
+      expect(stored[1]!.content[1]).toMatchObject({ name: 'run_javascript', input: { code: '12345 * 6789' } });
+      expect(stored[2]!.content[0]).toMatchObject({ content: 'Result: 83810205' });
+      expect(stored[3]!.content[0]!.text).toContain('Result: 83810205');
+      await page.getByText('Result: 83810205').last().waitFor();
+      await screenshot(page, 'tools-demo');
       expect(unexpectedErrors(errors)).toEqual([]);
       await context.close();
     });
