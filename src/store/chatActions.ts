@@ -187,8 +187,9 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
       return;
     }
     const maxRounds = Math.max(1, Math.floor(ctx.settings.tools.maxRounds) || 1);
+    const turn: TurnLimits = {};
     for (let round = 0; ; round++) {
-      const answer = await answerOnce(rt, conversationId, ctx, provider, signal, round === 0 ? into : undefined);
+      const answer = await answerOnce(rt, conversationId, ctx, provider, signal, turn, round === 0 ? into : undefined);
       const calls = answer ? answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use') : [];
       if (calls.length === 0) return;
       if (signal.aborted || answer?.status === 'stopped') {
@@ -208,8 +209,8 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
       const results = await runTools(rt, conversationId, ctx, calls, signal);
       await appendToolResults(rt, conversationId, results);
       if (signal.aborted) return;
-      // Calibration learned from this round's usage applies to the next plan.
-      ctx = contextFor(rt, conversationId);
+      // Calibration learned from this round's usage, and a smaller window the provider stated, apply to the next plan.
+      ctx = contextFor(rt, conversationId, turn.windowLimit);
     }
   } catch (error) {
     reportError(rt, error, 'get an answer');
@@ -222,6 +223,11 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
       retry: null,
     }));
   }
+}
+
+/** What one round learned that the next rounds of the turn keep: the provider's own, smaller window. */
+interface TurnLimits {
+  windowLimit?: number;
 }
 
 /** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
@@ -238,8 +244,9 @@ function isToolsRefusal(error: unknown): boolean {
 /**
  * One request of a turn: plan (summarizing when the plan asks), stream the answer into a
  * new assistant message (or `into`), store it with its usage and calibrate. Recovers once
- * from a context-length error and once from an endpoint that refuses tools. Returns the
- * stored answer, or null when it failed (the user has been told) or was stopped before it began.
+ * from a context-length error (a smaller window the provider states is kept in `turn` for
+ * the next rounds) and once from an endpoint that refuses tools. Returns the stored
+ * answer, or null when it failed (the user has been told) or was stopped before it began.
  */
 async function answerOnce(
   rt: Runtime,
@@ -247,6 +254,7 @@ async function answerOnce(
   turnCtx: TurnContext,
   provider: ChatProvider,
   signal: AbortSignal,
+  turn: TurnLimits,
   into: StoredMessage | undefined,
 ): Promise<StoredMessage | null> {
   let ctx = turnCtx;
@@ -329,7 +337,8 @@ async function answerOnce(
           // A limit below the window we planned for means the window setting is too large
           // (or the server's smaller): only a plan within the stated limit can succeed.
           const statedLimit = limit > 0 && limit < ctx.model.contextWindow ? limit : undefined;
-          ctx = contextFor(rt, conversationId, statedLimit);
+          if (statedLimit) turn.windowLimit = statedLimit;
+          ctx = contextFor(rt, conversationId, turn.windowLimit);
           const retryPlan = await ensureSummary(rt, ctx, provider, conversationId, planFor(ctx, history()), history, signal);
           notify(rt, {
             tone: 'warning',

@@ -230,6 +230,26 @@ describe('tool round-trips', () => {
   });
 });
 
+describe('a provider with a smaller window than configured', () => {
+  it('is met once: the rounds after the retry are planned within the window it stated', async () => {
+    let refused = 0;
+    const { rt, requests } = await start('anthropic', (request, i) => {
+      // A server whose window is 3,000 tokens refuses the output reserve planned for the model's own window.
+      if (request.maxTokens > 750) {
+        refused++;
+        throw new WindowpaneError('context_length', 'The conversation is too long for claude-sonnet-4-6: 8,300 tokens, limit 3,000.', { promptTokens: 8300, limit: 3000 });
+      }
+      return i < 4 ? answer([call(`toolu_${i}`, 'run_javascript', { code: `${i}` })]) : answer([text('Done.')]);
+    });
+    await sendAndSettle(rt, 'Work in three steps.');
+    expect(refused).toBe(1);
+    expect(requests[0]!.maxTokens).toBeGreaterThan(750);
+    expect(requests.slice(1).map((r) => r.maxTokens)).toEqual([750, 750, 750, 750]);
+    expect(noticeTexts(rt).filter((t) => t.startsWith('The provider counted'))).toHaveLength(1);
+    expectValid(requests, 'anthropic');
+  });
+});
+
 describe('Stop in the middle of a tool loop', () => {
   it('during a stream: a finished call gets a result saying the user stopped it, nothing runs, and the next message works', async () => {
     const { rt, requests, runs } = await start('anthropic', async (request, i, callbacks) => {
