@@ -34,8 +34,8 @@ function fakeWorkers(script: (code: string, reply: (message: SandboxReply) => vo
 describe('createWorkerRunner', () => {
   it('collects printed lines and the result, then terminates the worker', async () => {
     const { spawn, spawned } = fakeWorkers((code, reply) => {
-      reply({ type: 'print', stream: 'log', text: `running ${code}`, cut: false });
-      reply({ type: 'print', stream: 'error', text: 'a warning', cut: false });
+      reply({ type: 'print', text: `running ${code}`, cut: false });
+      reply({ type: 'print', text: 'a warning', cut: false });
       reply({ type: 'done', result: '42' });
     });
     const run = await createWorkerRunner(spawn)('6 * 7', new AbortController().signal);
@@ -53,7 +53,7 @@ describe('createWorkerRunner', () => {
   });
 
   it('terminates a worker that never finishes at the time limit, keeping what it printed', async () => {
-    const { spawn, spawned } = fakeWorkers((_code, reply) => reply({ type: 'print', stream: 'log', text: 'tick', cut: false }));
+    const { spawn, spawned } = fakeWorkers((_code, reply) => reply({ type: 'print', text: 'tick', cut: false }));
     const run = await createWorkerRunner(spawn, 50)('while (true) {}', new AbortController().signal);
     expect(run).toEqual({ logs: ['tick'], timedOut: true, truncated: false });
     expect(spawned[0]!.terminated).toBe(true);
@@ -73,7 +73,7 @@ describe('createWorkerRunner', () => {
 
   it('holds the output to the cap even when the worker sends more', async () => {
     const { spawn } = fakeWorkers((_code, reply) => {
-      for (let i = 0; i < 30; i++) reply({ type: 'print', stream: 'log', text: 'x'.repeat(1000), cut: false });
+      for (let i = 0; i < 30; i++) reply({ type: 'print', text: 'x'.repeat(1000), cut: false });
       reply({ type: 'done' });
     });
     const run = await createWorkerRunner(spawn)('flood()', new AbortController().signal);

@@ -98,7 +98,7 @@ function lockDown(): void {
 let printed = 0;
 let cut = false;
 
-function print(stream: 'log' | 'error', args: unknown[]): void {
+function print(args: unknown[]): void {
   if (cut) return;
   let text = args.map((value) => (typeof value === 'string' ? value : describe(value))).join(' ');
   if (printed + text.length > RUN_MAX_OUTPUT_CHARS) {
@@ -106,7 +106,7 @@ function print(stream: 'log' | 'error', args: unknown[]): void {
     cut = true;
   }
   printed += text.length;
-  post({ type: 'print', stream, text, cut });
+  post({ type: 'print', text, cut });
 }
 
 /** A value as a short readable string: JSON where it can be, never throwing. */
@@ -175,14 +175,6 @@ scope.addEventListener('message', (event) => {
   void run(code).then(post, (error: unknown) => post({ type: 'done', error: String(error) }));
 });
 
-const capture = {
-  log: (...args: unknown[]) => print('log', args),
-  info: (...args: unknown[]) => print('log', args),
-  debug: (...args: unknown[]) => print('log', args),
-  warn: (...args: unknown[]) => print('error', args),
-  error: (...args: unknown[]) => print('error', args),
-  table: (...args: unknown[]) => print('log', args),
-  dir: (...args: unknown[]) => print('log', args),
-};
-seal('console', Object.freeze(capture));
+const capture = (...args: unknown[]) => print(args);
+seal('console', Object.freeze({ log: capture, info: capture, debug: capture, warn: capture, error: capture, table: capture, dir: capture }));
 lockDown();

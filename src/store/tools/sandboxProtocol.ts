@@ -6,10 +6,10 @@ export interface SandboxRequest {
 }
 
 /**
- * Worker → page: `print` for each console call (text already cut at the output cap;
- * `cut` once the cap is reached), then one `done` with the last expression's value as
- * text (absent for undefined) or the error it threw.
+ * Worker → page: `print` for each console call, log and error alike (text already cut at
+ * the output cap; `cut` once the cap is reached), then one `done` with the last
+ * expression's value as text (absent for undefined) or the error it threw.
  */
 export type SandboxReply =
-  | { type: 'print'; stream: 'log' | 'error'; text: string; cut: boolean }
+  | { type: 'print'; text: string; cut: boolean }
   | { type: 'done'; result?: string; error?: string };
