@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi, type ReplyContext, type ReplySpec } from '../fake-api/server';
 import { launchBrowser, newPage, screenshot } from './browser';
-import { chatRequests, configure, PROVIDER_SETUPS, unexpectedErrors, waitIdle } from './providersHelpers';
+import { chatRequests, configure, PROVIDER_SETUPS, unexpectedErrors, until, waitIdle } from './providersHelpers';
 import { openApp, seriousAxeViolations } from './uiHelpers';
 
 const LOG_LINES = Array.from({ length: 600 }, (_, i) =>
@@ -78,7 +78,7 @@ describe('attachments and tool rows in Chromium against the fake API', () => {
     await screenshot(page, 'tools-composer-attachments');
 
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('button', { name: 'Stop' }).waitFor();
+    await until(() => chatRequests(fake).length === 2, 'the question and the answer after the tool result');
     await waitIdle(page);
 
     // Two requests, both accepted by the fake; the file text went only in the tool result, never in the prompt.
@@ -179,8 +179,9 @@ describe('attachments and tool rows in Chromium against the fake API', () => {
       expect(cleared).toHaveLength(8);
       expect(cleared[0]).toBe(true);
       expect(cleared.slice(-3)).toEqual([false, false, false]);
+      const before = chatRequests(small).length;
       await box.press('Enter');
-      await page.getByRole('button', { name: 'Stop' }).waitFor();
+      await until(() => chatRequests(small).length > before, 'the request of the follow-up');
       await waitIdle(page);
       const next = chatRequests(small).at(-1)!;
       expect(next.validation).toEqual({ ok: true });
