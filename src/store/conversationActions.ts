@@ -12,14 +12,16 @@ import { withDefaults, type ConversationOverrides, type Settings } from './setti
 
 /** Opens storage, loads settings and conversation metadata (never messages), and subscribes to other tabs. */
 export async function hydrate(rt: Runtime): Promise<void> {
+  let storage: NonNullable<Runtime['storage']>;
   try {
-    rt.storage = await rt.deps.openStorage();
+    storage = await rt.deps.openStorage();
+    rt.storage = storage;
   } catch (error) {
     const message = reportError(rt, error, 'open its storage');
     rt.store.setState({ status: 'ready', storageProblem: `${message} Nothing you write now will be kept after you close this tab.` });
     return;
   }
-  const repository = rt.storage.repository;
+  const repository = storage.repository;
   try {
     // A reload reopens the conversation this tab had open, with its messages read in the same pass.
     const reopen = readOpenConversation(rt);
@@ -45,10 +47,11 @@ export async function hydrate(rt: Runtime): Promise<void> {
     reportError(rt, error, 'read your conversations');
     rt.store.setState({ status: 'ready' });
   }
-  if (rt.storage.interrupted.length > 0) {
-    notify(rt, { tone: 'info', text: `${rt.storage.interrupted.length} answer${rt.storage.interrupted.length === 1 ? ' was' : 's were'} interrupted when the page closed; the partial text is kept.` });
+  const interrupted = storage.interrupted.length;
+  if (interrupted > 0) {
+    notify(rt, { tone: 'info', text: `${interrupted} answer${interrupted === 1 ? ' was' : 's were'} interrupted when the page closed; the partial text is kept.` });
   }
-  rt.storage.sync.subscribe((change) => void applyRemoteChange(rt, change));
+  storage.sync.subscribe((change) => void applyRemoteChange(rt, change));
   void requestPersistentStorage();
 }
 
