@@ -437,8 +437,22 @@ function announcePlan(rt: Runtime, plan: ContextPlan): void {
   if (m.trimmed && count > 0) {
     const what = `${count.toLocaleString('en-US')} earlier message${count === 1 ? ' is' : 's are'} left out of this request`;
     const how = plan.slot?.kind === 'summary' ? 'and a summary is sent in their place' : 'to keep it within its limits';
-    notify(rt, { id: 'compaction', tone: 'info', text: `${what} ${how}${m.trigger ? ` (${m.trigger})` : ''}. They stay in the conversation.` });
+    // The seed strategies' triggers name the user's own settings ("42 messages > max_messages (30)");
+    // the default's high- and low-water marks are internal and leave out the output reserve the gauge shows.
+    const why = m.trigger && plan.strategy !== 'auto' ? ` (${m.trigger})` : '';
+    const alsoCleared = m.clearedToolResults > 0 ? ` ${clearedPhrase(m.clearedToolResults)}.` : '';
+    notify(rt, { id: 'compaction', tone: 'info', text: `${what} ${how}${why}.${alsoCleared} They stay in the conversation.` });
+  } else if (m.clearedToolResults > 0) {
+    notify(rt, {
+      id: 'compaction',
+      tone: 'info',
+      text: `${clearedPhrase(m.clearedToolResults)} to save about ${m.clearedTokens.toLocaleString('en-US')} tokens. The full output stays in the conversation.`,
+    });
   }
+}
+
+function clearedPhrase(n: number): string {
+  return n === 1 ? '1 older tool result is sent as a short placeholder' : `${n.toLocaleString('en-US')} older tool results are sent as short placeholders`;
 }
 
 /**

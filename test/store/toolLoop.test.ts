@@ -230,6 +230,33 @@ describe('tool round-trips', () => {
   });
 });
 
+describe('the default strategy in a small window', () => {
+  it('clears old tool results before it leaves any message out, and says so in plain words', async () => {
+    const seen = new Set<string>();
+    let n = 0;
+    const bigOutput: JavascriptRunner = async (code) => ({ logs: [`${code}: ${'row of output data '.repeat(150)}`], result: 'undefined', truncated: false });
+    const { rt, requests } = await start(
+      'anthropic',
+      () => {
+        n++;
+        return n <= 12 ? answer([call(`toolu_${n}`, 'run_javascript', { code: `step(${n})` })]) : answer([text('Done.')]);
+      },
+      { runJavascript: bigOutput, settings: (s) => ({ ...s, contextWindow: 12_000 }) },
+    );
+    const unsubscribe = rt.store.subscribe((state) => state.notices.forEach((notice) => seen.add(notice.text)));
+    await sendAndSettle(rt, 'Run twelve steps.');
+    unsubscribe();
+
+    expectValid(requests, 'anthropic');
+    // Every request still opens with the user's message: clearing made room, nothing was evicted.
+    for (const request of requests) expect(request.messages[0]).toEqual({ role: 'user', content: 'Run twelve steps.' });
+    const cleared = [...seen].filter((t) => /^(1 older tool result is sent as a short placeholder|\d+ older tool results are sent as short placeholders) to save about [\d,]+ tokens\. The full output stays in the conversation\.$/.test(t));
+    expect(cleared.length).toBeGreaterThan(0);
+    expect(JSON.stringify(requests.at(-1)!.messages)).toContain('[tool result cleared to save context: run_javascript');
+    expect([...seen].some((t) => t.includes('left out of this request') || t.includes('high-water'))).toBe(false);
+  });
+});
+
 describe('a provider with a smaller window than configured', () => {
   it('is met once: the rounds after the retry are planned within the window it stated', async () => {
     let refused = 0;
