@@ -175,6 +175,9 @@ function validate(body: Record<string, unknown>): { ok: true; request: DemoReque
     if (typeof named.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(named.name)) return bad(`tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
     toolNames.push(named.name);
   }
+  const choice = body.tool_choice as { type?: unknown } | undefined;
+  // tool_choice none: the tools are defined (the history calls them) but must not be called.
+  if (choice?.type === 'none') toolNames.length = 0;
   return {
     ok: true,
     request: {

@@ -155,6 +155,30 @@ describe('tool use against the fake API', () => {
       await expect(page.getByRole('alert').count()).resolves.toBe(0);
 
       await screenshot(page, `tools-seed000-${providerId}`);
+
+      // The user switches the tool off: the history still holds its calls, and the next message
+      // still goes out valid (Anthropic wants the tools named then, and not callable).
+      await page.getByRole('button', { name: 'Settings' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Settings' });
+      await dialog.getByRole('switch', { name: 'run_javascript — run code in a sandbox' }).uncheck();
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByRole('textbox', { name: 'Message' }).fill('Thanks, that is all.');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await until(() => chatRequests(fake).length > requests.length, 'the follow-up request');
+      await waitIdle(page, 30_000);
+      const followUp = chatRequests(fake).at(-1)!;
+      expectAllAcceptedAndFitting([followUp], WINDOW);
+      const followUpBody = followUp.body as { tools?: { name?: string }[]; tool_choice?: unknown; messages: unknown[] };
+      expect(JSON.stringify(followUpBody.messages)).toContain(providerId === 'anthropic' ? '"tool_use"' : '"tool_calls"');
+      if (providerId === 'anthropic') {
+        expect(followUpBody.tool_choice).toEqual({ type: 'none' });
+        expect(followUpBody.tools?.map((t) => t.name)).toEqual(['run_javascript']);
+      } else {
+        expect(followUpBody.tools).toBeUndefined();
+      }
+      expect((await storedContents(page)).at(-1)).toMatchObject({ role: 'assistant', status: 'complete' });
+      await expect(page.getByRole('alert').count()).resolves.toBe(0);
       expect(unexpectedErrors(errors)).toEqual([]);
       await context.close();
     });

@@ -336,6 +336,7 @@ describe('Anthropic wire rules', () => {
   const toolUse = (id: string) => ({ type: 'tool_use', id, name: 'lookup', input: {} });
   const toolResult = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'ok' });
   const base = { model: MODEL, max_tokens: 20 };
+  const tools = [{ name: 'lookup', input_schema: { type: 'object' } }];
   const cases: Array<[string, unknown, RegExp | string]> = [
     ['model is required', { max_tokens: 20, messages: [user('hi')] }, 'model: Field required'],
     ['max_tokens is required', { model: MODEL, messages: [user('hi')] }, 'max_tokens: Field required'],
@@ -350,19 +351,26 @@ describe('Anthropic wire rules', () => {
     ['system is text', { ...base, system: [{ type: 'image' }], messages: [user('hi')] }, "system.0.type: Input should be 'text'"],
     [
       'every tool_use is answered in the next message',
-      { ...base, messages: [user('hi'), assistant([toolUse('toolu_1')]), user('no results')] },
+      { ...base, tools, messages: [user('hi'), assistant([toolUse('toolu_1')]), user('no results')] },
       'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1.',
     ],
     [
       'tool_result blocks come first',
-      { ...base, messages: [user('hi'), assistant([toolUse('toolu_1')]), user([{ type: 'text', text: 'see' }, toolResult('toolu_1')])] },
+      { ...base, tools, messages: [user('hi'), assistant([toolUse('toolu_1')]), user([{ type: 'text', text: 'see' }, toolResult('toolu_1')])] },
       'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1.',
     ],
     [
       'every tool_result answers the previous message',
-      { ...base, messages: [user('hi'), assistant('plain'), user([toolResult('toolu_9')])] },
+      { ...base, tools, messages: [user('hi'), assistant('plain'), user([toolResult('toolu_9')])] },
       'messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_9. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
     ],
+    [
+      'tool blocks need tools defined',
+      { ...base, messages: [user('hi'), assistant([toolUse('toolu_1')]), user([toolResult('toolu_1')])] },
+      'Requests which include `tool_use` or `tool_result` blocks must define tools.',
+    ],
+    ['tool_choice needs tools', { ...base, tool_choice: { type: 'none' }, messages: [user('hi')] }, 'tool_choice may only be specified while providing tools.'],
+    ['tool_choice names a tool offered', { ...base, tools, tool_choice: { type: 'tool', name: 'search' }, messages: [user('hi')] }, "tool_choice.tool.name: Tool 'search' not found"],
     [
       'at most four cache breakpoints',
       {
@@ -385,7 +393,7 @@ describe('Anthropic wire rules', () => {
   });
 
   it('merges consecutive user messages before pairing tool results', async () => {
-    const { status } = await post({ ...base, messages: [user('hi'), assistant([toolUse('toolu_1')]), user([toolResult('toolu_1')]), user('and more')] });
+    const { status } = await post({ ...base, tools, messages: [user('hi'), assistant([toolUse('toolu_1')]), user([toolResult('toolu_1')]), user('and more')] });
     expect(status).toBe(200);
   });
 

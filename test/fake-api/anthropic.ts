@@ -31,6 +31,8 @@ export interface AnthropicRequest {
   lastUserText: string;
   answersToolResults: boolean;
   toolNames: string[];
+  /** The tools the model may call: none when `tool_choice` is `none`. */
+  callableTools: string[];
   messageCount: number;
 }
 
@@ -166,6 +168,17 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
     }
   }
 
+  if (body.tool_choice !== undefined) {
+    const choice = body.tool_choice;
+    if (!isRecord(choice) || !['auto', 'any', 'tool', 'none'].includes(String(choice.type))) {
+      return invalid("tool_choice: Input tag found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'");
+    }
+    if (toolNames.length === 0) return invalid('tool_choice may only be specified while providing tools.');
+    if (choice.type === 'tool' && (typeof choice.name !== 'string' || !toolNames.includes(choice.name))) {
+      return invalid(`tool_choice.tool.name: Tool '${String(choice.name)}' not found in provided tools`);
+    }
+  }
+
   let systemText = '';
   if (body.system !== undefined && body.system !== null) {
     if (typeof body.system === 'string') {
@@ -249,6 +262,7 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
           break;
         }
         case 'tool_use': {
+          if (toolNames.length === 0) return invalid('Requests which include `tool_use` or `tool_result` blocks must define tools.');
           if (role !== 'assistant') return invalid(`${path}: \`tool_use\` blocks can only be in \`assistant\` messages`);
           if (typeof block.id !== 'string' || !TOOL_ID_PATTERN.test(block.id)) {
             return invalid(`${path}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
@@ -260,6 +274,7 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
           break;
         }
         case 'tool_result': {
+          if (toolNames.length === 0) return invalid('Requests which include `tool_use` or `tool_result` blocks must define tools.');
           if (role !== 'user') return invalid(`${path}: \`tool_result\` blocks can only be in \`user\` messages`);
           if (typeof block.tool_use_id !== 'string') return invalid(`${path}.tool_result.tool_use_id: Field required`);
           const content = block.content;
@@ -427,6 +442,7 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
       lastUserText,
       answersToolResults,
       toolNames,
+      callableTools: isRecord(body.tool_choice) && body.tool_choice.type === 'none' ? [] : toolNames,
       messageCount: messages.length,
     },
   };
@@ -489,7 +505,8 @@ export function buildAnthropicAnswer(
   if (text !== '') content.push({ type: 'text', text, citations: null });
 
   if (stopReason !== 'max_tokens') {
-    for (const call of reply.toolCalls ?? []) {
+    // A model calls only tools it may call; a scripted call to none is dropped, as the API would never return one.
+    for (const call of request.callableTools.length > 0 ? (reply.toolCalls ?? []) : []) {
       content.push({ type: 'tool_use', id: call.id ?? ids.toolUse(), name: call.name, input: call.input });
       stopReason = 'tool_use';
     }

@@ -33,6 +33,8 @@ export interface OpenAIRequest {
   lastUserText: string;
   answersToolResults: boolean;
   toolNames: string[];
+  /** The tools the model may call: none when `tool_choice` is `"none"`. */
+  callableTools: string[];
   messageCount: number;
 }
 
@@ -282,6 +284,7 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
       lastUserText,
       answersToolResults: last.role === 'tool',
       toolNames,
+      callableTools: body.tool_choice === 'none' ? [] : toolNames,
       messageCount: messages.length,
     },
   };
@@ -323,7 +326,7 @@ export function buildOpenAIAnswer(request: OpenAIRequest, reply: ReplySpec, cach
     finishReason = 'length';
   }
   const toolCalls =
-    finishReason === 'length'
+    finishReason === 'length' || request.callableTools.length === 0
       ? []
       : (reply.toolCalls ?? []).map((call) => ({
           id: call.id ?? ids.toolCall(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_MODEL_ID, isWindowpaneError, placeCacheBreakpoints, READ_ATTACHMENT_TOOL, RUN_JAVASCRIPT_TOOL, toAnthropicWire } from '../../src/core';
 import type { AnthropicWireMessage, ContentBlock, StoredMessage, ToolUseBlock } from '../../src/core';
 import { createProvider } from '../../src/providers';
+import { anthropicRequestBody } from '../../src/providers/anthropic';
 import {
   createDemoFetch,
   createDemoProvider,
@@ -231,9 +232,14 @@ describe('Demo provider: a tool call without a key', () => {
     const withTools = await provider.send({ ...ask(messages), tools });
     expect(withTools.stopReason).toBe('end_turn');
     expect(textOf(withTools.content)).toContain('Result: 42');
+    // Without tools offered, the adapter still names the history's tool (with tool_choice none), as the API requires.
     const withoutTools = await createDemoProvider(fast).then((p) => p.send(ask(messages)));
-    const definitionTokens = Math.ceil(JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }))).length / 4);
-    expect(withTools.usage.inputTokens - withoutTools.usage.inputTokens).toBe(definitionTokens);
+    const standIn = anthropicRequestBody(ask(messages), true) as { tools?: unknown[]; tool_choice?: unknown };
+    expect(standIn.tool_choice).toEqual({ type: 'none' });
+    expect(withoutTools.content.some((b) => b.type === 'tool_use')).toBe(false);
+    const charsOf = (defs: unknown[]) => Math.ceil(JSON.stringify(defs).length / 4);
+    const definitionTokens = charsOf(tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })));
+    expect(withTools.usage.inputTokens - withoutTools.usage.inputTokens).toBe(definitionTokens - charsOf(standIn.tools ?? []));
   });
 
   it('does not call a tool that is not offered, or for text without an expression', async () => {

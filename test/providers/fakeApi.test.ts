@@ -91,6 +91,20 @@ describe.each(targets)('$name adapter against the fake API', ({ settings, model 
     const posts = fake.requests.filter((r) => r.method === 'POST');
     expect(posts[1]?.validation).toEqual({ ok: true });
     expect(textOf(second.content)).toContain('I read the tool results');
+
+    // The user then switches the tools off: the history still holds the calls, and the next
+    // message must still be accepted (Anthropic requires tools defined whenever it does).
+    history.push(stored('assistant', second.content));
+    history.push(stored('user', [text('Thanks. No more lookups, please.')]));
+    const third = await provider.send(request(provider, model, history));
+    const last = fake.requests.filter((r) => r.method === 'POST')[2];
+    expect(last?.validation).toEqual({ ok: true });
+    expect(third.content.some((b) => b.type === 'tool_use')).toBe(false);
+    if (provider.wireShape === 'anthropic') {
+      expect(last?.body).toMatchObject({ tools: [{ name: 'lookup' }], tool_choice: { type: 'none' } });
+    } else {
+      expect((last?.body as { tools?: unknown }).tools).toBeUndefined();
+    }
   });
 
   it('rejects a bad key as auth, with the Settings hint', async () => {
