@@ -439,7 +439,7 @@ function announcePlan(rt: Runtime, plan: ContextPlan): void {
     const how = plan.slot?.kind === 'summary' ? 'and a summary is sent in their place' : 'to keep it within its limits';
     // The seed strategies' triggers name the user's own settings ("42 messages > max_messages (30)");
     // the default's high- and low-water marks are internal and leave out the output reserve the gauge shows.
-    const why = m.trigger && plan.strategy !== 'auto' ? ` (${m.trigger})` : '';
+    const why = m.trigger && plan.strategy !== 'auto' ? `: ${m.trigger}` : '';
     const alsoCleared = m.clearedToolResults > 0 ? ` ${clearedPhrase(m.clearedToolResults)}.` : '';
     notify(rt, { id: 'compaction', tone: 'info', text: `${what} ${how}${why}.${alsoCleared} They stay in the conversation.` });
   } else if (m.clearedToolResults > 0) {
