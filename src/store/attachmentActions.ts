@@ -8,7 +8,7 @@
 import { isWindowpaneError, WindowpaneError } from '../core';
 import type { AttachmentRecord } from '../persistence';
 import { notify, repo, reportError, type Runtime } from './appStore';
-import { createConversationFor } from './conversationActions';
+import { createConversationFor } from './newConversation';
 
 /** The largest file that can be attached, in bytes (5 MB): far more text than any model reads at once. */
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;

@@ -27,7 +27,7 @@ import {
 import { createStreamWriter, registerFlushOnHide, type NewMessage, type StreamWriter } from '../persistence';
 import type { ChatProvider, ChatRequest } from '../providers';
 import { conversationOverrides, notify, repo, reportError, upsertMessage, type Runtime } from './appStore';
-import { createConversationFor } from './conversationActions';
+import { createConversationFor } from './newConversation';
 import { buildHistory } from './history';
 import { enabledTools, runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
 import { rawCounter, turnContext, withoutTools, type TurnContext } from './turn';

@@ -2,7 +2,7 @@
  * Startup, conversations, settings, search, export/import and cross-tab sync.
  * The send loop is in chatActions.ts.
  */
-import type { Conversation, StoredMessage } from '../core';
+import type { StoredMessage } from '../core';
 import { exportToMarkdown } from '../core';
 import { exportJsonText, importFromFile, requestPersistentStorage, type StorageChange } from '../persistence';
 import { conversationOverrides, dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
@@ -111,35 +111,9 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
   }
 }
 
-function titleFrom(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
-}
-
 /** Starts an empty conversation and opens it. Stored on the first message, not before. */
 export function newChat(rt: Runtime): void {
   rt.store.setState({ activeId: null, query: '', searchHits: null });
-}
-
-/** Creates the conversation a first message goes into. */
-export async function createConversationFor(rt: Runtime, firstText: string): Promise<Conversation> {
-  const repository = repo(rt);
-  const now = rt.deps.now();
-  let conversation: Conversation | undefined;
-  try {
-    conversation = await repository?.createConversation({ title: titleFrom(firstText) });
-  } catch (error) {
-    // Storage is full or failing: the conversation goes on in memory, so the message typed stays on screen.
-    reportError(rt, error, 'start the conversation');
-  }
-  if (!conversation) {
-    conversation = { id: rt.deps.newId(), title: titleFrom(firstText), createdAt: now, updatedAt: now, messageCount: 0 };
-    if (repository) rt.memoryOnly.add(conversation.id);
-  }
-  setConversation(rt, conversation);
-  setMessages(rt, conversation.id, () => []);
-  rt.store.setState({ activeId: conversation.id });
-  return conversation;
 }
 
 /** Opens a conversation, reading its messages from storage the first time. */
