@@ -10,6 +10,8 @@ import {
   fromAnthropicUsage,
   mergeAnthropicUsage,
   MAX_CACHE_BREAKPOINTS,
+  standInToolDefinitions,
+  toolNamesCalled,
   WindowpaneError,
 } from '../core';
 import type { AnthropicUsageWire, AnthropicWireBlock, AnthropicWireMessage, ContentBlock, ProviderId } from '../core';
@@ -159,33 +161,17 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
       input_schema: tool.inputSchema,
     }));
   } else {
-    // "Requests which include tool_use or tool_result blocks must define tools": with the
-    // tools switched off after they were used, the history still holds calls. Name those
-    // tools again and forbid calling them.
-    const names = toolNamesIn(messages);
-    if (names.length > 0) {
-      body.tools = names.map((name) => ({ name, description: 'Not available in this conversation now.', input_schema: { type: 'object', properties: {} } }));
+    // With the tools switched off after they were used the history still holds calls:
+    // name those tools again (the API requires it) and forbid calling them.
+    const standIns = standInToolDefinitions(toolNamesCalled(messages));
+    if (standIns.length > 0) {
+      body.tools = standIns.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
       body.tool_choice = { type: 'none' };
     }
   }
   return body as unknown as Anthropic.MessageCreateParams;
 }
 
-/** The tools the messages call or answer, in first-seen order (a result's tool by its call's name, else a stand-in). */
-function toolNamesIn(messages: readonly AnthropicWireMessage[]): string[] {
-  const names = new Set<string>();
-  let results = false;
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    for (const block of message.content) {
-      if (block.type === 'tool_use' && typeof block.name === 'string') names.add(block.name);
-      else if (block.type === 'tool_result') results = true;
-    }
-  }
-  // A result whose call was summarized away still needs some tool defined.
-  if (results && names.size === 0) names.add('earlier_tool');
-  return [...names];
-}
 
 function defaultFetch(): typeof fetch {
   // Resolved at call time so the page's fetch (or a test's) is the one used.

@@ -3,8 +3,9 @@
  * (explicit setting > registry > default), the windowing policy, and the token counter
  * (estimate × the model's calibration, counts cached per message).
  */
-import type { BuiltinToolDefinition, CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, StrategyOptions, StoredMessage } from '../core';
+import type { BuiltinToolDefinition, CalibrationState, NamedToolDefinition, ContextPolicy, ModelPrices, ResolvedModelInfo, StrategyOptions, StoredMessage } from '../core';
 import {
+  standInToolDefinitions,
   DEMO_MODEL_ID,
   MODEL_REGISTRY,
   calibratedCounter,
@@ -59,7 +60,7 @@ export interface TurnContext {
   toolsText: string;
 }
 
-function toolsTextOf(tools: readonly BuiltinToolDefinition[]): string {
+function toolsTextOf(tools: readonly NamedToolDefinition[]): string {
   return tools.length > 0 ? JSON.stringify(tools) : '';
 }
 
@@ -71,7 +72,17 @@ export function withoutTools(ctx: TurnContext): TurnContext {
 const MAX_DEFAULT_RESERVE = 8192;
 
 /** `hasAttachments`: the conversation has files for read_attachment to read. */
-export function turnContext(globalSettings: Settings, overrides: ConversationOverrides | undefined, calibration: CalibrationState, hasAttachments = false): TurnContext {
+/**
+ * `historyTools`: the tools the conversation's messages call. With none offered, the
+ * Anthropic shape still names them (see standInToolDefinitions), and the plan counts that.
+ */
+export function turnContext(
+  globalSettings: Settings,
+  overrides: ConversationOverrides | undefined,
+  calibration: CalibrationState,
+  hasAttachments = false,
+  historyTools: readonly string[] = [],
+): TurnContext {
   const settings = effectiveSettings(globalSettings, overrides);
   const provider = settings.provider;
   const modelId = settings.models[provider] || defaultModelFor(provider) || 'unknown-model';
@@ -134,7 +145,7 @@ export function turnContext(globalSettings: Settings, overrides: ConversationOve
     counter: calibratedCounter(rawCounter, factor),
     calibrationFactor: factor,
     tools,
-    toolsText: toolsTextOf(tools),
+    toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools) : tools),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { validateRequest, WindowpaneError, type ContentBlock, type StoredMessage, type ToolResultBlock, type ToolUseBlock, type WindowMessage } from '../../src/core';
+import { STAND_IN_TOOL_DESCRIPTION, validateRequest, WindowpaneError, type ContentBlock, type StoredMessage, type ToolResultBlock, type ToolUseBlock, type WindowMessage } from '../../src/core';
 import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ChatProvider, ChatRequest, ChatResult, StreamCallbacks } from '../../src/providers';
 import { createRuntime, type Runtime } from '../../src/store/appStore';
@@ -384,6 +384,16 @@ describe('tools switched in settings', () => {
     expect(requests.map((r) => r.tools)).toEqual([[], []]);
     expect(runs).toEqual([]);
     expect(resultsIn(messagesOf(rt, id)[2])[0]).toMatchObject({ is_error: true, content: 'The tool run_javascript is switched off in Settings. Tools available: none.' });
+
+    // The next request names run_javascript again (Anthropic requires it with tool blocks in
+    // the history; the adapter sends it not callable), so the plan and the gauge count it.
+    const ctx = chat.contextFor(rt, id);
+    expect(ctx.tools).toEqual([]);
+    expect(JSON.parse(ctx.toolsText)).toEqual([{ name: 'run_javascript', description: STAND_IN_TOOL_DESCRIPTION, inputSchema: { type: 'object', properties: {} } }]);
+    const counted = chat.planFor(ctx, messagesOf(rt, id)).metrics.systemTokens;
+    expect(counted).toBeGreaterThan(chat.planFor({ ...ctx, toolsText: '' }, messagesOf(rt, id)).metrics.systemTokens);
+    // A conversation without tool calls pays nothing for them.
+    expect(chat.contextFor(rt, null).toolsText).toBe('');
   });
 
   it('offers read_attachment once the conversation has a file, and only the tools switched on', async () => {

@@ -56,3 +56,42 @@ export const RUN_JAVASCRIPT_TOOL: BuiltinToolDefinition = {
 };
 
 export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [READ_ATTACHMENT_TOOL, RUN_JAVASCRIPT_TOOL];
+
+/** A tool definition of any name, in the same provider-neutral shape. */
+export interface NamedToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** The description of a {@link standInToolDefinitions} entry. */
+export const STAND_IN_TOOL_DESCRIPTION = 'Not available in this conversation now.';
+
+/**
+ * Anthropic refuses a request whose messages hold tool_use or tool_result blocks unless it
+ * defines tools. When no tool is offered (the user switched them off after using them),
+ * the request names the tools its history calls with these definitions, sent with
+ * tool_choice none so none can be called. The planner counts them like any definitions.
+ */
+export function standInToolDefinitions(names: readonly string[]): NamedToolDefinition[] {
+  return names.map((name) => ({ name, description: STAND_IN_TOOL_DESCRIPTION, inputSchema: { type: 'object', properties: {} } }));
+}
+
+/**
+ * The names of the tools that messages call (`tool_use` blocks, canonical or Anthropic
+ * wire), in first-seen order; a `tool_result` whose call is not among them (it was
+ * summarized away) adds `earlier_tool`, since some tool must still be defined.
+ */
+export function toolNamesCalled(messages: readonly { content: unknown }[]): string[] {
+  const names = new Set<string>();
+  let results = false;
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as { type?: unknown; name?: unknown }[]) {
+      if (block?.type === 'tool_use' && typeof block.name === 'string') names.add(block.name);
+      else if (block?.type === 'tool_result') results = true;
+    }
+  }
+  if (results && names.size === 0) names.add('earlier_tool');
+  return [...names];
+}
