@@ -53,6 +53,14 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
   }, [rows.length, streaming?.text.length, totalSize, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
+  // Only the newest answer can be regenerated; elsewhere the button would only say so.
+  let newestMessage = -1;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    if (rows[i]?.kind === 'message') {
+      newestMessage = i;
+      break;
+    }
+  }
   return (
     <div
       ref={scrollRef}
@@ -85,7 +93,7 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                     toolsPending={sendingHere && item.index === rows.length - 1}
                     streamingText={streaming?.messageId === row.message.id ? streaming.text : undefined}
                     onEdit={busy ? undefined : onEdit}
-                    onRegenerate={busy ? undefined : onRegenerate}
+                    onRegenerate={busy || item.index !== newestMessage ? undefined : onRegenerate}
                     onTogglePin={onTogglePin}
                   />
                 ) : row.kind === 'summary' ? (
