@@ -172,7 +172,6 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
   return body as unknown as Anthropic.MessageCreateParams;
 }
 
-
 function defaultFetch(): typeof fetch {
   // Resolved at call time so the page's fetch (or a test's) is the one used.
   return (input, init) => fetch(input, init);

@@ -6,7 +6,6 @@
  */
 import type { AnthropicWireMessage, ContentBlock, ContextPlan, OpenAIWireMessage, PlanItem, StoredMessage, SummaryRequest, ToolResultBlock, ToolUseBlock, WindowMessage } from '../core';
 import {
-  toolNamesCalled,
   SLOT_ITEM_ID,
   WindowpaneError,
   buildSummaryPrompt,
@@ -23,6 +22,7 @@ import {
   summaryCacheKey,
   summaryMessage,
   tightenCalibration,
+  toolNamesCalled,
   type CalibrationState,
 } from '../core';
 import { createStreamWriter, registerFlushOnHide, type NewMessage, type StreamWriter } from '../persistence';
@@ -63,7 +63,8 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
   const conversation = conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined;
   const overrides = conversationOverrides(conversation);
   const hasAttachments = conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0;
-  const historyTools = conversationId ? toolNamesCalled(state.messages[conversationId] ?? []) : [];
+  // Read only when no tool is offered (see turnContext): a scan of the history otherwise spared.
+  const historyTools = () => (conversationId ? toolNamesCalled(state.messages[conversationId] ?? []) : []);
   const ctx = turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, calibration, hasAttachments, historyTools);
   return ctx.tools.length > 0 && toolsRefused.has(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
 }

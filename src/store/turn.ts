@@ -3,9 +3,8 @@
  * (explicit setting > registry > default), the windowing policy, and the token counter
  * (estimate × the model's calibration, counts cached per message).
  */
-import type { BuiltinToolDefinition, CalibrationState, NamedToolDefinition, ContextPolicy, ModelPrices, ResolvedModelInfo, StrategyOptions, StoredMessage } from '../core';
+import type { BuiltinToolDefinition, CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, NamedToolDefinition, StrategyOptions, StoredMessage } from '../core';
 import {
-  standInToolDefinitions,
   DEMO_MODEL_ID,
   MODEL_REGISTRY,
   calibratedCounter,
@@ -17,6 +16,7 @@ import {
   pricesForPrompt,
   reportedInputTokens,
   resolveModelInfo,
+  standInToolDefinitions,
   tokensForBudget,
   type ProviderId,
 } from '../core';
@@ -73,15 +73,16 @@ const MAX_DEFAULT_RESERVE = 8192;
 
 /** `hasAttachments`: the conversation has files for read_attachment to read. */
 /**
- * `historyTools`: the tools the conversation's messages call. With none offered, the
- * Anthropic shape still names them (see standInToolDefinitions), and the plan counts that.
+ * `historyTools`: the tools the conversation's messages call, read only when no tool is
+ * offered. Then the Anthropic shape still names them (see standInToolDefinitions), and the
+ * plan counts that.
  */
 export function turnContext(
   globalSettings: Settings,
   overrides: ConversationOverrides | undefined,
   calibration: CalibrationState,
   hasAttachments = false,
-  historyTools: readonly string[] = [],
+  historyTools: () => readonly string[] = () => [],
 ): TurnContext {
   const settings = effectiveSettings(globalSettings, overrides);
   const provider = settings.provider;
@@ -145,7 +146,7 @@ export function turnContext(
     counter: calibratedCounter(rawCounter, factor),
     calibrationFactor: factor,
     tools,
-    toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools) : tools),
+    toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools()) : tools),
   };
 }
 
