@@ -1,9 +1,10 @@
 // Conversations the planner benchmarks run on, generated at run time (never committed)
-// from real text: the shared token corpus (../shared/corpus/tokens: English prose, API
-// JSON, Japanese, Chinese, Korean) and TypeScript read from node_modules, in equal parts.
+// from real text: the token corpus of test/core/tokens/corpus.ts (English prose, code,
+// JSON, Japanese, Chinese, Korean from the installed packages, or WINDOWPANE_CORPUS), in
+// equal parts.
 // A fixed seed makes every run plan the same messages.
 import type { AnthropicWireMessage, PlanItem } from '../../src/core';
-import { CORPUS_KINDS, corpusPieces, requireCorpus } from '../core/tokens/corpus';
+import { CORPUS_KINDS, benchCorpusPieces } from '../core/tokens/corpus';
 
 export type BenchItem = PlanItem<AnthropicWireMessage>;
 
@@ -24,8 +25,7 @@ let pool: string[] | undefined;
 /** Corpus pieces of every kind, interleaved one of each kind at a time. */
 function textPool(): string[] {
   if (pool) return pool;
-  requireCorpus();
-  const byKind = CORPUS_KINDS.map((kind) => corpusPieces(kind));
+  const byKind = CORPUS_KINDS.map((kind) => benchCorpusPieces(kind));
   const longest = Math.max(...byKind.map((pieces) => pieces.length));
   const mixed: string[] = [];
   for (let i = 0; i < longest; i++) {

@@ -1,12 +1,13 @@
-// Estimator error against exact o200k counts, per message, on real text: English docs,
-// TypeScript sources and .d.ts files (read from node_modules now, never copied), Anthropic
-// API JSON, and Japanese, Chinese and Korean docs from ../shared/corpus/tokens, split into
+// Estimator error against exact o200k counts, per message, on real text read from the
+// installed packages (README prose, TypeScript sources and .d.ts files, package.json and
+// data files, Japanese, Chinese and Korean compiler and accessibility messages; see
+// test/core/tokens/corpus.ts), or from WINDOWPANE_CORPUS=dir when set, split into
 // 1,500-character messages. chars/4 (the seeds') is the baseline; the ratio column is the
 // default estimator's median error divided by chars/4's. A last row times the default
 // estimator against one JSON.stringify pass over the same messages.
 import { chars4, estimateMessageTokens, type WindowMessage } from '../../src/core';
 import { loadO200kCounter } from '../../src/providers/tokenizer';
-import { CORPUS_KINDS, PIECE_CHARS, corpusPieces, quantile, relativeError, requireCorpus } from '../core/tokens/corpus';
+import { CORPUS_KINDS, PIECE_CHARS, benchCorpusPieces, quantile, relativeError } from '../core/tokens/corpus';
 import { fmtMs, fmtRatio, medianMs, type Row } from './harness';
 
 export const title = 'Estimator error vs exact o200k counts (per 1,500-character message)';
@@ -14,12 +15,11 @@ export const title = 'Estimator error vs exact o200k counts (per 1,500-character
 const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
 
 export async function run(): Promise<Row[]> {
-  requireCorpus();
   const exact = await loadO200kCounter();
   const rows: Row[] = [];
   const everything: WindowMessage[] = [];
   for (const kind of CORPUS_KINDS) {
-    const messages: WindowMessage[] = corpusPieces(kind).map((content) => ({ role: 'user', content }));
+    const messages: WindowMessage[] = benchCorpusPieces(kind).map((content) => ({ role: 'user', content }));
     everything.push(...messages);
     const defaultErrors: number[] = [];
     const seedErrors: number[] = [];

@@ -15,8 +15,9 @@ import { countedParts } from './countedText';
 //
 // The weights were fitted by least squares on relative error against exact o200k
 // counts of 1,500-character pieces of English docs, TypeScript sources and .d.ts files,
-// Anthropic API JSON, and Japanese, Chinese and Korean docs (../shared/corpus/tokens),
-// each kind weighted equally; test/bench/estimator.bench.ts measures the result.
+// Anthropic API JSON, and Japanese, Chinese and Korean docs, each kind weighted equally.
+// test/bench/estimator.bench.ts measures the result on text that ships with the installed
+// packages (a different sample from the fit), and test/core/tokens pins it.
 
 /** Piece classes the scan counts; each has one weight in WEIGHTS. */
 const enum F {
