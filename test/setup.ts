@@ -3,6 +3,10 @@ import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { guardReads } from './readGuard';
+
+// A test that reads outside the repository fails where it reads (see readGuard.ts).
+guardReads();
 
 // Browsers read a File with `arrayBuffer()`; jsdom's Blob has only FileReader.
 if (typeof Blob !== 'undefined' && !Blob.prototype.arrayBuffer) {

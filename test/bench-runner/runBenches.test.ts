@@ -46,6 +46,15 @@ describe('runBenches', () => {
     expect(status).toBe(1);
   });
 
+  it('fails a bench that reads a file beside the repository, naming the path, before anything is read', () => {
+    const { status, stderr } = runFixtures('readsOutside');
+    expect(stderr).toContain('Benchmark readsOutside failed');
+    expect(stderr).toContain('Read outside the repository');
+    expect(stderr).toContain('beside-the-repository');
+    expect(stderr).not.toContain('ENOENT');
+    expect(status).toBe(1);
+  });
+
   it('exits with status 1 when no bench matches the names given', () => {
     const { status, stderr } = runFixtures('no-such-bench');
     expect(stderr).toContain('No benchmark matches no-such-bench');

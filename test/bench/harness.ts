@@ -3,6 +3,7 @@
 // times are printed for context only and never asserted.
 import { readdirSync } from 'node:fs';
 import { Bench } from 'tinybench';
+import { guardReads } from '../readGuard';
 
 export interface Row {
   benchmark: string;
@@ -70,6 +71,8 @@ export interface RunBenchesOptions {
  * status 1 instead of hanging.
  */
 export async function runBenches(dir: URL, wanted: readonly string[], options: RunBenchesOptions = {}): Promise<void> {
+  // Benchmarks read only the repository, and the corpus folder the user named if any.
+  guardReads(process.env.WINDOWPANE_CORPUS ? [process.env.WINDOWPANE_CORPUS] : []);
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.bench.ts'))
     .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))

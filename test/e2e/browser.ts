@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 
 export const OUTPUT_DIR = new URL('../../test-results/e2e/', import.meta.url).pathname;
 
@@ -48,4 +48,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = `${OUTPUT_DIR}${name}.png`;
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+let downloads = 0;
+
+/**
+ * Saves a download under test-results/e2e/downloads/ and returns its name and text: the
+ * browser's own download folder is a temporary one outside the repository, which tests
+ * never read (see test/readGuard.ts).
+ */
+export async function savedDownload(download: Download): Promise<{ name: string; path: string; text: string }> {
+  const dir = `${OUTPUT_DIR}downloads/`;
+  mkdirSync(dir, { recursive: true });
+  const name = download.suggestedFilename();
+  const path = `${dir}${process.pid}-${++downloads}-${name}`;
+  await download.saveAs(path);
+  return { name, path, text: readFileSync(path, 'utf8') };
 }

@@ -3,11 +3,10 @@
  * the user's conversations without their API key, and a fresh browser profile importing
  * them gets the same conversations, once, while a broken file changes nothing.
  */
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
-import { launchBrowser, newPage, screenshot } from './browser';
+import { launchBrowser, newPage, savedDownload, screenshot } from './browser';
 import { conversationTitles, openApp, openConversation, openSettings, reloadApp, sendAndWait, transcriptRows, useFakeAnthropic } from './persistenceHelpers';
 
 interface ExportedFile {
@@ -20,8 +19,7 @@ interface ExportedFile {
 async function exportFile(page: Page, item: string): Promise<ExportedFile> {
   await page.getByRole('button', { name: 'Other formats' }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item }).click()]);
-  const path = await download.path();
-  return { name: download.suggestedFilename(), path, text: readFileSync(path, 'utf8') };
+  return savedDownload(download);
 }
 
 /** Imports a file through the sidebar's Import control. */

@@ -4,11 +4,10 @@
  * reloaded, the conversation exported; the screens are checked with axe-core in light,
  * dark and at phone width, and screenshotted for a person to look at.
  */
-import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { WindowpaneExport } from '../../src/core';
-import { launchBrowser, newPage, screenshot } from './browser';
+import { launchBrowser, newPage, savedDownload, screenshot } from './browser';
 import { contextUsage, openApp, scrollToNewest, scrollUpTo, sendWithEnter, seriousAxeViolations } from './uiHelpers';
 
 const QUESTION = 'How does a context window limit what the model can see, and what happens to the oldest turns once it fills up? ';
@@ -110,7 +109,7 @@ describe('the context window, visible, in Chromium', () => {
     // Export this conversation as Windowpane JSON: every message and the summary, no key.
     // One click on Export downloads this conversation as JSON.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
-    const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as WindowpaneExport;
+    const file = JSON.parse((await savedDownload(download)).text) as WindowpaneExport;
     expect(file.format).toBe('windowpane');
     expect(file.conversations).toHaveLength(1);
     const messages = file.conversations[0]!.messages;

@@ -9,6 +9,7 @@ export default defineConfig({
     include: ['test/e2e/**/*.e2e.test.ts'],
     environment: 'node',
     globalSetup: ['test/e2e/globalSetup.ts'],
+    setupFiles: ['test/e2e/setup.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
