@@ -2,13 +2,25 @@ import { memo, useRef, useState, type ComponentProps } from 'react';
 import ReactMarkdown, { defaultUrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { markdownLimitExceeded } from '../core';
 
 /**
  * Markdown rendered safely: raw HTML is never interpreted (react-markdown without
  * rehype-raw prints it as text), and URLs go through react-markdown's allow-list of
- * protocols, so `javascript:` and `data:` links become inert.
+ * protocols, so `javascript:` and `data:` links become inert. Text past the core's
+ * MARKDOWN_LIMITS (deep nesting, delimiter storms, very long) is shown as plain text,
+ * since parsing it could take seconds or overflow the stack.
  */
 export default memo(function Markdown({ text }: { text: string }) {
+  const tooComplex = markdownLimitExceeded(text);
+  if (tooComplex) {
+    return (
+      <div className="markdown markdown-plain">
+        <p className="plain">{text}</p>
+        <p className="render-note muted">Shown as plain text: {tooComplex}.</p>
+      </div>
+    );
+  }
   return (
     <div className="markdown">
       <ReactMarkdown

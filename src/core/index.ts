@@ -2,6 +2,7 @@
 // everything outside src/core imports from here.
 export * from './errors';
 export * from './conversation';
+export * from './markdownLimits';
 export * from './messages';
 export * from './transfer/exportFormat';
 export * from './transfer/exportJson';
