@@ -1,7 +1,10 @@
 import { useEffect, useRef } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 import { useShallow } from 'zustand/react/shallow';
+import { AppCrashed } from './components/AppCrashed';
 import { ChatHeader } from './components/ChatHeader';
 import { ChatPane } from './components/ChatPane';
+import { ConversationFailure } from './components/ConversationFailure';
 import { Notices } from './components/Notices';
 import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
@@ -14,6 +17,15 @@ import { effectiveSettings } from './store/settings';
 function modelsFor(provider: ProviderId): ModelOption[] {
   const registryProvider = provider === 'openai-compatible' ? 'none' : provider;
   return MODEL_REGISTRY.filter((m) => m.provider === registryProvider).map((m) => ({ id: m.id, label: m.label, contextWindow: m.contextWindow }));
+}
+
+/** The app inside its last-resort boundary: whatever fails to render, the page is never blank. */
+export function SafeApp() {
+  return (
+    <ErrorBoundary fallbackRender={({ error }) => <AppCrashed error={error} onExportAll={() => void actions.exportConversations('json', 'all')} />}>
+      <App />
+    </ErrorBoundary>
+  );
 }
 
 export function App() {
@@ -84,7 +96,14 @@ export function App() {
           </p>
         )}
         <Notices notices={notices} onDismiss={actions.dismissNotice} />
-        <ChatPane ref={composerRef} />
+        <ErrorBoundary
+          resetKeys={[activeId]}
+          fallbackRender={({ error }) => (
+            <ConversationFailure error={error} onExport={() => void actions.exportConversations('json', 'active')} onNewChat={actions.newChat} />
+          )}
+        >
+          <ChatPane ref={composerRef} />
+        </ErrorBoundary>
       </main>
       {settingsOpen && (
         <SettingsDialog

@@ -1,6 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 import type { TranscriptRow } from '../store/transcript';
+import { MessageFallback } from './MessageFallback';
 import { MessageView } from './MessageView';
 import { SummaryMessage } from './SummaryMessage';
 import { TrimNotice } from './TrimNotice';
@@ -84,7 +86,10 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
             if (!row) return null;
             return (
               <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="transcript-row">
-                {row.kind === 'message' ? (
+                {row.kind !== 'trim' ? (
+                  // One message that cannot be rendered shows its plain text; the others render as usual.
+                  <ErrorBoundary fallbackRender={() => <MessageFallback message={row.message} />} resetKeys={[row.message]}>
+                    {row.kind === 'message' ? (
                   <MessageView
                     message={row.message}
                     tokens={row.tokens}
@@ -95,9 +100,11 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                     onEdit={busy ? undefined : onEdit}
                     onRegenerate={busy || item.index !== newestMessage ? undefined : onRegenerate}
                     onTogglePin={onTogglePin}
-                  />
-                ) : row.kind === 'summary' ? (
-                  <SummaryMessage message={row.message} onRegenerate={onRegenerateSummary} busy={busy} />
+                      />
+                    ) : (
+                      <SummaryMessage message={row.message} onRegenerate={onRegenerateSummary} busy={busy} />
+                    )}
+                  </ErrorBoundary>
                 ) : (
                   <TrimNotice evicted={row.evicted} summarized={row.summarized} reason={row.reason} />
                 )}

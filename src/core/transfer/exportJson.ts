@@ -55,7 +55,8 @@ function exportMessage(message: StoredMessage): StoredMessage {
     seq: message.seq,
     role: message.role,
     kind: message.kind,
-    content: message.content.map(exportBlock),
+    // A record another version wrote may hold no list or non-blocks: export what is there, never throw.
+    content: Array.isArray(message.content) ? message.content.filter(isBlock).map(exportBlock) : [],
     createdAt: message.createdAt,
     status: message.status,
   };
@@ -69,6 +70,10 @@ function exportMessage(message: StoredMessage): StoredMessage {
   }
   if (message.error !== undefined) out.error = { code: message.error.code, message: message.error.message };
   return out;
+}
+
+function isBlock(block: unknown): block is ContentBlock {
+  return typeof block === 'object' && block !== null && typeof (block as { type?: unknown }).type === 'string';
 }
 
 function exportBlock(block: ContentBlock): ContentBlock {
@@ -89,5 +94,8 @@ function exportBlock(block: ContentBlock): ContentBlock {
     }
     case 'redacted_thinking':
       return { type: 'redacted_thinking', data: block.data };
+    default:
+      // A block type this version does not know (a newer version wrote it): kept as it is.
+      return { ...(block as object) } as ContentBlock;
   }
 }
