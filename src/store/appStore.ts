@@ -12,7 +12,7 @@ import type { DeletedConversation, Repository, SearchHit, WindowpaneStorage } fr
 import type { ChatProvider, ProviderSettings, RetryInfo } from '../providers';
 import type { Notice } from '../components/Notices';
 import type { AttachmentInfo } from './attachmentActions';
-import { withDefaults, type ConversationOverrides, type Settings } from './settings';
+import { readOverrides, withDefaults, type ConversationOverrides, type Settings } from './settings';
 import type { JavascriptRunner } from './tools/javascriptRunner';
 
 export interface AppDeps {
@@ -161,6 +161,7 @@ export function upsertMessage(rt: Runtime, message: StoredMessage): void {
   });
 }
 
+/** The conversation's overrides that are valid; the rest is ignored (and the user told, see noticeIgnoredSettings). */
 export function conversationOverrides(conversation: Conversation | undefined): ConversationOverrides | undefined {
-  return conversation?.overrides as ConversationOverrides | undefined;
+  return readOverrides(conversation?.overrides).overrides;
 }

@@ -2,13 +2,13 @@
  * Startup, conversations, settings, search, export/import and cross-tab sync.
  * The send loop is in chatActions.ts.
  */
-import type { StoredMessage } from '../core';
+import type { Conversation, StoredMessage } from '../core';
 import { exportToMarkdown } from '../core';
 import { exportJsonText, importFromFile, requestPersistentStorage, type StorageChange } from '../persistence';
 import { conversationOverrides, dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
 import { contextFor, loadCalibration, planFor } from './chatActions';
 import { activeSummary } from './history';
-import { withDefaults, type ConversationOverrides, type Settings } from './settings';
+import { readOverrides, readSettings, withDefaults, type ConversationOverrides, type Settings } from './settings';
 
 /** Opens storage, loads settings and conversation metadata (never messages), and subscribes to other tabs. */
 export async function hydrate(rt: Runtime): Promise<void> {
@@ -31,8 +31,9 @@ export async function hydrate(rt: Runtime): Promise<void> {
       reopen ? repository.getMessages(reopen).catch(() => undefined) : undefined,
     ]);
     const activeId = reopen && reopened && conversations.some((c) => c.id === reopen) ? reopen : null;
+    const read = readSettings(saved);
     rt.store.setState((s) => ({
-      settings: withDefaults(saved),
+      settings: read.settings,
       conversations,
       activeId,
       messages: activeId && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
@@ -40,8 +41,12 @@ export async function hydrate(rt: Runtime): Promise<void> {
     // The counts on screen use the calibration learned before, so a reload shows the same numbers.
     await loadCalibration(rt, contextFor(rt, activeId).model.id);
     rt.store.setState({ status: 'ready' });
+    noticeIgnoredSettings(rt, 'settings', 'for all conversations', read.ignored);
+    noticeIgnoredOverrides(rt, conversations.find((c) => c.id === activeId));
     rt.store.subscribe((state, previous) => {
-      if (state.activeId !== previous.activeId) rememberOpenConversation(rt, state.activeId);
+      if (state.activeId === previous.activeId) return;
+      rememberOpenConversation(rt, state.activeId);
+      noticeIgnoredOverrides(rt, state.conversations.find((c) => c.id === state.activeId));
     });
   } catch (error) {
     reportError(rt, error, 'read your conversations');
@@ -75,6 +80,20 @@ function rememberOpenConversation(rt: Runtime, id: string | null): void {
 }
 
 /** Re-reads exactly what another tab changed. */
+/** Tells the user which stored settings were ignored (another version or a hand edit wrote them) and that defaults apply. */
+function noticeIgnoredSettings(rt: Runtime, key: string, where: string, ignored: readonly string[]): void {
+  if (ignored.length === 0) return;
+  notify(rt, {
+    id: `ignored-${key}`,
+    tone: 'info',
+    text: `Some stored settings ${where} could not be used and were ignored: ${ignored.join(', ')}. The defaults apply instead.`,
+  });
+}
+
+function noticeIgnoredOverrides(rt: Runtime, conversation: Conversation | undefined): void {
+  if (conversation) noticeIgnoredSettings(rt, conversation.id, `of "${String(conversation.title).slice(0, 60)}"`, readOverrides(conversation.overrides).ignored);
+}
+
 export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
   const repository = repo(rt);
   if (!repository) return;

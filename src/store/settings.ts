@@ -135,15 +135,127 @@ export function effectiveSettings(settings: Settings, overrides: ConversationOve
   };
 }
 
-/** Fills fields missing from settings saved by an older version with today's defaults. */
+/** Fills fields missing from settings saved by an older version with today's defaults; fields that are not valid are dropped (see readSettings). */
 export function withDefaults(saved: Partial<Settings> | undefined): Settings {
-  return {
-    ...DEFAULT_SETTINGS,
-    ...saved,
-    apiKeys: { ...saved?.apiKeys },
-    baseUrls: { ...saved?.baseUrls },
-    models: { ...saved?.models },
-    window: { ...DEFAULT_WINDOW, ...saved?.window },
-    tools: { ...DEFAULT_TOOLS, ...saved?.tools },
+  return readSettings(saved).settings;
+}
+
+const PROVIDER_IDS: readonly ProviderId[] = ['anthropic', 'openai', 'openai-compatible', 'demo'];
+
+type Check = (value: unknown) => boolean;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const int = (min: number, max: number): Check => (value) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+const share: Check = (value) => typeof value === 'number' && value > 0 && value <= 1;
+const text = (max: number): Check => (value) => typeof value === 'string' && value.length <= max;
+const MAX_TOKENS = 100_000_000;
+
+/** What each stored window setting may hold; planning can count on these ranges. */
+const WINDOW_CHECKS: Record<keyof WindowSettings, Check> = {
+  strategy: (value) => STRATEGIES.includes(value as StrategyName),
+  summarize: (value) => typeof value === 'boolean',
+  maxMessages: int(0, 1_000_000),
+  preserveFirst: int(0, 10_000),
+  preserveLast: int(0, 10_000),
+  // The rolling strategy caps its incoming history at 1,000 messages.
+  rollingMax: int(1, 1000),
+  triggerRatio: share,
+  targetRatio: share,
+  lowWater: share,
+  budgetTokens: int(0, MAX_TOKENS),
+  budgetUsd: (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
+  summaryModel: text(200),
+  summaryMaxTokens: int(1, 1_000_000),
+};
+
+const describeValue = (value: unknown) => (typeof value === 'string' ? `"${value.slice(0, 40)}"` : typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'a value of the wrong type');
+
+/** The valid fields of a stored `window` object, and a note for each one dropped. */
+function readWindow(raw: unknown, ignored: string[]): Partial<WindowSettings> {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) {
+    ignored.push('window: not a set of settings');
+    return {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    // A setting of another version (or a prototype key such as __proto__) is left alone, never used.
+    if (!Object.hasOwn(WINDOW_CHECKS, key)) continue;
+    const check = WINDOW_CHECKS[key as keyof WindowSettings];
+    if (check(value)) out[key] = value;
+    else ignored.push(`${key} ${describeValue(value)}`);
+  }
+  // "Trim down to" must stay below "trim above", or a trim could never end.
+  if (typeof out.targetRatio === 'number' && typeof out.triggerRatio === 'number' && out.targetRatio >= out.triggerRatio) {
+    ignored.push(`targetRatio ${out.targetRatio} (not below triggerRatio ${out.triggerRatio})`);
+    delete out.targetRatio;
+  }
+  return out as Partial<WindowSettings>;
+}
+
+/**
+ * Settings as read back from storage (another version, a hand edit or a sync may have
+ * written them): each field that is missing takes today's default, each that is not valid
+ * is dropped and named in `ignored`, so the app never plans with a value it cannot use.
+ */
+export function readSettings(raw: unknown): { settings: Settings; ignored: string[] } {
+  const ignored: string[] = [];
+  const saved = isObject(raw) ? raw : {};
+  const strings = (value: unknown): Record<string, string> =>
+    isObject(value) ? (Object.fromEntries(Object.entries(value).filter(([key, v]) => PROVIDER_IDS.includes(key as ProviderId) && typeof v === 'string')) as Record<string, string>) : {};
+  const pick = <K extends keyof Settings>(key: K, check: Check): Settings[K] => {
+    if (saved[key] === undefined) return DEFAULT_SETTINGS[key];
+    if (check(saved[key])) return saved[key] as Settings[K];
+    ignored.push(`${key} ${describeValue(saved[key])}`);
+    return DEFAULT_SETTINGS[key];
   };
+  const window = { ...DEFAULT_WINDOW, ...readWindow(saved.window, ignored) };
+  if (window.targetRatio >= window.triggerRatio) window.targetRatio = DEFAULT_WINDOW.targetRatio < window.triggerRatio ? DEFAULT_WINDOW.targetRatio : window.triggerRatio / 2;
+  const tools = isObject(saved.tools) ? saved.tools : {};
+  const settings: Settings = {
+    provider: pick('provider', (value) => PROVIDER_IDS.includes(value as ProviderId)),
+    apiKeys: strings(saved.apiKeys),
+    baseUrls: strings(saved.baseUrls),
+    models: strings(saved.models),
+    contextWindow: pick('contextWindow', int(0, MAX_TOKENS)),
+    systemPrompt: pick('systemPrompt', (value) => typeof value === 'string'),
+    maxOutputTokens: pick('maxOutputTokens', int(0, MAX_TOKENS)),
+    window,
+    tools: {
+      readAttachment: typeof tools.readAttachment === 'boolean' ? tools.readAttachment : DEFAULT_TOOLS.readAttachment,
+      runJavascript: typeof tools.runJavascript === 'boolean' ? tools.runJavascript : DEFAULT_TOOLS.runJavascript,
+      maxRounds: int(TOOL_ROUNDS_RANGE.min, TOOL_ROUNDS_RANGE.max)(tools.maxRounds) ? (tools.maxRounds as number) : DEFAULT_TOOLS.maxRounds,
+    },
+  };
+  return { settings, ignored };
+}
+
+/**
+ * A conversation's stored overrides, keeping only valid fields: an unknown provider or
+ * strategy, or a number out of range, is dropped and named in `ignored`, and the global
+ * setting applies instead. Planning reads overrides only through this.
+ */
+export function readOverrides(raw: unknown): { overrides: ConversationOverrides | undefined; ignored: string[] } {
+  if (raw === undefined || raw === null) return { overrides: undefined, ignored: [] };
+  if (!isObject(raw)) return { overrides: undefined, ignored: ['overrides: not a set of settings'] };
+  const ignored: string[] = [];
+  const overrides: ConversationOverrides = {};
+  if (raw.provider !== undefined) {
+    if (PROVIDER_IDS.includes(raw.provider as ProviderId)) overrides.provider = raw.provider as ProviderId;
+    else ignored.push(`provider ${describeValue(raw.provider)}`);
+  }
+  if (raw.model !== undefined) {
+    if (text(200)(raw.model)) overrides.model = raw.model as string;
+    else ignored.push(`model ${describeValue(raw.model)}`);
+  }
+  if (raw.contextWindow !== undefined) {
+    if (int(0, MAX_TOKENS)(raw.contextWindow)) overrides.contextWindow = raw.contextWindow as number;
+    else ignored.push(`contextWindow ${describeValue(raw.contextWindow)}`);
+  }
+  if (raw.systemPrompt !== undefined) {
+    if (typeof raw.systemPrompt === 'string') overrides.systemPrompt = raw.systemPrompt;
+    else ignored.push(`systemPrompt ${describeValue(raw.systemPrompt)}`);
+  }
+  const window = readWindow(raw.window, ignored);
+  if (Object.keys(window).length > 0) overrides.window = window;
+  return { overrides, ignored };
 }
