@@ -4,6 +4,7 @@
  * conversations, so a tree is imported as one conversation per root-to-leaf path: the
  * path the user last saw first, then every other branch in the order it was created.
  */
+import { MAX_IMPORT_MESSAGES, type ConversationRecords } from './exportFormat';
 import { MalformedImport } from './readJson';
 
 export interface TreeNode {
@@ -18,10 +19,17 @@ export interface TreeNode {
  * Every root-to-leaf path of the tree, as node ids from root to leaf. The first path ends
  * at `currentId` when it is in the tree (it need not be a leaf), else at the newest leaf
  * (following the last child from the first root). The other paths follow in depth-first,
- * creation order. Cost: O(nodes + total path length). Throws `MalformedImport` for a tree
+ * creation order. Cost: O(nodes + total path length), and the total is counted before any
+ * path is built: past `maxMessages` (branches repeat their shared messages, so a comb-shaped
+ * tree grows quadratically) it throws `MalformedImport` instead. Also throws for a tree
  * with a cycle or no root; never recurses, so deep trees are safe.
  */
-export function treePaths(nodes: ReadonlyMap<string, TreeNode>, currentId: string | null | undefined, path: string): string[][] {
+export function treePaths(
+  nodes: ReadonlyMap<string, TreeNode>,
+  currentId: string | null | undefined,
+  path: string,
+  maxMessages: number = MAX_IMPORT_MESSAGES,
+): string[][] {
   if (nodes.size === 0) return [];
   const parentOf = (node: TreeNode): TreeNode | undefined => (node.parent === null ? undefined : nodes.get(node.parent));
   const childrenOf = (node: TreeNode): TreeNode[] => {
@@ -49,14 +57,24 @@ export function treePaths(nodes: ReadonlyMap<string, TreeNode>, currentId: strin
   // Depth-first over every root, children in creation order; a visited set guards against shared or cyclic children.
   const leaves: TreeNode[] = [];
   const visited = new Set<string>();
-  const stack = [...roots].reverse();
+  const stack: [TreeNode, number][] = [...roots].reverse().map((root) => [root, 1]);
+  let expanded = 0;
   while (stack.length > 0) {
-    const node = stack.pop()!;
+    const [node, depth] = stack.pop()!;
     if (visited.has(node.id)) continue;
     visited.add(node.id);
     const children = childrenOf(node).filter((child) => !visited.has(child.id));
-    if (children.length === 0) leaves.push(node);
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    if (children.length === 0) {
+      leaves.push(node);
+      expanded += depth;
+      if (expanded > maxMessages) {
+        throw new MalformedImport(
+          path,
+          `${path} has so many branches that importing each as a conversation would make more than ${maxMessages.toLocaleString('en-US')} messages`,
+        );
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, depth + 1]);
   }
 
   let current = currentId == null ? undefined : nodes.get(currentId);
@@ -107,4 +125,17 @@ export function distinctSequences(sequences: readonly (readonly string[])[]): bo
     end.ends = true;
     return true;
   });
+}
+
+/**
+ * Adds the messages of one source conversation's records to the running total of an
+ * import and throws `MalformedImport` once it passes `maxMessages`, so a file of many large
+ * conversations is refused after at most one more conversation has been built.
+ */
+export function countImported(total: number, records: readonly ConversationRecords[], path: string, maxMessages: number = MAX_IMPORT_MESSAGES): number {
+  const next = records.reduce((sum, entry) => sum + entry.messages.length, total);
+  if (next > maxMessages) {
+    throw new MalformedImport(path, `the file holds more than ${maxMessages.toLocaleString('en-US')} messages once every branch is its own conversation, the most one import takes`);
+  }
+  return next;
 }

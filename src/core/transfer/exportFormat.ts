@@ -34,6 +34,16 @@ export interface WindowpaneExport {
  */
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
+/**
+ * Most messages one import may hold once every branch is expanded into its own
+ * conversation (each branch repeats the messages it shares with the others), and most
+ * nesting of JSON arrays and objects. A ChatGPT tree shaped like a comb of 4,000 nodes
+ * would expand to 8 million messages, and JSON nested 100,000 deep overflows the stack of
+ * whatever reads it recursively; both are refused with a message before anything is written.
+ */
+export const MAX_IMPORT_MESSAGES = 500_000;
+export const MAX_IMPORT_DEPTH = 200;
+
 /** Where an imported file came from. */
 export type ImportFormat = 'windowpane' | 'chatgpt' | 'claude';
 

@@ -16,7 +16,7 @@
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
 import { fence, quote } from './markdownText';
-import { distinctSequences, treePaths, type TreeNode } from './conversationTree';
+import { countImported, distinctSequences, treePaths, type TreeNode } from './conversationTree';
 import {
   MalformedImport,
   isRecord,
@@ -51,8 +51,11 @@ export function parseChatGptExport(data: unknown, importedAt: number): ImportPar
     const list = Array.isArray(data) ? data : readArray(readRecord(data, 'the file').conversations, 'conversations');
     const conversations: ConversationRecords[] = [];
     const branchIds: string[] = [];
+    let total = 0;
     list.forEach((item, i) => {
-      const [main, ...branches] = readConversation(item, `conversation ${i + 1}`, importedAt);
+      const records = readConversation(item, `conversation ${i + 1}`, importedAt);
+      total = countImported(total, records, `conversation ${i + 1}`);
+      const [main, ...branches] = records;
       if (main) conversations.push(main);
       for (const branch of branches) {
         conversations.push(branch);

@@ -13,7 +13,7 @@
  */
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
-import { distinctSequences, treePaths, type TreeNode } from './conversationTree';
+import { countImported, distinctSequences, treePaths, type TreeNode } from './conversationTree';
 import { fence } from './markdownText';
 import {
   MalformedImport,
@@ -35,8 +35,11 @@ export function parseClaudeExport(data: unknown, importedAt: number): ImportPars
     const list = readArray(data, 'the file');
     const conversations: ConversationRecords[] = [];
     const branchIds: string[] = [];
+    let total = 0;
     list.forEach((item, i) => {
-      const [main, ...branches] = readConversation(item, `conversation ${i + 1}`, importedAt);
+      const records = readConversation(item, `conversation ${i + 1}`, importedAt);
+      total = countImported(total, records, `conversation ${i + 1}`);
+      const [main, ...branches] = records;
       if (main) conversations.push(main);
       for (const branch of branches) {
         conversations.push(branch);

@@ -5,6 +5,8 @@
  */
 import {
   MAX_IMPORT_BYTES,
+  MAX_IMPORT_DEPTH,
+  MAX_IMPORT_MESSAGES,
   WINDOWPANE_EXPORT_FORMAT,
   type ImportFailure,
   type ImportFormat,
@@ -63,6 +65,10 @@ export function parseImport(text: string, options: ParseImportOptions): ImportPa
     return invalid('This is a .zip archive. Unzip it first, then import the conversations.json file inside.');
   }
 
+  // Checked on the text, before JSON.parse or anything else that recurses can overflow.
+  if (jsonDepthExceeds(body, MAX_IMPORT_DEPTH)) {
+    return invalid(`This file nests its data more than ${MAX_IMPORT_DEPTH} levels deep, which no export does, so nothing was imported.`);
+  }
   let data: unknown;
   try {
     data = JSON.parse(body);
@@ -70,7 +76,36 @@ export function parseImport(text: string, options: ParseImportOptions): ImportPa
     const reason = error instanceof Error ? ` (${error.message})` : '';
     return invalid(`This file is not valid JSON${reason}; it may be truncated or not an export.`);
   }
+  try {
+    return parseData(data, options);
+  } catch (error) {
+    // A reader's bug or an input no check foresaw: still a message, never an exception.
+    const reason = error instanceof Error ? error.message : String(error);
+    return invalid(`This file could not be read, so nothing was imported (${reason.slice(0, 200)}).`);
+  }
+}
 
+/**
+ * Whether JSON `text` nests arrays and objects deeper than `limit`, in one pass that skips
+ * strings. Malformed text is left for JSON.parse to report.
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 92 /* \\ */) i++;
+      else if (code === 34 /* " */) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 91 /* [ */ || code === 123 /* { */) {
+      if (++depth > limit) return true;
+    } else if (code === 93 /* ] */ || code === 125 /* } */) depth--;
+  }
+  return false;
+}
+
+function parseData(data: unknown, options: ParseImportOptions): ImportParseResult {
   const format = detectImportFormat(data);
   if (format === undefined) {
     const empty = Array.isArray(data) ? data.length === 0 : isRecord(data) && Array.isArray(data.conversations) && data.conversations.length === 0;
@@ -89,6 +124,13 @@ export function parseImport(text: string, options: ParseImportOptions): ImportPa
         : parseClaudeExport(data, options.importedAt);
   if (!result.ok) return result;
   if (result.value.conversations.length === 0) return invalid('This export contains no conversations, so there is nothing to import.');
+  const messages = result.value.conversations.reduce((sum, entry) => sum + entry.messages.length, 0);
+  if (messages > MAX_IMPORT_MESSAGES) {
+    return invalid(
+      `This file holds ${messages.toLocaleString('en-US')} messages once every branch is its own conversation; ` +
+        `Windowpane imports at most ${MAX_IMPORT_MESSAGES.toLocaleString('en-US')} at a time, so nothing was imported.`,
+    );
+  }
   return uniqueIds(result);
 }
 

@@ -67,11 +67,12 @@ describe('parseImport: the broken-file corpus', () => {
 
   it('rejects nesting far deeper than any export, without overflowing the stack', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    expect(failure(deep).message).toMatch(/isn't a format Windowpane can import/);
+    // Refused on the text, before JSON.parse or any reader recurses.
+    expect(failure(deep).message).toMatch(/nests its data more than 200 levels deep/);
     // Built as text: JSON.stringify itself cannot write nesting this deep.
     const message =
       '{"id":"m","conversationId":"c","seq":0,"role":"assistant","kind":"message","createdAt":0,"status":"complete",' +
-      `"content":[{"type":"tool_use","id":"t","name":"x","input":${'['.repeat(5_000)}${']'.repeat(5_000)}}]}`;
+      `"content":[{"type":"tool_use","id":"t","name":"x","input":${'['.repeat(100)}${']'.repeat(100)}}]}`;
     const deepInput =
       '{"format":"windowpane","version":1,"exportedAt":0,"conversations":[{"conversation":' +
       `{"id":"c","title":"t","createdAt":0,"updatedAt":0,"messageCount":1},"messages":[${message}]}]}`;
