@@ -31,10 +31,11 @@ export function SafeApp() {
 export function App() {
   const searchRef = useRef<HTMLInputElement>(null);
   const composerRef = useRef<HTMLTextAreaElement>(null);
-  const { status, storageProblem, notices, settingsOpen, activeId, settings, conversations, sendingId } = useApp(
+  const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversations, sendingId } = useApp(
     useShallow((s) => ({
       status: s.status,
       storageProblem: s.storageProblem,
+      storageNeedsReload: s.storageNeedsReload,
       notices: s.notices,
       settingsOpen: s.settingsOpen,
       activeId: s.activeId,
@@ -74,6 +75,11 @@ export function App() {
     return (
       <div className="app app-loading" aria-busy="true">
         <p className="muted">Opening your conversations…</p>
+        {storageProblem && (
+          <p className="notice notice-error" role="alert">
+            {storageProblem}
+          </p>
+        )}
       </div>
     );
   }
@@ -93,6 +99,14 @@ export function App() {
         {storageProblem && (
           <p className="notice notice-error" role="alert">
             {storageProblem}
+            {storageNeedsReload && (
+              <>
+                {' '}
+                <button type="button" onClick={() => window.location.reload()}>
+                  Reload
+                </button>
+              </>
+            )}
           </p>
         )}
         <Notices notices={notices} onDismiss={actions.dismissNotice} />

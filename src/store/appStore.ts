@@ -16,7 +16,8 @@ import { readOverrides, withDefaults, type ConversationOverrides, type Settings 
 import type { JavascriptRunner } from './tools/javascriptRunner';
 
 export interface AppDeps {
-  openStorage: () => Promise<WindowpaneStorage>;
+  /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
+  openStorage: (events?: StorageEvents) => Promise<WindowpaneStorage>;
   createProvider: (settings: ProviderSettings) => Promise<ChatProvider>;
   /** Epoch ms. */
   now: () => number;
@@ -43,10 +44,19 @@ export interface ToolRunState {
   running: { id: string; name: string } | null;
 }
 
+/** What the open connection to IndexedDB reports over its life (see openWindowpaneDb). */
+export interface StorageEvents {
+  onBlocked?: (error: Error) => void;
+  onVersionChange?: () => void;
+  onTerminated?: () => void;
+}
+
 export interface AppState {
   status: 'loading' | 'ready' | 'failed';
-  /** Why storage could not be opened (the app still works in memory for this visit). */
+  /** Why storage could not be opened or is no longer usable (the app still works in memory for this visit). */
   storageProblem?: string;
+  /** The storage connection was closed under this tab (a newer version, the browser): only a reload brings it back. */
+  storageNeedsReload?: boolean;
   settings: Settings;
   conversations: Conversation[];
   activeId: string | null;

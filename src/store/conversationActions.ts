@@ -10,11 +10,31 @@ import { contextFor, loadCalibration, planFor } from './chatActions';
 import { activeSummary } from './history';
 import { readOverrides, readSettings, withDefaults, type ConversationOverrides, type Settings } from './settings';
 
+/**
+ * What the user is told when storage is held up or taken away: an older tab blocking the
+ * upgrade (the open continues by itself once it closes), a newer tab upgrading, or the
+ * browser closing the connection. The last two close it for good, so they ask for a
+ * reload at once rather than letting the next write fail.
+ */
+function storageEvents(rt: Runtime) {
+  const lost = (why: string) =>
+    rt.store.setState({
+      storageNeedsReload: true,
+      storageProblem: `${why} Reload this tab to keep working; until then, nothing you write here is saved.`,
+    });
+  return {
+    onBlocked: (error: Error) => rt.store.setState({ storageProblem: error.message }),
+    onVersionChange: () => lost('Windowpane was updated in another tab, so this tab closed its storage to let the update finish.'),
+    onTerminated: () => lost('The browser closed Windowpane’s storage (site data may have been cleared).'),
+  };
+}
+
 /** Opens storage, loads settings and conversation metadata (never messages), and subscribes to other tabs. */
 export async function hydrate(rt: Runtime): Promise<void> {
   let storage: NonNullable<Runtime['storage']>;
   try {
-    storage = await rt.deps.openStorage();
+    storage = await rt.deps.openStorage(storageEvents(rt));
+    rt.store.setState({ storageProblem: undefined });
     rt.storage = storage;
   } catch (error) {
     const message = reportError(rt, error, 'open its storage');

@@ -14,7 +14,7 @@ import type { Settings } from './settings';
 import { createWorkerRunner } from './tools/javascriptRunner';
 
 export const browserDeps: AppDeps = {
-  openStorage: () => openWindowpaneStorage(),
+  openStorage: (events) => openWindowpaneStorage(events),
   createProvider: (settings) => createProvider(settings),
   now: () => Date.now(),
   // Not crypto.randomUUID: it is missing on plain http (a LAN address next to Ollama).
