@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import type { ProviderId } from '../core';
-import { RUN_TIME_LIMIT_MS } from '../core';
+import { RUN_TIME_LIMIT_MS, keyDestinationQuestions } from '../core';
+import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
 import { DEFAULT_BASE_URLS, STRATEGIES, STRATEGY_LABELS, TOOL_ROUNDS_RANGE, type Settings, type ToolSettings, type WindowSettings } from '../store/settings';
 
 export interface ModelOption {
@@ -56,6 +57,21 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
   const int = (value: string) => Math.max(0, Math.floor(Number(value) || 0));
   const w = draft.window;
   const needsKey = provider === 'anthropic' || provider === 'openai';
+  // Where the key would go: asked before saving, never after it has been sent.
+  const [keyMove, setKeyMove] = useState<KeyMoveChoice | undefined>();
+  const [keyError, setKeyError] = useState<string | undefined>();
+  const baseUrlOf = (s: Settings) => s.baseUrls[provider] || DEFAULT_BASE_URLS[provider];
+  const keyQuestions =
+    provider === 'demo'
+      ? {}
+      : keyDestinationQuestions({ baseUrl: baseUrlOf(settings), apiKey: settings.apiKeys[provider] ?? '' }, { baseUrl: baseUrlOf(draft), apiKey: draft.apiKeys[provider] ?? '' });
+  const insecureConfirmed = keyQuestions.insecureOrigin !== undefined && draft.keyConfirmedFor[provider] === keyQuestions.insecureOrigin;
+  /** The unanswered question that stops Save, if any. */
+  const keyQuestionOpen = (): string | undefined => {
+    if (keyQuestions.moved && !keyMove) return `Choose whether your key may go to ${keyQuestions.moved.to}.`;
+    if (keyQuestions.insecureOrigin && keyMove !== 'clear' && !insecureConfirmed) return `Confirm that your key may travel unencrypted to ${keyQuestions.insecureOrigin}, or use an https address.`;
+    return undefined;
+  };
 
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -79,7 +95,11 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
               roundsRef.current?.focus();
               return;
             }
-            onSave({ ...draft, models: { ...draft.models, [provider]: model }, tools: { ...draft.tools, maxRounds: Number(roundsText) } }, scope);
+            const open = keyQuestionOpen();
+            setKeyError(open);
+            if (open) return;
+            const apiKeys = keyMove === 'clear' && keyQuestions.moved ? { ...draft.apiKeys, [provider]: '' } : draft.apiKeys;
+            onSave({ ...draft, apiKeys, models: { ...draft.models, [provider]: model }, tools: { ...draft.tools, maxRounds: Number(roundsText) } }, scope);
           }}
         >
           <h2 id={titleId}>Settings</h2>
@@ -141,6 +161,16 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
                     />
                   )}
                 </Field>
+                <KeyDestinationCheck
+                  questions={keyQuestions}
+                  confirmed={insecureConfirmed}
+                  onConfirm={(yes) =>
+                    setDraft((d) => ({ ...d, keyConfirmedFor: { ...d.keyConfirmedFor, [provider]: yes ? keyQuestions.insecureOrigin : undefined } }))
+                  }
+                  moveChoice={keyMove}
+                  onMoveChoice={setKeyMove}
+                  error={keyError}
+                />
               </>
             )}
             <Field label="Model">

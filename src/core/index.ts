@@ -3,6 +3,7 @@
 export * from './errors';
 export * from './conversation';
 export * from './markdownLimits';
+export * from './endpoints';
 export * from './messages';
 export * from './transfer/exportFormat';
 export * from './transfer/exportJson';

@@ -14,6 +14,8 @@ export interface ProviderSettings {
    * Required for `openai-compatible`.
    */
   baseUrl?: string;
+  /** The origin the user agreed to send the key to over plain http (see keyTravelsSafely). */
+  keyConfirmedFor?: string;
   /** Default model; every request names its own. */
   model: string;
 }

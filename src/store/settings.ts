@@ -67,6 +67,8 @@ export interface Settings {
   /** Stored only in this browser's IndexedDB; never exported, never logged. */
   apiKeys: Partial<Record<ProviderId, string>>;
   baseUrls: Partial<Record<ProviderId, string>>;
+  /** The origin the user agreed to send each provider's key to over plain http (not https, not this machine). */
+  keyConfirmedFor: Partial<Record<ProviderId, string>>;
   models: Partial<Record<ProviderId, string>>;
   /** Explicit context window for the selected model (0 = from the registry). seed 004 `max_input_tokens`. */
   contextWindow: number;
@@ -104,6 +106,7 @@ export const DEFAULT_SETTINGS: Settings = {
   provider: 'demo',
   apiKeys: {},
   baseUrls: {},
+  keyConfirmedFor: {},
   models: {},
   contextWindow: 0,
   systemPrompt: '',
@@ -215,6 +218,7 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     provider: pick('provider', (value) => PROVIDER_IDS.includes(value as ProviderId)),
     apiKeys: strings(saved.apiKeys),
     baseUrls: strings(saved.baseUrls),
+    keyConfirmedFor: strings(saved.keyConfirmedFor),
     models: strings(saved.models),
     contextWindow: pick('contextWindow', int(0, MAX_TOKENS)),
     systemPrompt: pick('systemPrompt', (value) => typeof value === 'string'),

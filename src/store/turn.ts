@@ -137,6 +137,7 @@ export function turnContext(
       provider,
       apiKey: settings.apiKeys[provider] ?? '',
       baseUrl: settings.baseUrls[provider] || (provider === 'openai-compatible' ? DEFAULT_BASE_URLS['openai-compatible'] : undefined),
+      keyConfirmedFor: settings.keyConfirmedFor[provider],
       model: modelId,
     },
     policy: { strategy, options },
