@@ -4,6 +4,7 @@ export * from './errors';
 export * from './conversation';
 export * from './markdownLimits';
 export * from './endpoints';
+export * from './storedRecords';
 export * from './messages';
 export * from './transfer/exportFormat';
 export * from './transfer/exportJson';

@@ -5,7 +5,7 @@
  * WindowpaneError and leaves storage as it was; the caller keeps its in-memory copy.
  */
 import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessage } from '../core';
-import { WindowpaneError, messageText } from '../core';
+import { WindowpaneError, messageText, readStoredConversation, storedMessageProblem } from '../core';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb } from './db';
 import type { StorageChange, SyncChannel } from './sync';
 
@@ -57,6 +57,12 @@ export interface RepositoryOptions {
   now?: () => number;
   /** Ids for new conversations and messages; defaults to random UUIDs. */
   newId?: () => string;
+  /**
+   * Told when stored records cannot be used as they are (another version or a hand edit
+   * wrote them): conversations are shown repaired, unreadable messages are left out. The
+   * records themselves stay in storage unchanged.
+   */
+  onUnreadable?: (notice: string) => void;
 }
 
 export interface Repository {
@@ -154,16 +160,46 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     return updated;
   }
 
+  /** Conversations as the app can show them; reports those repaired or left out. */
+  function readableConversations(records: readonly unknown[]): Conversation[] {
+    const out: Conversation[] = [];
+    let repaired = 0;
+    for (const record of records) {
+      const read = readStoredConversation(record);
+      if (read) out.push(read.conversation);
+      if (!read || read.repaired) repaired++;
+    }
+    if (repaired > 0) {
+      options.onUnreadable?.(
+        `${repaired} stored conversation${repaired === 1 ? ' has' : 's have'} fields this version cannot read; ${repaired === 1 ? 'it is' : 'they are'} shown with defaults and kept unchanged in storage.`,
+      );
+    }
+    return out;
+  }
+
+  /** The messages the app can use; reports those left out (they stay in storage). */
+  function readableMessages(records: readonly StoredMessage[]): StoredMessage[] {
+    const out = records.filter((record) => storedMessageProblem(record) === undefined);
+    const skipped = records.length - out.length;
+    if (skipped > 0) {
+      options.onUnreadable?.(
+        `${skipped} stored message${skipped === 1 ? ' is' : 's are'} in a form this version cannot read, so ${skipped === 1 ? 'it is' : 'they are'} left out here; ${skipped === 1 ? 'it stays' : 'they stay'} in storage unchanged.`,
+      );
+    }
+    return out;
+  }
+
   const repository: Repository = {
     async listConversations() {
       const list = await withTransaction(db, ['conversations'], 'readonly', 'list conversations', (tx) =>
         tx.store.index('byUpdatedAt').getAll(),
       );
-      return list.reverse();
+      return readableConversations(list.reverse());
     },
 
-    getConversation(id) {
-      return withTransaction(db, ['conversations'], 'readonly', 'read the conversation', (tx) => tx.store.get(id));
+    async getConversation(id) {
+      const record = await withTransaction(db, ['conversations'], 'readonly', 'read the conversation', (tx) => tx.store.get(id));
+      return record === undefined ? undefined : readableConversations([record])[0];
     },
 
     async createConversation(input = {}) {
@@ -229,10 +265,11 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       );
     },
 
-    getMessages(conversationId) {
-      return withTransaction(db, ['messages'], 'readonly', 'read the messages', (tx) =>
+    async getMessages(conversationId) {
+      const records = await withTransaction(db, ['messages'], 'readonly', 'read the messages', (tx) =>
         tx.store.index('byConversation').getAll(conversationRange(conversationId)),
       );
+      return readableMessages(records);
     },
 
     getMessage(id) {

@@ -19,7 +19,7 @@ export interface WindowpaneStorage {
   close(): void;
 }
 
-export interface OpenStorageOptions extends OpenDbOptions, Pick<RepositoryOptions, 'now' | 'newId'> {
+export interface OpenStorageOptions extends OpenDbOptions, Pick<RepositoryOptions, 'now' | 'newId' | 'onUnreadable'> {
   channel?: SyncChannelOptions;
   /** Defaults to `navigator.locks`; `null` treats every leftover stream as interrupted. */
   locks?: StreamLocks | null;
@@ -36,7 +36,7 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
   const db = await openWindowpaneDb(options);
   const sync = createSyncChannel(options.channel);
   try {
-    const repository = createRepository(db, { sync, now: options.now, newId: options.newId });
+    const repository = createRepository(db, { sync, now: options.now, newId: options.newId, onUnreadable: options.onUnreadable });
     const isStreamAlive = await liveStreamChecker(options.locks);
     await restoreRescuedStreams(repository, isStreamAlive, options.rescue);
     const interrupted = await repository.markInterruptedStreams(isStreamAlive);

@@ -49,6 +49,8 @@ export interface StorageEvents {
   onBlocked?: (error: Error) => void;
   onVersionChange?: () => void;
   onTerminated?: () => void;
+  /** Stored records another version wrote that cannot be used as they are. */
+  onUnreadable?: (notice: string) => void;
 }
 
 export interface AppState {

@@ -26,6 +26,7 @@ function storageEvents(rt: Runtime) {
     onBlocked: (error: Error) => rt.store.setState({ storageProblem: error.message }),
     onVersionChange: () => lost('Windowpane was updated in another tab, so this tab closed its storage to let the update finish.'),
     onTerminated: () => lost('The browser closed Windowpane’s storage (site data may have been cleared).'),
+    onUnreadable: (text: string) => void notify(rt, { id: `unreadable-${text}`, tone: 'warning', text }),
   };
 }
 

@@ -92,7 +92,8 @@ function invalid(message: string): ImportParseResult {
   return { ok: false, error: { code: 'import_invalid', message } };
 }
 
-function readConversation(value: unknown, path: string): Conversation {
+/** Reads one conversation record, throwing `MalformedImport` naming the first bad field. */
+export function readConversation(value: unknown, path: string): Conversation {
   const raw = readRecord(value, path);
   const conversation: Conversation = {
     id: readNonEmptyString(raw.id, `${path}.id`),
@@ -113,7 +114,8 @@ function readConversation(value: unknown, path: string): Conversation {
   return conversation;
 }
 
-function readMessage(value: unknown, path: string): StoredMessage {
+/** Reads one message record, throwing `MalformedImport` naming the first bad field. */
+export function readMessage(value: unknown, path: string): StoredMessage {
   const raw = readRecord(value, path);
   const status = readOneOf(raw.status, STATUSES, `${path}.status`);
   const message: StoredMessage = {

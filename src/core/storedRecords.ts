@@ -1,0 +1,49 @@
+/**
+ * Records read back from IndexedDB are outside input too: another version of Windowpane,
+ * a sync or a hand edit may have written them. These checks use the same readers as the
+ * Windowpane import, so a record the app can export is one it can read back.
+ */
+import type { Conversation } from './conversation';
+import { readConversation, readMessage } from './transfer/importWindowpane';
+import { MalformedImport } from './transfer/readJson';
+
+/** Why a stored message cannot be used, or undefined when it can. Never throws. */
+export function storedMessageProblem(value: unknown): string | undefined {
+  try {
+    readMessage(value, 'message');
+    return undefined;
+  } catch (error) {
+    if (error instanceof MalformedImport) return error.message;
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+const finite = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+
+/**
+ * A stored conversation as the app can show it: the record itself when it is valid, else a
+ * copy with each bad field replaced (a title that is not text becomes "Untitled
+ * conversation", bad times and counts 0) and `repaired` set; undefined only when it has no
+ * id to find its messages by. The stored record is never changed.
+ */
+export function readStoredConversation(value: unknown): { conversation: Conversation; repaired: boolean } | undefined {
+  try {
+    readConversation(value, 'conversation');
+    return { conversation: value as Conversation, repaired: false };
+  } catch {
+    if (typeof value !== 'object' || value === null) return undefined;
+    const raw = value as Record<string, unknown>;
+    if (typeof raw.id !== 'string' || raw.id === '') return undefined;
+    const conversation: Conversation = {
+      id: raw.id,
+      title: typeof raw.title === 'string' ? raw.title : 'Untitled conversation',
+      createdAt: finite(raw.createdAt, 0),
+      updatedAt: finite(raw.updatedAt, 0),
+      messageCount: finite(raw.messageCount, 0),
+    };
+    if (typeof raw.overrides === 'object' && raw.overrides !== null) conversation.overrides = raw.overrides as Record<string, unknown>;
+    const source = raw.source as Record<string, unknown> | undefined;
+    if (source && typeof source.kind === 'string' && typeof source.id === 'string') conversation.source = source as unknown as Conversation['source'];
+    return { conversation, repaired: true };
+  }
+}
