@@ -13,6 +13,8 @@ export const MARKDOWN_LIMITS = {
   maxChars: 50_000,
   /** Lines that start with `|` outside code blocks: table rows, which cost most per character. */
   maxTableRows: 2_000,
+  /** `|` characters on those lines: cells, so a few rows thousands of columns wide count too. */
+  maxTableCells: 10_000,
   /** Nested containers (block quotes and list items) on one line. */
   maxDepth: 32,
   /** Runs of `*`, `_` or `~` that could open or close emphasis (not inside a word). */
@@ -65,6 +67,7 @@ export function markdownLimitExceeded(text: string): string | undefined {
   if (text.length > limits.maxChars) return `it is longer than ${limits.maxChars.toLocaleString('en-US')} characters`;
   const lines = text.split('\n');
   let tableRows = 0;
+  let tableCells = 0;
   let fence: string | undefined;
   let emphasisRuns = 0;
   let brackets = 0;
@@ -79,7 +82,11 @@ export function markdownLimitExceeded(text: string): string | undefined {
       continue;
     }
     if (containerDepth(line) > limits.maxDepth) return `it nests more than ${limits.maxDepth} quotes or lists`;
-    if (line.trimStart().startsWith('|') && ++tableRows > limits.maxTableRows) return `it has more than ${limits.maxTableRows.toLocaleString('en-US')} table rows`;
+    if (line.trimStart().startsWith('|')) {
+      if (++tableRows > limits.maxTableRows) return `it has more than ${limits.maxTableRows.toLocaleString('en-US')} table rows`;
+      tableCells += line.split('|').length - 1;
+      if (tableCells > limits.maxTableCells) return `it has more than ${limits.maxTableCells.toLocaleString('en-US')} table cells`;
+    }
     for (let i = 0; i < line.length; i++) {
       const code = line.charCodeAt(i);
       if (code === 91 /* [ */) brackets++;

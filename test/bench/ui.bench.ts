@@ -27,7 +27,7 @@ const ROUNDS = 5;
 const STREAM_TOKENS = 2_000;
 
 /** dist/ as it is when it is newer than every source file, else a fresh build. */
-async function ensureBuilt(): Promise<void> {
+export async function ensureBuilt(): Promise<void> {
   const built = `${ROOT}dist/index.html`;
   const newestSource = Math.max(...[`${ROOT}index.html`, ...filesUnder(`${ROOT}src`)].map((f) => statSync(f).mtimeMs));
   if (existsSync(built) && statSync(built).mtimeMs > newestSource) return;
