@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { XSS_CORPUS } from '../security/xssCorpus';
 import { launchBrowser, newPage, screenshot } from './browser';
-import { openApp, openConversation } from './persistenceHelpers';
+import { openApp } from './persistenceHelpers';
 
 let browser: Browser;
 beforeAll(async () => {
