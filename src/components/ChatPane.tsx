@@ -1,7 +1,7 @@
 import { forwardRef, useDeferredValue, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { actions, appRuntime, useApp } from '../store';
-import { contextFor, currentCalibration, planFor } from '../store/chatActions';
+import { contextFor, planFor } from '../store/chatActions';
 import type { AttachmentInfo } from '../store/attachmentActions';
 import { chatView, draftTokens } from '../store/chatView';
 import { clearedToolCalls, pairToolResults } from '../store/toolTranscript';
@@ -32,10 +32,12 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const conversation = conversations.find((c) => c.id === activeId);
   // The calibration learned from the last answer changes the counts, so the plan is made again with it:
   // otherwise the transcript marked a different set of cleared tool results than the next request sent.
-  const calibration = currentCalibration();
+  const calibration = useApp((s) => s.calibration);
+  // An endpoint that refused tools is sent none, so its definitions leave the gauge too.
+  const toolsRefused = useApp((s) => s.toolsRefused);
   // Tools offered can depend on whether files are attached.
   const hasAttachments = attachments.length > 0;
-  const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation, calibration, hasAttachments]); // eslint-disable-line react-hooks/exhaustive-deps
+  const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation, calibration, toolsRefused, hasAttachments]); // eslint-disable-line react-hooks/exhaustive-deps
   const draftCount = draftTokens(draft);
   // The in-flight answer is not part of the next request; plan from what is complete.
   const view = useMemo(() => {

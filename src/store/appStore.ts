@@ -6,8 +6,8 @@
  * when a write fails the in-memory state is kept and the user is told.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Conversation, StoredMessage, Usage } from '../core';
-import { isWindowpaneError } from '../core';
+import type { CalibrationState, Conversation, StoredMessage, Usage } from '../core';
+import { emptyCalibration, isWindowpaneError } from '../core';
 import type { DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ProviderSettings, RetryInfo } from '../providers';
 import type { Notice } from '../components/Notices';
@@ -79,6 +79,10 @@ export interface AppState {
   draft: string;
   /** Files attached to conversations that have been opened, by conversation id (their text stays in storage). */
   attachments: Record<string, AttachmentInfo[]>;
+  /** Per-model correction of the token estimate, learned from reported usage (saved per model). */
+  calibration: CalibrationState;
+  /** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
+  toolsRefused: readonly string[];
 }
 
 export const initialState = (): AppState => ({
@@ -98,6 +102,8 @@ export const initialState = (): AppState => ({
   settingsOpen: false,
   draft: '',
   attachments: {},
+  calibration: emptyCalibration(),
+  toolsRefused: [],
 });
 
 export type AppStore = StoreApi<AppState>;
@@ -116,10 +122,20 @@ export interface Runtime {
   deleted: Map<string, DeletedConversation>;
   /** Conversations storage could not create (e.g. full): kept in memory for this visit, their messages not written. */
   memoryOnly: Set<string>;
+  /** Models whose saved calibration has been read into the state in this visit. */
+  calibrationLoaded: Set<string>;
 }
 
 export function createRuntime(deps: AppDeps): Runtime {
-  return { store: createStore<AppState>()(initialState), deps, storage: null, controllers: new Map(), deleted: new Map(), memoryOnly: new Set() };
+  return {
+    store: createStore<AppState>()(initialState),
+    deps,
+    storage: null,
+    controllers: new Map(),
+    deleted: new Map(),
+    memoryOnly: new Set(),
+    calibrationLoaded: new Set(),
+  };
 }
 
 export function repo(rt: Runtime): Repository | null {

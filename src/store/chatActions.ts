@@ -9,7 +9,6 @@ import {
   SLOT_ITEM_ID,
   WindowpaneError,
   buildSummaryPrompt,
-  emptyCalibration,
   estimateTextTokens,
   isWindowpaneError,
   messageText,
@@ -33,24 +32,26 @@ import { buildHistory } from './history';
 import { enabledTools, runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
 import { rawCounter, turnContext, withoutTools, type TurnContext } from './turn';
 
-/** Calibration per model, learned from reported usage; loaded from storage on first use. */
-const calibrationLoaded = new Set<string>();
-let calibration: CalibrationState = emptyCalibration();
-
-/** Reads the calibration saved for `modelId`, once per model per page. */
+/** Reads the calibration saved for `modelId` into the state, once per model per runtime. */
 export async function loadCalibration(rt: Runtime, modelId: string): Promise<void> {
-  if (calibrationLoaded.has(modelId)) return;
-  calibrationLoaded.add(modelId);
+  if (rt.calibrationLoaded.has(modelId)) return;
+  rt.calibrationLoaded.add(modelId);
   const saved = await repo(rt)?.getCalibration(modelId).catch(() => undefined);
-  if (saved) calibration = { version: 1, models: { ...calibration.models, ...readCalibration({ models: { [modelId]: saved } }).models } };
+  if (saved) {
+    rt.store.setState(({ calibration }) => ({
+      calibration: { version: 1, models: { ...calibration.models, ...readCalibration({ models: { [modelId]: saved } }).models } },
+    }));
+  }
 }
 
-export function currentCalibration(): CalibrationState {
-  return calibration;
+/** Applies what a request taught about the estimate for `modelId`, and saves it. */
+function updateCalibration(rt: Runtime, modelId: string, change: (calibration: CalibrationState) => CalibrationState): void {
+  rt.store.setState(({ calibration }) => ({ calibration: change(calibration) }));
+  void saveCalibration(rt, modelId);
 }
 
 async function saveCalibration(rt: Runtime, modelId: string): Promise<void> {
-  const entry = calibration.models[modelId];
+  const entry = rt.store.getState().calibration.models[modelId];
   if (entry) await repo(rt)?.setCalibration(modelId, entry).catch(() => undefined);
 }
 
@@ -65,8 +66,8 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
   const hasAttachments = conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0;
   // Read only when no tool is offered (see turnContext): a scan of the history otherwise spared.
   const historyTools = () => (conversationId ? toolNamesCalled(state.messages[conversationId] ?? []) : []);
-  const ctx = turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, calibration, hasAttachments, historyTools);
-  return ctx.tools.length > 0 && toolsRefused.has(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
+  const ctx = turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, state.calibration, hasAttachments, historyTools);
+  return ctx.tools.length > 0 && state.toolsRefused.includes(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
 }
 
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */
@@ -233,9 +234,6 @@ interface TurnLimits {
   windowLimit?: number;
 }
 
-/** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
-const toolsRefused = new Set<string>();
-
 function toolsKey(ctx: TurnContext): string {
   return `${ctx.provider}\u0000${ctx.providerSettings.baseUrl ?? ''}\u0000${ctx.modelId}`;
 }
@@ -311,15 +309,14 @@ async function answerOnce(
         rt.store.setState((s) => (s.streaming?.messageId === assistant?.id ? { streaming: null } : {}));
         if (result.usageReported) {
           rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
-          calibration = observeInputTokens(calibration, ctx.model.id, rawEstimate(ctx, plan), reportedInputTokens(result.usage));
-          void saveCalibration(rt, ctx.model.id);
+          updateCalibration(rt, ctx.model.id, (calibration) => observeInputTokens(calibration, ctx.model.id, rawEstimate(ctx, plan), reportedInputTokens(result.usage)));
         }
         if (result.stopReason === 'max_tokens') notify(rt, { tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
         return assistant;
       } catch (error) {
         if (text === '' && ctx.tools.length > 0 && isToolsRefusal(error)) {
           // A local model without tool support: say so once, and carry on without tools.
-          toolsRefused.add(toolsKey(ctx));
+          rt.store.setState(({ toolsRefused }) => ({ toolsRefused: [...toolsRefused, toolsKey(ctx)] }));
           ctx = withoutTools(ctx);
           plan = planFor(ctx, history());
           notify(rt, {
@@ -334,8 +331,7 @@ async function answerOnce(
           const promptTokens = Number(error.details.promptTokens);
           const limit = Number(error.details.limit);
           if (promptTokens > 0) {
-            calibration = tightenCalibration(calibration, ctx.model.id, rawEstimate(ctx, plan), promptTokens);
-            void saveCalibration(rt, ctx.model.id);
+            updateCalibration(rt, ctx.model.id, (calibration) => tightenCalibration(calibration, ctx.model.id, rawEstimate(ctx, plan), promptTokens));
           }
           // A limit below the window we planned for means the window setting is too large
           // (or the server's smaller): only a plan within the stated limit can succeed.

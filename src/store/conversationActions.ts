@@ -219,11 +219,9 @@ export async function undoDelete(rt: Runtime, id: string): Promise<void> {
   }
 }
 
-let searchSeq = 0;
-/** Filters the sidebar by title and message text. */
+/** Filters the sidebar by title and message text; results of a query typed over since are dropped. */
 export async function search(rt: Runtime, query: string): Promise<void> {
   rt.store.setState({ query });
-  const mine = ++searchSeq;
   const repository = repo(rt);
   if (!query.trim()) {
     rt.store.setState({ searchHits: null });
@@ -240,7 +238,7 @@ export async function search(rt: Runtime, query: string): Promise<void> {
   }
   try {
     const hits = await repository.searchConversations(query, { limit: 100 });
-    if (mine === searchSeq) rt.store.setState({ searchHits: hits });
+    if (rt.store.getState().query === query) rt.store.setState({ searchHits: hits });
   } catch (error) {
     reportError(rt, error, 'search');
   }

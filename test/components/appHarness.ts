@@ -25,6 +25,7 @@ export function resetApp(demo: { chunkDelayMs?: number } = {}): void {
   for (const controller of appRuntime.controllers.values()) controller.abort();
   appRuntime.controllers.clear();
   appRuntime.deleted.clear();
+  appRuntime.calibrationLoaded.clear();
   appRuntime.storage?.close();
   appRuntime.storage = null;
   globalThis.indexedDB = new IDBFactory();
