@@ -6,7 +6,7 @@
  * Errors are read by shape, not class, so this file does not load an SDK.
  */
 import { WindowpaneError, parseContextLengthError } from '../core';
-import type { ContentBlock, ErrorCode, ProviderId } from '../core';
+import type { ContentBlock, ErrorCode, ErrorDetails, ProviderId } from '../core';
 
 export interface ErrorContext {
   provider: ProviderId;
@@ -133,7 +133,7 @@ function formatCount(n: number): string {
  */
 export function toWindowpaneError(error: unknown, ctx: ErrorContext): WindowpaneError {
   if (error instanceof WindowpaneError) return error;
-  const details: Record<string, unknown> = { provider: ctx.provider };
+  const details: ErrorDetails = { provider: ctx.provider };
   if (ctx.partialContent && ctx.partialContent.length > 0) details.partialContent = ctx.partialContent;
   const make = (code: ErrorCode, message: string) => new WindowpaneError(code, redactSecrets(message, ctx.apiKey), details);
 

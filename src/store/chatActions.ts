@@ -328,8 +328,8 @@ async function answerOnce(
         }
         if (!contextRetried && isWindowpaneError(error, 'context_length') && text === '') {
           contextRetried = true;
-          const promptTokens = Number(error.details.promptTokens);
-          const limit = Number(error.details.limit);
+          const promptTokens = error.details.promptTokens ?? 0;
+          const limit = error.details.limit ?? 0;
           if (promptTokens > 0) {
             updateCalibration(rt, ctx.model.id, (calibration) => tightenCalibration(calibration, ctx.model.id, rawEstimate(ctx, plan), promptTokens));
           }
@@ -352,7 +352,7 @@ async function answerOnce(
   } catch (error) {
     const message = reportError(rt, error, 'get an answer');
     if (assistant) {
-      const partial = isWindowpaneError(error) && Array.isArray(error.details.partialContent) ? (error.details.partialContent as ContentBlock[]) : currentText(rt, assistant);
+      const partial = (isWindowpaneError(error) ? error.details.partialContent : undefined) ?? currentText(rt, assistant);
       const code = isWindowpaneError(error) ? error.code : 'provider';
       // Tool calls of a failed answer never run; left in, they would have no result.
       const content = partial.filter((block) => block.type !== 'tool_use');
