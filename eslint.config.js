@@ -60,6 +60,32 @@ export default tseslint.config(
     },
   },
   {
+    // The store never reaches up into the UI: the types it produces (notices, the gauge's view) are its own.
+    files: ['src/store/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
+          { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
+          { regex: '^\\.\\./components(/|$)', message: 'src/store does not import from src/components: imports point down.' },
+        ],
+      }],
+    },
+  },
+  {
+    // Components see the store only through its public surface, src/store/index.ts.
+    files: ['src/components/**/*.{ts,tsx}', 'src/App.tsx', 'src/main.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
+          { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
+          { regex: '^\\.{1,2}/store/.', message: "Components import the store's public surface ('../store'), not its modules." },
+        ],
+      }],
+    },
+  },
+  {
     files: ['src/providers/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' }] }],

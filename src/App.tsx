@@ -9,10 +9,7 @@ import { Notices } from './components/Notices';
 import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
 import { MODEL_REGISTRY, resolveModelInfo, type ProviderId } from './core';
-import { actions, appRuntime, useApp } from './store';
-import { contextFor } from './store/chatActions';
-import { activeOverrides } from './store/conversationActions';
-import { effectiveSettings } from './store/settings';
+import { actions, activeOverrides, appRuntime, contextFor, effectiveSettings, useApp } from './store';
 
 function modelsFor(provider: ProviderId): ModelOption[] {
   const registryProvider = provider === 'openai-compatible' ? 'none' : provider;

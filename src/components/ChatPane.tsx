@@ -1,10 +1,6 @@
 import { forwardRef, useDeferredValue, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { actions, appRuntime, useApp } from '../store';
-import { contextFor, planFor } from '../store/chatActions';
-import type { AttachmentInfo } from '../store/attachmentActions';
-import { chatView, draftTokens } from '../store/chatView';
-import { clearedToolCalls, pairToolResults } from '../store/toolTranscript';
+import { actions, appRuntime, chatView, clearedToolCalls, contextFor, draftTokens, pairToolResults, planFor, useApp, type AttachmentInfo } from '../store';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
 import { TokenGauge } from './TokenGauge';

@@ -1,5 +1,5 @@
 import { forwardRef, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
-import { formatBytes, type AttachmentInfo } from '../store/attachmentActions';
+import { formatBytes, type AttachmentInfo } from '../store';
 
 interface ComposerProps {
   /** Returns false when the message was not taken (e.g. another answer is still streaming); the draft is then kept. */

@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
 import type { ContentBlock, StoredMessage } from '../core';
 import { messageText } from '../core';
-import type { ToolResultView } from '../store/transcript';
+import type { ToolResultView } from '../store';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
 

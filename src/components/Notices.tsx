@@ -1,10 +1,4 @@
-export interface Notice {
-  id: string;
-  tone: 'info' | 'warning' | 'error';
-  text: string;
-  /** An optional action, e.g. Undo after a delete. */
-  action?: { label: string; run: () => void };
-}
+import type { Notice } from '../store';
 
 /** Transient messages: compaction, overflow recovery, retries, errors, undo. */
 export function Notices({ notices, onDismiss }: { notices: Notice[]; onDismiss: (id: string) => void }) {

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode
 import type { ProviderId } from '../core';
 import { RUN_TIME_LIMIT_MS, keyDestinationQuestions } from '../core';
 import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
-import { DEFAULT_BASE_URLS, STRATEGIES, STRATEGY_LABELS, TOOL_ROUNDS_RANGE, type Settings, type ToolSettings, type WindowSettings } from '../store/settings';
+import { DEFAULT_BASE_URLS, STRATEGIES, STRATEGY_LABELS, TOOL_ROUNDS_RANGE, type Settings, type ToolSettings, type WindowSettings } from '../store';
 
 export interface ModelOption {
   id: string;

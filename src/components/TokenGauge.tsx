@@ -1,9 +1,5 @@
 import type { Usage } from '../core';
-
-export interface GaugePart {
-  label: string;
-  tokens: number;
-}
+import type { GaugePart } from '../store';
 
 export interface TokenGaugeProps {
   /** Estimated tokens of the next request: system + window + draft + output reserve. */

@@ -1,7 +1,7 @@
 import { memo, useId, useState } from 'react';
 import type { ToolUseBlock } from '../core';
 import { READ_ATTACHMENT, RUN_JAVASCRIPT } from '../core';
-import type { ToolResultView } from '../store/transcript';
+import type { ToolResultView } from '../store';
 
 export interface ToolCallViewProps {
   call: ToolUseBlock;

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
-import type { TranscriptRow } from '../store/transcript';
+import type { TranscriptRow } from '../store';
 import { MessageFallback } from './MessageFallback';
 import { MessageView } from './MessageView';
 import { SummaryMessage } from './SummaryMessage';

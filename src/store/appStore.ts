@@ -10,8 +10,6 @@ import type { CalibrationState, Conversation, StoredMessage, Usage } from '../co
 import { emptyCalibration, isWindowpaneError } from '../core';
 import type { DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ProviderSettings, RetryInfo } from '../providers';
-import type { Notice } from '../components/Notices';
-import type { AttachmentInfo } from './attachmentActions';
 import { readOverrides, withDefaults, type ConversationOverrides, type Settings } from './settings';
 import type { JavascriptRunner } from './tools/javascriptRunner';
 
@@ -51,6 +49,25 @@ export interface StorageEvents {
   onTerminated?: () => void;
   /** Stored records another version wrote that cannot be used as they are. */
   onUnreadable?: (notice: string) => void;
+}
+
+/** What the chips show of an attachment; its text stays in storage. */
+export interface AttachmentInfo {
+  id: string;
+  conversationId: string;
+  name: string;
+  /** UTF-8 bytes of the stored text. */
+  size: number;
+  createdAt: number;
+}
+
+/** A transient message for the user: compaction, overflow recovery, retries, errors, Undo. */
+export interface Notice {
+  id: string;
+  tone: 'info' | 'warning' | 'error';
+  text: string;
+  /** An optional action, e.g. Undo after a delete. */
+  action?: { label: string; run: () => void };
 }
 
 export interface AppState {

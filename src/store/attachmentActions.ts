@@ -7,21 +7,11 @@
  */
 import { isWindowpaneError, WindowpaneError } from '../core';
 import type { AttachmentRecord } from '../persistence';
-import { notify, repo, reportError, type Runtime } from './appStore';
+import { notify, repo, reportError, type AttachmentInfo, type Runtime } from './appStore';
 import { createConversationFor } from './newConversation';
 
 /** The largest file that can be attached, in bytes (5 MB): far more text than any model reads at once. */
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
-
-/** What the chips show of an attachment; its text stays in storage. */
-export interface AttachmentInfo {
-  id: string;
-  conversationId: string;
-  name: string;
-  /** UTF-8 bytes of the stored text. */
-  size: number;
-  createdAt: number;
-}
 
 /** "812 B", "3.4 KB", "12 KB", "1.5 MB" (1 KB = 1,024 bytes). */
 export function formatBytes(bytes: number): string {

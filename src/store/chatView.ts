@@ -6,11 +6,17 @@
  */
 import type { ContextPlan, StoredMessage, Usage } from '../core';
 import { estimateRequestCost, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS, pricesForPrompt } from '../core';
-import type { GaugePart } from '../components/TokenGauge';
 import { activeSummary, storedMessageTokens } from './history';
 import type { TranscriptRow } from './transcript';
 import { conversationCost, type TurnContext } from './turn';
 
+/** One part of the next request in the gauge: the system prompt, the head, the summary, the newest messages, the reserve. */
+export interface GaugePart {
+  label: string;
+  tokens: number;
+}
+
+/** What the token gauge shows, all from the plan the next request is built from. */
 export interface GaugeView {
   total: number;
   contextWindow: number;

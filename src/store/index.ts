@@ -71,4 +71,21 @@ export function useApp<T>(selector: (state: AppState) => T): T {
   return useStore(appRuntime.store, selector);
 }
 
-export type { AppState, Runtime };
+export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
+// The store's public surface for components: what they may read and the views they render.
+export { contextFor, planFor } from './chatActions';
+export { chatView, draftTokens, type GaugePart, type GaugeView } from './chatView';
+export { clearedToolCalls, pairToolResults } from './toolTranscript';
+export type { ToolResultView, TranscriptRow } from './transcript';
+export { formatBytes } from './attachmentActions';
+export { activeOverrides } from './conversationActions';
+export {
+  DEFAULT_BASE_URLS,
+  STRATEGIES,
+  STRATEGY_LABELS,
+  TOOL_ROUNDS_RANGE,
+  effectiveSettings,
+  type Settings,
+  type ToolSettings,
+  type WindowSettings,
+} from './settings';
