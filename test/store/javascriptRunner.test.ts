@@ -1,66 +1,93 @@
 /**
- * The page side of run_javascript with a stand-in for the worker: one worker per run,
- * terminated when the run ends for any reason, the time limit and Stop enforced from the
- * page, and the output held to the cap whatever the worker sends. (The real worker runs in
- * Chromium: test/e2e/tools.e2e.test.ts.)
+ * The page side of run_javascript with a stand-in for the sandbox frame: one sandbox per
+ * run, removed when the run ends for any reason, the time limit and Stop enforced from the
+ * page, and every message from the sandbox checked and counted whatever it sends. (The
+ * real frame and worker run in Chromium: test/e2e/tools.e2e.test.ts and
+ * test/security/sandbox.e2e.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { RUN_MAX_OUTPUT_CHARS } from '../../src/core';
-import { createWorkerRunner, type SandboxPort } from '../../src/store/tools/javascriptRunner';
-import type { SandboxReply, SandboxRequest } from '../../src/store/tools/sandboxProtocol';
+import { createWorkerRunner, RUN_MAX_MESSAGES, SANDBOX_LIMITS, type SandboxPort } from '../../src/store/tools/javascriptRunner';
+import type { SandboxRequest } from '../../src/store/tools/sandboxProtocol';
+import { sandboxWorkerSource } from '../../src/store/tools/sandboxWorker';
 
-/** A worker that answers each posted snippet with `script` (or never, when it returns nothing). */
-function fakeWorkers(script: (code: string, reply: (message: SandboxReply) => void) => void) {
+type Reply = (message: unknown) => void;
+
+/** A sandbox that says it is ready, then answers each posted snippet with `script` (or never, when it returns nothing). */
+function fakeSandboxes(script: (code: string, reply: Reply) => void) {
   const spawned: { posted: SandboxRequest[]; terminated: boolean }[] = [];
   const spawn = (): SandboxPort => {
     const record = { posted: [] as SandboxRequest[], terminated: false };
     spawned.push(record);
+    const reply: Reply = (message) => {
+      if (!record.terminated) port.onmessage?.(message);
+    };
     const port: SandboxPort = {
       onmessage: null,
       onerror: null,
       postMessage(message) {
         record.posted.push(message);
-        queueMicrotask(() => script(message.code, (reply) => !record.terminated && port.onmessage?.(new MessageEvent('message', { data: reply }))));
+        queueMicrotask(() => script(message.code, reply));
       },
       terminate() {
         record.terminated = true;
       },
     };
+    queueMicrotask(() => reply({ type: 'ready' }));
     return port;
   };
   return { spawn, spawned };
 }
 
+const run = (spawn: () => SandboxPort, code = 'snippet()') => createWorkerRunner(spawn)(code, new AbortController().signal);
+
 describe('createWorkerRunner', () => {
-  it('collects printed lines and the result, then terminates the worker', async () => {
-    const { spawn, spawned } = fakeWorkers((code, reply) => {
+  it('sends the snippet with the worker script once the sandbox is ready, collects output and the result, then removes the sandbox', async () => {
+    const { spawn, spawned } = fakeSandboxes((code, reply) => {
       reply({ type: 'print', text: `running ${code}`, cut: false });
       reply({ type: 'print', text: 'a warning', cut: false });
       reply({ type: 'done', result: '42' });
     });
-    const run = await createWorkerRunner(spawn)('6 * 7', new AbortController().signal);
-    expect(run).toEqual({ logs: ['running 6 * 7', 'a warning'], result: '42', truncated: false });
+    const outcome = await run(spawn, '6 * 7');
+    expect(outcome).toEqual({ logs: ['running 6 * 7', 'a warning'], result: '42', truncated: false });
     expect(spawned).toHaveLength(1);
-    expect(spawned[0]).toEqual({ posted: [{ code: '6 * 7' }], terminated: true });
+    expect(spawned[0]!.posted).toEqual([{ worker: sandboxWorkerSource(SANDBOX_LIMITS), code: '6 * 7' }]);
+    expect(spawned[0]!.terminated).toBe(true);
   });
 
-  it('starts a fresh worker for every run', async () => {
-    const { spawn, spawned } = fakeWorkers((_code, reply) => reply({ type: 'done' }));
+  it('starts a fresh sandbox for every run', async () => {
+    const { spawn, spawned } = fakeSandboxes((_code, reply) => reply({ type: 'done' }));
     const runner = createWorkerRunner(spawn);
     await runner('1', new AbortController().signal);
     await runner('2', new AbortController().signal);
     expect(spawned.map((w) => [w.posted[0]?.code, w.terminated])).toEqual([['1', true], ['2', true]]);
   });
 
-  it('terminates a worker that never finishes at the time limit, keeping what it printed', async () => {
-    const { spawn, spawned } = fakeWorkers((_code, reply) => reply({ type: 'print', text: 'tick', cut: false }));
-    const run = await createWorkerRunner(spawn, 50)('while (true) {}', new AbortController().signal);
-    expect(run).toEqual({ logs: ['tick'], timedOut: true, truncated: false });
+  it('sends the snippet once even when the sandbox says it is ready again', async () => {
+    const { spawn, spawned } = fakeSandboxes((_code, reply) => {
+      reply({ type: 'ready' });
+      reply({ type: 'done', result: '1' });
+    });
+    expect(await run(spawn)).toMatchObject({ result: '1' });
+    expect(spawned[0]!.posted).toHaveLength(1);
+  });
+
+  it('removes a sandbox that never finishes at the time limit, keeping what it printed', async () => {
+    const { spawn, spawned } = fakeSandboxes((_code, reply) => reply({ type: 'print', text: 'tick', cut: false }));
+    const outcome = await createWorkerRunner(spawn, 50)('while (true) {}', new AbortController().signal);
+    expect(outcome).toEqual({ logs: ['tick'], timedOut: true, truncated: false });
     expect(spawned[0]!.terminated).toBe(true);
   });
 
-  it('terminates the worker when Stop aborts, and does not start one after Stop', async () => {
-    const { spawn, spawned } = fakeWorkers(() => {});
+  it('says the sandbox did not start when it never reports ready', async () => {
+    let terminated = false;
+    const silent = (): SandboxPort => ({ onmessage: null, onerror: null, postMessage: () => {}, terminate: () => void (terminated = true) });
+    expect(await createWorkerRunner(silent, 50)('1', new AbortController().signal)).toEqual({ logs: [], error: 'The sandbox did not start within 0.05 seconds.', truncated: false });
+    expect(terminated).toBe(true);
+  });
+
+  it('removes the sandbox when Stop aborts, and does not start one after Stop', async () => {
+    const { spawn, spawned } = fakeSandboxes(() => {});
     const controller = new AbortController();
     const pending = createWorkerRunner(spawn)('spin()', controller.signal);
     controller.abort();
@@ -71,30 +98,105 @@ describe('createWorkerRunner', () => {
     expect(spawned).toHaveLength(1);
   });
 
-  it('holds the output to the cap even when the worker sends more', async () => {
-    const { spawn } = fakeWorkers((_code, reply) => {
-      for (let i = 0; i < 30; i++) reply({ type: 'print', text: 'x'.repeat(1000), cut: false });
-      reply({ type: 'done' });
+  it('keeps the output the worker cut at the cap and says it was cut', async () => {
+    const { spawn } = fakeSandboxes((_code, reply) => {
+      reply({ type: 'print', text: 'x'.repeat(RUN_MAX_OUTPUT_CHARS - 10), cut: false });
+      reply({ type: 'print', text: 'y'.repeat(5), cut: true });
+      reply({ type: 'done', result: '1' });
     });
-    const run = await createWorkerRunner(spawn)('flood()', new AbortController().signal);
-    expect(run.truncated).toBe(true);
-    const printed = run.logs.join('\n').length;
-    expect(printed).toBeLessThanOrEqual(RUN_MAX_OUTPUT_CHARS + 30);
-    expect(printed).toBeGreaterThan(RUN_MAX_OUTPUT_CHARS - 30);
+    expect(await run(spawn)).toEqual({ logs: ['x'.repeat(RUN_MAX_OUTPUT_CHARS - 10), 'yyyyy'], result: '1', truncated: true });
   });
 
-  it('reports a worker that cannot start or fails as an error, never a rejection', async () => {
+  it('stops the snippet when the sandbox sends more output than the cap, keeping exactly the cap', async () => {
+    const { spawn, spawned } = fakeSandboxes((_code, reply) => {
+      for (let i = 0; i < 30; i++) reply({ type: 'print', text: 'x'.repeat(1000), cut: false });
+      reply({ type: 'done', result: 'never read' });
+    });
+    const outcome = await run(spawn, 'flood()');
+    expect(outcome.truncated).toBe(true);
+    expect(outcome.result).toBeUndefined();
+    expect(outcome.error).toBe('The snippet was stopped: it printed more than 10,000 characters.');
+    expect(outcome.logs.reduce((sum, line) => sum + line.length + 1, 0)).toBe(RUN_MAX_OUTPUT_CHARS);
+    expect(spawned[0]!.terminated).toBe(true);
+  });
+
+  it('counts an empty message against the output cap too', async () => {
+    const { spawn } = fakeSandboxes((_code, reply) => {
+      // 100 lines of 99 characters and their line breaks fill the cap exactly; one empty message passes it.
+      for (let i = 0; i < 100; i++) reply({ type: 'print', text: 'z'.repeat(99), cut: false });
+      reply({ type: 'print', text: '', cut: false });
+      reply({ type: 'done', result: 'never read' });
+    });
+    const outcome = await run(spawn);
+    expect(outcome).toMatchObject({ error: 'The snippet was stopped: it printed more than 10,000 characters.', truncated: true });
+    expect(outcome.logs).toHaveLength(100);
+  });
+
+  it(`stops the snippet at the ${RUN_MAX_MESSAGES + 1}th message, however small`, async () => {
+    let sent = 0;
+    const { spawn, spawned } = fakeSandboxes((_code, reply) => {
+      for (let i = 0; i < 100_000 && !spawned[0]!.terminated; i++, sent++) reply({ type: 'print', text: '', cut: false });
+    });
+    const outcome = await run(spawn);
+    expect(outcome).toMatchObject({ error: `The snippet was stopped: it sent more than ${RUN_MAX_MESSAGES} messages.`, truncated: true });
+    // The ready message counts too.
+    expect(outcome.logs).toHaveLength(RUN_MAX_MESSAGES - 1);
+    expect(sent).toBe(RUN_MAX_MESSAGES);
+    expect(spawned[0]!.terminated).toBe(true);
+  });
+
+  it.each<[string, unknown]>([
+    ['not an object', 'done'],
+    ['null', null],
+    ['a print without text', { type: 'print', cut: false }],
+    ['a print whose text is not a string', { type: 'print', text: { toString: () => 'x' }, cut: false }],
+    ['a done whose result is not a string', { type: 'done', result: 42 }],
+    ['an unknown kind', { type: 'eval', code: 'alert(1)' }],
+  ])('stops the snippet when the sandbox sends %s', async (_name, message) => {
+    const { spawn, spawned } = fakeSandboxes((_code, reply) => {
+      reply({ type: 'print', text: 'before', cut: false });
+      reply(message);
+      reply({ type: 'done', result: 'after' });
+    });
+    const outcome = await run(spawn);
+    expect(outcome.logs).toEqual(['before']);
+    expect(outcome.result).toBeUndefined();
+    expect(outcome.error).toMatch(/^The snippet was stopped: the sandbox sent a (malformed message|message of an unknown kind)\.$/);
+    expect(spawned[0]!.terminated).toBe(true);
+  });
+
+  it('cuts a result or an error longer than the cap', async () => {
+    const long = 'r'.repeat(RUN_MAX_OUTPUT_CHARS * 3);
+    const result = await run(fakeSandboxes((_code, reply) => reply({ type: 'done', result: long })).spawn);
+    expect(result.result).toHaveLength(RUN_MAX_OUTPUT_CHARS);
+    const error = await run(fakeSandboxes((_code, reply) => reply({ type: 'done', error: long })).spawn);
+    expect(error.error).toHaveLength(RUN_MAX_OUTPUT_CHARS);
+  });
+
+  it('reports a sandbox that cannot start or fails as an error, never a rejection', async () => {
     const cannot = await createWorkerRunner(() => {
-      throw new ReferenceError('Worker is not defined');
+      throw new ReferenceError('document is not defined');
     })('1', new AbortController().signal);
-    expect(cannot).toEqual({ logs: [], error: 'The sandbox could not start: Worker is not defined', truncated: false });
+    expect(cannot).toEqual({ logs: [], error: 'The sandbox could not start: document is not defined', truncated: false });
 
     let port: SandboxPort | undefined;
     const failing = createWorkerRunner(() => {
       port = { onmessage: null, onerror: null, postMessage: () => {}, terminate: () => {} };
       return port;
     })('1', new AbortController().signal);
-    port!.onerror!(new ErrorEvent('error', { message: 'Uncaught SyntaxError: bad module' }));
-    expect(await failing).toEqual({ logs: [], error: 'The sandbox failed: Uncaught SyntaxError: bad module', truncated: false });
+    port!.onerror!('the sandbox page could not load');
+    expect(await failing).toEqual({ logs: [], error: 'The sandbox failed: the sandbox page could not load', truncated: false });
+
+    const failed = await run(fakeSandboxes((_code, reply) => reply({ type: 'failed', error: 'Uncaught SyntaxError: bad script' })).spawn);
+    expect(failed).toEqual({ logs: [], error: 'The sandbox failed: Uncaught SyntaxError: bad script', truncated: false });
+  });
+});
+
+describe('sandboxWorkerSource', () => {
+  it('is one strict script that parses on its own and carries its limits', () => {
+    const source = sandboxWorkerSource(SANDBOX_LIMITS);
+    expect(source.startsWith("'use strict';")).toBe(true);
+    expect(() => new Function(source)).not.toThrow();
+    expect(source).toContain(JSON.stringify(SANDBOX_LIMITS));
   });
 });
