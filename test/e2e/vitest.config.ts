@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
-    include: ['test/e2e/**/*.e2e.test.ts'],
+    include: ['test/e2e/**/*.e2e.test.ts', 'test/security/**/*.e2e.test.ts'],
     environment: 'node',
     globalSetup: ['test/e2e/globalSetup.ts'],
     setupFiles: ['test/e2e/setup.ts'],
