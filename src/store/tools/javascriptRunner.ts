@@ -122,7 +122,6 @@ export function createWorkerRunner(spawn: () => SandboxPort = spawnSandboxFrame,
       timer = setTimeout(() => (sent ? finish({ timedOut: true }) : finish({ error: `The sandbox did not start within ${timeLimitMs / 1000} seconds.` })), timeLimitMs);
       port.onmessage = (data) => {
         if (++messages > RUN_MAX_MESSAGES) {
-          truncated = true;
           return refuse(`it sent more than ${format(RUN_MAX_MESSAGES)} messages`);
         }
         if (!isRecord(data)) return refuse('the sandbox sent a malformed message');

@@ -128,13 +128,20 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
     seal('Function', FunctionCtor.prototype.constructor);
   }
 
-  /** A value as a short readable string: JSON where it can be, never throwing, at most about `max` characters. */
+  /** `text`, which stands for `total` characters, within `max`: cut, saying how long it was. */
+  function limited(text: string, total: number): string {
+    if (total <= max && text.length <= max) return text;
+    const label = `[${total} characters, cut] `;
+    return label + slice(text, 0, max - label.length);
+  }
+
+  /** A value as a short readable string: JSON where it can be, never throwing, at most `max` characters. */
   function describe(value: unknown): string {
     try {
-      if (typeof value === 'string') return cutTo(stringify(cutTo(value, max)), max);
-      if (typeof value === 'bigint') return `${value}n`;
+      if (typeof value === 'string') return limited(stringify(cutTo(value, max)), value.length + 2);
+      if (typeof value === 'bigint') return limited(`${value}n`, max);
       if (typeof value === 'function') return `[Function ${cutTo(StringCtor(value.name) || 'anonymous', 200)}]`;
-      if (typeof value === 'symbol' || value === undefined || value === null || typeof value !== 'object') return StringCtor(value);
+      if (typeof value === 'symbol' || value === undefined || value === null || typeof value !== 'object') return cutTo(StringCtor(value), max);
       if (value instanceof ErrorCtor) return errorText(value);
       const seen = new WeakSetCtor();
       const json = stringify(value, (_key, inner: unknown) => {
@@ -148,7 +155,8 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
         }
         return inner;
       });
-      return cutTo(typeof json === 'string' ? json : StringCtor(value), max);
+      const text = typeof json === 'string' ? json : StringCtor(value);
+      return limited(text, text.length);
     } catch {
       try {
         return objectToString(value);
@@ -159,13 +167,16 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
   }
 
   function errorText(error: Error): string {
-    return `${cutTo(StringCtor(error.name), max)}: ${cutTo(StringCtor(error.message), max)}`;
+    const name = StringCtor(error.name);
+    const message = StringCtor(error.message);
+    return limited(`${cutTo(name, max)}: ${cutTo(message, max)}`, name.length + 2 + message.length);
   }
 
   // Output is batched: at most `burst` messages at once, then one per `flushMs`, so a
   // snippet printing in a loop cannot flood the page with messages.
   let printed = 0;
   let cut = false;
+  let cutSent = false;
   let buffer = '';
   let buffered = 0;
   let tokens = limits.burst;
@@ -173,7 +184,8 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
   let timerSet = false;
 
   function flush(): void {
-    if (buffered === 0 && !cut) return;
+    if (buffered === 0 && (!cut || cutSent)) return;
+    if (cut) cutSent = true;
     post({ type: 'print', text: buffer, cut });
     buffer = '';
     buffered = 0;
@@ -278,7 +290,7 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
   lockDown();
 
   listen('message', (event: MessageEvent) => {
-    // One snippet per worker; a snippet cannot start another (dispatchEvent is blocked too).
+    // One snippet per worker: a message the snippet dispatches to itself starts nothing.
     if (started) return;
     started = true;
     const code: unknown = event.data && (event.data as { code?: unknown }).code;
