@@ -29,7 +29,7 @@ const STREAM_TOKENS = 2_000;
 /** dist/ as it is when it is newer than every source file, else a fresh build. */
 export async function ensureBuilt(): Promise<void> {
   const built = `${ROOT}dist/index.html`;
-  const newestSource = Math.max(...[`${ROOT}index.html`, ...filesUnder(`${ROOT}src`)].map((f) => statSync(f).mtimeMs));
+  const newestSource = Math.max(...[`${ROOT}index.html`, ...filesUnder(`${ROOT}src`), ...filesUnder(`${ROOT}public`)].map((f) => statSync(f).mtimeMs));
   if (existsSync(built) && statSync(built).mtimeMs > newestSource) return;
   await build({ root: ROOT, logLevel: 'warn' });
 }
