@@ -393,6 +393,12 @@ describe('run_javascript sandbox escape attempts', () => {
       expect(result.content.length).toBeLessThanOrEqual(10_000);
     });
 
+    it('a snippet printing a line every 10 ms for 3 seconds keeps every line, in order, and is not stopped', async () => {
+      const result = await runSnippet("for (let i = 0; i < 300; i++) {\n  console.log('line ' + i);\n  await new Promise((r) => setTimeout(r, 10));\n}\n'finished'");
+      const lines = Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\n');
+      expect(result).toMatchObject({ content: `Output:\n${lines}\nResult: "finished"`, isError: false, hits: [] });
+    });
+
     it.each(HUGE.map((a) => [a.name, a] as const))('%s is cut', async (_name, attempt) => {
       const result = await runSnippet(attempt.code(listener.url, listener.port));
       expectNothingOut(result);

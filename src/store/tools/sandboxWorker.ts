@@ -172,8 +172,9 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
     return limited(`${cutTo(name, max)}: ${cutTo(message, max)}`, name.length + 2 + message.length);
   }
 
-  // Output is batched: at most `burst` messages at once, then one per `flushMs`, so a
-  // snippet printing in a loop cannot flood the page with messages.
+  // Output is batched: at most `burst` messages at once, then one per `flushMs` (a token
+  // bucket), so a snippet printing in a loop cannot flood the page with messages: over the
+  // 5 s limit at most burst + 5000 / flushMs of them, plus the cut notice and the last.
   let printed = 0;
   let cut = false;
   let cutSent = false;
@@ -191,9 +192,24 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
     buffered = 0;
   }
 
+  /** Flushes when a token is left; else once, later, when the next token will be. Every flush but the last spends one. */
+  function flushWhenAllowed(): void {
+    const at = now();
+    tokens += (at - refilledAt) / limits.flushMs;
+    if (tokens > limits.burst) tokens = limits.burst;
+    refilledAt = at;
+    if (tokens >= 1) {
+      tokens -= 1;
+      flush();
+    } else if (!timerSet) {
+      timerSet = true;
+      setTimer(flushLater, (1 - tokens) * limits.flushMs);
+    }
+  }
+
   function flushLater(): void {
     timerSet = false;
-    if (buffered > 0) flush();
+    if (buffered > 0) flushWhenAllowed();
   }
 
   function print(args: unknown[]): void {
@@ -218,17 +234,7 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
     printed += line.length + 1;
     buffer += (buffered > 0 ? '\n' : '') + line;
     buffered++;
-    const at = now();
-    tokens += (at - refilledAt) / limits.flushMs;
-    if (tokens > limits.burst) tokens = limits.burst;
-    refilledAt = at;
-    if (tokens >= 1) {
-      tokens -= 1;
-      flush();
-    } else if (!timerSet) {
-      timerSet = true;
-      setTimer(flushLater, limits.flushMs);
-    }
+    flushWhenAllowed();
   }
 
   const STATEMENT_START = /^(?:(?:const|let|var|if|for|while|do|switch|try|return|throw|function|class|async\s+function)\b|[{}])/;
