@@ -9,8 +9,10 @@
  *
  * Hostile code shares this realm, so everything the runner uses after the snippet starts
  * is taken before it starts (a snippet may replace String.prototype.slice, JSON,
- * Promise.prototype.then...), no method is looked up on a prototype afterwards, and no
- * function that can post to the page is ever handed to anything the snippet can replace.
+ * Promise.prototype.then...) and no method is looked up on a prototype afterwards. The
+ * only code of the snippet's the runner calls is its values' own hooks (toJSON, getters,
+ * iterators, Symbol.hasInstance), which get nothing of the runner's: the post function
+ * is never passed anywhere, and the script is strict, so `fn.caller` cannot reach it.
  *
  * `sandboxWorkerMain` is sent to the frame as text (`sandboxWorkerSource`): it must not use
  * anything from outside its own body.
@@ -304,7 +306,7 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
   });
 }
 
-/** The worker's whole script, as the sandbox frame starts it from a `blob:` URL. */
+/** The worker's whole script, as the sandbox frame starts it from a `blob:` URL; strict, so a snippet's function cannot read the runner through `caller`. */
 export function sandboxWorkerSource(limits: SandboxLimits): string {
   return `'use strict';\n(${sandboxWorkerMain.toString()})(${JSON.stringify(limits)});\n`;
 }
