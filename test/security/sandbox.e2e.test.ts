@@ -477,3 +477,53 @@ describe("the sandbox frame's policy alone", () => {
     await context.close();
   });
 });
+
+describe('the sandbox page framed by another site', () => {
+  let browser: Browser;
+  let evil: Server;
+  let evilUrl: string;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    // Another origin (another port) whose page frames the app's sandbox.html.
+    evil = createServer((request, response) => {
+      const sandboxed = request.url === '/sandboxed';
+      response.setHeader('content-type', 'text/html');
+      response.end(`<!doctype html><body><script>
+        window.received = [];
+        const frame = document.createElement('iframe');
+        ${sandboxed ? "frame.setAttribute('sandbox', 'allow-scripts');" : ''}
+        frame.src = ${JSON.stringify(`${inject('appUrl')}/sandbox.html`)};
+        const worker = "onmessage = async () => { let names; try { names = (await indexedDB.databases()).map((d) => d.name); } catch (e) { names = String(e); } postMessage({ type: 'done', result: JSON.stringify(names) }); };";
+        addEventListener('message', (event) => {
+          if (event.source !== frame.contentWindow) return;
+          received.push(event.data);
+          if (event.data && event.data.type === 'ready') frame.contentWindow.postMessage({ worker, code: '' }, '*');
+        });
+        document.body.append(frame);
+      </script>`);
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    evil?.closeAllConnections();
+    await new Promise((resolve) => evil?.close(resolve));
+  });
+
+  it.each([
+    ['without the sandbox attribute, where it would have the app origin and its IndexedDB', '/'],
+    ['with the sandbox attribute', '/sandboxed'],
+  ])('%s: runs nothing and answers nothing', async (_name, path) => {
+    const { page, context } = await newPage(browser);
+    // The app has opened its database in this profile, so there is something to find.
+    await page.goto(inject('appUrl'));
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toContain('windowpane');
+    await page.goto(`${evilUrl}${path}`);
+    await page.frames()[1]!.waitForLoadState('load');
+    await page.waitForTimeout(1000);
+    expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
+    await context.close();
+  });
+});
