@@ -4,7 +4,9 @@
  * back breaks the rules. The sandbox is a `<iframe sandbox="allow-scripts">` (an opaque
  * origin: no access to the app's storage or DOM) loading public/sandbox.html, whose
  * Content-Security-Policy allows no request at all; it starts the worker that runs the
- * snippet from a `blob:` URL, so the worker is under the same policy.
+ * snippet from a `blob:` URL, so the worker is under the same policy. A file of its own
+ * rather than `srcdoc`: a srcdoc (or blob:) frame inherits the app's policy, which has no
+ * 'unsafe-eval', and the worker needs eval to run a snippet.
  *
  * Limits are enforced here, not in the sandbox: a snippet stuck in `while (true) {}` never
  * yields to a timer of its own, and a snippet may have subverted the worker's code. Every
