@@ -367,6 +367,27 @@ describe('run_javascript sandbox escape attempts', () => {
     });
   });
 
+  it('a done message posted to the app by any other window while a snippet runs is ignored', async () => {
+    const result = await runSnippet("await new Promise((r) => setTimeout(r, 2000));\n'real'", async () => {
+      // From the app window itself, and from another sandboxed frame (origin "null" too, but not the run's frame).
+      await page.evaluate(() => {
+        window.postMessage({ type: 'done', result: 'FORGED' }, '*');
+        const frame = document.createElement('iframe');
+        frame.setAttribute('sandbox', 'allow-scripts');
+        frame.id = 'forger';
+        frame.src = '/sandbox.html';
+        document.body.append(frame);
+      });
+      const forger = await (await page.waitForSelector('#forger', { state: 'attached' })).contentFrame();
+      await forger!.waitForLoadState('load');
+      await forger!.evaluate(() => {
+        for (let i = 0; i < 300; i++) parent.postMessage({ type: 'done', result: 'FORGED' }, '*');
+      });
+      await page.evaluate(() => document.getElementById('forger')?.remove());
+    });
+    expect(result).toMatchObject({ content: 'Result: "real"', isError: false, hits: [] });
+  });
+
   describe('cannot read the conversation', () => {
     it.each(READS.map((a) => [a.name, a] as const))('%s', async (_name, attempt) => {
       const result = await runSnippet(attempt.code(listener.url, listener.port));
