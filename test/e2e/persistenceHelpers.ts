@@ -56,6 +56,8 @@ export async function conversationTitles(page: Page): Promise<string[]> {
 export async function openConversation(page: Page, title: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Conversations' }).locator('.conversation-link').filter({ has: page.locator('.conversation-title', { hasText: title }) }).first().click();
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  // The title shows at once; the messages are read from storage after the click.
+  await page.getByRole('log', { name: 'Transcript' }).waitFor();
 }
 
 /**
