@@ -11,7 +11,7 @@ import { preview } from 'vite';
 import { launchBrowser, newPage } from '../e2e/browser';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
 import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
-import { ensureBuilt } from './ui.bench';
+import { answerFromFakeAnthropic, ensureBuilt } from './ui.bench';
 
 export const title = 'run_javascript floods in Chromium: longest main-thread stall while a snippet runs';
 
@@ -86,17 +86,6 @@ async function idle(page: Page, ms: number): Promise<Stall> {
   const start = await now(page);
   await page.waitForTimeout(ms);
   return stallBetween(page, start, await now(page));
-}
-
-async function answerFromFakeAnthropic(page: Page, fake: FakeApi): Promise<void> {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await dialog.getByLabel('Provider', { exact: true }).selectOption({ label: 'Anthropic' });
-  await dialog.getByLabel('API key', { exact: true }).fill('sk-ant-bench-0123456789');
-  await dialog.getByLabel('Base URL', { exact: true }).fill(fake.url);
-  await dialog.getByLabel('Model', { exact: true }).selectOption('claude-haiku-4-5');
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await dialog.waitFor({ state: 'detached' });
 }
 
 const worst = (stalls: Stall[]) => ({ gapMs: Math.max(...stalls.map((s) => s.gapMs)), taskMs: Math.max(...stalls.map((s) => s.taskMs)), spanMs: Math.max(...stalls.map((s) => s.spanMs)) });

@@ -163,7 +163,8 @@ async function streamLongAnswer(page: Page): Promise<Span> {
   return { ms: end - start, longTasks: tasks.count, longTaskMs: tasks.ms };
 }
 
-async function answerFromFakeAnthropic(page: Page, fake: FakeApi): Promise<void> {
+/** Points the app at the local fake Anthropic API through Settings, as a user would. */
+export async function answerFromFakeAnthropic(page: Page, fake: FakeApi): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await dialog.getByLabel('Provider', { exact: true }).selectOption({ label: 'Anthropic' });

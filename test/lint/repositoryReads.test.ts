@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CORPUS_KINDS, benchCorpusPieces, corpusSources } from '../core/tokens/corpus';
 import { OutsideReadError, REPO_ROOT, isWithin } from '../readGuard';
 
-const BESIDE = resolve(REPO_ROOT, '..', 'shared', 'corpus', 'tokens', 'prose.txt');
+const BESIDE = resolve(REPO_ROOT, '..', 'beside-the-repository', 'corpus', 'prose.txt');
 
 function sources(dir: string, found: string[] = []): string[] {
   for (const entry of readdirSync(dir).sort()) {
@@ -75,10 +75,10 @@ describe('tests and benchmarks read only the repository', () => {
 
   it('the source check catches the ways a corpus beside the repository was named', () => {
     const probe = join(REPO_ROOT, 'test', 'core', 'tokens', 'probe.ts');
-    expect(climbingLiterals(probe, "const dir = new URL('../../../../shared/corpus/tokens', import.meta.url);")).toEqual(['../../../../shared/corpus/tokens']);
+    expect(climbingLiterals(probe, "const dir = new URL('../../../../corpus/tokens', import.meta.url);")).toEqual(['../../../../corpus/tokens']);
     expect(climbingLiterals(probe, "import { planContext } from '../../../src/core';")).toEqual([]);
-    expect(outsidePaths("resolve(REPO_ROOT, '../shared/corpus/tokens')")).toHaveLength(1);
-    expect(outsidePaths("join(root, '..', 'shared')")).toHaveLength(1);
+    expect(outsidePaths("resolve(REPO_ROOT, '../corpus/tokens')")).toHaveLength(1);
+    expect(outsidePaths("join(root, '..', 'corpus')")).toHaveLength(1);
     expect(outsidePaths("readFileSync('/home/someone/corpus.txt')")).toHaveLength(1);
     expect(outsidePaths('mkdtempSync(join(tmpdir(), "x"))')).toHaveLength(1);
     expect(outsidePaths("existsSync('/usr/bin/chromium')")).toEqual([]);
