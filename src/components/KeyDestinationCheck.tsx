@@ -36,12 +36,12 @@ export function KeyDestinationCheck({ questions, confirmed, onConfirm, moveChoic
         </fieldset>
       )}
       {insecureOrigin && moveChoice !== 'clear' && (
-        <p className="notice notice-error">
-          {insecureOrigin} is plain http on another machine: your key would travel unencrypted, readable by anyone on the way.{' '}
+        <div className="notice notice-error key-warning">
+          <p>{insecureOrigin} is plain http on another machine: your key would travel unencrypted, readable by anyone on the way.</p>
           <label>
             <input type="checkbox" checked={confirmed} onChange={(e) => onConfirm(e.target.checked)} /> Send my API key unencrypted to {insecureOrigin}
           </label>
-        </p>
+        </div>
       )}
       {error && (
         <p className="field-error" role="alert">
