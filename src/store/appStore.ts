@@ -162,8 +162,10 @@ export function repo(rt: Runtime): Repository | null {
 /** Adds a notice; errors and warnings stay until dismissed, info notices fade after a while. */
 export function notify(rt: Runtime, notice: Omit<Notice, 'id'> & { id?: string }, ttlMs = notice.tone === 'info' ? 8000 : 0): string {
   const id = notice.id ?? rt.deps.newId();
-  rt.store.setState((s) => ({ notices: [...s.notices.filter((n) => n.id !== id), { ...notice, id }] }));
-  if (ttlMs > 0) setTimeout(() => dismiss(rt, id), ttlMs);
+  const shown: Notice = { ...notice, id };
+  rt.store.setState((s) => ({ notices: [...s.notices.filter((n) => n.id !== id), shown] }));
+  // Fades only this notice: a newer one under the same id (the next retry, say) keeps its own time.
+  if (ttlMs > 0) setTimeout(() => rt.store.setState((s) => ({ notices: s.notices.filter((n) => n !== shown) })), ttlMs);
   return id;
 }
 
