@@ -100,7 +100,6 @@ function rememberOpenConversation(rt: Runtime, id: string | null): void {
   }
 }
 
-/** Re-reads exactly what another tab changed. */
 /** Tells the user which stored settings were ignored (another version or a hand edit wrote them) and that defaults apply. */
 function noticeIgnoredSettings(rt: Runtime, key: string, where: string, ignored: readonly string[]): void {
   if (ignored.length === 0) return;
@@ -115,6 +114,7 @@ function noticeIgnoredOverrides(rt: Runtime, conversation: Conversation | undefi
   if (conversation) noticeIgnoredSettings(rt, conversation.id, `of "${String(conversation.title).slice(0, 60)}"`, readOverrides(conversation.overrides).ignored);
 }
 
+/** Re-reads exactly what another tab changed. */
 export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
   const repository = repo(rt);
   if (!repository) return;
