@@ -56,3 +56,14 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
     throw error;
   }
 }
+
+/**
+ * The same storage in memory, for a visit whose IndexedDB cannot open (disabled, or a
+ * browser mode without it): everything works as usual, nothing outlives the tab, and no
+ * other tab hears of it. The in-memory database is loaded only when it is needed.
+ */
+export async function openMemoryStorage(options: Pick<OpenStorageOptions, 'now' | 'newId'> = {}): Promise<WindowpaneStorage> {
+  const { IDBFactory } = await import('fake-indexeddb');
+  const tab = options.newId?.() ?? String(Math.random()).slice(2);
+  return openWindowpaneStorage({ ...options, factory: new IDBFactory(), channel: { name: `windowpane-in-memory-${tab}` }, locks: null, rescue: null });
+}

@@ -11,7 +11,7 @@ import { emptyCalibration, isWindowpaneError } from '../core';
 import type { DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ProviderSettings, RetryInfo } from '../providers';
 import { readOverrides, withDefaults, type ConversationOverrides, type Settings } from './settings';
-import type { JavascriptRunner } from './tools/javascriptRunner';
+import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 
 export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
@@ -132,7 +132,17 @@ export const SETTINGS_KEY = 'settings';
 export interface Runtime {
   store: AppStore;
   deps: AppDeps;
+  /**
+   * Where everything is kept: IndexedDB once hydrate opens it, or an in-memory database of
+   * the same shape when IndexedDB cannot open. Calls made before hydrate ends wait for it.
+   */
+  repository: Repository;
+  /** The open IndexedDB connection and its cross-tab channel; null before hydrate and when storage is in memory. */
   storage: WindowpaneStorage | null;
+  /** True when IndexedDB could not open and the in-memory database stands in: nothing outlives the tab. */
+  inMemory: boolean;
+  /** Hands the repository to the calls waiting for hydrate. */
+  repositoryOpened: (repository: Repository) => void;
   /** In-flight request per conversation (Stop aborts it). */
   controllers: Map<string, AbortController>;
   /** Deleted conversations kept for Undo. */
@@ -141,22 +151,55 @@ export interface Runtime {
   memoryOnly: Set<string>;
   /** Models whose saved calibration has been read into the state in this visit. */
   calibrationLoaded: Set<string>;
+  /** Ends the attachments watch (see watchAttachments), if one runs. */
+  stopWatchingAttachments: (() => void) | null;
 }
 
 export function createRuntime(deps: AppDeps): Runtime {
+  let opened: (repository: Repository) => void = () => undefined;
+  const repository = repositoryOnceOpen(new Promise<Repository>((resolve) => (opened = resolve)));
   return {
     store: createStore<AppState>()(initialState),
     deps,
+    repository,
     storage: null,
+    inMemory: false,
+    repositoryOpened: opened,
     controllers: new Map(),
     deleted: new Map(),
     memoryOnly: new Set(),
     calibrationLoaded: new Set(),
+    stopWatchingAttachments: null,
   };
 }
 
-export function repo(rt: Runtime): Repository | null {
-  return rt.storage?.repository ?? null;
+/** Puts a runtime back to a first visit, before hydrate: nothing in flight, storage closed, the initial state. */
+export function resetRuntime(rt: Runtime): void {
+  for (const controller of rt.controllers.values()) controller.abort();
+  rt.stopWatchingAttachments?.();
+  rt.storage?.close();
+  Object.assign(rt, { ...createRuntime(rt.deps), store: rt.store });
+  rt.store.setState(initialState(), true);
+}
+
+/**
+ * A repository whose calls wait until `opened` gives the real one. Nothing is awaited on
+ * the repository itself, so it is no thenable.
+ */
+function repositoryOnceOpen(opened: Promise<Repository>): Repository {
+  return new Proxy({} as Repository, {
+    get: (_target, name) =>
+      name === 'then'
+        ? undefined
+        : async (...args: unknown[]) => {
+            const repository = await opened;
+            return (repository[name as keyof Repository] as (...a: unknown[]) => unknown).apply(repository, args);
+          },
+  });
+}
+
+export function repo(rt: Runtime): Repository {
+  return rt.repository;
 }
 
 /** Adds a notice; errors and warnings stay until dismissed, info notices fade after a while. */

@@ -56,16 +56,13 @@ function setAttachments(rt: Runtime, conversationId: string, list: AttachmentInf
 
 /** Re-reads one conversation's attachments from storage into the store. */
 export async function loadAttachments(rt: Runtime, conversationId: string): Promise<void> {
-  const repository = repo(rt);
-  if (!repository || rt.memoryOnly.has(conversationId)) return;
+  if (rt.memoryOnly.has(conversationId)) return;
   try {
-    setAttachments(rt, conversationId, (await repository.listAttachments(conversationId)).map(infoOf));
+    setAttachments(rt, conversationId, (await repo(rt).listAttachments(conversationId)).map(infoOf));
   } catch (error) {
     reportError(rt, error, 'read the attached files');
   }
 }
-
-const watching = new WeakMap<Runtime, () => void>();
 
 /**
  * Keeps the open conversation's attachments in the store: read when it opens (a reload
@@ -73,7 +70,7 @@ const watching = new WeakMap<Runtime, () => void>();
  * hydrate; calling again replaces the previous watch.
  */
 export function watchAttachments(rt: Runtime): void {
-  watching.get(rt)?.();
+  rt.stopWatchingAttachments?.();
   const unsubscribeStore = rt.store.subscribe((state, previous) => {
     if (state.activeId && state.activeId !== previous.activeId) void loadAttachments(rt, state.activeId);
   });
@@ -82,10 +79,10 @@ export function watchAttachments(rt: Runtime): void {
       void loadAttachments(rt, change.conversationId);
     }
   });
-  watching.set(rt, () => {
+  rt.stopWatchingAttachments = () => {
     unsubscribeStore();
     unsubscribeSync?.();
-  });
+  };
   const active = rt.store.getState().activeId;
   if (active) void loadAttachments(rt, active);
 }
@@ -103,8 +100,7 @@ function notAttached(names: string[]): string {
  */
 export async function attachFiles(rt: Runtime, conversationId: string | null, files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
-  const repository = repo(rt);
-  if (!repository) {
+  if (rt.inMemory) {
     notify(rt, { tone: 'error', text: `Attaching files needs browser storage, which is unavailable in this tab. ${notAttached(files.map((f) => f.name))}` });
     return;
   }
@@ -125,7 +121,7 @@ export async function attachFiles(rt: Runtime, conversationId: string | null, fi
   for (const [index, file] of good.entries()) {
     const newId = rt.deps.newId();
     try {
-      const stored = await repository.addAttachment({ id: newId, conversationId: id, name: file.name, text: file.text });
+      const stored = await repo(rt).addAttachment({ id: newId, conversationId: id, name: file.name, text: file.text });
       if (stored.id !== newId) notes.push(`${file.name} is already attached.`);
       else if (stored.name !== file.name) notes.push(`A different ${file.name} is already attached, so this one was attached as ${stored.name}.`);
     } catch (error) {
@@ -142,12 +138,11 @@ export async function attachFiles(rt: Runtime, conversationId: string | null, fi
 
 /** Removes an attachment at once and offers Undo, which puts it back as it was. */
 export async function removeAttachment(rt: Runtime, conversationId: string, attachmentId: string): Promise<void> {
-  const repository = repo(rt);
   const shown = rt.store.getState().attachments[conversationId]?.find((a) => a.id === attachmentId);
-  if (!repository || !shown) return;
+  if (!shown) return;
   let removed: AttachmentRecord | undefined;
   try {
-    removed = await repository.removeAttachment(attachmentId);
+    removed = await repo(rt).removeAttachment(attachmentId);
   } catch (error) {
     reportError(rt, error, `remove ${shown.name}`);
     return;
@@ -160,7 +155,7 @@ export async function removeAttachment(rt: Runtime, conversationId: string, atta
 
 async function undoRemove(rt: Runtime, record: AttachmentRecord): Promise<void> {
   try {
-    await repo(rt)?.addAttachment(record);
+    await repo(rt).addAttachment(record);
   } catch (error) {
     reportError(rt, error, `put ${record.name} back`);
   }

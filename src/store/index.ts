@@ -8,10 +8,14 @@ import { openWindowpaneStorage, randomUuid } from '../persistence';
 import { createProvider } from '../providers';
 import { createRuntime, dismiss, type AppDeps, type AppState, type Runtime } from './appStore';
 import * as attachments from './attachmentActions';
-import * as chat from './chatActions';
 import * as conversations from './conversationActions';
+import { hydrate } from './hydrate';
+import * as messages from './messageActions';
+import * as chat from './sendPipeline';
+import { regenerateSummary } from './summaries';
+import * as transfer from './transferActions';
 import type { Settings } from './settings';
-import { createWorkerRunner } from './tools/javascriptRunner';
+import { createWorkerRunner } from '../sandbox/javascriptRunner';
 
 export const browserDeps: AppDeps = {
   openStorage: (events) => openWindowpaneStorage(events),
@@ -36,7 +40,7 @@ function tabSession(): Storage | undefined {
 export function bindActions(rt: Runtime) {
   return {
     hydrate: async () => {
-      await conversations.hydrate(rt);
+      await hydrate(rt);
       attachments.watchAttachments(rt);
     },
     newChat: () => conversations.newChat(rt),
@@ -47,15 +51,15 @@ export function bindActions(rt: Runtime) {
     saveSettings: (settings: Settings, scope: 'global' | 'conversation') => conversations.saveSettings(rt, settings, scope),
     openSettings: () => rt.store.setState({ settingsOpen: true }),
     closeSettings: () => rt.store.setState({ settingsOpen: false }),
-    exportConversations: (format: 'json' | 'markdown', scope: 'active' | 'all') => conversations.exportConversations(rt, format, scope),
-    importFile: (file: File) => conversations.importFile(rt, file),
+    exportConversations: (format: 'json' | 'markdown', scope: 'active' | 'all') => transfer.exportConversations(rt, format, scope),
+    importFile: (file: File) => transfer.importFile(rt, file),
     dismissNotice: (id: string) => dismiss(rt, id),
     send: (conversationId: string | null, text: string) => chat.send(rt, conversationId, text),
     stop: (conversationId: string) => chat.stop(rt, conversationId),
-    regenerate: (messageId: string) => chat.regenerate(rt, messageId),
-    editAndResend: (messageId: string, text: string) => chat.editAndResend(rt, messageId, text),
-    regenerateSummary: (summaryId: string) => chat.regenerateSummary(rt, summaryId),
-    togglePin: (messageId: string) => chat.togglePin(rt, messageId),
+    regenerate: (messageId: string) => messages.regenerate(rt, messageId),
+    editAndResend: (messageId: string, text: string) => messages.editAndResend(rt, messageId, text),
+    regenerateSummary: (summaryId: string) => regenerateSummary(rt, summaryId),
+    togglePin: (messageId: string) => messages.togglePin(rt, messageId),
     setDraft: (text: string) => rt.store.setState({ draft: text }),
     attachFiles: (conversationId: string | null, files: readonly File[]) => attachments.attachFiles(rt, conversationId, files),
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
@@ -73,7 +77,7 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 
 export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
 // The store's public surface for components: what they may read and the views they render.
-export { contextFor, planFor } from './chatActions';
+export { contextFor, planFor } from './planning';
 export { chatView, draftTokens, type GaugePart, type GaugeView } from './chatView';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';

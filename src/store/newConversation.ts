@@ -13,18 +13,17 @@ function titleFrom(text: string): string {
 
 /** Creates the conversation a first message goes into. */
 export async function createConversationFor(rt: Runtime, firstText: string): Promise<Conversation> {
-  const repository = repo(rt);
   const now = rt.deps.now();
   let conversation: Conversation | undefined;
   try {
-    conversation = await repository?.createConversation({ title: titleFrom(firstText) });
+    conversation = await repo(rt).createConversation({ title: titleFrom(firstText) });
   } catch (error) {
     // Storage is full or failing: the conversation goes on in memory, so the message typed stays on screen.
     reportError(rt, error, 'start the conversation');
   }
   if (!conversation) {
     conversation = { id: rt.deps.newId(), title: titleFrom(firstText), createdAt: now, updatedAt: now, messageCount: 0 };
-    if (repository) rt.memoryOnly.add(conversation.id);
+    rt.memoryOnly.add(conversation.id);
   }
   setConversation(rt, conversation);
   setMessages(rt, conversation.id, () => []);

@@ -20,10 +20,30 @@ import {
   tokensForBudget,
   type ProviderId,
 } from '../core';
-import type { ProviderSettings } from '../providers';
+import type { ChatProvider, ProviderSettings } from '../providers';
+import type { Runtime } from './appStore';
 import type { WireShape } from './history';
-import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings } from './settings';
+import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings, type WindowSettings } from './settings';
 import { enabledTools } from './tools/dispatcher';
+
+/**
+ * One turn in progress: the conversation being answered, the provider asked, Stop's signal,
+ * and what the turn's earlier requests learned (a smaller window the provider stated).
+ */
+export interface Turn {
+  rt: Runtime;
+  conversationId: string;
+  provider: ChatProvider;
+  signal: AbortSignal;
+  /** Rounds of tool calls allowed in this turn (settings.tools.maxRounds, at least 1). */
+  maxRounds: number;
+  windowLimit?: number;
+}
+
+/** The conversation's messages as they stand, without the answer being written (`without`). */
+export function turnHistory(turn: Turn, without?: string): StoredMessage[] {
+  return (turn.rt.store.getState().messages[turn.conversationId] ?? []).filter((m) => m.id !== without);
+}
 
 /** One shared cache of raw (uncalibrated) counts: calibration is applied on top, so a new factor keeps it valid. */
 export const rawCounter = createCountCache(estimateMessageTokens);
@@ -91,38 +111,13 @@ export function turnContext(
     explicit: settings.contextWindow > 0 ? { contextWindow: settings.contextWindow } : undefined,
     provider,
   });
-  const outputReserve = Math.max(
-    1,
-    Math.min(
-      settings.maxOutputTokens > 0 ? settings.maxOutputTokens : Math.min(model.maxOutputTokens, MAX_DEFAULT_RESERVE),
-      model.maxOutputTokens,
-      Math.floor(model.contextWindow / 4),
-    ),
-  );
+  const outputReserve = outputReserveFor(settings, model);
   const w = settings.window;
   const prices = model.prices;
   const moneyBudget = w.budgetUsd > 0 && prices ? tokensForBudget(w.budgetUsd, prices, outputReserve) : Number.POSITIVE_INFINITY;
   const tokenBudget = w.budgetTokens > 0 ? w.budgetTokens : Number.POSITIVE_INFINITY;
   const budgetTokens = Math.min(moneyBudget, tokenBudget);
-  const options: StrategyOptions = {
-    maxMessages: w.maxMessages,
-    preserveFirst: w.preserveFirst,
-    preserveLast: w.preserveLast,
-    rollingMax: w.rollingMax,
-    triggerRatio: w.triggerRatio,
-    targetRatio: w.targetRatio,
-    windowShare: w.triggerRatio,
-    lowWater: w.lowWater,
-    outputReserve,
-    summarize: w.summarize,
-    // Each strategy keeps its seed's summary length unless the user changed it (two-tier:
-    // 2,000); a summary is one answer of the model, so never more than it may write.
-    summaryMaxTokens: Math.min(
-      w.summaryMaxTokens === DEFAULT_WINDOW.summaryMaxTokens ? Number(getStrategy(w.strategy)?.defaults.summaryMaxTokens ?? w.summaryMaxTokens) : w.summaryMaxTokens,
-      model.maxOutputTokens,
-    ),
-  };
-  if (Number.isFinite(budgetTokens)) options.budgetTokens = Math.max(1, budgetTokens);
+  const options = strategyOptions(w, model, outputReserve, budgetTokens);
   const strategy = w.strategy === 'count' && w.summarize ? 'count' : w.strategy;
   const factor = calibrationFactor(calibration, model.id);
   const tools = enabledTools(settings.tools, hasAttachments);
@@ -149,6 +144,36 @@ export function turnContext(
     tools,
     toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools()) : tools),
   };
+}
+
+/** Output tokens reserved and requested: the user's setting, else the model's limit up to 8,192, never over a quarter of the window. */
+function outputReserveFor(settings: Settings, model: ResolvedModelInfo): number {
+  const wanted = settings.maxOutputTokens > 0 ? settings.maxOutputTokens : Math.min(model.maxOutputTokens, MAX_DEFAULT_RESERVE);
+  return Math.max(1, Math.min(wanted, model.maxOutputTokens, Math.floor(model.contextWindow / 4)));
+}
+
+/** The window settings as the strategies' options. */
+function strategyOptions(w: WindowSettings, model: ResolvedModelInfo, outputReserve: number, budgetTokens: number): StrategyOptions {
+  const options: StrategyOptions = {
+    maxMessages: w.maxMessages,
+    preserveFirst: w.preserveFirst,
+    preserveLast: w.preserveLast,
+    rollingMax: w.rollingMax,
+    triggerRatio: w.triggerRatio,
+    targetRatio: w.targetRatio,
+    windowShare: w.triggerRatio,
+    lowWater: w.lowWater,
+    outputReserve,
+    summarize: w.summarize,
+    // Each strategy keeps its seed's summary length unless the user changed it (two-tier:
+    // 2,000); a summary is one answer of the model, so never more than it may write.
+    summaryMaxTokens: Math.min(
+      w.summaryMaxTokens === DEFAULT_WINDOW.summaryMaxTokens ? Number(getStrategy(w.strategy)?.defaults.summaryMaxTokens ?? w.summaryMaxTokens) : w.summaryMaxTokens,
+      model.maxOutputTokens,
+    ),
+  };
+  if (Number.isFinite(budgetTokens)) options.budgetTokens = Math.max(1, budgetTokens);
+  return options;
 }
 
 /** Conversation cost so far, each answer priced with its own model's prices. */

@@ -4,7 +4,7 @@ import { IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/App';
 import { appRuntime } from '../../src/store';
-import { initialState, SETTINGS_KEY } from '../../src/store/appStore';
+import { resetRuntime, SETTINGS_KEY } from '../../src/store/appStore';
 import { ATTACHMENT_MAX_BYTES } from '../../src/store/attachmentActions';
 import type { Settings } from '../../src/store/settings';
 import { resetApp, seedConversation } from './appHarness';
@@ -22,9 +22,7 @@ const sidebar = () => within(screen.getByRole('navigation', { name: 'Conversatio
 /** Closes the page's storage and state and opens the app again on the same IndexedDB, as a reload does (the browser test reloads for real). */
 async function reload() {
   cleanup();
-  appRuntime.storage?.close();
-  appRuntime.storage = null;
-  appRuntime.store.setState(initialState(), true);
+  resetRuntime(appRuntime);
   await openApp();
 }
 

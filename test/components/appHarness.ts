@@ -7,7 +7,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { openWindowpaneStorage } from '../../src/persistence';
 import { createProvider } from '../../src/providers';
 import { appRuntime } from '../../src/store';
-import { initialState, SETTINGS_KEY } from '../../src/store/appStore';
+import { resetRuntime, SETTINGS_KEY } from '../../src/store/appStore';
 import type { Settings } from '../../src/store/settings';
 
 // jsdom does no layout, so every element measures 0×0 and the virtualized transcript would
@@ -22,15 +22,9 @@ for (const [prop, size] of [['clientHeight', 800], ['clientWidth', 900]] as cons
 }
 
 export function resetApp(demo: { chunkDelayMs?: number } = {}): void {
-  for (const controller of appRuntime.controllers.values()) controller.abort();
-  appRuntime.controllers.clear();
-  appRuntime.deleted.clear();
-  appRuntime.calibrationLoaded.clear();
-  appRuntime.storage?.close();
-  appRuntime.storage = null;
+  resetRuntime(appRuntime);
   globalThis.indexedDB = new IDBFactory();
   sessionStorage.clear();
-  appRuntime.store.setState(initialState(), true);
   appRuntime.deps = {
     ...appRuntime.deps,
     createProvider: (settings) => createProvider(settings, { demo: { firstChunkDelayMs: 0, chunkDelayMs: demo.chunkDelayMs ?? 0 } }),

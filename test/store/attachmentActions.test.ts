@@ -4,7 +4,8 @@ import { openWindowpaneStorage, type WindowpaneStorage } from '../../src/persist
 import { browserDeps } from '../../src/store';
 import { createRuntime, type Runtime } from '../../src/store/appStore';
 import { ATTACHMENT_MAX_BYTES, attachFiles, formatBytes, readTextFile, removeAttachment, watchAttachments } from '../../src/store/attachmentActions';
-import { deleteConversation, hydrate, selectConversation, undoDelete } from '../../src/store/conversationActions';
+import { deleteConversation, selectConversation, undoDelete } from '../../src/store/conversationActions';
+import { hydrate } from '../../src/store/hydrate';
 
 const opened: WindowpaneStorage[] = [];
 afterEach(() => {

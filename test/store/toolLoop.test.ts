@@ -11,10 +11,11 @@ import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ChatProvider, ChatRequest, ChatResult, StreamCallbacks } from '../../src/providers';
 import { createRuntime, type Runtime } from '../../src/store/appStore';
 import { attachFiles } from '../../src/store/attachmentActions';
-import * as chat from '../../src/store/chatActions';
-import { hydrate } from '../../src/store/conversationActions';
+import * as planning from '../../src/store/planning';
+import * as chat from '../../src/store/sendPipeline';
+import { hydrate } from '../../src/store/hydrate';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
-import type { JavascriptRun, JavascriptRunner } from '../../src/store/tools/javascriptRunner';
+import type { JavascriptRun, JavascriptRunner } from '../../src/sandbox/javascriptRunner';
 
 type Answer = (request: ChatRequest, index: number, callbacks: StreamCallbacks) => ChatResult | Promise<ChatResult>;
 
@@ -387,13 +388,13 @@ describe('tools switched in settings', () => {
 
     // The next request names run_javascript again (Anthropic requires it with tool blocks in
     // the history; the adapter sends it not callable), so the plan and the gauge count it.
-    const ctx = chat.contextFor(rt, id);
+    const ctx = planning.contextFor(rt, id);
     expect(ctx.tools).toEqual([]);
     expect(JSON.parse(ctx.toolsText)).toEqual([{ name: 'run_javascript', description: STAND_IN_TOOL_DESCRIPTION, inputSchema: { type: 'object', properties: {} } }]);
-    const counted = chat.planFor(ctx, messagesOf(rt, id)).metrics.systemTokens;
-    expect(counted).toBeGreaterThan(chat.planFor({ ...ctx, toolsText: '' }, messagesOf(rt, id)).metrics.systemTokens);
+    const counted = planning.planFor(ctx, messagesOf(rt, id)).metrics.systemTokens;
+    expect(counted).toBeGreaterThan(planning.planFor({ ...ctx, toolsText: '' }, messagesOf(rt, id)).metrics.systemTokens);
     // A conversation without tool calls pays nothing for them.
-    expect(chat.contextFor(rt, null).toolsText).toBe('');
+    expect(planning.contextFor(rt, null).toolsText).toBe('');
   });
 
   it('offers read_attachment once the conversation has a file, and only the tools switched on', async () => {

@@ -6,7 +6,7 @@
 import type { AttachmentText, BuiltinToolDefinition, ToolOutcome, ToolResultBlock, ToolUseBlock } from '../../core';
 import { BUILTIN_TOOLS, formatRunResult, READ_ATTACHMENT, readAttachment, RUN_MAX_OUTPUT_CHARS } from '../../core';
 import type { ToolSettings } from '../settings';
-import type { JavascriptRunner } from './javascriptRunner';
+import type { JavascriptRunner } from '../../sandbox/javascriptRunner';
 
 /** What running a call may use; read at call time, so a file attached mid-turn is seen. */
 export interface ToolEnvironment {

@@ -13,7 +13,7 @@
  * message from the frame is checked (its source, its origin, its shape) and counted, empty
  * ones too; passing the message cap or the output cap stops the snippet.
  */
-import { RUN_MAX_OUTPUT_CHARS, RUN_TIME_LIMIT_MS, type RunOutcome } from '../../core';
+import { RUN_MAX_OUTPUT_CHARS, RUN_TIME_LIMIT_MS, type RunOutcome } from '../core';
 import type { SandboxLimits, SandboxRequest } from './sandboxProtocol';
 import { sandboxWorkerSource } from './sandboxWorker';
 

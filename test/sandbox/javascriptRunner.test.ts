@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RUN_MAX_OUTPUT_CHARS } from '../../src/core';
-import { createWorkerRunner, RUN_MAX_MESSAGES, SANDBOX_LIMITS, type SandboxPort } from '../../src/store/tools/javascriptRunner';
-import type { SandboxRequest } from '../../src/store/tools/sandboxProtocol';
-import { sandboxWorkerSource } from '../../src/store/tools/sandboxWorker';
+import { createWorkerRunner, RUN_MAX_MESSAGES, SANDBOX_LIMITS, type SandboxPort } from '../../src/sandbox/javascriptRunner';
+import type { SandboxRequest } from '../../src/sandbox/sandboxProtocol';
+import { sandboxWorkerSource } from '../../src/sandbox/sandboxWorker';
 
 type Reply = (message: unknown) => void;
 

@@ -1,0 +1,39 @@
+/**
+ * The per-model correction of the token estimate: read once per model per runtime, changed
+ * by what each request's reported usage teaches, and saved.
+ */
+import type { CalibrationState, ContextPlan } from '../core';
+import { readCalibration } from '../core';
+import { repo, type Runtime } from './appStore';
+import { rawCounter, type TurnContext } from './turn';
+
+/** Reads the calibration saved for `modelId` into the state, once per model per runtime. */
+export async function loadCalibration(rt: Runtime, modelId: string): Promise<void> {
+  if (rt.calibrationLoaded.has(modelId)) return;
+  rt.calibrationLoaded.add(modelId);
+  const saved = await repo(rt).getCalibration(modelId).catch(() => undefined);
+  if (saved) {
+    rt.store.setState(({ calibration }) => ({
+      calibration: { version: 1, models: { ...calibration.models, ...readCalibration({ models: { [modelId]: saved } }).models } },
+    }));
+  }
+}
+
+/** Applies what a request taught about the estimate for `modelId`, and saves it. */
+export function updateCalibration(rt: Runtime, modelId: string, change: (calibration: CalibrationState) => CalibrationState): void {
+  rt.store.setState(({ calibration }) => ({ calibration: change(calibration) }));
+  void saveCalibration(rt, modelId);
+}
+
+async function saveCalibration(rt: Runtime, modelId: string): Promise<void> {
+  const entry = rt.store.getState().calibration.models[modelId];
+  if (entry) await repo(rt).setCalibration(modelId, entry).catch(() => undefined);
+}
+
+/** The uncalibrated estimate of everything a plan sends, to compare with what the provider counted. */
+export function rawEstimate(ctx: TurnContext, plan: ContextPlan): number {
+  let total = 0;
+  for (const item of plan.messages) total += rawCounter(item.message);
+  if (plan.metrics.systemTokens > 0 && ctx.calibrationFactor > 0) total += Math.round(plan.metrics.systemTokens / ctx.calibrationFactor);
+  return total;
+}

@@ -1,0 +1,161 @@
+/**
+ * Startup and what other tabs change: open storage (or, when IndexedDB cannot open, an
+ * in-memory stand-in), load settings and conversation metadata, reopen this tab's
+ * conversation, and re-read exactly what another tab wrote.
+ */
+import type { Conversation } from '../core';
+import { openMemoryStorage, requestPersistentStorage, type StorageChange, type WindowpaneStorage } from '../persistence';
+import { notify, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
+import { loadCalibration } from './calibration';
+import { contextFor } from './planning';
+import { readOverrides, readSettings, withDefaults, type Settings } from './settings';
+
+/**
+ * What the user is told when storage is held up or taken away: an older tab blocking the
+ * upgrade (the open continues by itself once it closes), a newer tab upgrading, or the
+ * browser closing the connection. The last two close it for good, so they ask for a
+ * reload at once rather than letting the next write fail.
+ */
+function storageEvents(rt: Runtime) {
+  const lost = (why: string) =>
+    rt.store.setState({
+      storageNeedsReload: true,
+      storageProblem: `${why} Reload this tab to keep working; until then, nothing you write here is saved.`,
+    });
+  return {
+    onBlocked: (error: Error) => rt.store.setState({ storageProblem: error.message }),
+    onVersionChange: () => lost('Windowpane was updated in another tab, so this tab closed its storage to let the update finish.'),
+    onTerminated: () => lost('The browser closed Windowpane’s storage (site data may have been cleared).'),
+    onUnreadable: (text: string) => void notify(rt, { id: `unreadable-${text}`, tone: 'warning', text }),
+  };
+}
+
+/** IndexedDB could not open: the visit goes on in memory, and the user is told that nothing will be kept. */
+async function goOnInMemory(rt: Runtime, problem: string): Promise<void> {
+  const memory = await openMemoryStorage({ now: rt.deps.now, newId: rt.deps.newId });
+  rt.inMemory = true;
+  rt.repository = memory.repository;
+  rt.repositoryOpened(memory.repository);
+  rt.store.setState({ status: 'ready', storageProblem: `${problem} Nothing you write now will be kept after you close this tab.` });
+}
+
+/** Opens storage, loads settings and conversation metadata (never messages), and subscribes to other tabs. */
+export async function hydrate(rt: Runtime): Promise<void> {
+  let storage: WindowpaneStorage;
+  try {
+    storage = await rt.deps.openStorage(storageEvents(rt));
+    rt.store.setState({ storageProblem: undefined });
+  } catch (error) {
+    await goOnInMemory(rt, reportError(rt, error, 'open its storage'));
+    return;
+  }
+  rt.storage = storage;
+  rt.repository = storage.repository;
+  rt.repositoryOpened(storage.repository);
+  const repository = storage.repository;
+  try {
+    // A reload reopens the conversation this tab had open, with its messages read in the same pass.
+    const reopen = readOpenConversation(rt);
+    const [saved, conversations, reopened] = await Promise.all([
+      repository.getSetting<Partial<Settings>>(SETTINGS_KEY),
+      repository.listConversations(),
+      reopen ? repository.getMessages(reopen).catch(() => undefined) : undefined,
+    ]);
+    const activeId = reopen && reopened && conversations.some((c) => c.id === reopen) ? reopen : null;
+    const read = readSettings(saved);
+    rt.store.setState((s) => ({
+      settings: read.settings,
+      conversations,
+      activeId,
+      messages: activeId && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
+    }));
+    // The counts on screen use the calibration learned before, so a reload shows the same numbers.
+    await loadCalibration(rt, contextFor(rt, activeId).model.id);
+    rt.store.setState({ status: 'ready' });
+    noticeIgnoredSettings(rt, 'settings', 'for all conversations', read.ignored);
+    noticeIgnoredOverrides(rt, conversations.find((c) => c.id === activeId));
+    rt.store.subscribe((state, previous) => {
+      if (state.activeId === previous.activeId) return;
+      rememberOpenConversation(rt, state.activeId);
+      noticeIgnoredOverrides(rt, state.conversations.find((c) => c.id === state.activeId));
+    });
+  } catch (error) {
+    reportError(rt, error, 'read your conversations');
+    rt.store.setState({ status: 'ready' });
+  }
+  const interrupted = storage.interrupted.length;
+  if (interrupted > 0) {
+    notify(rt, { tone: 'info', text: `${interrupted} answer${interrupted === 1 ? ' was' : 's were'} interrupted when the page closed; the partial text is kept.` });
+  }
+  storage.sync.subscribe((change) => void applyRemoteChange(rt, change));
+  void requestPersistentStorage();
+}
+
+const OPEN_CONVERSATION_KEY = 'windowpane:open-conversation';
+
+function readOpenConversation(rt: Runtime): string | null {
+  try {
+    return rt.deps.session?.getItem(OPEN_CONVERSATION_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberOpenConversation(rt: Runtime, id: string | null): void {
+  try {
+    if (id) rt.deps.session?.setItem(OPEN_CONVERSATION_KEY, id);
+    else rt.deps.session?.removeItem(OPEN_CONVERSATION_KEY);
+  } catch {
+    // Only the convenience of reopening it after a reload is lost.
+  }
+}
+
+/** Tells the user which stored settings were ignored (another version or a hand edit wrote them) and that defaults apply. */
+function noticeIgnoredSettings(rt: Runtime, key: string, where: string, ignored: readonly string[]): void {
+  if (ignored.length === 0) return;
+  notify(rt, {
+    id: `ignored-${key}`,
+    tone: 'info',
+    text: `Some stored settings ${where} could not be used and were ignored: ${ignored.join(', ')}. The defaults apply instead.`,
+  });
+}
+
+function noticeIgnoredOverrides(rt: Runtime, conversation: Conversation | undefined): void {
+  if (conversation) noticeIgnoredSettings(rt, conversation.id, `of "${String(conversation.title).slice(0, 60)}"`, readOverrides(conversation.overrides).ignored);
+}
+
+/** Re-reads exactly what another tab changed. */
+export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
+  const repository = rt.repository;
+  try {
+    if (change.type === 'settings-changed' && change.settingKey === SETTINGS_KEY) {
+      rt.store.setState({ settings: withDefaults(await repository.getSetting<Partial<Settings>>(SETTINGS_KEY)) });
+    } else if (change.type === 'conversation-changed') {
+      if (!change.conversationId) {
+        rt.store.setState({ conversations: await repository.listConversations() });
+        return;
+      }
+      const conversation = await repository.getConversation(change.conversationId);
+      if (conversation) setConversation(rt, conversation);
+      else
+        rt.store.setState((s) => ({
+          conversations: s.conversations.filter((c) => c.id !== change.conversationId),
+          activeId: s.activeId === change.conversationId ? null : s.activeId,
+        }));
+    } else if (change.type === 'messages-changed' && change.conversationId) {
+      if (!(change.conversationId in rt.store.getState().messages)) return; // not open here: read when opened
+      const sending = rt.store.getState().streaming;
+      if (change.messageId) {
+        // Our own stream is the newer copy of the message it is writing.
+        if (sending?.messageId === change.messageId) return;
+        const message = await repository.getMessage(change.messageId);
+        if (message) upsertMessage(rt, message);
+      } else {
+        const messages = await repository.getMessages(change.conversationId);
+        setMessages(rt, change.conversationId, () => messages);
+      }
+    }
+  } catch (error) {
+    reportError(rt, error, 'read a change made in another tab');
+  }
+}

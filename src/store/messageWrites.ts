@@ -1,0 +1,70 @@
+/**
+ * Writing messages: storage first, then the store. A write that fails keeps the message on
+ * screen (in memory for this visit) and tells the user, so nothing typed is lost.
+ */
+import type { ContentBlock, StoredMessage, ToolResultBlock } from '../core';
+import type { NewMessage, StreamWriter } from '../persistence';
+import { repo, reportError, upsertMessage, type Runtime } from './appStore';
+
+/** Writes a new message (or, for a conversation storage could not create, keeps it in memory) and shows it. */
+export async function appendMessage(rt: Runtime, message: NewMessage): Promise<StoredMessage> {
+  if (!rt.memoryOnly.has(message.conversationId)) {
+    try {
+      const stored = await repo(rt).appendMessage(message);
+      upsertMessage(rt, stored);
+      return stored;
+    } catch (error) {
+      reportError(rt, error, 'save the message');
+    }
+  }
+  // Kept in memory so nothing typed is lost; it will not survive a reload.
+  const list = rt.store.getState().messages[message.conversationId] ?? [];
+  const stored: StoredMessage = {
+    kind: 'message',
+    status: 'complete',
+    ...message,
+    id: message.id ?? rt.deps.newId(),
+    seq: (list.at(-1)?.seq ?? -1) + 1,
+    createdAt: message.createdAt ?? rt.deps.now(),
+  };
+  upsertMessage(rt, stored);
+  return stored;
+}
+
+/** Changes a stored message: shown at once, then written. */
+export async function updateMessage(rt: Runtime, message: StoredMessage, patch: Partial<StoredMessage>): Promise<StoredMessage> {
+  const next = { ...message, ...patch };
+  upsertMessage(rt, next);
+  try {
+    const saved = await repo(rt).updateMessage(message.id, patch);
+    if (saved) upsertMessage(rt, saved);
+    return saved ?? next;
+  } catch (error) {
+    reportError(rt, error, 'save the message');
+    return next;
+  }
+}
+
+/** The last write of a streamed answer, through its writer (which flushes and releases the stream's lock). */
+export async function finishMessage(rt: Runtime, message: StoredMessage, writer: StreamWriter, patch: Partial<StoredMessage>): Promise<StoredMessage> {
+  const next = { ...message, ...patch };
+  upsertMessage(rt, next);
+  try {
+    return (await writer.finish(patch)) ?? next;
+  } catch (error) {
+    reportError(rt, error, 'save the answer');
+    return next;
+  }
+}
+
+/** The results of one answer's tool calls, as the one user message that must follow it. */
+export async function appendToolResults(rt: Runtime, conversationId: string, results: ToolResultBlock[]): Promise<void> {
+  await appendMessage(rt, { conversationId, role: 'user', content: results });
+}
+
+/** The text streamed so far into `message`, as content blocks. */
+export function streamedContent(rt: Runtime, message: StoredMessage): ContentBlock[] {
+  const streaming = rt.store.getState().streaming;
+  const text = streaming?.messageId === message.id ? streaming.text : '';
+  return text ? [{ type: 'text', text }] : [];
+}

@@ -1,0 +1,91 @@
+/**
+ * What the next request of a conversation sends: the context in force (settings, model,
+ * counter), the plan the windowing module makes of its history, that plan as the
+ * provider's request, and what the user is told about it. The gauge reads the same plan.
+ */
+import type { AnthropicWireMessage, ContextPlan, OpenAIWireMessage, StoredMessage } from '../core';
+import { placeCacheBreakpoints, planContext, toolNamesCalled } from '../core';
+import type { ChatRequest } from '../providers';
+import { conversationOverrides, notify, type Runtime } from './appStore';
+import { buildHistory } from './history';
+import { turnContext, withoutTools, type TurnContext } from './turn';
+
+/**
+ * The settings, model and counter in force for a conversation now. `windowLimit` (tokens)
+ * stands in for the context window when a provider has stated a smaller one.
+ */
+export function contextFor(rt: Runtime, conversationId: string | null, windowLimit?: number): TurnContext {
+  const state = rt.store.getState();
+  const conversation = conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined;
+  const overrides = conversationOverrides(conversation);
+  const hasAttachments = conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0;
+  // Read only when no tool is offered (see turnContext): a scan of the history otherwise spared.
+  const historyTools = () => (conversationId ? toolNamesCalled(state.messages[conversationId] ?? []) : []);
+  const ctx = turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, state.calibration, hasAttachments, historyTools);
+  return ctx.tools.length > 0 && state.toolsRefused.includes(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
+}
+
+/** The endpoint a context sends to, as remembered when it refuses tools. */
+export function toolsKey(ctx: TurnContext): string {
+  return `${ctx.provider}\u0000${ctx.providerSettings.baseUrl ?? ''}\u0000${ctx.modelId}`;
+}
+
+/** The plan for the next request of a conversation (pure; the gauge reads the same one). */
+export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], draftTokens = 0): ContextPlan {
+  return planContext({
+    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt),
+    policy: ctx.policy,
+    model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens },
+    counter: ctx.counter,
+    system: fixedText(ctx),
+    draftTokens,
+  });
+}
+
+/**
+ * What every request carries outside its messages, for the planner to count as fixed: the
+ * Anthropic system prompt (OpenAI's is the first message) and the tool definitions.
+ */
+function fixedText(ctx: TurnContext): string | undefined {
+  const system = ctx.wireShape === 'anthropic' && ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : '';
+  return [system, ctx.toolsText].filter(Boolean).join('\n\n') || undefined;
+}
+
+/** The plan's messages as the provider's request, with Anthropic cache breakpoints on the stable prefix. */
+export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSignal): ChatRequest {
+  const system = ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined;
+  if (ctx.wireShape === 'anthropic') {
+    const boundaries = plan.slot ? [plan.slot.index] : [];
+    const cacheBreakpoints = placeCacheBreakpoints(plan.messages, boundaries, { system: Boolean(system) });
+    return { model: ctx.modelId, system, messages: plan.messages.map((item) => item.message as AnthropicWireMessage), maxTokens: ctx.outputReserve, signal, cacheBreakpoints, tools: ctx.tools };
+  }
+  return { model: ctx.modelId, messages: plan.messages.map((item) => item.message as OpenAIWireMessage), maxTokens: ctx.outputReserve, signal, tools: ctx.tools };
+}
+
+/** Tells the user when this request leaves earlier messages out, or cannot fit at all. */
+export function announcePlan(rt: Runtime, plan: ContextPlan): void {
+  const m = plan.metrics;
+  if (m.overBudget) {
+    notify(rt, { id: 'over-budget', tone: 'warning', text: `This request is over its limit even after trimming: ${m.overBudgetReasons.join(' ')}` });
+  }
+  const count = m.evictedMessages;
+  if (m.trimmed && count > 0) {
+    const what = `${count.toLocaleString('en-US')} earlier message${count === 1 ? ' is' : 's are'} left out of this request`;
+    const how = plan.slot?.kind === 'summary' ? 'and a summary is sent in their place' : 'to keep it within its limits';
+    // The user-set strategies' triggers name the user's own settings ("42 messages > max_messages (30)");
+    // the default's high- and low-water marks are internal and leave out the output reserve the gauge shows.
+    const why = m.trigger && plan.strategy !== 'auto' ? `: ${m.trigger}` : '';
+    const alsoCleared = m.clearedToolResults > 0 ? ` ${clearedPhrase(m.clearedToolResults)}.` : '';
+    notify(rt, { id: 'compaction', tone: 'info', text: `${what} ${how}${why}.${alsoCleared} They stay in the conversation.` });
+  } else if (m.clearedToolResults > 0) {
+    notify(rt, {
+      id: 'compaction',
+      tone: 'info',
+      text: `${clearedPhrase(m.clearedToolResults)} to save about ${m.clearedTokens.toLocaleString('en-US')} tokens. The full output stays in the conversation.`,
+    });
+  }
+}
+
+function clearedPhrase(n: number): string {
+  return n === 1 ? '1 older tool result is sent as a short placeholder' : `${n.toLocaleString('en-US')} older tool results are sent as short placeholders`;
+}

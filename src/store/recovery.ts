@@ -1,0 +1,73 @@
+/**
+ * What a turn does when a request fails before any text arrived: the next attempt, or
+ * null to give up (the caller then reports the error). Two failures are recovered from:
+ * an endpoint that refuses tools (sent again without them), and a context-length error
+ * (once per answer: the calibration is tightened, a smaller window the provider states is
+ * kept for the rest of the turn, and the history is planned again).
+ */
+import type { ContextPlan } from '../core';
+import { isWindowpaneError, tightenCalibration } from '../core';
+import { notify } from './appStore';
+import { rawEstimate, updateCalibration } from './calibration';
+import { contextFor, planFor, toolsKey } from './planning';
+import { ensureSummary } from './summaries';
+import { turnHistory, withoutTools, type Turn, type TurnContext } from './turn';
+
+/** One request of a turn: the context it is sent in, its plan, and whether it already retried after a context-length error. */
+export interface Attempt {
+  ctx: TurnContext;
+  plan: ContextPlan;
+  contextRetried: boolean;
+}
+
+/** The attempt to make after `error`, or null to give up. `answerId` is the answer being written (left out of the history). */
+export async function recover(turn: Turn, attempt: Attempt, error: unknown, answerId: string): Promise<Attempt | null> {
+  if (attempt.ctx.tools.length > 0 && isToolsRefusal(error)) return withoutToolsAfter(turn, attempt, error, answerId);
+  if (!attempt.contextRetried && isWindowpaneError(error, 'context_length')) {
+    const { promptTokens = 0, limit = 0 } = error.details;
+    return smallerAfter(turn, attempt, { promptTokens, limit }, answerId);
+  }
+  return null;
+}
+
+function isToolsRefusal(error: unknown): error is Error {
+  return isWindowpaneError(error, 'bad_request') && error.details.toolsUnsupported === true;
+}
+
+/** A local model without tool support: say so once, and carry on without tools. */
+function withoutToolsAfter(turn: Turn, attempt: Attempt, error: Error, answerId: string): Attempt {
+  const { rt } = turn;
+  rt.store.setState(({ toolsRefused }) => ({ toolsRefused: [...toolsRefused, toolsKey(attempt.ctx)] }));
+  const ctx = withoutTools(attempt.ctx);
+  notify(rt, {
+    id: `tools-refused-${toolsKey(ctx)}`,
+    tone: 'warning',
+    text: `${error.message} Windowpane sent the message again without tools, and will not offer tools to ${ctx.modelId} again in this visit. Pick a model that supports tools, or switch the tools off in Settings.`,
+  });
+  return { ...attempt, ctx, plan: planFor(ctx, turnHistory(turn, answerId)) };
+}
+
+/**
+ * The provider counted more than the plan estimated: learn from its count, and plan again.
+ * A limit below the window we planned for means the window setting is too large (or the
+ * server's smaller): only a plan within the stated limit can succeed.
+ */
+async function smallerAfter(turn: Turn, attempt: Attempt, counted: { promptTokens: number; limit: number }, answerId: string): Promise<Attempt> {
+  const { rt } = turn;
+  const { promptTokens, limit } = counted;
+  const { ctx: failed, plan: tooLarge } = attempt;
+  if (promptTokens > 0) {
+    updateCalibration(rt, failed.model.id, (calibration) => tightenCalibration(calibration, failed.model.id, rawEstimate(failed, tooLarge), promptTokens));
+  }
+  const statedLimit = limit > 0 && limit < failed.model.contextWindow ? limit : undefined;
+  if (statedLimit) turn.windowLimit = statedLimit;
+  const ctx = contextFor(rt, turn.conversationId, turn.windowLimit);
+  const history = () => turnHistory(turn, answerId);
+  const plan = await ensureSummary(turn, ctx, planFor(ctx, history()), history);
+  const trimmed = Math.max(0, plan.metrics.evictedMessages - tooLarge.metrics.evictedMessages);
+  notify(rt, {
+    tone: 'warning',
+    text: `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${trimmed} more message(s) and retried.${statedLimit ? ` Set the Context window in Settings to ${statedLimit.toLocaleString('en-US')} or less to avoid this.` : ''}`,
+  });
+  return { ctx, plan, contextRetried: true };
+}

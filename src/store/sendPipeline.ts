@@ -1,0 +1,237 @@
+/**
+ * One turn, from Send to the saved answer. The conversation is marked busy once, for the
+ * whole turn. Each request of the turn goes
+ *
+ *   plan → build the request → stream → save → (tool round | recover | done)
+ *
+ * `planning.ts` plans and builds the request, `recovery.ts` decides the next attempt after
+ * a failed request, `toolRound.ts` runs the tools between two answers, `messageWrites.ts`
+ * stores what arrives, and `summaries.ts` writes a summary when a plan asks for one.
+ */
+import type { StoredMessage } from '../core';
+import { isWindowpaneError, observeInputTokens, reportedInputTokens } from '../core';
+import { createStreamWriter, registerFlushOnHide, type StreamWriter } from '../persistence';
+import type { ChatResult, StreamCallbacks } from '../providers';
+import { notify, repo, reportError, type Runtime } from './appStore';
+import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
+import { appendMessage, finishMessage, streamedContent, updateMessage } from './messageWrites';
+import { createConversationFor } from './newConversation';
+import { announcePlan, contextFor, planFor, toRequest } from './planning';
+import { recover, type Attempt } from './recovery';
+import { ensureSummary } from './summaries';
+import { toolRound } from './toolRound';
+import { turnHistory, type Turn, type TurnContext } from './turn';
+
+/**
+ * Sends `text` as a user message (creating the conversation if needed) and streams the
+ * answer. Returns false at once, taking nothing, while another answer is in flight, so
+ * the composer keeps the draft.
+ */
+export function send(rt: Runtime, conversationId: string | null, text: string): boolean {
+  if (!text.trim() || rt.store.getState().sendingId) return false;
+  void busyWith(rt, conversationId ?? 'new', async () => {
+    const id = await postUserMessage(rt, conversationId, text);
+    if (id) await answerTurn(rt, id);
+  });
+  return true;
+}
+
+/**
+ * Answers the conversation as it stands. `into` re-streams an existing assistant message
+ * (regenerate) instead of appending a new one. Does nothing while another answer is in flight.
+ */
+export async function respond(rt: Runtime, conversationId: string, into?: StoredMessage): Promise<void> {
+  if (rt.store.getState().sendingId) return;
+  await busyWith(rt, conversationId, () => answerTurn(rt, conversationId, into));
+}
+
+/**
+ * Stops the answer being streamed, or the tool running between two answers (its worker is
+ * terminated); what arrived so far is kept and marked stopped, and tool calls left without
+ * a result get one saying the user stopped them, so the next request is valid.
+ */
+export function stop(rt: Runtime, conversationId: string): void {
+  rt.controllers.get(conversationId)?.abort();
+}
+
+/** Marks the conversation busy (`sendingId`) for all of `work`, and clears what the turn showed when it ends. */
+async function busyWith(rt: Runtime, busyId: string, work: () => Promise<void>): Promise<void> {
+  rt.store.setState({ sendingId: busyId, retry: null });
+  try {
+    await work();
+  } catch (error) {
+    reportError(rt, error, 'get an answer');
+  } finally {
+    rt.store.setState({ sendingId: null, streaming: null, toolRun: null, retry: null });
+  }
+}
+
+/** Stores the user's message (in a new conversation when there is none yet); null when the conversation could not start. */
+async function postUserMessage(rt: Runtime, conversationId: string | null, text: string): Promise<string | null> {
+  let id = conversationId;
+  try {
+    if (!id) id = (await createConversationFor(rt, text)).id;
+  } catch (error) {
+    reportError(rt, error, 'start the conversation');
+    return null;
+  }
+  rt.store.setState({ activeId: id, draft: '' });
+  await appendMessage(rt, { conversationId: id, role: 'user', content: [{ type: 'text', text }] });
+  // Busy from Send on; shown as this conversation's (Stop) once its message is on screen.
+  rt.store.setState({ sendingId: id });
+  return id;
+}
+
+/**
+ * Asks the model, running tool rounds until it answers without a tool call or the turn
+ * reaches its limit of rounds. Every request is planned again, so the window applies
+ * between rounds.
+ */
+async function answerTurn(rt: Runtime, conversationId: string, into?: StoredMessage): Promise<void> {
+  const controller = new AbortController();
+  rt.controllers.set(conversationId, controller);
+  try {
+    const turn = await startTurn(rt, conversationId, controller.signal);
+    for (let round = 0; turn; round++) {
+      const answer = await answerOnce(turn, round === 0 ? into : undefined);
+      if (!answer || !(await toolRound(turn, answer.message, answer.ctx, round))) return;
+    }
+  } finally {
+    rt.controllers.delete(conversationId);
+  }
+}
+
+/** The provider for this turn, with the model's saved calibration read; null (the user told) when it cannot be reached. */
+async function startTurn(rt: Runtime, conversationId: string, signal: AbortSignal): Promise<Turn | null> {
+  await loadCalibration(rt, contextFor(rt, conversationId).model.id);
+  const ctx = contextFor(rt, conversationId);
+  try {
+    const provider = await rt.deps.createProvider(ctx.providerSettings);
+    return { rt, conversationId, provider, signal, maxRounds: Math.max(1, Math.floor(ctx.settings.tools.maxRounds) || 1) };
+  } catch (error) {
+    reportError(rt, error, 'reach the provider');
+    if (isWindowpaneError(error, 'auth') || isWindowpaneError(error, 'invalid_config')) rt.store.setState({ settingsOpen: true });
+    return null;
+  }
+}
+
+/** An answer being written: its message, the writer that stores it as it streams, and the text so far. */
+interface AnswerDraft {
+  message: StoredMessage;
+  writer: StreamWriter;
+  text: string;
+}
+
+/** An answer stored, with the context it was asked in. */
+interface Answered {
+  message: StoredMessage;
+  ctx: TurnContext;
+}
+
+/**
+ * One request of a turn: plan (summarizing when the plan asks), stream the answer into a
+ * new assistant message (or `into`), and save it. Returns the stored answer, or null when
+ * it failed (the user has been told) or was stopped before it began.
+ */
+async function answerOnce(turn: Turn, into: StoredMessage | undefined): Promise<Answered | null> {
+  let draft: AnswerDraft | undefined;
+  let unregister: (() => void) | undefined;
+  try {
+    const attempt = await firstAttempt(turn);
+    if (turn.signal.aborted) return null;
+    announcePlan(turn.rt, attempt.plan);
+    draft = await openAnswer(turn, attempt.ctx, into);
+    const { writer } = draft;
+    unregister = registerFlushOnHide(() => writer.flush());
+    return await streamAndSave(turn, attempt, draft);
+  } catch (error) {
+    await saveFailure(turn, draft, error);
+    return null;
+  } finally {
+    unregister?.();
+  }
+}
+
+async function firstAttempt(turn: Turn): Promise<Attempt> {
+  const ctx = contextFor(turn.rt, turn.conversationId, turn.windowLimit);
+  const history = () => turnHistory(turn);
+  const plan = await ensureSummary(turn, ctx, planFor(ctx, history()), history);
+  return { ctx, plan, contextRetried: false };
+}
+
+/**
+ * The answer's message, shown as streaming. Its writer (and the writer's Web Lock) exists
+ * before the message is stored, so a tab starting up meanwhile sees a live stream, not an
+ * interrupted one.
+ */
+async function openAnswer(turn: Turn, ctx: TurnContext, into: StoredMessage | undefined): Promise<AnswerDraft> {
+  const { rt, conversationId } = turn;
+  const id = into?.id ?? rt.deps.newId();
+  const writer = createStreamWriter(repo(rt), id, { onError: (e) => reportError(rt, e, 'save the answer') });
+  const streaming = { content: [], status: 'streaming' as const, model: ctx.modelId, provider: ctx.provider };
+  const message = into
+    ? await updateMessage(rt, into, { ...streaming, error: undefined, usage: undefined })
+    : await appendMessage(rt, { id, conversationId, role: 'assistant', ...streaming });
+  rt.store.setState({ streaming: { conversationId, messageId: message.id, text: '' } });
+  return { message, writer, text: '' };
+}
+
+/** Build the request, stream it, save the answer; after a failure before any text, the attempt recovery offers. */
+async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): Promise<Answered> {
+  draft.text = '';
+  try {
+    const result = await turn.provider.send(toRequest(attempt.ctx, attempt.plan, turn.signal), streamCallbacks(turn, draft));
+    return await saveAnswer(turn, attempt, draft, result);
+  } catch (error) {
+    const next = draft.text === '' ? await recover(turn, attempt, error, draft.message.id) : null;
+    if (!next) throw error;
+    return streamAndSave(turn, next, draft);
+  }
+}
+
+function streamCallbacks(turn: Turn, draft: AnswerDraft): StreamCallbacks {
+  const { rt, conversationId } = turn;
+  return {
+    onText: (delta) => {
+      draft.text += delta;
+      const text = draft.text;
+      rt.store.setState((s) => (s.streaming?.messageId === draft.message.id ? { streaming: { ...s.streaming, text } } : {}));
+      draft.writer.update({ content: [{ type: 'text', text }] });
+    },
+    onRetry: (info) => {
+      rt.store.setState({ retry: info });
+      const why = info.reason === 'rate_limit' ? 'Rate limited' : info.reason === 'overloaded' ? 'The provider is overloaded' : 'The request failed';
+      const text = `${why}; retrying in ${Math.ceil(info.delayMs / 1000)} s (attempt ${info.attempt} of ${info.maxRetries}).`;
+      notify(rt, { id: `retry-${conversationId}`, tone: 'warning', text }, info.delayMs + 1500);
+    },
+  };
+}
+
+/** Stores the finished answer with its usage, and calibrates the estimate against what the provider counted. */
+async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, result: ChatResult): Promise<Answered> {
+  const { rt, conversationId } = turn;
+  const { ctx, plan } = attempt;
+  const status = result.stopReason === 'stopped' ? 'stopped' : 'complete';
+  const final: Partial<StoredMessage> = { content: result.content, status, model: result.model || ctx.modelId };
+  if (result.usageReported) final.usage = result.usage;
+  const message = await finishMessage(rt, draft.message, draft.writer, final);
+  rt.store.setState((s) => (s.streaming?.messageId === message.id ? { streaming: null } : {}));
+  if (result.usageReported) {
+    rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
+    updateCalibration(rt, ctx.model.id, (c) => observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan), reportedInputTokens(result.usage)));
+  }
+  if (result.stopReason === 'max_tokens') notify(rt, { tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
+  return { message, ctx };
+}
+
+/** Tells the user, and keeps what arrived of the answer marked as an error (its tool calls dropped: they never run). */
+async function saveFailure(turn: Turn, draft: AnswerDraft | undefined, error: unknown): Promise<void> {
+  const { rt } = turn;
+  const message = reportError(rt, error, 'get an answer');
+  if (!draft) return;
+  const partial = (isWindowpaneError(error) ? error.details.partialContent : undefined) ?? streamedContent(rt, draft.message);
+  const code = isWindowpaneError(error) ? error.code : 'provider';
+  const content = partial.filter((block) => block.type !== 'tool_use');
+  await finishMessage(rt, draft.message, draft.writer, { status: 'error', content, error: { code, message } });
+}
+
