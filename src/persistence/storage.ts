@@ -60,10 +60,11 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
 /**
  * The same storage in memory, for a visit whose IndexedDB cannot open (disabled, or a
  * browser mode without it): everything works as usual, nothing outlives the tab, and no
- * other tab hears of it. The in-memory database is loaded only when it is needed.
+ * other tab hears of it. The in-memory database (fake-indexeddb) is loaded only then, and
+ * takes the place of the page's IndexedDB classes, which idb checks its objects against.
  */
 export async function openMemoryStorage(options: Pick<OpenStorageOptions, 'now' | 'newId'> = {}): Promise<WindowpaneStorage> {
-  const { IDBFactory } = await import('fake-indexeddb');
+  await import('fake-indexeddb/auto');
   const tab = options.newId?.() ?? String(Math.random()).slice(2);
-  return openWindowpaneStorage({ ...options, factory: new IDBFactory(), channel: { name: `windowpane-in-memory-${tab}` }, locks: null, rescue: null });
+  return openWindowpaneStorage({ ...options, factory: globalThis.indexedDB, channel: { name: `windowpane-in-memory-${tab}` }, locks: null, rescue: null });
 }

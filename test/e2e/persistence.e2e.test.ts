@@ -33,6 +33,26 @@ describe('persistence in Chromium', () => {
     await Promise.all([browser?.close(), fake?.close()]);
   });
 
+  it('with IndexedDB refused, the tab says nothing will be kept and still chats and searches in memory', async () => {
+    const { page, context, errors } = await newPage(browser);
+    page.setDefaultTimeout(10_000);
+    // As a browser that blocks site storage does: every open of IndexedDB fails.
+    await page.addInitScript(() => {
+      IDBFactory.prototype.open = () => {
+        throw new DOMException('The user denied permission to access the database.', 'UnknownError');
+      };
+    });
+    await openApp(page, appUrl);
+    await page.getByRole('alert').filter({ hasText: 'Nothing you write now will be kept after you close this tab.' }).waitFor();
+    const question = 'Which climbing plants cope with a north-facing wall in a windy garden? Thinking of ivy.';
+    await sendAndWait(page, question);
+    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('ivy');
+    await page.getByRole('navigation', { name: 'Conversations' }).getByText('Thinking of ivy', { exact: false }).waitFor();
+    await screenshot(page, 'persistence-in-memory');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a reload keeps conversations, messages, titles, the summary and settings exactly as shown', async () => {
     const { page, context, errors } = await newPage(browser);
     page.setDefaultTimeout(10_000);
