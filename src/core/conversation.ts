@@ -4,9 +4,6 @@
  * each wire shape. Nothing here is ever deleted by windowing: a plan is a view.
  */
 
-/** Milliseconds since the Unix epoch, supplied by the caller (core never reads the clock). */
-export type EpochMs = number & { readonly __brand: 'EpochMs' };
-
 export type ProviderId = 'anthropic' | 'openai' | 'openai-compatible' | 'demo';
 
 export interface TextBlock {

@@ -33,7 +33,7 @@ export * from './window/planContext';
 export * from './window/summarizePlan';
 export * from './window/autoStrategy';
 export * from './window/seedStrategies';
-export { CLEARED_TOOL_RESULT_PREFIX, CLEARING_DEFAULTS, clearedToolResultText, type ClearingOptions } from './window/toolClearing';
+export { CLEARED_TOOL_RESULT_PREFIX, clearedToolResultText } from './window/toolClearing';
 export * from './tools/definitions';
 export * from './tools/readAttachment';
 export * from './tools/runJavascript';

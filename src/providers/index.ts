@@ -11,12 +11,10 @@ export type {
   ChatProvider,
   ChatRequest,
   ChatResult,
-  CompleteOptions,
   ProviderOptions,
   ProviderSettings,
   RetryInfo,
   StreamCallbacks,
-  ToolDefinition,
 } from './types';
 export type { DemoOptions } from './demo';
 

@@ -17,14 +17,14 @@
  * `sandboxWorkerMain` is sent to the frame as text (`sandboxWorkerSource`): it must not use
  * anything from outside its own body.
  */
-import type { SandboxLimits } from './sandboxProtocol';
+import type { SandboxLimits, SandboxReply } from './sandboxProtocol';
 
 export function sandboxWorkerMain(limits: SandboxLimits): void {
   type Scope = Record<string, unknown> & typeof globalThis;
   const scope = globalThis as unknown as Scope;
 
   // Taken before the snippet runs: it never gets these references.
-  const post = (scope.postMessage as (message: unknown) => void).bind(scope);
+  const post = (scope.postMessage as (message: SandboxReply) => void).bind(scope);
   const listen = scope.addEventListener.bind(scope) as (type: string, listener: (event: MessageEvent) => void) => void;
   const evaluate = scope.eval;
   const bindCall = Function.prototype.bind.bind(Function.prototype.call) as <A extends unknown[], R>(fn: (...args: A) => R) => (self: unknown, ...args: A) => R;

@@ -63,6 +63,16 @@ function systemLabel(ctx: TurnContext): string {
 
 /** Rows and gauge for a conversation, given the plan of its next request. */
 export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan, lastUsage: Usage | undefined, draftTokens: number): ChatView {
+  const { rows, firstUserTokens } = transcriptRows(ctx, messages, plan);
+  return { rows, plan, gauge: gaugeView(ctx, messages, plan, firstUserTokens, lastUsage, draftTokens) };
+}
+
+/**
+ * The transcript as rows: messages (dimmed when not sent), a trim notice where a run of
+ * dimmed messages ends, and the summary in force after the last message it covers. Also the
+ * tokens of the first user message when it is sent (the gauge's "goal").
+ */
+function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan): { rows: TranscriptRow[]; firstUserTokens: number } {
   const notSent = new Set(plan.evicted.map((e) => e.id));
   const summary = activeSummary(messages);
   const covered = new Set(summary?.covers ?? []);
@@ -96,7 +106,11 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
     if (summary && i === lastCoveredIndex) rows.push({ kind: 'summary', key: summary.id, message: summary });
   });
   if (summary && lastCoveredIndex < 0) rows.push({ kind: 'summary', key: summary.id, message: summary });
+  return { rows, firstUserTokens };
+}
 
+/** The gauge: the parts of the next request, its thresholds, its cost and the last usage reported. */
+function gaugeView(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan, firstUserTokens: number, lastUsage: Usage | undefined, draftTokens: number): GaugeView {
   const metrics = plan.metrics;
   const { trigger, target } = triggerAndTarget(ctx, plan);
   const slotLabel = plan.slot?.kind === 'summary' ? 'Summary' : 'Trim marker';
@@ -113,21 +127,17 @@ export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], p
   const costSoFar = conversationCost(messages);
   const nextCost = prices ? estimateRequestCost(metrics.inputTokens, metrics.outputReserveTokens, prices) : undefined;
   return {
-    rows,
-    plan,
-    gauge: {
-      total: metrics.totalTokens,
-      contextWindow: metrics.contextWindow,
-      trigger,
-      target,
-      parts,
-      approachingLimit: metrics.approachingLimit,
-      lastUsage: lastUsage ?? lastReportedUsage(messages),
-      costSoFar: costSoFar && costSoFar > 0 ? costSoFar : undefined,
-      nextRequestCost: nextCost && nextCost > 0 ? nextCost : undefined,
-      // Shown only when it binds: a budget above the window's own trim line changes nothing.
-      budgetTokens: Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio) ? ctx.budgetTokens : undefined,
-    },
+    total: metrics.totalTokens,
+    contextWindow: metrics.contextWindow,
+    trigger,
+    target,
+    parts,
+    approachingLimit: metrics.approachingLimit,
+    lastUsage: lastUsage ?? lastReportedUsage(messages),
+    costSoFar: costSoFar && costSoFar > 0 ? costSoFar : undefined,
+    nextRequestCost: nextCost && nextCost > 0 ? nextCost : undefined,
+    // Shown only when it binds: a budget above the window's own trim line changes nothing.
+    budgetTokens: Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio) ? ctx.budgetTokens : undefined,
   };
 }
 

@@ -5,7 +5,7 @@
  * objects and their cached token counts.
  */
 import type { AnthropicWireMessage, OpenAIWireMessage, PlanItem, StoredMessage, WindowMessage } from '../core';
-import { SYSTEM_WIRE_ID, toAnthropicWire, toOpenAIWire } from '../core';
+import { toAnthropicWire, toOpenAIWire } from '../core';
 
 export type WireShape = 'anthropic' | 'openai';
 
@@ -84,4 +84,3 @@ export function storedMessageTokens(message: StoredMessage, shape: WireShape, co
   return total;
 }
 
-export { SYSTEM_WIRE_ID };

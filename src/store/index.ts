@@ -78,7 +78,7 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
 // The store's public surface for components: what they may read and the views they render.
 export { contextFor, planFor } from './planning';
-export { chatView, draftTokens, type GaugePart, type GaugeView } from './chatView';
+export { chatView, draftTokens, type GaugePart } from './chatView';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';

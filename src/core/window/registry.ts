@@ -9,8 +9,6 @@ import type { ContextStrategy } from './types';
 
 const strategies = new Map<string, ContextStrategy>();
 
-/** The app's default strategy. */
-export const DEFAULT_STRATEGY = 'auto';
 
 /**
  * Adds `strategy` under `name` (lowercase letters, digits, dashes). Names are unique:

@@ -8,10 +8,6 @@ const markerOf = truncationMarker;
 
 export type EvictList = Array<EvictionReason | null>;
 
-export function hasFlag(view: HistoryView, unit: number, flag: number): boolean {
-  return ((view.unitFlags[unit] as number) & flag) !== 0;
-}
-
 /** Sendable and not protected (pinned units and the system prefix are never evicted). */
 export function isEvictable(view: HistoryView, unit: number): boolean {
   const flags = view.unitFlags[unit] as number;
