@@ -8,8 +8,8 @@ import { ConversationFailure } from './components/ConversationFailure';
 import { Notices } from './components/Notices';
 import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
-import { MODEL_REGISTRY, resolveModelInfo, type ProviderId } from './core';
-import { actions, activeOverrides, appRuntime, contextFor, effectiveSettings, useApp } from './store';
+import { MODEL_REGISTRY, type ProviderId } from './core';
+import { actions, activeModelIn, conversationOverrides, effectiveSettings, useApp } from './store';
 
 function modelsFor(provider: ProviderId): ModelOption[] {
   const registryProvider = provider === 'openai-compatible' ? 'none' : provider;
@@ -65,8 +65,7 @@ export function App() {
   }, [sendingId, settingsOpen]);
 
   const conversation = conversations.find((c) => c.id === activeId);
-  const ctx = contextFor(appRuntime, activeId);
-  const modelLabel = resolveModelInfo(ctx.modelId, { provider: ctx.provider }).label;
+  const { provider, label: modelLabel } = useApp(useShallow(activeModelIn));
 
   if (status === 'loading') {
     return (
@@ -88,7 +87,7 @@ export function App() {
         <ChatHeader
           title={conversation?.title ?? 'New chat'}
           modelLabel={modelLabel}
-          isDemo={ctx.provider === 'demo'}
+          isDemo={provider === 'demo'}
           canExportActive={Boolean(conversation)}
           onSettings={actions.openSettings}
           onExport={(format, scope) => void actions.exportConversations(format, scope)}
@@ -118,7 +117,7 @@ export function App() {
       </main>
       {settingsOpen && (
         <SettingsDialog
-          settings={conversation ? effectiveSettings(settings, activeOverrides(appRuntime)) : settings}
+          settings={conversation ? effectiveSettings(settings, conversationOverrides(conversation)) : settings}
           modelsFor={modelsFor}
           conversationTitle={conversation?.title}
           onSave={(next, scope) => void actions.saveSettings(next, scope)}

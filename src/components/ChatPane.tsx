@@ -1,6 +1,6 @@
 import { forwardRef, useDeferredValue, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { actions, appRuntime, chatView, clearedToolCalls, contextFor, draftTokens, pairToolResults, planFor, useApp, type AttachmentInfo } from '../store';
+import { actions, chatView, clearedToolCalls, contextOf, draftTokens, pairToolResults, planFor, useApp, type AttachmentInfo } from '../store';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
 import { TokenGauge } from './TokenGauge';
@@ -33,7 +33,10 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const toolsRefused = useApp((s) => s.toolsRefused);
   // Tools offered can depend on whether files are attached.
   const hasAttachments = attachments.length > 0;
-  const ctx = useMemo(() => contextFor(appRuntime, activeId), [activeId, settings, conversation, calibration, toolsRefused, hasAttachments]); // eslint-disable-line react-hooks/exhaustive-deps
+  const ctx = useMemo(
+    () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused }),
+    [settings, conversation, messages, hasAttachments, calibration, toolsRefused],
+  );
   const draftCount = draftTokens(draft);
   // The in-flight answer is not part of the next request; plan from what is complete.
   const view = useMemo(() => {

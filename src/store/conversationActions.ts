@@ -1,5 +1,5 @@
 /** The conversation list and settings: open, rename, delete with Undo, search, save settings. */
-import { notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, conversationOverrides, type Runtime } from './appStore';
+import { notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, type Runtime } from './appStore';
 import type { ConversationOverrides, Settings } from './settings';
 
 /** Starts an empty conversation and opens it. Stored on the first message, not before. */
@@ -113,8 +113,3 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
   }
 }
 
-/** The overrides of the open conversation, for the settings dialog. */
-export function activeOverrides(rt: Runtime): ConversationOverrides | undefined {
-  const state = rt.store.getState();
-  return conversationOverrides(state.conversations.find((c) => c.id === state.activeId));
-}

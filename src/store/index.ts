@@ -77,12 +77,13 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 
 export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
 // The store's public surface for components: what they may read and the views they render.
-export { contextFor, planFor } from './planning';
+export { contextOf, planFor } from './planning';
+export { activeModelIn } from './selectors';
 export { chatView, draftTokens, type GaugePart } from './chatView';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';
-export { activeOverrides } from './conversationActions';
+export { conversationOverrides } from './appStore';
 export {
   DEFAULT_BASE_URLS,
   STRATEGIES,

@@ -3,26 +3,53 @@
  * counter), the plan the windowing module makes of its history, that plan as the
  * provider's request, and what the user is told about it. The gauge reads the same plan.
  */
-import type { AnthropicWireMessage, ContextPlan, OpenAIWireMessage, StoredMessage } from '../core';
+import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, OpenAIWireMessage, StoredMessage } from '../core';
 import { placeCacheBreakpoints, planContext, toolNamesCalled } from '../core';
 import type { ChatRequest } from '../providers';
 import { conversationOverrides, notify, type Runtime } from './appStore';
 import { buildHistory } from './history';
+import type { Settings } from './settings';
 import { turnContext, withoutTools, type TurnContext } from './turn';
 
+/** What a conversation's request context is made from, all of it store state. */
+export interface ContextInputs {
+  settings: Settings;
+  conversation: Conversation | undefined;
+  /** The conversation's messages: the tools they call are still named when no tool is offered. */
+  messages: readonly StoredMessage[];
+  /** Whether the conversation has files for read_attachment to read. */
+  hasAttachments: boolean;
+  calibration: CalibrationState;
+  toolsRefused: readonly string[];
+}
+
 /**
- * The settings, model and counter in force for a conversation now. `windowLimit` (tokens)
- * stands in for the context window when a provider has stated a smaller one.
+ * The settings, model and counter in force for a conversation (pure: the chat screen
+ * memoizes it on these inputs). `windowLimit` (tokens) stands in for the context window
+ * when a provider has stated a smaller one.
  */
+export function contextOf(inputs: ContextInputs, windowLimit?: number): TurnContext {
+  const overrides = conversationOverrides(inputs.conversation);
+  // Read only when no tool is offered (see turnContext): a scan of the history otherwise spared.
+  const historyTools = () => toolNamesCalled(inputs.messages);
+  const ctx = turnContext(inputs.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, inputs.calibration, inputs.hasAttachments, historyTools);
+  return ctx.tools.length > 0 && inputs.toolsRefused.includes(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
+}
+
+/** The context in force for a conversation now (`null`: a new chat). */
 export function contextFor(rt: Runtime, conversationId: string | null, windowLimit?: number): TurnContext {
   const state = rt.store.getState();
-  const conversation = conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined;
-  const overrides = conversationOverrides(conversation);
-  const hasAttachments = conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0;
-  // Read only when no tool is offered (see turnContext): a scan of the history otherwise spared.
-  const historyTools = () => (conversationId ? toolNamesCalled(state.messages[conversationId] ?? []) : []);
-  const ctx = turnContext(state.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, state.calibration, hasAttachments, historyTools);
-  return ctx.tools.length > 0 && state.toolsRefused.includes(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
+  return contextOf(
+    {
+      settings: state.settings,
+      conversation: conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined,
+      messages: conversationId ? (state.messages[conversationId] ?? []) : [],
+      hasAttachments: conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0,
+      calibration: state.calibration,
+      toolsRefused: state.toolsRefused,
+    },
+    windowLimit,
+  );
 }
 
 /** The endpoint a context sends to, as remembered when it refuses tools. */
