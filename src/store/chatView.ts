@@ -36,25 +36,6 @@ export interface ChatView {
   plan: ContextPlan;
 }
 
-function triggerAndTarget(ctx: TurnContext, plan: ContextPlan): { trigger: number; target: number } {
-  const window = ctx.model.contextWindow;
-  const w = ctx.settings.window;
-  const reserve = plan.metrics.outputReserveTokens;
-  switch (ctx.policy.strategy) {
-    case 'auto': {
-      const high = Math.min(Math.floor(window * w.triggerRatio), Number.isFinite(ctx.budgetTokens) ? ctx.budgetTokens : Infinity);
-      return { trigger: high, target: reserve + Math.floor((high - reserve) * w.lowWater) };
-    }
-    case 'truncate':
-    case 'summarize':
-      return { trigger: Math.floor(window * w.triggerRatio), target: Math.floor(window * w.targetRatio) };
-    case 'two-tier':
-      return { trigger: Math.min(window, 80_000), target: Math.min(window, 80_000) };
-    default:
-      return { trigger: window, target: window };
-  }
-}
-
 /** What the plan counts as sent outside the messages: the Anthropic system prompt and the tool definitions. */
 function systemLabel(ctx: TurnContext): string {
   if (!ctx.toolsText) return 'System prompt';
@@ -112,7 +93,6 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
 /** The gauge: the parts of the next request, its thresholds, its cost and the last usage reported. */
 function gaugeView(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan, firstUserTokens: number, lastUsage: Usage | undefined, draftTokens: number): GaugeView {
   const metrics = plan.metrics;
-  const { trigger, target } = triggerAndTarget(ctx, plan);
   const slotLabel = plan.slot?.kind === 'summary' ? 'Summary' : 'Trim marker';
   const newest = Math.max(0, metrics.messageTokens - metrics.slotTokens - firstUserTokens);
   const parts: GaugePart[] = [];
@@ -129,8 +109,8 @@ function gaugeView(ctx: TurnContext, messages: readonly StoredMessage[], plan: C
   return {
     total: metrics.totalTokens,
     contextWindow: metrics.contextWindow,
-    trigger,
-    target,
+    trigger: metrics.triggerTokens,
+    target: metrics.targetTokens,
     parts,
     approachingLimit: metrics.approachingLimit,
     lastUsage: lastUsage ?? lastReportedUsage(messages),

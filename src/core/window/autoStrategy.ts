@@ -232,7 +232,8 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
       maxInputTokens: limits.highWaterTokens,
       ...(o.maxMessages > 0 ? { maxMessages: o.maxMessages } : {}),
     };
-    if (view.firstUserUnit < 0) return { evict: keepEverything(view), slot: null, trigger: null, caps };
+    const marks = { trigger: limits.highWaterTokens + view.outputReserve, target: limits.lowWaterTokens + view.outputReserve };
+    if (view.firstUserUnit < 0) return { evict: keepEverything(view), slot: null, trigger: null, caps, marks };
     const { evict, trimmed, cleared } = replay(view, o, limits);
     const messageCap = Number.isFinite(limits.highWaterMessages) ? ` or ${limits.highWaterMessages} messages` : '';
     const messageLow = Number.isFinite(limits.lowWaterMessages) ? ` and ${limits.lowWaterMessages} messages` : '';
@@ -247,6 +248,7 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
         ? `whole turns trimmed at the high-water mark (${limits.highWaterTokens} tokens${messageCap}) down to ${limits.lowWaterTokens} tokens${messageLow}`
         : null,
       caps,
+      marks,
       ...(cleared ? { cleared } : {}),
     };
   },

@@ -380,6 +380,8 @@ function measure(
     contextWindow: window,
     budgetTokens,
     maxMessages,
+    triggerTokens: selection.marks?.trigger ?? window,
+    targetTokens: selection.marks?.target ?? window,
     windowShare: (inputTokens + reserve) / window,
     budgetShare: inputTokens / Math.max(budgetTokens, 1),
     approachingLimit,

@@ -40,8 +40,9 @@ function clearFirst(view: HistoryView, o: ClearingOptions, marks: Omit<ClearingM
   return { view: withClearing(view, clearing), clearing };
 }
 
-function withCleared(selection: Selection, clearing: ToolResultClearing | null): Selection {
-  return clearing ? { ...selection, cleared: clearing } : selection;
+/** The selection with the tool results cleared (if any) and the token marks it trims at. */
+function withCleared(selection: Selection, clearing: ToolResultClearing | null, marks: Selection['marks']): Selection {
+  return clearing ? { ...selection, marks, cleared: clearing } : { ...selection, marks };
 }
 
 /** `off`: sends everything; only the window itself is a limit (flagged, never silently exceeded). */
@@ -214,11 +215,12 @@ export const truncateStrategy: ContextStrategy<TruncateOptions> = {
     const window = full.model.contextWindow;
     const trigger = Math.floor(window * o.triggerRatio);
     const caps = { maxInputTokens: trigger };
-    const { view, clearing } = clearFirst(full, o, { high: trigger, low: Math.floor(window * o.targetRatio) });
-    if (view.fullInputTokens <= trigger) return withCleared(unchanged(view, caps), clearing);
+    const marks = { trigger, target: Math.floor(window * o.targetRatio) };
+    const { view, clearing } = clearFirst(full, o, { high: marks.trigger, low: marks.target });
+    if (view.fullInputTokens <= trigger) return withCleared(unchanged(view, caps), clearing, marks);
     const evict = keepEverything(view);
     const markerTokens = o.marker ? view.count(truncationMarker(MARKER_SIZING_COUNT)) : 0;
-    const room = Math.floor(window * o.targetRatio) - headTotals(view).tokens - pinnedTotals(view, view.headEnd).tokens - markerTokens;
+    const room = marks.target - headTotals(view).tokens - pinnedTotals(view, view.headEnd).tokens - markerTokens;
     const cut = newestThatFit(view, view.headEnd, room, Infinity, true);
     evictBetween(view, evict, view.headEnd, cut, 'token-budget');
     return withCleared(
@@ -229,6 +231,7 @@ export const truncateStrategy: ContextStrategy<TruncateOptions> = {
         caps,
       },
       clearing,
+      marks,
     );
   },
 };
@@ -274,14 +277,15 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     const window = full.model.contextWindow;
     const trigger = Math.floor(window * o.triggerRatio);
     const caps = o.maxMessages > 0 ? { maxInputTokens: trigger, maxMessages: o.maxMessages } : { maxInputTokens: trigger };
-    const { view, clearing } = clearFirst(full, o, { high: trigger, low: Math.floor(window * o.targetRatio) });
+    const marks = { trigger, target: Math.floor(window * o.targetRatio) };
+    const { view, clearing } = clearFirst(full, o, { high: marks.trigger, low: marks.target });
     const overTokens = view.fullInputTokens > trigger;
     const overCount = o.maxMessages > 0 && view.fullMessages > o.maxMessages;
-    if (!overTokens && !overCount) return withCleared(unchanged(view, caps), clearing);
+    if (!overTokens && !overCount) return withCleared(unchanged(view, caps), clearing, marks);
     const evict = keepEverything(view);
     const head = headTotals(view);
     const pinned = pinnedTotals(view, view.headEnd);
-    const tokenTarget = overTokens ? Math.floor(window * o.targetRatio) : trigger;
+    const tokenTarget = overTokens ? marks.target : trigger;
     const tokenRoom = tokenTarget - head.tokens - pinned.tokens - summarySlotReserve(view, o.summaryMaxTokens);
     const messageRoom = o.maxMessages > 0 ? o.maxMessages - head.messages - pinned.messages : Infinity;
     const cut = newestThatFit(view, view.headEnd, tokenRoom, messageRoom, false);
@@ -296,6 +300,7 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
         caps,
       },
       clearing,
+      marks,
     );
   },
 };
@@ -346,12 +351,15 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
   },
   select(full, o) {
     const { view, clearing } = clearFirst(full, o, { high: o.heuristicThreshold, low: Math.floor(o.heuristicThreshold * o.lowWater) });
+    // The gauge marks the first tier: above it the history is summarized down to the last messages.
+    const tier = Math.min(full.model.contextWindow, o.heuristicThreshold);
+    const marks = { trigger: tier, target: tier };
     const tokens = view.fullInputTokens;
-    if (tokens <= o.heuristicThreshold) return withCleared(unchanged(view, {}), clearing);
+    if (tokens <= o.heuristicThreshold) return withCleared(unchanged(view, {}), clearing, marks);
     const evict = keepEverything(view);
     const cut = newestThatFit(view, view.headEnd, Infinity, o.keepLast, false);
     const evicted = evictBetween(view, evict, view.headEnd, cut, 'token-budget');
-    if (evicted === 0) return withCleared(unchanged(view, {}), clearing);
+    if (evicted === 0) return withCleared(unchanged(view, {}), clearing, marks);
     const ai = tokens > o.aiThreshold && evicted > AI_SUMMARY_MIN_MESSAGES;
     return withCleared(
       {
@@ -363,6 +371,7 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
         caps: {},
       },
       clearing,
+      marks,
     );
   },
 };

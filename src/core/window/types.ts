@@ -226,6 +226,12 @@ export interface Selection {
   readonly trigger: string | null;
   /** The strategy's caps: input tokens (system + messages + draft) and history messages kept. */
   readonly caps: { readonly maxInputTokens?: number; readonly maxMessages?: number };
+  /**
+   * Where the strategy trims, as the size of the whole request (input plus the answer's
+   * reserve): above `trigger` tokens it trims, down to `target`. Absent for a strategy that
+   * trims by message count only; the plan then reports the context window for both.
+   */
+  readonly marks?: { readonly trigger: number; readonly target: number };
   /** Old tool results sent as placeholders; items in evicted units are ignored. Absent: none. */
   readonly cleared?: ToolResultClearing;
 }
@@ -303,6 +309,10 @@ export interface PlanMetrics {
   budgetTokens: number;
   /** The strategy's message cap, or null. */
   maxMessages: number | null;
+  /** Request size (input plus reserve) above which the strategy trims by tokens; the window when it never does. */
+  triggerTokens: number;
+  /** Request size the strategy trims down to; the window when it never trims by tokens. */
+  targetTokens: number;
   /** totalTokens / contextWindow. */
   windowShare: number;
   /** inputTokens / budgetTokens. */

@@ -59,6 +59,30 @@ describe('auto: limits', () => {
   });
 });
 
+describe('the plan reports where its strategy trims', () => {
+  const plan = (strategy: string, options: StrategyOptions = {}, limits = model) =>
+    planContext({ history: turns(3), policy: { strategy, options }, model: limits, counter: lengthCounter }).metrics;
+
+  it('auto: the high- and low-water marks plus the answer’s reserve', () => {
+    expect(plan('auto')).toMatchObject({ triggerTokens: 8000, targetTokens: 5200 });
+    expect(plan('auto', { budgetTokens: 3000 })).toMatchObject({ triggerTokens: 3000, targetTokens: 2200 });
+  });
+
+  it('truncate and summarize: their shares of the window', () => {
+    expect(plan('truncate')).toMatchObject({ triggerTokens: 8000, targetTokens: 7000 });
+    expect(plan('summarize', { triggerRatio: 0.9, targetRatio: 0.5 })).toMatchObject({ triggerTokens: 9000, targetTokens: 5000 });
+  });
+
+  it('two-tier: its first tier, never past the window', () => {
+    expect(plan('two-tier', {}, { contextWindow: 200_000, maxOutputTokens: 1000 })).toMatchObject({ triggerTokens: 80_000, targetTokens: 80_000 });
+    expect(plan('two-tier')).toMatchObject({ triggerTokens: 10_000, targetTokens: 10_000 });
+  });
+
+  it('a strategy that counts messages only: the window', () => {
+    for (const strategy of ['count', 'rolling', 'off']) expect(plan(strategy)).toMatchObject({ triggerTokens: 10_000, targetTokens: 10_000 });
+  });
+});
+
 describe('auto: cache-friendly trimming', () => {
   it('trims whole turns at the high-water mark down to the low-water mark, and keeps the prefix between trims', () => {
     const options = { budgetTokens: 3000 }; // high water 2,000 tokens, low water 1,200
