@@ -1,6 +1,6 @@
 import { memo, useId, useState } from 'react';
 import type { ToolUseBlock } from '../core';
-import { READ_ATTACHMENT, RUN_JAVASCRIPT } from '../core';
+import { parseToolArguments, READ_ATTACHMENT, RUN_JAVASCRIPT } from '../core';
 import type { ToolResultView } from '../store';
 
 export interface ToolCallViewProps {
@@ -22,9 +22,9 @@ function shorten(text: string, max = SUMMARY_CHARS): string {
 
 /** One line saying what the call asked for: "app.log lines 1–400", the first line of the code. */
 function argumentSummary(call: ToolUseBlock): string {
-  const input = call.input;
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return 'arguments not valid JSON';
-  const args = input as Record<string, unknown>;
+  const parsed = parseToolArguments(call.input);
+  if (!parsed.ok) return 'arguments not valid JSON';
+  const args = parsed.args;
   if (call.name === READ_ATTACHMENT) {
     if (args.name === undefined) return 'list files';
     const name = shorten(String(args.name), 40);
@@ -45,9 +45,9 @@ function argumentSummary(call: ToolUseBlock): string {
 
 /** The full arguments: the code itself for run_javascript, formatted JSON otherwise. */
 function fullArguments(call: ToolUseBlock): string {
-  const input = call.input as Record<string, unknown> | string | null;
-  if (call.name === RUN_JAVASCRIPT && input && typeof input === 'object' && typeof input.code === 'string') return input.code;
-  return typeof input === 'string' ? input : JSON.stringify(input, null, 2);
+  const parsed = parseToolArguments(call.input);
+  if (call.name === RUN_JAVASCRIPT && parsed.ok && typeof parsed.args.code === 'string') return parsed.args.code;
+  return typeof call.input === 'string' ? call.input : JSON.stringify(call.input, null, 2);
 }
 
 function clipAt(text: string): number | null {

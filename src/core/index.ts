@@ -37,3 +37,4 @@ export { CLEARED_TOOL_RESULT_PREFIX, clearedToolResultText } from './window/tool
 export * from './tools/definitions';
 export * from './tools/readAttachment';
 export * from './tools/runJavascript';
+export * from './tools/toolArguments';

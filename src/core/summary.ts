@@ -8,6 +8,7 @@
 import { hashString } from './hash';
 import { toolCallsOf, wireText, type WindowMessage } from './messages';
 import { READ_ATTACHMENT, READ_MAX_LINES, RUN_JAVASCRIPT } from './tools/definitions';
+import { parseToolArguments, toolArgumentsText } from './tools/toolArguments';
 
 /** Every summary message's text starts with this (seeds 000 and 004). */
 export const SUMMARY_PREFIX = '[Conversation Summary]';
@@ -69,9 +70,6 @@ function resultsOf(message: WindowMessage): string[] {
   return results;
 }
 
-function argumentsText(input: unknown): string {
-  return typeof input === 'string' ? input : (JSON.stringify(input ?? {}) ?? '');
-}
 
 /**
  * The messages as plain text for a summary prompt, one line group per message:
@@ -84,7 +82,7 @@ export function summaryTranscript(messages: readonly WindowMessage[]): string {
     const text = wireText(message);
     if (text.trim()) lines.push(`[${message.role}]: ${text}`);
     for (const call of toolCallsOf(message)) {
-      lines.push(`[${message.role} called ${call.name || 'a tool'}]: ${quote(argumentsText(call.input))}`);
+      lines.push(`[${message.role} called ${call.name || 'a tool'}]: ${quote(toolArgumentsText(call.input))}`);
     }
     for (const result of resultsOf(message)) lines.push(`[tool result]: ${quote(result)}`);
   }
@@ -188,17 +186,6 @@ const PATH_PATTERN =
   /(?:^|[\s"'`([])((?:~|\.{1,2})?\/?(?:[\w@.-]+\/)+[\w@.-]+\.[A-Za-z][\w]{0,7}|[\w@-][\w@.-]*\.(?:tsx?|jsx?|mjs|cjs|json|md|py|go|rs|java|kt|rb|php|c|h|cpp|hpp|cs|css|scss|html|ya?ml|toml|sh|sql|txt|lock))(?=$|[\s"'`),:;\]]|\.(?:\s|$))/g;
 const COMMAND_LINE = /^\s*\$ (.+)$/gm;
 
-function parseArguments(input: unknown): Record<string, unknown> | null {
-  if (input !== null && typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
-  if (typeof input !== 'string') return null;
-  try {
-    const parsed: unknown = JSON.parse(input);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 function positiveInteger(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
 }
@@ -275,8 +262,9 @@ export function extractActivity(messages: readonly WindowMessage[]): ActivityDig
     for (const call of toolCallsOf(message)) {
       const name = call.name || 'unnamed tool';
       tools.set(name, (tools.get(name) ?? 0) + 1);
-      const args = parseArguments(call.input);
-      if (!args) continue;
+      const parsed = parseToolArguments(call.input);
+      if (!parsed.ok) continue;
+      const args = parsed.args;
       if (call.name === READ_ATTACHMENT) addRead(args);
       if (call.name === RUN_JAVASCRIPT) addCode(args.code);
       for (const key of FILE_KEYS) for (const path of stringsOf(args[key])) addFile(path);

@@ -225,4 +225,14 @@ describe('a tool call row', () => {
     await userEvent.click(toggle);
     await waitFor(() => expect(screen.getByText('{"name": "app.log", "start_')).toBeVisible());
   });
+
+  it('reads arguments kept as JSON text (an imported OpenAI call) like an input object', async () => {
+    renderCalls([call('t1', 'read_attachment', '{"name": "app.log", "start_line": 5}'), call('t2', 'run_javascript', '{"code": "6 * 7"}')], []);
+    expect(screen.getAllByRole('button', { expanded: false }).map((b) => b.textContent)).toEqual([
+      'read_attachment app.log from line 5 no result',
+      'run_javascript 6 * 7 no result',
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'run_javascript 6 * 7 no result' }));
+    await waitFor(() => expect(screen.getByText('6 * 7', { selector: 'pre' })).toBeVisible());
+  });
 });

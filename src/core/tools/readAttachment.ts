@@ -5,6 +5,7 @@
  * how to call the tool right, never as an exception.
  */
 import { READ_ATTACHMENT, READ_MAX_CHARS, READ_MAX_LINES } from './definitions';
+import { parseToolArguments } from './toolArguments';
 
 /** A text file attached to a conversation, as the tool reads it. */
 export interface AttachmentText {
@@ -76,18 +77,12 @@ function knownNames(attachments: readonly AttachmentText[]): string {
 
 /** The input as an object of arguments, or the error to return. OpenAI arguments that arrive as JSON text are read too. */
 function argumentsOf(input: unknown): Record<string, unknown> | ToolOutcome {
-  let value: unknown = input ?? {};
-  if (typeof value === 'string') {
-    try {
-      value = value.trim() === '' ? {} : (JSON.parse(value) as unknown);
-    } catch {
-      return error(`${READ_ATTACHMENT} takes a JSON object of arguments (name, start_line, end_line); got text that is not JSON.`);
-    }
+  const parsed = parseToolArguments(input);
+  if (!parsed.ok && parsed.problem === 'not-json') {
+    return error(`${READ_ATTACHMENT} takes a JSON object of arguments (name, start_line, end_line); got text that is not JSON.`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return error(`${READ_ATTACHMENT} takes an object of arguments (name, start_line, end_line); got ${Array.isArray(value) ? 'an array' : typeof value}.`);
-  }
-  const args = value as Record<string, unknown>;
+  if (!parsed.ok) return error(`${READ_ATTACHMENT} takes an object of arguments (name, start_line, end_line); got ${parsed.found}.`);
+  const args = parsed.args;
   const unknown = Object.keys(args).filter((key) => !(ARGUMENTS as readonly string[]).includes(key));
   if (unknown.length > 0) {
     return error(`${READ_ATTACHMENT} does not take ${unknown.map((key) => JSON.stringify(key)).join(', ')}; its arguments are name, start_line and end_line.`);

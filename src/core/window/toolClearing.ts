@@ -14,6 +14,7 @@
 import { contentChars, messageShape, toolCallsOf, type ToolCallInfo, type WindowMessage } from '../messages';
 import { estimateTextTokens } from '../tokens/estimate';
 import { booleanOption, wholeOption } from './options';
+import { toolArgumentsText } from '../tools/toolArguments';
 import { UnitFlag, type HistoryView, type PlanItem, type StrategyOptions, type ToolResultClearing } from './types';
 
 // Read once (see historyView.ts): the replays test these for every unit.
@@ -55,19 +56,13 @@ export interface ClearingMarks {
   keep: number;
 }
 
-function argumentsText(input: unknown): string {
-  // OpenAI sends arguments as JSON text already (the same text JSON.stringify gives the Anthropic input).
-  const text = typeof input === 'string' ? input : (JSON.stringify(input ?? {}) ?? '');
-  return text.length <= MAX_QUOTED_ARGUMENT_CHARS ? text : `${text.slice(0, MAX_QUOTED_ARGUMENT_CHARS)}…`;
-}
-
 /**
  * The placeholder for one cleared result: the call's name and arguments (cut to 200
  * characters) and the result's size in tokens. The size is the uncalibrated estimate of
  * the content, so the text — and the prefix it sits in — does not move when calibration does.
  */
 export function clearedToolResultText(call: Pick<ToolCallInfo, 'name' | 'input'> | undefined, tokens: number): string {
-  const what = call ? `${call.name || 'a tool'} ${argumentsText(call.input)}` : 'a tool call';
+  const what = call ? `${call.name || 'a tool'} ${toolArgumentsText(call.input, MAX_QUOTED_ARGUMENT_CHARS)}` : 'a tool call';
   return `${CLEARED_TOOL_RESULT_PREFIX}${what} — ${tokens.toLocaleString('en-US')} tokens]`;
 }
 

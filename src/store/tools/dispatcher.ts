@@ -4,7 +4,7 @@
  * with `is_error` that tells it what to do instead; nothing here throws at the send loop.
  */
 import type { AttachmentText, BuiltinToolDefinition, ToolOutcome, ToolResultBlock, ToolUseBlock } from '../../core';
-import { BUILTIN_TOOLS, formatRunResult, READ_ATTACHMENT, readAttachment, RUN_MAX_OUTPUT_CHARS } from '../../core';
+import { BUILTIN_TOOLS, formatRunResult, parseToolArguments, READ_ATTACHMENT, readAttachment, RUN_MAX_OUTPUT_CHARS } from '../../core';
 import type { ToolSettings } from '../settings';
 import type { JavascriptRunner } from '../../sandbox/javascriptRunner';
 
@@ -57,10 +57,10 @@ export async function runToolCall(call: ToolUseBlock, env: ToolEnvironment): Pro
 /** Runs a run_javascript call in the sandbox; arguments that do not fit its schema get an error saying so. */
 async function runJavascript(call: ToolUseBlock, env: ToolEnvironment): Promise<ToolResultBlock> {
   const example = 'for example {"code": "1 + 1"}';
-  // A string input is the arguments text the model sent when it was not valid JSON.
-  if (typeof call.input === 'string') return failure(call, `The arguments of run_javascript were not valid JSON, so it did not run. Send one JSON object, ${example}.`);
-  if (call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) return failure(call, `The arguments of run_javascript must be a JSON object, ${example}.`);
-  const { code, ...rest } = call.input as Record<string, unknown>;
+  const parsed = parseToolArguments(call.input);
+  if (!parsed.ok && parsed.problem === 'not-json') return failure(call, `The arguments of run_javascript were not valid JSON, so it did not run. Send one JSON object, ${example}.`);
+  if (!parsed.ok) return failure(call, `The arguments of run_javascript must be a JSON object, ${example}.`);
+  const { code, ...rest } = parsed.args;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) return failure(call, `run_javascript has no argument ${unknown.map((k) => `"${k}"`).join(', ')}; it takes only "code".`);
   if (typeof code !== 'string' || !code.trim()) return failure(call, `run_javascript needs "code": the JavaScript to run, as a string, ${example}.`);
