@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import type { ProviderId } from '../core';
-import { RUN_TIME_LIMIT_MS, keyDestinationQuestions } from '../core';
+import { RUN_TIME_LIMIT_MS, keyDestinationQuestions, strategyChoices } from '../core';
 import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
-import { DEFAULT_BASE_URLS, STRATEGIES, STRATEGY_LABELS, TOOL_ROUNDS_RANGE, type Settings, type ToolSettings, type WindowSettings } from '../store';
+import { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, type Settings, type ToolSettings, type WindowSettings } from '../store';
 
 export interface ModelOption {
   id: string;
@@ -221,10 +221,10 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
             <h3>Context window management</h3>
             <Field label="Strategy">
               {(id) => (
-                <select id={id} value={w.strategy} onChange={(e) => setWindow({ strategy: e.target.value as WindowSettings['strategy'] })}>
-                  {STRATEGIES.map((s) => (
-                    <option key={s} value={s}>
-                      {STRATEGY_LABELS[s]}
+                <select id={id} value={w.strategy} onChange={(e) => setWindow({ strategy: e.target.value })}>
+                  {strategyChoices().map(({ name, label }) => (
+                    <option key={name} value={name}>
+                      {label}
                     </option>
                   ))}
                 </select>

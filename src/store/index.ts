@@ -86,8 +86,6 @@ export { formatBytes } from './attachmentActions';
 export { conversationOverrides } from './appStore';
 export {
   DEFAULT_BASE_URLS,
-  STRATEGIES,
-  STRATEGY_LABELS,
   TOOL_ROUNDS_RANGE,
   effectiveSettings,
   type Settings,

@@ -1,22 +1,9 @@
-import type { ProviderId } from '../core';
-
-/** The windowing strategies a user can pick; see the README's "Strategies and settings". */
-export const STRATEGIES = ['auto', 'count', 'rolling', 'truncate', 'summarize', 'two-tier', 'off'] as const;
-export type StrategyName = (typeof STRATEGIES)[number];
-
-export const STRATEGY_LABELS: Record<StrategyName, string> = {
-  auto: 'Automatic (recommended): token budget + count cap, cache-friendly',
-  count: 'Count: keep first N and last N messages (max 100)',
-  rolling: 'Rolling: keep the last N messages (50)',
-  truncate: 'Truncate: above 80 % of the window, cut to 70 %',
-  summarize: 'Summarize: replace evicted messages with a summary',
-  'two-tier': 'Two-tier: heuristic summary above 80k, AI summary above 120k',
-  off: 'Off: send everything',
-};
+import { getStrategy, type ProviderId } from '../core';
 
 /** How the next request's history is chosen. Defaults are the seeds' documented ones. */
 export interface WindowSettings {
-  strategy: StrategyName;
+  /** A registered strategy's name (see the registry in src/core/window). */
+  strategy: string;
   /** seed 000 `summarize_on_trim`: replace evicted messages with one summary (off by default). */
   summarize: boolean;
   /** seed 000/001 `max_messages` (0 disables the count cap). */
@@ -154,7 +141,7 @@ const MAX_TOKENS = 100_000_000;
 
 /** What each stored window setting may hold; planning can count on these ranges. */
 const WINDOW_CHECKS: Record<keyof WindowSettings, Check> = {
-  strategy: (value) => STRATEGIES.includes(value as StrategyName),
+  strategy: (value) => typeof value === 'string' && getStrategy(value) !== undefined,
   summarize: (value) => typeof value === 'boolean',
   maxMessages: int(0, 1_000_000),
   preserveFirst: int(0, 10_000),

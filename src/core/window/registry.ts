@@ -9,7 +9,6 @@ import type { ContextStrategy } from './types';
 
 const strategies = new Map<string, ContextStrategy>();
 
-
 /**
  * Adds `strategy` under `name` (lowercase letters, digits, dashes). Names are unique:
  * registering a taken name throws a ConfigError, so a built-in cannot be replaced by accident.
@@ -28,6 +27,11 @@ export function getStrategy(name: string): ContextStrategy | undefined {
 /** Registered strategy names, built-ins first, then in registration order. */
 export function listStrategies(): string[] {
   return [...strategies.keys()];
+}
+
+/** The strategies a user may pick, in registration order, with their labels. */
+export function strategyChoices(): { name: string; label: string }[] {
+  return [...strategies].map(([name, strategy]) => ({ name, label: strategy.label ?? name }));
 }
 
 registerStrategy('auto', autoStrategy);

@@ -47,6 +47,7 @@ function withCleared(selection: Selection, clearing: ToolResultClearing | null, 
 
 /** `off`: sends everything; only the window itself is a limit (flagged, never silently exceeded). */
 export const offStrategy: ContextStrategy<Record<string, never>> = {
+  label: 'Off: send everything',
   description: 'Sends the whole conversation. Nothing is trimmed; a request that no longer fits the window is flagged.',
   defaults: {},
   resolveOptions: () => ({}),
@@ -73,6 +74,7 @@ export interface CountOptions {
  * summary of the evicted messages between head and tail; `marker` (off) a truncation marker.
  */
 export const countStrategy: ContextStrategy<CountOptions> = {
+  label: 'Count: keep first N and last N messages (max 100)',
   description:
     'Seeds 000/001: above max_messages (100) keep the first 1, the last 20 and the newest of the middle; tool exchanges stay whole; optional summary of what was evicted (off by default).',
   defaults: {
@@ -156,6 +158,7 @@ export interface RollingOptions {
  * user message, so a kept tail that starts mid-turn loses its leading assistant messages.
  */
 export const rollingStrategy: ContextStrategy<RollingOptions> = {
+  label: 'Rolling: keep the last N messages (50)',
   description: 'Seed 003: keeps the last 50 messages (a rolling window), dropping the oldest; incoming history capped at 1,000.',
   defaults: { rollingMax: 50, maxHistory: 1000 },
   resolveOptions(options) {
@@ -207,6 +210,7 @@ function ratios(options: StrategyOptions): { triggerRatio: number; targetRatio: 
  * kept), at the same marks; messages are truncated only when that is not enough.
  */
 export const truncateStrategy: ContextStrategy<TruncateOptions> = {
+  label: 'Truncate: above 80 % of the window, cut to 70 %',
   description:
     'Seed 004: above 80 % of the context window, keeps the first user message and the newest messages that fit 70 %, with a "[N earlier messages truncated to fit context window]" marker.',
   defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true, ...CLEARING_DEFAULTS },
@@ -256,6 +260,7 @@ export interface SummarizeOptions extends ClearingOptions {
  * Old tool results are cleared before any message is evicted for tokens, as `truncate` does.
  */
 export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
+  label: 'Summarize: replace evicted messages with a summary',
   description:
     'Seeds 000 + 004: above 80 % of the window or 100 messages, keeps the goal and the newest messages; the evicted ones become one "[Conversation Summary]" (extended incrementally, at most once per 10 evicted, marker on failure).',
   defaults: {
@@ -331,6 +336,7 @@ const AI_SUMMARY_MIN_MESSAGES = 8;
  * `lowWater` (60 %) of it; the thresholds are then checked on what is left.
  */
 export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
+  label: 'Two-tier: heuristic summary above 80k, AI summary above 120k',
   description:
     'Seed 002: above 80k tokens keeps the last 8 messages and a heuristic summary (tools, files, commands; no AI call); above 120k an AI summary with a six-part prompt, cached.',
   defaults: { heuristicThreshold: 80_000, aiThreshold: 120_000, keepLast: 8, summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS, lowWater: 0.6, ...CLEARING_DEFAULTS },

@@ -242,6 +242,8 @@ export interface Selection {
  * deterministic and linear in the number of units.
  */
 export interface ContextStrategy<O = unknown> {
+  /** One line for the strategy picker (the name when absent). */
+  readonly label?: string;
   /** One paragraph for the settings screen and the README. */
   readonly description: string;
   /** The seed's defaults for every knob this strategy reads. */

@@ -8,6 +8,7 @@ import {
   listStrategies,
   planContext,
   registerStrategy,
+  strategyChoices,
   validateRequest,
   type ContextPlan,
   type ContextStrategy,
@@ -183,6 +184,15 @@ describe('the registry is open to new strategies', () => {
     const result = planContext({ history, policy: { strategy: 'keep-newest-test' }, model, counter: lengthCounter });
     expect(result.messages.map((item) => item.id)).toEqual(['m0', SLOT_ITEM_ID, 'm3', 'm9']);
     expect(result.strategy).toBe('keep-newest-test');
+  });
+
+  it('offers every registered strategy to pick, the built-ins first, each with its label', () => {
+    registerStrategy('keep-newest-labelled', { ...keepLastTurn, label: 'Keep the newest turn' });
+    const choices = strategyChoices();
+    expect(choices.slice(0, 7).map((c) => c.name)).toEqual(['auto', 'count', 'rolling', 'truncate', 'summarize', 'two-tier', 'off']);
+    expect(choices.find((c) => c.name === 'truncate')?.label).toBe('Truncate: above 80 % of the window, cut to 70 %');
+    expect(choices.at(-1)).toEqual({ name: 'keep-newest-labelled', label: 'Keep the newest turn' });
+    expect(choices.find((c) => c.name === 'keep-newest-test')?.label).toBe('keep-newest-test');
   });
 
   it('refuses a taken or malformed name', () => {
