@@ -43,7 +43,7 @@ export interface WindowSettings {
   summaryMaxTokens: number;
 }
 
-/** The built-in tools (issue: tool use). Each can be switched off; the model never sees a tool that is off. */
+/** The built-in tools the model may call. Each can be switched off; the model never sees a tool that is off. */
 export interface ToolSettings {
   /** read_attachment: the model lists and reads, by line range, the text files attached to the conversation. */
   readAttachment: boolean;
