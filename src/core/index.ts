@@ -32,7 +32,7 @@ export * from './window/registry';
 export * from './window/planContext';
 export * from './window/summarizePlan';
 export * from './window/autoStrategy';
-export * from './window/seedStrategies';
+export * from './window/builtinStrategies';
 export { CLEARED_TOOL_RESULT_PREFIX, clearedToolResultText } from './window/toolClearing';
 export * from './tools/definitions';
 export * from './tools/readAttachment';

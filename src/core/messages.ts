@@ -32,7 +32,7 @@ export interface OpenAIWireMessage {
 }
 
 /**
- * The provider-agnostic shape the window works on (seed 001): a role and opaque content,
+ * The provider-agnostic shape the window works on: a role and opaque content,
  * plus OpenAI's tool fields when present.
  */
 export interface WindowMessage {
@@ -43,7 +43,7 @@ export interface WindowMessage {
 }
 
 /**
- * Characters the seeds count for one message: string content as is, any other content
+ * Characters counted for one message (the basis of the chars/4 estimate): string content as is, any other content
  * (content blocks, multi-part arrays) by its JSON length, plus the JSON length of OpenAI
  * `tool_calls`. Null or missing content counts as 0.
  */

@@ -45,9 +45,9 @@ export interface ModelInfo {
 /** Date the built-in registry was read from the providers' documentation. */
 export const REGISTRY_AS_OF = '2026-11-22';
 
-/** Seed 004's fallback for a model no registry knows. */
+/** The context window assumed for a model no registry knows. */
 export const DEFAULT_CONTEXT_WINDOW = 4096;
-/** Seed 004's fallback for a model no registry knows. */
+/** The output limit assumed for a model no registry knows. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 /** The model of the no-key Demo, answered locally. */
@@ -181,7 +181,7 @@ export type ModelMatch = 'exact' | 'alias' | 'prefix' | 'default';
 
 /** A model's facts after resolution, with whether any registry knew the id. */
 export interface ResolvedModelInfo extends ModelInfo {
-  /** False when the facts are seed 004's defaults (plus any explicit settings). */
+  /** False when the facts are the defaults for an unknown model (plus any explicit settings). */
   known: boolean;
   match: ModelMatch;
 }
@@ -265,7 +265,7 @@ export function validateModelInfo(info: Partial<ModelInfo>, path = 'model'): voi
 /**
  * The facts to plan and price a request with, by precedence: each defined field of
  * `explicit` > the registry entry (custom models, then built-in; see `findModelInfo`) >
- * seed 004's default (4,096-token window, 4,096 output). An unknown id gets the default
+ * the default (4,096-token window, 4,096 output). An unknown id gets the default
  * with `known: false`, so the UI can say the limits are guesses. Throws ConfigError for
  * an explicit or custom value outside its range.
  */
@@ -280,7 +280,7 @@ export function resolveModelInfo(id: string, options: ResolveModelOptions = {}):
     label: id,
     contextWindow: DEFAULT_CONTEXT_WINDOW,
     maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
-    source: 'default (seed 004)',
+    source: 'default (unknown model)',
     asOf: REGISTRY_AS_OF,
   };
   const overrides: Partial<ModelInfo> = {};

@@ -1,8 +1,8 @@
 /**
- * Summaries that stand in for evicted messages: the prompts (seed 000's concise one,
- * seed 002's six-part one), the transcript they are asked about, the heuristic summary
- * that needs no model call (seed 002, tier 1), the "[Conversation Summary]" message,
- * the truncation marker (seed 004), and the cache key. Pure: the model call itself is
+ * Summaries that stand in for evicted messages: the prompts (a concise one and a
+ * structured six-part one), the transcript they are asked about, the heuristic summary
+ * that needs no model call (two-tier's first tier), the "[Conversation Summary]" message,
+ * the truncation marker, and the cache key. Pure: the model call itself is
  * injected by whoever asks for a summary.
  */
 import { hashString } from './hash';
@@ -10,14 +10,14 @@ import { toolCallsOf, wireText, type WindowMessage } from './messages';
 import { READ_ATTACHMENT, READ_MAX_LINES, RUN_JAVASCRIPT } from './tools/definitions';
 import { parseToolArguments, toolArgumentsText } from './tools/toolArguments';
 
-/** Every summary message's text starts with this (seeds 000 and 004). */
+/** Every summary message's text starts with this. */
 export const SUMMARY_PREFIX = '[Conversation Summary]';
 
-/** Seed 000's summarization prompt, verbatim. */
+/** The concise summarization prompt (summarize-on-trim and the `summarize` strategy), verbatim. */
 export const CONCISE_SUMMARY_PROMPT =
   'Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.';
 
-/** Seed 002's structured six-part prompt, verbatim. */
+/** The structured six-part prompt (two-tier's AI summary), verbatim. */
 export const STRUCTURED_SUMMARY_PROMPT = `Create a detailed, structured summary that includes:
 1. Task Progress: What has been accomplished so far?
 2. Key Decisions: Important choices made and why
@@ -26,16 +26,16 @@ export const STRUCTURED_SUMMARY_PROMPT = `Create a detailed, structured summary 
 5. Current Focus: What was the agent working on most recently?
 6. Important Context: Domain-specific knowledge discovered`;
 
-/** `concise`: seed 000's prompt. `structured`: seed 002's six-part prompt. */
+/** `concise`: {@link CONCISE_SUMMARY_PROMPT}. `structured`: the six-part {@link STRUCTURED_SUMMARY_PROMPT}. */
 export type SummaryPromptKind = 'concise' | 'structured';
 
-/** Seed 000: summaries are requested with this `max_tokens`. */
+/** Concise summaries are requested with this `max_tokens`. */
 export const SUMMARY_MAX_TOKENS = 1024;
 
-/** Seed 002: AI summaries may use up to this many output tokens. */
+/** Structured (two-tier) AI summaries may use up to this many output tokens. */
 export const STRUCTURED_SUMMARY_MAX_TOKENS = 2000;
 
-/** Seed 000's rate limit: a new summary only once at least this many messages were evicted since the last one. */
+/** The summary rate limit: a new summary only once at least this many messages were evicted since the last one. */
 export const MIN_EVICTED_FOR_SUMMARY = 10;
 
 /** Characters of one tool call or tool result quoted into a summary prompt; file dumps add little to a summary. */
@@ -90,8 +90,8 @@ export function summaryTranscript(messages: readonly WindowMessage[]): string {
 }
 
 /**
- * True when some message carries prose (user or assistant text). Seed 000: evicted
- * messages that are only tool calls and results are not worth a summary call.
+ * True when some message carries prose (user or assistant text). Evicted messages that
+ * are only tool calls and results are not worth a summary call.
  */
 export function hasSummarizableText(messages: readonly WindowMessage[]): boolean {
   for (const message of messages) if (/\S/.test(wireText(message))) return true;
@@ -131,8 +131,8 @@ export interface SyntheticMessage {
 
 /**
  * The message that replaces evicted messages: `"[Conversation Summary]\n" + summary`
- * (the prefix is not doubled if `summary` already has it). Seed 000 makes it an
- * assistant message; `role: 'user'` is for a view that would otherwise not start with a
+ * (the prefix is not doubled if `summary` already has it). It is an assistant message
+ * by default; `role: 'user'` is for a view that would otherwise not start with a
  * user message.
  */
 export function summaryMessage(summary: string, role: 'user' | 'assistant' = 'assistant'): SyntheticMessage {
@@ -141,12 +141,12 @@ export function summaryMessage(summary: string, role: 'user' | 'assistant' = 'as
   return { role, content };
 }
 
-/** Seed 004's marker text, verbatim: `[N earlier messages truncated to fit context window]`. */
+/** The truncation marker's text, verbatim: `[N earlier messages truncated to fit context window]`. */
 export function truncationMarkerText(count: number): string {
   return `[${count} earlier messages truncated to fit context window]`;
 }
 
-/** The marker as a message (seed 004 gives it the model's role). */
+/** The marker as a message (by default in the model's role, assistant). */
 export function truncationMarker(count: number, role: 'user' | 'assistant' = 'assistant'): SyntheticMessage {
   return { role, content: truncationMarkerText(count) };
 }
@@ -216,7 +216,7 @@ function stringsOf(value: unknown): string[] {
 }
 
 /**
- * Seed 002's heuristic extraction over both wire shapes: tool names from tool calls,
+ * The heuristic extraction over both wire shapes: tool names from tool calls,
  * paths from tool arguments (`path`, `file_path`, ...) and from text by pattern, commands
  * from `command` / `cmd` arguments and `$ ` lines, files read from `read_attachment` calls
  * (name and line range; a listing call reads no file) and code from `run_javascript`
@@ -291,7 +291,7 @@ function rangesText(lines: readonly LineRange[]): string {
 }
 
 /**
- * Seed 002's tier-1 summary, built without a model call: how many messages it
+ * Two-tier's first-tier summary, built without a model call: how many messages it
  * condenses, tools used, files explored, commands run, and — when the built-in tools were
  * used — the attached files read (with line ranges) and the code run (first line of each
  * snippet). A previous summary in the condensed range is carried over verbatim, so an AI

@@ -16,7 +16,7 @@ import type { ChatProvider } from './types';
 // The demo enforces what the model registry says about it, so the planner and the
 // "API" can never disagree.
 const DEMO_INFO = findModelInfo(DEMO_MODEL_ID)?.info;
-/** Tokens (estimated as characters / 4, the seeds' rule). */
+/** Tokens (estimated as characters / 4). */
 export const DEMO_CONTEXT_WINDOW = DEMO_INFO?.contextWindow ?? 4000;
 export const DEMO_MAX_OUTPUT_TOKENS = DEMO_INFO?.maxOutputTokens ?? 512;
 /** Shortest prefix the demo caches, like Anthropic's per-model minimum. */

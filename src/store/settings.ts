@@ -1,22 +1,22 @@
 import { getStrategy, type ProviderId } from '../core';
 
-/** How the next request's history is chosen. Defaults are the seeds' documented ones. */
+/** How the next request's history is chosen. Strategy knobs default to the strategies' own defaults. */
 export interface WindowSettings {
   /** A registered strategy's name (see the registry in src/core/window). */
   strategy: string;
-  /** seed 000 `summarize_on_trim`: replace evicted messages with one summary (off by default). */
+  /** `summarize_on_trim`: replace evicted messages with one summary (off by default). */
   summarize: boolean;
-  /** seed 000/001 `max_messages` (0 disables the count cap). */
+  /** `max_messages` (0 disables the count cap). */
   maxMessages: number;
-  /** seed 000/001 `preserve_first_n`. */
+  /** `preserve_first_n`: messages the count window keeps from the start. */
   preserveFirst: number;
-  /** seed 000/001 `preserve_last_n`. */
+  /** `preserve_last_n`: messages the count window keeps from the end. */
   preserveLast: number;
-  /** seed 003 `MaxMessagesPerRequest` for the rolling strategy. */
+  /** `MaxMessagesPerRequest` for the rolling window: keep the last N messages. */
   rollingMax: number;
-  /** seed 004: trim when the request passes this share of the context window. */
+  /** Trim when the request passes this share of the context window. */
   triggerRatio: number;
-  /** seed 004: cut down to this share of the context window. */
+  /** Cut down to this share of the context window. */
   targetRatio: number;
   /** auto: after a trim the request falls to this share of its trigger, so the next trims are rare and the cached prefix lasts. */
   lowWater: number;
@@ -26,11 +26,11 @@ export interface WindowSettings {
   budgetUsd: number;
   /** Model used for summaries ('' = the chat model). */
   summaryModel: string;
-  /** seed 000: summaries are asked for with a small `max_tokens`. */
+  /** Summaries are asked for with a small `max_tokens`. */
   summaryMaxTokens: number;
 }
 
-/** The built-in tools (issue: tool use). Each can be switched off; the model never sees a tool that is off. */
+/** The built-in tools the model may call. Each can be switched off; the model never sees a tool that is off. */
 export interface ToolSettings {
   /** read_attachment: the model lists and reads, by line range, the text files attached to the conversation. */
   readAttachment: boolean;
@@ -57,7 +57,7 @@ export interface Settings {
   /** The origin the user agreed to send each provider's key to over plain http (not https, not this machine). */
   keyConfirmedFor: Partial<Record<ProviderId, string>>;
   models: Partial<Record<ProviderId, string>>;
-  /** Explicit context window for the selected model (0 = from the registry). seed 004 `max_input_tokens`. */
+  /** Explicit context window for the selected model (0 = from the registry); `max_input_tokens` in the token-ratio truncation. */
   contextWindow: number;
   systemPrompt: string;
   /** Output tokens reserved for the answer (0 = the model's default). */

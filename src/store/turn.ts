@@ -165,7 +165,7 @@ function strategyOptions(w: WindowSettings, model: ResolvedModelInfo, outputRese
     lowWater: w.lowWater,
     outputReserve,
     summarize: w.summarize,
-    // Each strategy keeps its seed's summary length unless the user changed it (two-tier:
+    // Each strategy keeps its own default summary length unless the user changed it (two-tier:
     // 2,000); a summary is one answer of the model, so never more than it may write.
     summaryMaxTokens: Math.min(
       w.summaryMaxTokens === DEFAULT_WINDOW.summaryMaxTokens ? Number(getStrategy(w.strategy)?.defaults.summaryMaxTokens ?? w.summaryMaxTokens) : w.summaryMaxTokens,

@@ -2,7 +2,7 @@
 // installed packages (README prose, TypeScript sources and .d.ts files, package.json and
 // data files, Japanese, Chinese and Korean compiler and accessibility messages; see
 // test/core/tokens/corpus.ts), or from WINDOWPANE_CORPUS=dir when set, split into
-// 1,500-character messages. chars/4 (the seeds') is the baseline; the ratio column is the
+// 1,500-character messages. chars/4 (the simple rule) is the baseline; the ratio column is the
 // default estimator's median error divided by chars/4's. A last row times the default
 // estimator against one JSON.stringify pass over the same messages.
 import { chars4, estimateMessageTokens, type WindowMessage } from '../../src/core';
@@ -22,20 +22,20 @@ export async function run(): Promise<Row[]> {
     const messages: WindowMessage[] = benchCorpusPieces(kind).map((content) => ({ role: 'user', content }));
     everything.push(...messages);
     const defaultErrors: number[] = [];
-    const seedErrors: number[] = [];
+    const chars4Errors: number[] = [];
     for (const message of messages) {
       const truth = exact(message);
       defaultErrors.push(relativeError(estimateMessageTokens(message), truth));
-      seedErrors.push(relativeError(chars4(message), truth));
+      chars4Errors.push(relativeError(chars4(message), truth));
     }
     const defaultMedian = quantile(defaultErrors, 0.5);
-    const seedMedian = quantile(seedErrors, 0.5);
+    const chars4Median = quantile(chars4Errors, 0.5);
     rows.push({
       benchmark: 'estimator error',
       case: `${kind} (${messages.length.toLocaleString('en-US')} × ${PIECE_CHARS.toLocaleString('en-US')} chars)`,
       value: `default: median ${pct(defaultMedian)}, p95 ${pct(quantile(defaultErrors, 0.95))}`,
-      baseline: `chars/4: median ${pct(seedMedian)}, p95 ${pct(quantile(seedErrors, 0.95))}`,
-      ratio: fmtRatio(defaultMedian / seedMedian),
+      baseline: `chars/4: median ${pct(chars4Median)}, p95 ${pct(quantile(chars4Errors, 0.95))}`,
+      ratio: fmtRatio(defaultMedian / chars4Median),
     });
   }
   const t = await medianMs({

@@ -57,7 +57,7 @@ const APP_AUTO: StrategyOptions = {
   budgetTokens: APP_BUDGET_TOKENS,
 };
 
-/** Seed strategies with their seeds' defaults, `auto` as the app sets it up; only the answer reserve is set, the same for all. */
+/** The built-in strategies with their own defaults, `auto` as the app sets it up; only the answer reserve is set, the same for all. */
 const POLICIES: { label: string; policy: ContextPolicy }[] = [
   { label: 'off', policy: { strategy: 'off' } },
   { label: 'rolling (last 50 messages)', policy: { strategy: 'rolling' } },

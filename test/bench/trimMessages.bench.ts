@@ -1,7 +1,7 @@
 // planContext against LangChain.js `trimMessages` (@langchain/core) on the same plain chat
 // (user/assistant text from the corpus, see conversations.ts), the same budget (half the
 // conversation's tokens, so both must drop about half; the planner runs the app's default
-// strategy with only that budget binding) and the same per-message counter: the seeds'
+// strategy with only that budget binding) and the same per-message counter: plain
 // ceil(characters / 4) and the default estimator, uncached on both sides, then the app's
 // memoized estimator, one instance shared by both sides.
 //
@@ -40,7 +40,7 @@ export const title = 'planContext vs LangChain trimMessages (same messages, coun
 
 type Counter = (message: { content: unknown }) => number;
 
-/** The seeds' ceil(characters / 4) of the content. */
+/** ceil(characters / 4) of the content. */
 const charsOver4: Counter = (message) => {
   const { content } = message;
   return Math.ceil((typeof content === 'string' ? content.length : JSON.stringify(content).length) / 4);

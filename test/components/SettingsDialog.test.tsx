@@ -19,7 +19,7 @@ function open(props: { settings?: Settings; conversationTitle?: string } = {}) {
 }
 
 describe('SettingsDialog', () => {
-  it('is a modal dialog named "Settings" that starts on the Demo with the seeds’ defaults', () => {
+  it('is a modal dialog named "Settings" that starts on the Demo with the default settings', () => {
     const { dialog } = open();
     expect(dialog).toHaveAttribute('aria-modal', 'true');
     const d = within(dialog);

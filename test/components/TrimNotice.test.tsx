@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TrimNotice } from '../../src/components/TrimNotice';
 
 describe('TrimNotice', () => {
-  it('says how many earlier messages were truncated, in the seeds’ exact words', () => {
+  it('says how many earlier messages were truncated, in the truncation marker’s exact words', () => {
     render(<TrimNotice evicted={12} summarized={false} />);
     expect(screen.getByRole('note')).toHaveTextContent(/^\[12 earlier messages truncated to fit context window\]$/);
   });

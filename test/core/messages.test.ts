@@ -93,7 +93,7 @@ describe('wireText', () => {
   });
 });
 
-describe('contentChars (the seeds’ count)', () => {
+describe('contentChars (characters counted for chars/4)', () => {
   it('counts strings as is and everything else by JSON length, tool_calls included', () => {
     expect(contentChars({ role: 'user', content: 'Hello world' })).toBe(11);
     expect(contentChars({ role: 'user', content: null })).toBe(0);

@@ -51,7 +51,7 @@ describe('resolveModelInfo', () => {
     expect(info).toMatchObject({ id: 'claude-sonnet-5-5', provider: 'anthropic', contextWindow: 1_000_000, maxOutputTokens: 128_000, known: true, match: 'exact' });
   });
 
-  it('falls back to seed 004’s default for an unknown id, and says so', () => {
+  it('falls back to the default limits for an unknown id, and says so', () => {
     const info = resolveModelInfo('llama-4-local', { provider: 'openai-compatible' });
     expect(info).toMatchObject({
       id: 'llama-4-local',

@@ -36,7 +36,7 @@ const spec: ConversationSpec = {
 };
 
 describe('summary prompts', () => {
-  it('uses seed 000’s prompt verbatim, followed by the messages’ text', () => {
+  it('uses the concise prompt verbatim, followed by the messages’ text', () => {
     expect(CONCISE_SUMMARY_PROMPT).toBe(
       'Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.',
     );
@@ -47,7 +47,7 @@ describe('summary prompts', () => {
     expect(prompt).toBe(`${CONCISE_SUMMARY_PROMPT}\n\nConversation:\n[user]: Rename the settings store.\n[assistant]: Renamed it to settingsStore.`);
   });
 
-  it('uses seed 002’s six-part prompt for structured summaries', () => {
+  it('uses the six-part prompt for structured summaries', () => {
     for (const part of ['1. Task Progress', '2. Key Decisions', '3. Files & Changes', '4. Errors & Solutions', '5. Current Focus', '6. Important Context']) {
       expect(STRUCTURED_SUMMARY_PROMPT).toContain(part);
     }
@@ -77,7 +77,7 @@ describe('summary prompts', () => {
 });
 
 describe('hasSummarizableText', () => {
-  it('is false for tool calls and results alone (seed 000: skip the summary)', () => {
+  it('is false for tool calls and results alone (skip the summary)', () => {
     const history = messagesOf(buildHistory({ turns: [{ user: 'x', steps: [{ calls: [{ name: 'ls', input: {}, result: 'a.ts' }] }] }] }, 'openai')).slice(1);
     expect(hasSummarizableText(history)).toBe(false);
     expect(hasSummarizableText([{ role: 'assistant', content: null }, { role: 'user', content: '  ' }])).toBe(false);
@@ -92,13 +92,13 @@ describe('summary and marker messages', () => {
     expect(summaryBody('[Conversation Summary]\nWe chose idb.')).toBe('We chose idb.');
   });
 
-  it('uses seed 004’s marker text verbatim', () => {
+  it('uses the truncation marker text verbatim', () => {
     expect(truncationMarkerText(12)).toBe('[12 earlier messages truncated to fit context window]');
     expect(truncationMarker(3)).toEqual({ role: 'assistant', content: '[3 earlier messages truncated to fit context window]' });
   });
 });
 
-describe('heuristic summary (seed 002, tier 1)', () => {
+describe('heuristic summary (two-tier, first tier)', () => {
   it.each(SHAPES)('finds tools used, files explored and commands run in the %s shape', (shape) => {
     const activity = extractActivity(messagesOf(buildHistory(spec, shape)));
     expect(activity.tools).toEqual([

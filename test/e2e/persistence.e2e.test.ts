@@ -1,5 +1,5 @@
 /**
- * Issue 5 in real Chromium with real IndexedDB: what a user wrote survives reloads,
+ * Persistence in real Chromium with real IndexedDB: what a user wrote survives reloads,
  * interrupted streams, a second tab, and storage that fills up. The mid-stream reload uses
  * the Demo provider (the first-run default, streaming for about two seconds); the others
  * point Settings at the local fake Anthropic API, whose short answers keep the file fast.

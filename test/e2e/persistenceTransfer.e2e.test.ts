@@ -1,5 +1,5 @@
 /**
- * Issue 5's export and import in real Chromium: files saved through the Export menu are
+ * Export and import in real Chromium: files saved through the Export menu are
  * the user's conversations without their API key, and a fresh browser profile importing
  * them gets the same conversations, once, while a broken file changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 4, "Checked by": long conversations against the local fake of both provider APIs,
+ * Long conversations against the local fake of both provider APIs,
  * through the built app in real Chromium, configured as a user would in Settings with a
  * small context window. The fake enforces the real APIs' rules and counts tokens with a
  * real tokenizer, so an over-long or malformed request would come back as a 400.

@@ -1,5 +1,5 @@
 /**
- * Issue 4, "Checked by": Stop, and every provider failure a user can meet, against the
+ * Stop, and every provider failure a user can meet, against the
  * local fake of both APIs through the built app in real Chromium. Each failure must say
  * what happened in words a user can act on and leave the conversation as it was, with the
  * next message working once the failure clears.

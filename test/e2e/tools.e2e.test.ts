@@ -100,7 +100,7 @@ describe('tool use against the fake API', () => {
   describe.each<[ProviderUnderTest, number]>([
     ['anthropic', 1],
     ['openai', 3],
-  ])('seed 000: %s, %i call(s) per answer', (providerId, perAnswer) => {
+  ])('a long tool loop: %s, %i call(s) per answer', (providerId, perAnswer) => {
     it(`completes a task of ${TOOL_CALLS} tool calls with the count strategy at max_messages 30: no context error, every request valid`, { timeout: 180_000 }, async () => {
       fake.reset();
       fake.setReply(toolTask(perAnswer));
@@ -154,7 +154,7 @@ describe('tool use against the fake API', () => {
       expect(last.content.map((b) => b.text).join('')).toContain('I read the tool results');
       await expect(page.getByRole('alert').count()).resolves.toBe(0);
 
-      await screenshot(page, `tools-seed000-${providerId}`);
+      await screenshot(page, `tools-loop-${providerId}`);
 
       // The user switches the tool off: the history still holds its calls, and the next message
       // still goes out valid (Anthropic wants the tools named then, and not callable).

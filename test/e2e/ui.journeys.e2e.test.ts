@@ -1,5 +1,5 @@
 /**
- * Issue 6 in real Chromium: the first run on the Demo, the keyboard, and adding a key.
+ * User journeys in real Chromium: the first run on the Demo, the keyboard, and adding a key.
  * Everything is found by role and by the accessible names the app promises.
  */
 import type { Browser } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * Issue 6 in real Chromium: the context window made visible. A long chat on the Demo
+ * The context window made visible, in real Chromium. A long chat on the Demo
  * (4,000-token window) shows a trim, then a summary; summarize is toggled, the page
  * reloaded, the conversation exported; the screens are checked with axe-core in light,
  * dark and at phone width, and screenshotted for a person to look at.
@@ -49,7 +49,7 @@ describe('the context window, visible, in Chromium', () => {
       const usage = await contextUsage(page);
       expect(usage.now).toBeLessThanOrEqual(usage.max);
     };
-    // Summaries off (the default): the window cuts with the seeds' marker.
+    // Summaries off (the default): the window cuts with the truncation marker.
     while (sent < 10 && ![...notes].some((n) => TRUNCATED.test(n))) await exchange();
     expect(await summary.count()).toBe(0);
     // Summaries on: the next requests put a summary in place of what was cut.
@@ -60,7 +60,7 @@ describe('the context window, visible, in Chromium', () => {
     // The evicted messages are more than the Demo's 4,000 tokens can read at once: the summary is still written.
     expect([...statuses].filter((s) => s.startsWith('Summarizing failed'))).toEqual([]);
 
-    // First the window cut messages with the seeds' marker, then a summary took their place.
+    // First the window cut messages with the truncation marker, then a summary took their place.
     expect([...notes].some((n) => TRUNCATED.test(n))).toBe(true);
     expect([...statuses].some((s) => s.startsWith('Approaching the limit'))).toBe(true);
     expect([...statuses].some((s) => /^[1-9][\d,]* earlier messages? (is|are) left out of this request/.test(s))).toBe(true);

@@ -1,16 +1,20 @@
 /**
- * Seed 001's `ConversationWindow`, exactly: a count-based sliding window over
- * provider-agnostic `{ role, content }` messages (plus OpenAI's tool fields), with
- * seed 000's summarization. One rule beats the seed's arithmetic: a tool exchange is
- * never split, so where the seed's cut would separate a tool call from its results the
- * whole exchange is evicted instead. A result the seed would already send as valid is
- * returned exactly, and no result ever keeps more messages than the seed's steps.
+ * `ConversationWindow`: a drop-in message-count window for callers of the original Python-style API.
+ *
+ * Give `trim` the whole history and send what it keeps, or let `trimWithSummary` replace
+ * what it evicts with one summary. It is a count-based sliding window over
+ * provider-agnostic `{ role, content }` messages (plus OpenAI's tool fields), configured
+ * with snake_case options (`max_messages`, `summarize_on_trim`, `preserve_first_n`,
+ * `preserve_last_n`). One rule beats the plain count arithmetic: a tool exchange is never
+ * split, so where the cut would separate a tool call from its results the whole exchange
+ * is evicted instead. A result the arithmetic alone would already send as valid is
+ * returned exactly, and no result ever keeps more messages than the arithmetic does.
  */
 import { ConfigError } from '../errors';
 import { contentChars, groupUnits, type WindowMessage } from '../messages';
 import { buildSummaryPrompt, hasSummarizableText, MIN_EVICTED_FOR_SUMMARY, summaryMessage, type SyntheticMessage } from '../summary';
 
-/** Seed 000 task 114. All counts are messages. */
+/** The message-count window's options, named as in the original API. All counts are messages. */
 export interface ConversationHistoryConfig {
   /** Cap on messages; 0 disables trimming. Default 100. */
   max_messages?: number;
@@ -22,7 +26,7 @@ export interface ConversationHistoryConfig {
   preserve_last_n?: number;
 }
 
-/** Seed 001's metrics of one trim. */
+/** What one trim kept and evicted, and the kept messages' estimated tokens. */
 export interface ConversationMetrics {
   /** Messages given to `trim`. */
   totalMessages: number;
@@ -51,7 +55,7 @@ export interface WindowLogger {
   warn(message: string): void;
 }
 
-/** Seed 001's defaults: 100 / false / 1 / 20. */
+/** The defaults: 100 / false / 1 / 20. */
 export const DEFAULT_CONVERSATION_HISTORY_CONFIG: Readonly<Required<ConversationHistoryConfig>> = Object.freeze({
   max_messages: 100,
   summarize_on_trim: false,
@@ -62,7 +66,7 @@ export const DEFAULT_CONVERSATION_HISTORY_CONFIG: Readonly<Required<Conversation
 const CHARS_PER_TOKEN = 4;
 
 /**
- * Seed 001's estimate in tokens: total characters of all messages divided by 4, rounded
+ * The window's estimate in tokens: total characters of all messages divided by 4, rounded
  * up. String content counts as is; any other content (Anthropic blocks, OpenAI
  * multi-part content) by its JSON length, plus the JSON length of OpenAI `tool_calls`.
  */
@@ -81,7 +85,7 @@ function wholeNumber(config: ConversationHistoryConfig, field: 'max_messages' | 
   return value;
 }
 
-/** Applies seed 001's defaults; throws a ConfigError naming the field for a negative, fractional or non-numeric value. */
+/** Applies the defaults (100 / false / 1 / 20); throws a ConfigError naming the field for a negative, fractional or non-numeric value. */
 export function resolveConversationHistoryConfig(config: ConversationHistoryConfig = {}): Required<ConversationHistoryConfig> {
   const summarize = config.summarize_on_trim;
   if (summarize !== undefined && typeof summarize !== 'boolean') {
@@ -96,18 +100,18 @@ export function resolveConversationHistoryConfig(config: ConversationHistoryConf
 }
 
 /**
- * Seed 001 steps 1–5 as index arithmetic over `total` messages: keep `[0, headEnd)` and
- * `[tailStart, total)`. Null when nothing is trimmed (step 1, or `max_messages` 0). When
- * head and tail overlap they merge, so no message is kept twice.
+ * The message-count cut as index arithmetic over `total` messages: keep `[0, headEnd)` and
+ * `[tailStart, total)`. Null when nothing is trimmed (at or under the cap, or `max_messages`
+ * 0). When head and tail overlap they merge, so no message is kept twice.
  */
-export function seedKeptRanges(
+export function countKeptRanges(
   total: number,
   config: Required<Pick<ConversationHistoryConfig, 'max_messages' | 'preserve_first_n' | 'preserve_last_n'>>,
 ): { headEnd: number; tailStart: number } | null {
   const { max_messages: max, preserve_first_n: first, preserve_last_n: last } = config;
   if (max === 0 || total <= max) return null;
   const headEnd = Math.min(first, total);
-  // Step 3 keeps only head and tail; steps 4–5 also keep the newest max - first - last of the middle.
+  // When head and tail fill the cap, keep only them; otherwise also keep the newest max - first - last of the middle.
   const keptAfterHead = first + last >= max ? last : max - first;
   return { headEnd, tailStart: Math.max(headEnd, total - keptAfterHead) };
 }
@@ -122,7 +126,7 @@ function isMessageLike(value: unknown): value is WindowMessage {
 
 /**
  * Inserts the "[Conversation Summary]" assistant message where the evicted messages were
- * (after the kept head, before the kept middle and tail): seed 000's
+ * (after the kept head, before the kept middle and tail):
  * `[head..., summary, tail...]`. `messages` is the array that was trimmed. A blank
  * summary or a result that evicted nothing is returned unchanged (plain eviction).
  */
@@ -141,7 +145,7 @@ export function applySummary<M extends WindowMessage>(
   return { trimmed, evicted: result.evicted, metrics: metricsOf(result.metrics.totalMessages, trimmed, result.evicted.length) };
 }
 
-/** Seed 001's sliding window. Holds only its config and seed 000's summary rate-limit counter. */
+/** Drop-in message-count window with the original Python-style API (snake_case options, `trim`, `trimWithSummary`). Holds only its config and the summary rate-limit counter. */
 export class ConversationWindow {
   /** The config with defaults applied. */
   readonly config: Readonly<Required<ConversationHistoryConfig>>;
@@ -149,7 +153,7 @@ export class ConversationWindow {
   private evictedSinceSummary = 0;
 
   /**
-   * @param config seed 001's config; omitted fields take the defaults 100 / false / 1 / 20.
+   * @param config the window's options; omitted fields take the defaults 100 / false / 1 / 20.
    * @param logger receives warnings (default: console).
    * @throws ConfigError naming the field when a value is negative, fractional or of the wrong type.
    */
@@ -159,7 +163,7 @@ export class ConversationWindow {
   }
 
   /**
-   * Seed 001 steps 1–6. Under or at the cap (or with `max_messages` 0) the input array is
+   * Trims `messages` to the cap. Under or at the cap (or with `max_messages` 0) the input array is
    * returned as `trimmed`. Otherwise keeps the first `preserve_first_n` messages, the last
    * `preserve_last_n`, and the newest `max_messages - preserve_first_n - preserve_last_n` of
    * the middle; when `preserve_first_n + preserve_last_n >= max_messages` keeps only head and
@@ -168,7 +172,7 @@ export class ConversationWindow {
    */
   trim<M extends WindowMessage>(messages: readonly M[]): TrimResult<M> {
     const total = messages.length;
-    const ranges = seedKeptRanges(total, this.config);
+    const ranges = countKeptRanges(total, this.config);
     if (!ranges) return { trimmed: messages as M[], evicted: [], metrics: metricsOf(total, messages, 0) };
     const { max_messages, preserve_first_n, preserve_last_n } = this.config;
     if (preserve_first_n + preserve_last_n >= max_messages) {
@@ -195,7 +199,7 @@ export class ConversationWindow {
   }
 
   /**
-   * Seed 000 task 118: asks `provider` to summarize `messages` with seed 000's prompt
+   * Asks `provider` to summarize `messages` with the concise summary prompt
    * followed by the messages' text, and resolves to the summary (trimmed). Resolves to ''
    * without calling the provider when the messages carry no prose (only tool calls and
    * results), and to '' when the call fails or returns nothing: the caller then evicts
@@ -214,7 +218,7 @@ export class ConversationWindow {
   }
 
   /**
-   * `trim`, then (with `summarize_on_trim`) seed 000's summary flow: once at least 10
+   * `trim`, then, with `summarize_on_trim`, the summary flow: once at least 10
    * messages have been evicted since the last summary, the evicted messages become one
    * "[Conversation Summary]" assistant message between head and tail. A failed or skipped
    * summary leaves plain eviction; the rate-limit counter then keeps counting.

@@ -41,7 +41,7 @@ const REASON_INDEX = Object.fromEntries(REASONS.map((name, index) => [name, inde
 /** Reasons that mean "the strategy chose to evict" (a marker or summary may stand in for these). */
 const STRATEGY_REASONS: ReadonlySet<EvictionReason> = new Set<EvictionReason>(['message-cap', 'token-budget', 'history-cap', 'tool-exchange', 'user-first']);
 
-/** Seed 000 warns when a conversation passes 80 % of its cap. */
+/** A conversation past this share of its cap is flagged as approaching the limit. */
 export const APPROACHING_LIMIT_RATIO = 0.8;
 
 /**
@@ -181,7 +181,7 @@ function buildSlot(view: HistoryView, request: SlotRequest, inputs: SlotInputs, 
 
   const heuristic = () => summaryMessage(heuristicSummary(messages, { previous: previous?.text, condensed: standsFor }), role);
   const byHeuristic = request.source === 'heuristic' || request.fallback === 'heuristic';
-  // Seed 000: a new summary only when enough has been evicted since the last one and it carries prose.
+  // A new summary only when enough has been evicted since the last one and it carries prose.
   if (request.source === 'llm' && ids.length > 0 && ids.length >= request.minEvicted && hasSummarizableText(messages)) {
     const fallback = byHeuristic ? heuristic() : previousItem ? withRole(previousItem, role).message : truncationMarker(standsFor, role);
     return {

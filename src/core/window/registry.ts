@@ -4,7 +4,7 @@
  */
 import { ConfigError } from '../errors';
 import { autoStrategy } from './autoStrategy';
-import { countStrategy, offStrategy, rollingStrategy, summarizeStrategy, truncateStrategy, twoTierStrategy } from './seedStrategies';
+import { countStrategy, offStrategy, rollingStrategy, summarizeStrategy, truncateStrategy, twoTierStrategy } from './builtinStrategies';
 import type { ContextStrategy } from './types';
 
 const strategies = new Map<string, ContextStrategy>();

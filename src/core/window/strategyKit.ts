@@ -55,8 +55,8 @@ export function newestSendable(view: HistoryView): number {
 /**
  * Walks back from the newest unit to `from`, keeping evictable units while they fit in
  * `tokenRoom` and `messageRoom`, and stops at the first that does not (the kept tail is
- * contiguous). With `strict`, a unit fits only if room is left after it (seed 004's
- * `remaining - tokens > 0`). The newest sendable unit is always kept. Returns the index of
+ * contiguous). With `strict`, a unit fits only if room is left after it (the token-ratio
+ * truncation's `remaining - tokens > 0`). The newest sendable unit is always kept. Returns the index of
  * the oldest kept unit: evictable units in `[from, result)` are the ones to evict.
  */
 export function newestThatFit(

@@ -8,7 +8,7 @@ import type { WindowMessage } from '../messages';
 import { buildSummaryPrompt, summaryCacheKey, summaryMessage, type SummaryCache, type SyntheticMessage } from '../summary';
 import { SLOT_ITEM_ID, type ContextPlan, type PlanItem } from './types';
 
-/** Writes a summary for a prompt; `maxTokens` is the output cap to request (seed 000: 1,024; seed 002: 2,000). */
+/** Writes a summary for a prompt; `maxTokens` is the output cap to request (1,024 for the concise prompt, 2,000 for the structured one). */
 export type SummarizeFn = (prompt: string, request: { maxTokens: number }) => Promise<string>;
 
 /** A summary produced for a plan, for the caller to store as a message of kind `summary`. */

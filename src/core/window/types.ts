@@ -52,23 +52,23 @@ export interface ClearedToolResult {
 
 /**
  * Knobs a strategy may read. Each strategy documents the ones it uses and applies its
- * seed's defaults to any left out; unknown knobs are ignored, so one settings object can
+ * own defaults to any left out; unknown knobs are ignored, so one settings object can
  * serve every strategy. Counts are messages, token amounts are tokens, ratios are 0–1.
  */
 export interface StrategyOptions {
-  /** count, summarize, auto: message cap (seed 000/001 `max_messages`; 0 disables). */
+  /** count, summarize, auto: message cap (`max_messages` in the count-based API; 0 disables). */
   maxMessages?: number;
-  /** count: messages kept from the start (seed `preserve_first_n`). */
+  /** count: messages kept from the start (`preserve_first_n`). */
   preserveFirst?: number;
-  /** count: messages kept from the end (seed `preserve_last_n`). */
+  /** count: messages kept from the end (`preserve_last_n`). */
   preserveLast?: number;
-  /** rolling: keep the last N messages (seed 003 `MaxMessagesPerRequest`, must be > 0). */
+  /** rolling: keep the last N messages (`MaxMessagesPerRequest`, must be > 0). */
   rollingMax?: number;
-  /** rolling: at most this many of the newest messages are considered at all (seed 003 `MaxHistoryLen`). */
+  /** rolling: at most this many of the newest messages are considered at all (`MaxHistoryLen`). */
   maxHistory?: number;
-  /** truncate, summarize: trim when tokens exceed this share of the window (seed 004: 0.8). */
+  /** truncate, summarize: trim when tokens exceed this share of the window (default 0.8). */
   triggerRatio?: number;
-  /** truncate, summarize: trim down to this share of the window (seed 004: 0.7). */
+  /** truncate, summarize: trim down to this share of the window (default 0.7). */
   targetRatio?: number;
   /** auto: the user's per-request token budget (0 = only the window share). */
   budgetTokens?: number;
@@ -78,19 +78,19 @@ export interface StrategyOptions {
   lowWater?: number;
   /** all: output tokens reserved for the answer (default: the model's max output, at most 8,192). */
   outputReserve?: number;
-  /** count, auto: replace evicted messages with a summary (seed 000 `summarize_on_trim`). */
+  /** count, auto: replace evicted messages with a summary (`summarize_on_trim`). */
   summarize?: boolean;
   /** count, truncate, auto: put the truncation marker where messages were evicted. */
   marker?: boolean;
   /** summarizing strategies: `max_tokens` of a summary request. */
   summaryMaxTokens?: number;
-  /** summarizing strategies: evicted messages needed before a new summary (seed 000 rate limit). */
+  /** summarizing strategies: evicted messages needed before a new summary (rate limit). */
   minEvictedForSummary?: number;
-  /** two-tier: messages kept at the end (seed 002: 8). */
+  /** two-tier: messages kept at the end (default 8). */
   keepLast?: number;
-  /** two-tier: above this many tokens, a heuristic summary (seed 002: 80,000). */
+  /** two-tier: above this many tokens, a heuristic summary (default 80,000). */
   heuristicThreshold?: number;
-  /** two-tier: above this many tokens, an AI summary (seed 002: 120,000). */
+  /** two-tier: above this many tokens, an AI summary (default 120,000). */
   aiThreshold?: number;
   /**
    * auto, truncate, summarize, two-tier: before evicting turns for tokens, replace the
@@ -246,7 +246,7 @@ export interface ContextStrategy<O = unknown> {
   readonly label?: string;
   /** One paragraph for the settings screen and the README. */
   readonly description: string;
-  /** The seed's defaults for every knob this strategy reads. */
+  /** The defaults for every knob this strategy reads. */
   readonly defaults: Readonly<StrategyOptions>;
   resolveOptions(options: StrategyOptions): O;
   select(view: HistoryView, options: O): Selection;
@@ -319,7 +319,7 @@ export interface PlanMetrics {
   windowShare: number;
   /** inputTokens / budgetTokens. */
   budgetShare: number;
-  /** Over 80 % of the token budget or of the message cap (seed 000's warning). */
+  /** Over 80 % of the token budget or of the message cap. */
   approachingLimit: boolean;
   /** The request exceeds a cap or the window: what was kept cannot be trimmed further (never silent). */
   overBudget: boolean;

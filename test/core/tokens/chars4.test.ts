@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chars4 } from '../../../src/core';
 
-describe('chars4 (the seeds’ estimate)', () => {
+describe('chars4 (the characters / 4 estimate)', () => {
   it('divides string content by 4, rounding up', () => {
     expect(chars4({ role: 'user', content: '' })).toBe(0);
     expect(chars4({ role: 'user', content: 'abcd' })).toBe(1);

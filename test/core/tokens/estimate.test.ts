@@ -98,7 +98,7 @@ describe('estimateMessageTokens', () => {
       ],
     };
     expect(estimateMessageTokens(withImage)).toBe(MESSAGE_OVERHEAD_TOKENS + ATTACHMENT_TOKENS + estimateTextTokens('What is in this picture?'));
-    expect(chars4(withImage)).toBeGreaterThan(50_000); // the seeds' count reads the base64
+    expect(chars4(withImage)).toBeGreaterThan(50_000); // chars/4 reads the base64
   });
 
   it('counts tool results, including nested text blocks', () => {

@@ -6,7 +6,7 @@ import {
   applySummary,
   CONCISE_SUMMARY_PROMPT,
   estimateTokens,
-  seedKeptRanges,
+  countKeptRanges,
   validateRequest,
   type ConversationHistoryConfig,
   type WindowMessage,
@@ -42,7 +42,7 @@ function recordingProvider(answer: string | Error = 'Read a.ts, fixed the test.'
 }
 
 describe('ConversationWindow config', () => {
-  it('applies the seed defaults 100 / false / 1 / 20 for omitted fields', () => {
+  it('applies the defaults 100 / false / 1 / 20 for omitted fields', () => {
     expect(new ConversationWindow().config).toEqual({ max_messages: 100, summarize_on_trim: false, preserve_first_n: 1, preserve_last_n: 20 });
     expect(new ConversationWindow({ max_messages: 30 }).config).toEqual({ max_messages: 30, summarize_on_trim: false, preserve_first_n: 1, preserve_last_n: 20 });
     const messages = makeMessages(150);
@@ -76,7 +76,7 @@ describe('ConversationWindow config', () => {
   });
 });
 
-describe('ConversationWindow.trim (seed 001 steps 1–6)', () => {
+describe('ConversationWindow.trim (head, newest of the middle, tail)', () => {
   it('returns messages unchanged when under the cap', () => {
     const messages = makeMessages(5);
     const result = new ConversationWindow({ max_messages: 10 }).trim(messages);
@@ -207,7 +207,7 @@ describe('estimateTokens (chars / 4, rounded up)', () => {
   });
 });
 
-// A conversation whose seed cuts fall inside tool exchanges, in both shapes:
+// A conversation whose plain count cuts fall inside tool exchanges, in both shapes:
 // 0 user, 1-2 call + results (parallel: 2 calls), 3 answer, 4 user, 5 answer, 6 user,
 // 7-8 call + result, 9 answer, 10 user. (OpenAI has one more message: two role:"tool" answers.)
 const toolSpec: ConversationSpec = {
@@ -234,51 +234,51 @@ function pairingViolations(messages: readonly WindowMessage[]) {
   return validateRequest(messages, { fragment: true }).violations.filter((v) => v.code !== 'first-not-user');
 }
 
-/** Seed 001's arithmetic alone, for comparison. */
-function seedResult<M>(messages: readonly M[], config: Required<Omit<ConversationHistoryConfig, 'summarize_on_trim'>>): M[] {
-  const ranges = seedKeptRanges(messages.length, config);
+/** The count arithmetic alone, for comparison. */
+function arithmeticResult<M>(messages: readonly M[], config: Required<Omit<ConversationHistoryConfig, 'summarize_on_trim'>>): M[] {
+  const ranges = countKeptRanges(messages.length, config);
   return ranges ? [...messages.slice(0, ranges.headEnd), ...messages.slice(ranges.tailStart)] : [...messages];
 }
 
-describe.each(SHAPES)('validity beats the seed’s arithmetic (%s)', (shape: WireShape) => {
+describe.each(SHAPES)('validity beats the count arithmetic (%s)', (shape: WireShape) => {
   const messages = messagesOf(buildHistory(toolSpec, shape));
   const n = messages.length;
   const at = (text: string) => messages.findIndex((m) => JSON.stringify(m).includes(text));
   const firstCall = 1;
   const firstAnswer = at('The test expects 2.');
 
-  it('returns exactly the seed’s result when it is valid', () => {
+  it('returns exactly the arithmetic’s result when it is valid', () => {
     const config = { max_messages: n - firstAnswer + 1, preserve_first_n: 1, preserve_last_n: 3 };
-    const seed = seedResult(messages, config);
-    expect(seed[1]).toBe(messages[firstAnswer]);
+    const plain = arithmeticResult(messages, config);
+    expect(plain[1]).toBe(messages[firstAnswer]);
     const result = new ConversationWindow(config).trim(messages);
-    expect(result.trimmed).toEqual(seed);
+    expect(result.trimmed).toEqual(plain);
     expect(pairingViolations(result.trimmed)).toEqual([]);
   });
 
   it('evicts the whole exchange when the tail would start with a tool result', () => {
-    // Keep one message more than above: the seed's tail now starts inside the first exchange.
+    // Keep one message more than above: the arithmetic's tail now starts inside the first exchange.
     const config = { max_messages: n - firstAnswer + 2, preserve_first_n: 1, preserve_last_n: 3 };
-    const seed = seedResult(messages, config);
-    expect(pairingViolations(seed).length).toBeGreaterThan(0);
+    const plain = arithmeticResult(messages, config);
+    expect(pairingViolations(plain).length).toBeGreaterThan(0);
     const result = new ConversationWindow(config).trim(messages);
     expect(pairingViolations(result.trimmed)).toEqual([]);
     expect(result.trimmed).toEqual([messages[0], ...messages.slice(firstAnswer)]);
     expect(result.evicted).toEqual(messages.slice(firstCall, firstAnswer));
-    expect(result.trimmed.length).toBeLessThan(seed.length);
+    expect(result.trimmed.length).toBeLessThan(plain.length);
   });
 
   it('evicts the head’s tool call when its results fall in the evicted middle', () => {
     const config = { max_messages: 6, preserve_first_n: 2, preserve_last_n: 3 };
-    const seed = seedResult(messages, config);
-    expect(seed[1]).toBe(messages[firstCall]);
+    const plain = arithmeticResult(messages, config);
+    expect(plain[1]).toBe(messages[firstCall]);
     const result = new ConversationWindow(config).trim(messages);
     expect(pairingViolations(result.trimmed)).toEqual([]);
-    expect(result.trimmed).toEqual(seed.filter((m) => m !== messages[firstCall]));
+    expect(result.trimmed).toEqual(plain.filter((m) => m !== messages[firstCall]));
     expect(result.metrics.evictedMessages).toBe(n - result.trimmed.length);
   });
 
-  it('keeps every tool exchange whole over random conversations and settings, never more than the seed', { timeout: 60_000 }, () => {
+  it('keeps every tool exchange whole over random conversations and settings, never more than the arithmetic', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(
         conversationArb,
@@ -286,14 +286,14 @@ describe.each(SHAPES)('validity beats the seed’s arithmetic (%s)', (shape: Wir
         (spec, config) => {
           const history = messagesOf(buildHistory(spec, shape));
           const result = new ConversationWindow(config, recordingLogger()).trim(history);
-          const seed = seedResult(history, config);
+          const plain = arithmeticResult(history, config);
           const kept = new Set(result.trimmed);
           expect(pairingViolations(result.trimmed)).toEqual([]);
-          expect(result.trimmed.length).toBeLessThanOrEqual(seed.length);
-          expect(result.trimmed.every((m) => seed.includes(m))).toBe(true);
+          expect(result.trimmed.length).toBeLessThanOrEqual(plain.length);
+          expect(result.trimmed.every((m) => plain.includes(m))).toBe(true);
           expect([...result.trimmed, ...result.evicted]).toHaveLength(history.length);
           expect(result.evicted.every((m) => !kept.has(m))).toBe(true);
-          if (pairingViolations(seed).length === 0) expect(result.trimmed).toEqual(seed);
+          if (pairingViolations(plain).length === 0) expect(result.trimmed).toEqual(plain);
         },
       ),
       { numRuns: 250 },
@@ -301,13 +301,13 @@ describe.each(SHAPES)('validity beats the seed’s arithmetic (%s)', (shape: Wir
   });
 });
 
-describe('ConversationWindow.summarize (seed 000 task 118)', () => {
+describe('ConversationWindow.summarize (one summary of the evicted messages)', () => {
   const evicted: Message[] = [
     { role: 'user', content: 'Read src/a.ts and fix the bug.' },
     { role: 'assistant', content: 'Fixed the off-by-one in src/a.ts.' },
   ];
 
-  it('sends seed 000’s prompt followed by the messages’ text and returns the summary', async () => {
+  it('sends the concise prompt followed by the messages’ text and returns the summary', async () => {
     const provider = recordingProvider('  Fixed an off-by-one in src/a.ts.  ');
     const summary = await new ConversationWindow({ summarize_on_trim: true }).summarize(evicted, provider);
     expect(summary).toBe('Fixed an off-by-one in src/a.ts.');
@@ -333,7 +333,7 @@ describe('ConversationWindow.summarize (seed 000 task 118)', () => {
   });
 });
 
-describe('the summary message between head and tail (seed 000)', () => {
+describe('the summary message between head and tail', () => {
   it('replaces the evicted messages with one "[Conversation Summary]" assistant message after the head', () => {
     const messages = makeMessages(12);
     const window = new ConversationWindow({ max_messages: 6, preserve_first_n: 2, preserve_last_n: 2 });
@@ -358,7 +358,7 @@ describe('the summary message between head and tail (seed 000)', () => {
   });
 });
 
-describe('ConversationWindow.trimWithSummary (seed 000 tasks 116 and 122)', () => {
+describe('ConversationWindow.trimWithSummary (summarize on trim, rate-limited)', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('puts one summary between head and tail once at least 10 messages are evicted', async () => {

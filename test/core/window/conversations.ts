@@ -102,7 +102,7 @@ export function buildHistory(spec: ConversationSpec, shape: WireShape): PlanItem
 
 export const messagesOf = (items: readonly PlanItem[]): WindowMessage[] => items.map((item) => item.message);
 
-/** Seeds' chars/4 plus a 4-token per-message overhead, like a real counter. */
+/** chars/4 plus a 4-token per-message overhead, like a real counter. */
 export const countTokens: TokenCounter = (message) => Math.ceil(contentChars(message) / 4) + 4;
 
 /** A counter memoized by message identity (as callers pass it), counting how often the underlying one ran. */
@@ -188,7 +188,7 @@ export const conversationArb: fc.Arbitrary<ConversationSpec> = fc.record(
 /** One more short turn to append to a conversation. */
 export const appendedTurnArb: fc.Arbitrary<TurnSpec> = fc.record({ user: textArb(2), steps: fc.array(fc.record({ text: textArb(3) }), { maxLength: 1 }) });
 
-// Tool-heavy conversations: the agent loops of seed 000 (a user turn, then many
+// Tool-heavy conversations: agent loops (a user turn, then many
 // assistant tool calls, parallel ones included, each answered by its results).
 
 const lineRangeArb = fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 0, max: 399 })).map(([start, length]) => ({ start_line: start, end_line: start + length }));

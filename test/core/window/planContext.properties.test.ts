@@ -322,7 +322,7 @@ function checkInvariants(strategy: string, c: Case): void {
   expect(counting.calls() - cold).toBeLessThanOrEqual(3);
 }
 
-// 700 cases per strategy: 4,900 here; with the append and seed-window properties over 5,000 per run.
+// 700 cases per strategy: 4,900 here; with the append and ConversationWindow properties over 5,000 per run.
 // WINDOW_PROPERTY_DEPTH=10 runs ten times as many, for a deeper search before a release.
 const DEPTH = Math.max(1, Number(process.env.WINDOW_PROPERTY_DEPTH ?? 1));
 const RUNS = 700 * DEPTH;

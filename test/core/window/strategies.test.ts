@@ -1,4 +1,4 @@
-// Each seed's behaviour as a named strategy, with its defaults, on small histories whose
+// Each built-in strategy, with its defaults, on small histories whose
 // token sizes are easy to follow: a text message of n characters costs n tokens here.
 import { describe, expect, it } from 'vitest';
 import {
@@ -43,13 +43,13 @@ const ids = (p: ContextPlan) => p.messages.map((item) => item.id);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `m${from + i}`);
 
 describe('the strategy registry', () => {
-  it('holds every seed strategy and the default', () => {
+  it('holds every built-in strategy and the default', () => {
     expect(listStrategies().slice(0, 7)).toEqual(['auto', 'count', 'rolling', 'truncate', 'summarize', 'two-tier', 'off']);
     expect(getStrategy('rolling')).toBe(rollingStrategy);
     expect(getStrategy('nope')).toBeUndefined();
   });
 
-  it('keeps each seed’s defaults', () => {
+  it('keeps each strategy’s defaults', () => {
     expect(countStrategy.defaults).toMatchObject({ maxMessages: 100, preserveFirst: 1, preserveLast: 20, summarize: false });
     expect(rollingStrategy.defaults).toEqual({ rollingMax: 50, maxHistory: 1000 });
     expect(truncateStrategy.defaults).toEqual({ triggerRatio: 0.8, targetRatio: 0.7, marker: true, clearToolResults: true, keepToolResults: 3 });
@@ -112,7 +112,7 @@ describe('off', () => {
   });
 });
 
-describe('count (seeds 000/001)', () => {
+describe('count (message-count window)', () => {
   it('keeps the first message and the newest up to max_messages (defaults 100 / 1 / 20)', () => {
     const history = textHistory(Array(150).fill(5));
     const result = plan('count', history);
@@ -132,7 +132,7 @@ describe('count (seeds 000/001)', () => {
       ],
     };
     const history = buildHistory(spec, shape);
-    // Seed cut: first 1 + last 4 wire messages; the last 4 start inside the tool exchange.
+    // Plain count cut: first 1 + last 4 wire messages; the last 4 start inside the tool exchange.
     const result = plan('count', history, { maxMessages: 5, preserveFirst: 1, preserveLast: 4 });
     expect(ids(result)).toEqual(['m0', 'm4', 'm5', 'm6']);
     expect(result.evicted).toEqual([
@@ -162,7 +162,7 @@ describe('count (seeds 000/001)', () => {
   });
 });
 
-describe('rolling (seed 003)', () => {
+describe('rolling (rolling window)', () => {
   it('keeps the last 50 messages by default', () => {
     const history = textHistory(Array(60).fill(3));
     const result = plan('rolling', history);
@@ -185,7 +185,7 @@ describe('rolling (seed 003)', () => {
   });
 });
 
-describe('truncate (seed 004)', () => {
+describe('truncate (token-ratio truncation)', () => {
   const model = { contextWindow: 1000, maxOutputTokens: 100 };
 
   it('leaves a request at or under 80 % of the window alone', () => {
@@ -194,7 +194,7 @@ describe('truncate (seed 004)', () => {
     expect(result.metrics).toMatchObject({ budgetTokens: 800, inputTokens: 800, trimmed: false, approachingLimit: true });
   });
 
-  it('over 80 %, keeps the first user message and the newest that fit 70 %, with the seed’s marker', () => {
+  it('over 80 %, keeps the first user message and the newest that fit 70 %, with the truncation marker', () => {
     const history = textHistory(Array(10).fill(100));
     const result = plan('truncate', history, {}, { model });
     // 700 - 100 (goal) - 57 (marker, sized for 999,999) leaves 543: five messages of 100 fit.
@@ -213,7 +213,7 @@ describe('truncate (seed 004)', () => {
   });
 });
 
-describe('summarize (seeds 000 + 004)', () => {
+describe('summarize (truncation with a summary)', () => {
   const model = { contextWindow: 10_000, maxOutputTokens: 1000 };
 
   it('asks for one summary of the evicted range between the goal and the kept tail, the marker standing in until then', () => {
@@ -262,7 +262,7 @@ describe('summarize (seeds 000 + 004)', () => {
   });
 });
 
-describe('two-tier (seed 002)', () => {
+describe('two-tier (two-tier summarization)', () => {
   const spec: ConversationSpec = {
     turns: Array.from({ length: 8 }, (_, i) => ({
       user: `Step ${i}: look at src/file${i}.ts`,
@@ -356,7 +356,7 @@ describe('planner rules common to every strategy', () => {
     expect(plan('off', textHistory([1]), { outputReserve: 500 }).metrics.outputReserveTokens).toBe(500);
   });
 
-  it('reports the share of the window and seed 000’s 80 % warning', () => {
+  it('reports the share of the window and the 80 % warning', () => {
     const result = plan('count', textHistory(Array(81).fill(10)), {}, { model: { contextWindow: 10_000, maxOutputTokens: 1000 } });
     expect(result.metrics).toMatchObject({ approachingLimit: true, windowShare: (810 + 1000) / 10_000, budgetShare: 810 / 9000 });
     expect(plan('count', textHistory(Array(80).fill(10)), {}, { model: { contextWindow: 10_000, maxOutputTokens: 1000 } }).metrics.approachingLimit).toBe(false);

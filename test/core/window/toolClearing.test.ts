@@ -208,7 +208,7 @@ describe('parallel calls', () => {
   });
 });
 
-describe('the seed strategies clear before they evict', () => {
+describe('the token-based strategies clear before they evict', () => {
   const window = { contextWindow: 10_000, maxOutputTokens: 1000 };
   const planWith = (strategy: string, history: readonly PlanItem[], options: StrategyOptions) =>
     planContext({ history, policy: { strategy, options }, model: window, counter: countTokens });

@@ -1,4 +1,4 @@
-// Seed 000's success criterion at the planner level: "a task with 50+ tool calls completes
+// The tool-loop criterion at the planner level: "a task with 50+ tool calls completes
 // successfully with max_messages: 30 without context errors". One user turn, then the
 // agent loop — assistant tool calls (some in parallel) answered by the tools' real output —
 // planned before every request as it grows: every plan must be one the API accepts.
@@ -72,7 +72,7 @@ function expectAccepted(result: ContextPlan, shape: WireShape): void {
   expect(result.messages[0]?.id).toBe('m0'); // the task itself is always sent
 }
 
-describe('seed 000: a task with 50+ tool calls', () => {
+describe('a task with 50+ tool calls', () => {
   it('has over 50 tool calls, parallel ones included, in one user turn', () => {
     for (const shape of SHAPES) {
       const history = buildHistory(task, shape);

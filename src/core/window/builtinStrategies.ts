@@ -1,5 +1,5 @@
 /**
- * Each seed's behaviour as a named strategy with the seed's defaults. Common to all:
+ * The built-in trimming strategies other than `auto`, each with its own defaults. Common to all:
  * units are kept or evicted whole (a tool call with its results, the wire messages of one
  * stored message), pinned messages and the leading system prompt are never evicted, the
  * newest message is always kept, and message caps count conversation messages, not the
@@ -7,7 +7,7 @@
  */
 import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS, truncationMarker } from '../summary';
-import { seedKeptRanges } from './conversationWindow';
+import { countKeptRanges } from './conversationWindow';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { UnitFlag, type ContextStrategy, type HistoryView, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
 import {
@@ -66,17 +66,17 @@ export interface CountOptions {
 }
 
 /**
- * `count` (seeds 000/001): above `maxMessages` (100) messages, keep the first
+ * `count`, the message-count window: above `maxMessages` (100) messages, keep the first
  * `preserveFirst` (1), the last `preserveLast` (20) and the newest of the middle up to the
- * cap — seed 001's steps 1–5 over conversation messages. A tool exchange the cut would
+ * cap — `ConversationWindow`'s cut over conversation messages. A tool exchange the cut would
  * split is evicted whole. Pinned messages kept from the evicted middle push out as many of
- * the oldest kept middle messages. `summarize` (seed 000 `summarize_on_trim`, off) puts a
+ * the oldest kept middle messages. `summarize` (`summarize_on_trim`, off) puts a
  * summary of the evicted messages between head and tail; `marker` (off) a truncation marker.
  */
 export const countStrategy: ContextStrategy<CountOptions> = {
   label: 'Count: keep first N and last N messages (max 100)',
   description:
-    'Seeds 000/001: above max_messages (100) keep the first 1, the last 20 and the newest of the middle; tool exchanges stay whole; optional summary of what was evicted (off by default).',
+    'Message-count window: above max_messages (100) keep the first 1, the last 20 and the newest of the middle; tool exchanges stay whole; optional summary of what was evicted (off by default).',
   defaults: {
     maxMessages: 100,
     preserveFirst: 1,
@@ -100,7 +100,7 @@ export const countStrategy: ContextStrategy<CountOptions> = {
   select(view, o) {
     const caps = o.maxMessages > 0 ? { maxMessages: o.maxMessages } : {};
     const total = view.fullMessages;
-    const ranges = seedKeptRanges(total, { max_messages: o.maxMessages, preserve_first_n: o.preserveFirst, preserve_last_n: o.preserveLast });
+    const ranges = countKeptRanges(total, { max_messages: o.maxMessages, preserve_first_n: o.preserveFirst, preserve_last_n: o.preserveLast });
     if (!ranges) return unchanged(view, caps);
     const evict = keepEverything(view);
     const middleEnd = total - Math.min(o.preserveLast, total);
@@ -123,7 +123,7 @@ export const countStrategy: ContextStrategy<CountOptions> = {
       evict[newest] = null;
       kept += view.unitMessages[newest] as number;
     }
-    // Pinned messages the seed would evict stay; make room by evicting the oldest kept middle messages.
+    // Pinned messages the count cut would evict stay; make room by evicting the oldest kept middle messages.
     for (let u = 0; u < view.unitCount && kept > o.maxMessages; u++) {
       if (!isEvictable(view, u) || evict[u] !== null || u === newest) continue;
       const start = position[u] as number;
@@ -152,14 +152,14 @@ export interface RollingOptions {
 }
 
 /**
- * `rolling` (seed 003): keep the last `rollingMax` (50) messages, dropping the oldest; no
+ * `rolling`, the rolling window: keep the last `rollingMax` (50) messages, dropping the oldest; no
  * marker. `rollingMax` must be > 0 and at most `maxHistory` (1,000), the cap on incoming
  * history (messages older than that are reported as `history-cap`). A view must open with a
  * user message, so a kept tail that starts mid-turn loses its leading assistant messages.
  */
 export const rollingStrategy: ContextStrategy<RollingOptions> = {
   label: 'Rolling: keep the last N messages (50)',
-  description: 'Seed 003: keeps the last 50 messages (a rolling window), dropping the oldest; incoming history capped at 1,000.',
+  description: 'Rolling window: keeps the last 50 messages, dropping the oldest; incoming history capped at 1,000.',
   defaults: { rollingMax: 50, maxHistory: 1000 },
   resolveOptions(options) {
     const rollingMax = wholeOption(options, 'rollingMax', 50, 1);
@@ -202,7 +202,7 @@ function ratios(options: StrategyOptions): { triggerRatio: number; targetRatio: 
 }
 
 /**
- * `truncate` (seed 004): when the request's tokens (system prompt, messages, draft) exceed
+ * `truncate`, the token-ratio truncation: when the request's tokens (system prompt, messages, draft) exceed
  * `triggerRatio` (80 %) of the context window, keep the first user message and the newest
  * messages that fit `targetRatio` (70 %), stopping at the first that does not, and put the
  * marker "[N earlier messages truncated to fit context window]" where they were. Old tool
@@ -212,7 +212,7 @@ function ratios(options: StrategyOptions): { triggerRatio: number; targetRatio: 
 export const truncateStrategy: ContextStrategy<TruncateOptions> = {
   label: 'Truncate: above 80 % of the window, cut to 70 %',
   description:
-    'Seed 004: above 80 % of the context window, keeps the first user message and the newest messages that fit 70 %, with a "[N earlier messages truncated to fit context window]" marker.',
+    'Token-ratio truncation: above 80 % of the context window, keeps the first user message and the newest messages that fit 70 %, with a "[N earlier messages truncated to fit context window]" marker.',
   defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true, ...CLEARING_DEFAULTS },
   resolveOptions: (options) => ({ ...ratios(options), marker: booleanOption(options, 'marker', true), ...clearingOptions(options) }),
   select(full, o) {
@@ -250,7 +250,7 @@ export interface SummarizeOptions extends ClearingOptions {
 }
 
 /**
- * `summarize` (seeds 000 + 004): trims as `truncate` does above `triggerRatio` (80 %) of the
+ * `summarize`, truncation with a summary: trims as `truncate` does above `triggerRatio` (80 %) of the
  * window — or, like `count`, above `maxMessages` (100; 0 disables) — keeping the first user
  * message (the goal) and the newest messages that fit `targetRatio` (70 %) and the count.
  * The evicted range becomes one "[Conversation Summary]" message between head and tail,
@@ -262,7 +262,7 @@ export interface SummarizeOptions extends ClearingOptions {
 export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
   label: 'Summarize: replace evicted messages with a summary',
   description:
-    'Seeds 000 + 004: above 80 % of the window or 100 messages, keeps the goal and the newest messages; the evicted ones become one "[Conversation Summary]" (extended incrementally, at most once per 10 evicted, marker on failure).',
+    'Summarizing truncation: above 80 % of the window or 100 messages, keeps the goal and the newest messages; the evicted ones become one "[Conversation Summary]" (extended incrementally, at most once per 10 evicted, marker on failure).',
   defaults: {
     triggerRatio: 0.8,
     targetRatio: 0.7,
@@ -320,15 +320,15 @@ export interface TwoTierOptions extends ClearingOptions {
   lowWater: number;
 }
 
-/** Seed 002: an AI summary needs more than this many messages to summarize. */
+/** `two-tier`: an AI summary needs more than this many messages to summarize. */
 const AI_SUMMARY_MIN_MESSAGES = 8;
 
 /**
- * `two-tier` (seed 002): above `heuristicThreshold` (80,000) tokens, keep the last
+ * `two-tier`, two-tier summarization: above `heuristicThreshold` (80,000) tokens, keep the last
  * `keepLast` (8) messages (plus the first user message, so the request opens with one) and
  * condense the rest into a heuristic summary — tools used, files explored, commands run —
  * without a model call. Above `aiThreshold` (120,000) with more than 8 messages to
- * condense, ask for an AI summary with seed 002's six-part prompt (up to 2,000 tokens),
+ * condense, ask for an AI summary with the structured six-part prompt (up to 2,000 tokens),
  * extending the previous summary; summaries are cached by content. Until the AI summary
  * exists (or when it fails) the heuristic one stands in, so crossing 120k changes nothing
  * that is sent before the summary arrives. Above `heuristicThreshold`, old tool results are
@@ -338,7 +338,7 @@ const AI_SUMMARY_MIN_MESSAGES = 8;
 export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
   label: 'Two-tier: heuristic summary above 80k, AI summary above 120k',
   description:
-    'Seed 002: above 80k tokens keeps the last 8 messages and a heuristic summary (tools, files, commands; no AI call); above 120k an AI summary with a six-part prompt, cached.',
+    'Two-tier summarization: above 80k tokens keeps the last 8 messages and a heuristic summary (tools, files, commands; no AI call); above 120k an AI summary with a six-part prompt, cached.',
   defaults: { heuristicThreshold: 80_000, aiThreshold: 120_000, keepLast: 8, summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS, lowWater: 0.6, ...CLEARING_DEFAULTS },
   resolveOptions(options) {
     const heuristicThreshold = wholeOption(options, 'heuristicThreshold', 80_000);
