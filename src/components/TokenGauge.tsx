@@ -1,5 +1,5 @@
 import type { Usage } from '../core';
-import type { GaugePart } from '../store';
+import type { GaugePart, PlanReport } from '../store';
 
 export interface TokenGaugeProps {
   /** Estimated tokens of the next request: system + window + draft + output reserve. */
@@ -20,6 +20,8 @@ export interface TokenGaugeProps {
   nextRequestCost?: number;
   /** The per-request budget in tokens, when it is smaller than the window share. */
   budgetTokens?: number;
+  /** The plan's metrics and warnings in words. */
+  report?: PlanReport;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -28,7 +30,7 @@ export const formatUsd = (usd: number) => (usd < 0.01 && usd > 0 ? `$${usd.toFix
 
 /** How full the next request is, against the model's context window, with the trim marks. */
 export function TokenGauge(props: TokenGaugeProps) {
-  const { total, contextWindow, trigger, target, parts, approachingLimit, lastUsage, costSoFar, nextRequestCost, budgetTokens } = props;
+  const { total, contextWindow, trigger, target, parts, approachingLimit, lastUsage, costSoFar, nextRequestCost, budgetTokens, report } = props;
   const share = pct(total, contextWindow);
   const level = total >= trigger ? 'over' : approachingLimit ? 'warn' : 'ok';
   return (
@@ -102,12 +104,16 @@ export function TokenGauge(props: TokenGaugeProps) {
               </tbody>
             </table>
           )}
+          {report && <p className="gauge-metrics">{report.conversation}</p>}
+          {report?.trimmed && <p className="gauge-metrics">{report.trimmed}</p>}
+          {report?.pruned && <p className="gauge-metrics">{report.pruned}</p>}
           {costSoFar !== undefined && <p>This conversation so far: {formatUsd(costSoFar)}</p>}
         </div>
       </details>
       {approachingLimit && (
         <p className="gauge-warning" role="status">
           Approaching the limit: older messages will be trimmed on a coming request.
+          {report?.messageCapWarning && <span> {report.messageCapWarning}.</span>}
         </p>
       )}
     </div>

@@ -106,7 +106,7 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                     )}
                   </ErrorBoundary>
                 ) : (
-                  <TrimNotice evicted={row.evicted} summarized={row.summarized} reason={row.reason} />
+                  <TrimNotice evicted={row.evicted} summarized={row.summarized} reason={row.reason} strategy={row.strategy} />
                 )}
               </div>
             );

@@ -7,6 +7,7 @@
 import type { ContextPlan, StoredMessage, Usage } from '../core';
 import { estimateRequestCost, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS, pricesForPrompt } from '../core';
 import { activeSummary, storedMessageTokens } from './history';
+import { planReport, type PlanReport } from './planReport';
 import type { TranscriptRow } from './transcript';
 import { conversationCost, type TurnContext } from './turn';
 
@@ -28,6 +29,8 @@ export interface GaugeView {
   costSoFar?: number;
   nextRequestCost?: number;
   budgetTokens?: number;
+  /** The plan's metrics and warnings in words. */
+  report: PlanReport;
 }
 
 export interface ChatView {
@@ -79,7 +82,7 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
       run++;
       if (isCovered) runCovered++;
     } else if (run > 0) {
-      rows.push({ kind: 'trim', key: `trim-${m.id}`, evicted: run, summarized: runCovered > 0, reason: plan.metrics.trigger ?? undefined });
+      rows.push({ kind: 'trim', key: `trim-${m.id}`, evicted: run, summarized: runCovered > 0, reason: plan.metrics.trigger ?? undefined, strategy: plan.strategy });
       run = 0;
       runCovered = 0;
     }
@@ -109,6 +112,7 @@ function gaugeView(ctx: TurnContext, messages: readonly StoredMessage[], plan: C
   return {
     total: metrics.totalTokens,
     contextWindow: metrics.contextWindow,
+    report: planReport(plan),
     trigger: metrics.triggerTokens,
     target: metrics.targetTokens,
     parts,

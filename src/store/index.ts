@@ -80,6 +80,7 @@ export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
 export { contextOf, planFor } from './planning';
 export { activeModelIn } from './selectors';
 export { chatView, draftTokens, type GaugePart } from './chatView';
+export type { PlanReport } from './planReport';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';

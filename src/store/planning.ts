@@ -8,6 +8,7 @@ import { placeCacheBreakpoints, planContext, toolNamesCalled } from '../core';
 import type { ChatRequest } from '../providers';
 import { conversationOverrides, notify, type Runtime } from './appStore';
 import { buildHistory } from './history';
+import { planReport } from './planReport';
 import type { Settings } from './settings';
 import { turnContext, withoutTools, type TurnContext } from './turn';
 
@@ -92,6 +93,8 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
 /** Tells the user when this request leaves earlier messages out, or cannot fit at all. */
 export function announcePlan(rt: Runtime, plan: ContextPlan): void {
   const m = plan.metrics;
+  const report = planReport(plan);
+  const event = [report.pruned ? `${report.pruned}.` : '', report.compacted ?? ''].filter(Boolean).join(' ');
   if (m.overBudget) {
     notify(rt, { id: 'over-budget', tone: 'warning', text: `This request is over its limit even after trimming: ${m.overBudgetReasons.join(' ')}` });
   }
@@ -103,12 +106,12 @@ export function announcePlan(rt: Runtime, plan: ContextPlan): void {
     // the default's high- and low-water marks are internal and leave out the output reserve the gauge shows.
     const why = m.trigger && plan.strategy !== 'auto' ? `: ${m.trigger}` : '';
     const alsoCleared = m.clearedToolResults > 0 ? ` ${clearedPhrase(m.clearedToolResults)}.` : '';
-    notify(rt, { id: 'compaction', tone: 'info', text: `${what} ${how}${why}.${alsoCleared} They stay in the conversation.` });
+    notify(rt, { id: 'compaction', tone: 'info', text: `${what} ${how}${why}.${alsoCleared} They stay in the conversation. ${event}` });
   } else if (m.clearedToolResults > 0) {
     notify(rt, {
       id: 'compaction',
       tone: 'info',
-      text: `${clearedPhrase(m.clearedToolResults)} to save about ${m.clearedTokens.toLocaleString('en-US')} tokens. The full output stays in the conversation.`,
+      text: `${clearedPhrase(m.clearedToolResults)} to save about ${m.clearedTokens.toLocaleString('en-US')} tokens. The full output stays in the conversation. ${event}`,
     });
   }
 }

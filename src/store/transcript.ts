@@ -19,4 +19,4 @@ export type TranscriptRow =
       toolResults?: Readonly<Record<string, ToolResultView>>;
     }
   | { kind: 'summary'; key: string; message: StoredMessage }
-  | { kind: 'trim'; key: string; evicted: number; summarized: boolean; reason?: string };
+  | { kind: 'trim'; key: string; evicted: number; summarized: boolean; reason?: string; strategy?: string };

@@ -69,6 +69,23 @@ describe('TokenGauge', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Approaching the limit: older messages will be trimmed on a coming request.');
   });
 
+  it('states the conversation’s metrics and a message-cap warning in their usual words', async () => {
+    const report = {
+      conversation: 'Conversation: 91 messages (~2,240 tokens)',
+      trimmed: 'Trimmed conversation: 9 messages removed, 91 kept (~2,240 tokens)',
+      pruned: null,
+      compacted: '[History compacted using count strategy]',
+      messageCapWarning: 'Conversation approaching limit (91/100 messages)',
+    };
+    gauge({ approachingLimit: true, report });
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Approaching the limit: older messages will be trimmed on a coming request. Conversation approaching limit (91/100 messages).',
+    );
+    await userEvent.click(screen.getByRole('meter', { name: 'Context usage' }));
+    expect(screen.getByText('Conversation: 91 messages (~2,240 tokens)')).toBeVisible();
+    expect(screen.getByText('Trimmed conversation: 9 messages removed, 91 kept (~2,240 tokens)')).toBeVisible();
+  });
+
   it('lists the per-request budget when one applies', () => {
     gauge({ budgetTokens: 50_000 });
     expect(screen.getByRole('row', { name: 'Your per-request budget 50,000' })).toBeInTheDocument();

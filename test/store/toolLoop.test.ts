@@ -251,7 +251,7 @@ describe('the default strategy in a small window', () => {
     expectValid(requests, 'anthropic');
     // Every request still opens with the user's message: clearing made room, nothing was evicted.
     for (const request of requests) expect(request.messages[0]).toEqual({ role: 'user', content: 'Run twelve steps.' });
-    const cleared = [...seen].filter((t) => /^(1 older tool result is sent as a short placeholder|\d+ older tool results are sent as short placeholders) to save about [\d,]+ tokens\. The full output stays in the conversation\.$/.test(t));
+    const cleared = [...seen].filter((t) => /^(1 older tool result is sent as a short placeholder|\d+ older tool results are sent as short placeholders) to save about [\d,]+ tokens\. The full output stays in the conversation\. \[History compacted using auto strategy\]$/.test(t));
     expect(cleared.length).toBeGreaterThan(0);
     expect(JSON.stringify(requests.at(-1)!.messages)).toContain('[tool result cleared to save context: run_javascript');
     expect([...seen].some((t) => t.includes('left out of this request') || t.includes('high-water'))).toBe(false);

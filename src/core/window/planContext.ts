@@ -363,13 +363,15 @@ function measure(
   if (maxMessages !== null && counts.countedMessages > maxMessages) {
     overBudgetReasons.push(`${counts.countedMessages} messages are kept, over the cap of ${maxMessages}`);
   }
-  const approachingLimit =
-    inputTokens > APPROACHING_LIMIT_RATIO * budgetTokens || (maxMessages !== null && counts.countedMessages > APPROACHING_LIMIT_RATIO * maxMessages);
+  const approachingMessageCap = maxMessages !== null && counts.countedMessages > APPROACHING_LIMIT_RATIO * maxMessages;
+  const approachingLimit = inputTokens > APPROACHING_LIMIT_RATIO * budgetTokens || approachingMessageCap;
   return {
     totalMessages,
     keptMessages: counts.keptMessages,
     evictedMessages: totalMessages - counts.keptMessages - counts.reusedMessages,
     sentMessages: counts.keptMessages + counts.slotMessages,
+    countedMessages: counts.countedMessages,
+    fullInputTokens: view.fullInputTokens,
     systemTokens: view.systemTokens,
     messageTokens,
     slotTokens: counts.slotTokens,
@@ -385,6 +387,7 @@ function measure(
     windowShare: (inputTokens + reserve) / window,
     budgetShare: inputTokens / Math.max(budgetTokens, 1),
     approachingLimit,
+    approachingMessageCap,
     overBudget: overBudgetReasons.length > 0,
     overBudgetReasons,
     trimmed: counts.trimmed,

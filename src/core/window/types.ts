@@ -295,6 +295,10 @@ export interface PlanMetrics {
   evictedMessages: number;
   /** Messages in the request: kept ones plus the marker or summary. */
   sentMessages: number;
+  /** Kept conversation messages as the strategy's message cap counts them (no leading system prompt, no marker or summary). */
+  countedMessages: number;
+  /** Input tokens of the request had nothing been evicted or cleared. */
+  fullInputTokens: number;
   systemTokens: number;
   /** Kept history messages plus the slot. */
   messageTokens: number;
@@ -321,6 +325,8 @@ export interface PlanMetrics {
   budgetShare: number;
   /** Over 80 % of the token budget or of the message cap. */
   approachingLimit: boolean;
+  /** Over 80 % of the message cap: the "Conversation approaching limit (count/max messages)" warning. */
+  approachingMessageCap: boolean;
   /** The request exceeds a cap or the window: what was kept cannot be trimmed further (never silent). */
   overBudget: boolean;
   /** One sentence per exceeded limit. */
