@@ -63,7 +63,7 @@ export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], dr
   return planContext({
     history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt),
     policy: ctx.policy,
-    model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens },
+    model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens, maxInputTokens: ctx.model.maxInputTokens },
     counter: ctx.counter,
     system: fixedText(ctx),
     draftTokens,

@@ -29,7 +29,7 @@ export interface AutoOptions extends ClearingOptions {
 
 /** The limits `auto` plans against, in input tokens (system + messages + draft) and conversation messages. */
 export interface AutoLimits {
-  /** Trim when the request would exceed this: min(window × windowShare, budgetTokens) − output reserve. */
+  /** Trim when the request would exceed this: min(max input tokens × windowShare, budgetTokens − output reserve). */
   highWaterTokens: number;
   /** A trim evicts whole turns until the request is at or under this: highWaterTokens × lowWater. */
   lowWaterTokens: number;
@@ -39,11 +39,14 @@ export interface AutoLimits {
   lowWaterMessages: number;
 }
 
-/** The high- and low-water marks of `auto` for a model, output reserve and options. */
-export function autoLimits(contextWindow: number, outputReserve: number, o: AutoOptions): AutoLimits {
-  const share = Math.floor(contextWindow * o.windowShare);
-  const budget = o.budgetTokens > 0 ? Math.min(share, o.budgetTokens) : share;
-  const highWaterTokens = Math.max(0, budget - outputReserve);
+/**
+ * The high- and low-water marks of `auto` for a model's max input tokens (the window minus
+ * the answer's reserve), that reserve and the options. The user's budget is for the whole
+ * request, so the reserve comes out of it.
+ */
+export function autoLimits(maxInputTokens: number, outputReserve: number, o: AutoOptions): AutoLimits {
+  const share = Math.floor(maxInputTokens * o.windowShare);
+  const highWaterTokens = Math.max(0, o.budgetTokens > 0 ? Math.min(share, o.budgetTokens - outputReserve) : share);
   return {
     highWaterTokens,
     lowWaterTokens: Math.floor(highWaterTokens * o.lowWater),
@@ -228,7 +231,7 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
     };
   },
   select(view, o): Selection {
-    const limits = autoLimits(view.model.contextWindow, view.outputReserve, o);
+    const limits = autoLimits(view.maxInputTokens, view.outputReserve, o);
     const caps = {
       maxInputTokens: limits.highWaterTokens,
       ...(o.maxMessages > 0 ? { maxMessages: o.maxMessages } : {}),

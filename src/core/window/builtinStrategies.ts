@@ -40,6 +40,12 @@ function clearFirst(view: HistoryView, o: ClearingOptions, marks: Omit<ClearingM
   return { view: withClearing(view, clearing), clearing };
 }
 
+/** Input-token marks as request sizes (plus the answer's reserve), never past the window. */
+function requestMarks(view: HistoryView, trigger: number, target: number): NonNullable<Selection['marks']> {
+  const window = view.model.contextWindow;
+  return { trigger: Math.min(window, trigger + view.outputReserve), target: Math.min(window, target + view.outputReserve) };
+}
+
 /** The selection with the tool results cleared (if any) and the token marks it trims at. */
 function withCleared(selection: Selection, clearing: ToolResultClearing | null, marks: Selection['marks']): Selection {
   return clearing ? { ...selection, marks, cleared: clearing } : { ...selection, marks };
@@ -216,22 +222,23 @@ export const truncateStrategy: ContextStrategy<TruncateOptions> = {
   defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true, ...CLEARING_DEFAULTS },
   resolveOptions: (options) => ({ ...ratios(options), marker: booleanOption(options, 'marker', true), ...clearingOptions(options) }),
   select(full, o) {
-    const window = full.model.contextWindow;
-    const trigger = Math.floor(window * o.triggerRatio);
+    const limit = full.maxInputTokens;
+    const trigger = Math.floor(limit * o.triggerRatio);
+    const target = Math.floor(limit * o.targetRatio);
     const caps = { maxInputTokens: trigger };
-    const marks = { trigger, target: Math.floor(window * o.targetRatio) };
-    const { view, clearing } = clearFirst(full, o, { high: marks.trigger, low: marks.target });
+    const marks = requestMarks(full, trigger, target);
+    const { view, clearing } = clearFirst(full, o, { high: trigger, low: target });
     if (view.fullInputTokens <= trigger) return withCleared(unchanged(view, caps), clearing, marks);
     const evict = keepEverything(view);
     const markerTokens = o.marker ? view.count(truncationMarker(MARKER_SIZING_COUNT)) : 0;
-    const room = marks.target - headTotals(view).tokens - pinnedTotals(view, view.headEnd).tokens - markerTokens;
+    const room = target - headTotals(view).tokens - pinnedTotals(view, view.headEnd).tokens - markerTokens;
     const cut = newestThatFit(view, view.headEnd, room, Infinity, true);
     evictBetween(view, evict, view.headEnd, cut, 'token-budget');
     return withCleared(
       {
         evict,
         slot: o.marker ? { kind: 'marker' } : null,
-        trigger: `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${window}-token window`,
+        trigger: `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${limit} max input tokens`,
         caps,
       },
       clearing,
@@ -279,18 +286,19 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     ...clearingOptions(options),
   }),
   select(full, o) {
-    const window = full.model.contextWindow;
-    const trigger = Math.floor(window * o.triggerRatio);
+    const limit = full.maxInputTokens;
+    const trigger = Math.floor(limit * o.triggerRatio);
+    const target = Math.floor(limit * o.targetRatio);
     const caps = o.maxMessages > 0 ? { maxInputTokens: trigger, maxMessages: o.maxMessages } : { maxInputTokens: trigger };
-    const marks = { trigger, target: Math.floor(window * o.targetRatio) };
-    const { view, clearing } = clearFirst(full, o, { high: marks.trigger, low: marks.target });
+    const marks = requestMarks(full, trigger, target);
+    const { view, clearing } = clearFirst(full, o, { high: trigger, low: target });
     const overTokens = view.fullInputTokens > trigger;
     const overCount = o.maxMessages > 0 && view.fullMessages > o.maxMessages;
     if (!overTokens && !overCount) return withCleared(unchanged(view, caps), clearing, marks);
     const evict = keepEverything(view);
     const head = headTotals(view);
     const pinned = pinnedTotals(view, view.headEnd);
-    const tokenTarget = overTokens ? marks.target : trigger;
+    const tokenTarget = overTokens ? target : trigger;
     const tokenRoom = tokenTarget - head.tokens - pinned.tokens - summarySlotReserve(view, o.summaryMaxTokens);
     const messageRoom = o.maxMessages > 0 ? o.maxMessages - head.messages - pinned.messages : Infinity;
     const cut = newestThatFit(view, view.headEnd, tokenRoom, messageRoom, false);
@@ -300,7 +308,7 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
         evict,
         slot: { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary },
         trigger: overTokens
-          ? `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${window}-token window`
+          ? `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${limit} max input tokens`
           : `${view.fullMessages} messages > max_messages (${o.maxMessages})`,
         caps,
       },
@@ -358,8 +366,7 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
   select(full, o) {
     const { view, clearing } = clearFirst(full, o, { high: o.heuristicThreshold, low: Math.floor(o.heuristicThreshold * o.lowWater) });
     // The gauge marks the first tier: above it the history is summarized down to the last messages.
-    const tier = Math.min(full.model.contextWindow, o.heuristicThreshold);
-    const marks = { trigger: tier, target: tier };
+    const marks = requestMarks(full, o.heuristicThreshold, o.heuristicThreshold);
     const tokens = view.fullInputTokens;
     if (tokens <= o.heuristicThreshold) return withCleared(unchanged(view, {}), clearing, marks);
     const evict = keepEverything(view);

@@ -191,11 +191,18 @@ export function analyzeHistory(input: AnalyzeInput): HistoryView {
     systemTokens,
     draftTokens,
     outputReserve: input.outputReserve,
+    maxInputTokens: maxInputTokensOf(input.model, input.outputReserve),
     model: input.model,
     fullInputTokens: systemTokens + draftTokens + fullTokens,
     fullMessages,
     count: counter,
   };
+}
+
+/** The window minus the answer's reserve, or the provider's lower input cap; never below 0. */
+export function maxInputTokensOf(model: ModelLimits, outputReserve: number): number {
+  const limit = model.contextWindow - outputReserve;
+  return Math.max(0, model.maxInputTokens !== undefined ? Math.min(limit, model.maxInputTokens) : limit);
 }
 
 /** Stored messages a unit stands for: its distinct ids, or for a summary the ids it covers. */

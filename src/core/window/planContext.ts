@@ -353,12 +353,14 @@ function measure(
   const totalMessages = view.items.length;
   const messageTokens = counts.keptTokens + counts.slotTokens;
   const inputTokens = view.systemTokens + messageTokens + view.draftTokens;
-  const budgetTokens = selection.caps.maxInputTokens ?? Math.max(0, window - reserve);
+  const budgetTokens = selection.caps.maxInputTokens ?? view.maxInputTokens;
   const maxMessages = selection.caps.maxMessages ?? null;
   const overBudgetReasons: string[] = [];
   if (inputTokens > budgetTokens) overBudgetReasons.push(`the request needs ${inputTokens} input tokens, over the budget of ${budgetTokens}`);
   if (inputTokens + reserve > window) {
     overBudgetReasons.push(`${inputTokens} input tokens plus ${reserve} reserved for the answer exceed the ${window}-token context window`);
+  } else if (inputTokens > view.maxInputTokens) {
+    overBudgetReasons.push(`${inputTokens} input tokens exceed the model's ${view.maxInputTokens} max input tokens`);
   }
   if (maxMessages !== null && counts.countedMessages > maxMessages) {
     overBudgetReasons.push(`${counts.countedMessages} messages are kept, over the cap of ${maxMessages}`);
@@ -378,6 +380,7 @@ function measure(
     draftTokens: view.draftTokens,
     inputTokens,
     outputReserveTokens: reserve,
+    maxInputTokens: view.maxInputTokens,
     totalTokens: inputTokens + reserve,
     contextWindow: window,
     budgetTokens,

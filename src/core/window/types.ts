@@ -18,6 +18,8 @@ export interface ModelLimits {
   contextWindow: number;
   /** Largest `max_tokens` the model allows for one answer. */
   maxOutputTokens: number;
+  /** The provider's own cap on input tokens, where it is below the window minus the answer. */
+  maxInputTokens?: number;
 }
 
 /**
@@ -176,6 +178,12 @@ export interface HistoryView {
   readonly draftTokens: number;
   /** Output tokens reserved for the answer. */
   readonly outputReserve: number;
+  /**
+   * The most input tokens a request may hold: the window minus the answer's reserve (the
+   * providers count the answer against the window), or the provider's lower input cap.
+   * Every token ratio of every strategy is a share of this.
+   */
+  readonly maxInputTokens: number;
   readonly model: ModelLimits;
   /** Tokens of every sendable unit plus system prompt and draft: the request if nothing were evicted. */
   readonly fullInputTokens: number;
@@ -308,6 +316,8 @@ export interface PlanMetrics {
   /** system + messages + slot + draft. */
   inputTokens: number;
   outputReserveTokens: number;
+  /** The most input tokens the request may hold (see {@link HistoryView.maxInputTokens}). */
+  maxInputTokens: number;
   /** inputTokens + outputReserveTokens: what the request may occupy of the window. */
   totalTokens: number;
   contextWindow: number;

@@ -39,11 +39,11 @@ function auto(history: readonly PlanItem[], options: StrategyOptions = {}, extra
 }
 
 describe('auto: limits', () => {
-  it('plans against min(80 % of the window, the user’s budget) minus the output reserve', () => {
+  it('plans against 80 % of the max input tokens (the window minus the reserve), or the user’s budget minus the reserve', () => {
     const options = autoStrategy.resolveOptions({});
-    expect(autoLimits(10_000, 1000, options)).toEqual({ highWaterTokens: 7000, lowWaterTokens: 4200, highWaterMessages: 100, lowWaterMessages: 60 });
-    expect(autoLimits(10_000, 1000, { ...options, budgetTokens: 3000 })).toMatchObject({ highWaterTokens: 2000, lowWaterTokens: 1200 });
-    expect(autoLimits(1_000_000, 8192, { ...options, budgetTokens: 100_000, maxMessages: 0 })).toEqual({
+    expect(autoLimits(9_000, 1000, options)).toEqual({ highWaterTokens: 7200, lowWaterTokens: 4320, highWaterMessages: 100, lowWaterMessages: 60 });
+    expect(autoLimits(9_000, 1000, { ...options, budgetTokens: 3000 })).toMatchObject({ highWaterTokens: 2000, lowWaterTokens: 1200 });
+    expect(autoLimits(991_808, 8192, { ...options, budgetTokens: 100_000, maxMessages: 0 })).toEqual({
       highWaterTokens: 91_808,
       lowWaterTokens: 55_084,
       highWaterMessages: Infinity,
@@ -65,17 +65,17 @@ describe('the plan reports where its strategy trims', () => {
     planContext({ history: turns(3), policy: { strategy, options }, model: limits, counter: lengthCounter }).metrics;
 
   it('auto: the high- and low-water marks plus the answer’s reserve', () => {
-    expect(plan('auto')).toMatchObject({ triggerTokens: 8000, targetTokens: 5200 });
+    expect(plan('auto')).toMatchObject({ maxInputTokens: 9000, triggerTokens: 8200, targetTokens: 5320 });
     expect(plan('auto', { budgetTokens: 3000 })).toMatchObject({ triggerTokens: 3000, targetTokens: 2200 });
   });
 
-  it('truncate and summarize: their shares of the window', () => {
-    expect(plan('truncate')).toMatchObject({ triggerTokens: 8000, targetTokens: 7000 });
-    expect(plan('summarize', { triggerRatio: 0.9, targetRatio: 0.5 })).toMatchObject({ triggerTokens: 9000, targetTokens: 5000 });
+  it('truncate and summarize: their shares of the max input tokens, plus the reserve', () => {
+    expect(plan('truncate')).toMatchObject({ triggerTokens: 8200, targetTokens: 7300 });
+    expect(plan('summarize', { triggerRatio: 0.9, targetRatio: 0.5 })).toMatchObject({ triggerTokens: 9100, targetTokens: 5500 });
   });
 
   it('two-tier: its first tier, never past the window', () => {
-    expect(plan('two-tier', {}, { contextWindow: 200_000, maxOutputTokens: 1000 })).toMatchObject({ triggerTokens: 80_000, targetTokens: 80_000 });
+    expect(plan('two-tier', {}, { contextWindow: 200_000, maxOutputTokens: 1000 })).toMatchObject({ triggerTokens: 81_000, targetTokens: 81_000 });
     expect(plan('two-tier')).toMatchObject({ triggerTokens: 10_000, targetTokens: 10_000 });
   });
 

@@ -186,12 +186,13 @@ describe('rolling (rolling window)', () => {
 });
 
 describe('truncate (token-ratio truncation)', () => {
-  const model = { contextWindow: 1000, maxOutputTokens: 100 };
+  // 1,100 tokens minus 100 reserved for the answer: 1,000 max input tokens.
+  const model = { contextWindow: 1100, maxOutputTokens: 100 };
 
-  it('leaves a request at or under 80 % of the window alone', () => {
+  it('leaves a request at or under 80 % of the max input tokens alone', () => {
     const result = plan('truncate', textHistory([100, 100, 100, 100, 100, 100, 100, 100]), {}, { model });
     expect(result.evicted).toEqual([]);
-    expect(result.metrics).toMatchObject({ budgetTokens: 800, inputTokens: 800, trimmed: false, approachingLimit: true });
+    expect(result.metrics).toMatchObject({ maxInputTokens: 1000, budgetTokens: 800, inputTokens: 800, trimmed: false, approachingLimit: true });
   });
 
   it('over 80 %, keeps the first user message and the newest that fit 70 %, with the truncation marker', () => {
@@ -202,7 +203,7 @@ describe('truncate (token-ratio truncation)', () => {
     expect(result.messages[1]?.message).toEqual({ role: 'assistant', content: '[4 earlier messages truncated to fit context window]' });
     expect(result.slot).toEqual({ kind: 'marker', index: 1, role: 'assistant', standsFor: 4, summary: null });
     expect(result.evicted.map((e) => e.reason)).toEqual(Array(4).fill('token-budget'));
-    expect(result.metrics.trigger).toBe('1000 tokens > 80 % of the 1000-token window');
+    expect(result.metrics.trigger).toBe('1000 tokens > 80 % of the 1000 max input tokens');
     expect(result.metrics.inputTokens).toBe(100 + 52 + 500);
   });
 
@@ -214,7 +215,8 @@ describe('truncate (token-ratio truncation)', () => {
 });
 
 describe('summarize (truncation with a summary)', () => {
-  const model = { contextWindow: 10_000, maxOutputTokens: 1000 };
+  // 11,000 tokens minus 1,000 reserved for the answer: 10,000 max input tokens.
+  const model = { contextWindow: 11_000, maxOutputTokens: 1000 };
 
   it('asks for one summary of the evicted range between the goal and the kept tail, the marker standing in until then', () => {
     const history = textHistory(Array(30).fill(300));
