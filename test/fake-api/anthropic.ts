@@ -1,4 +1,6 @@
-import type { AnthropicCacheOutcome, CacheUnit } from './promptCache';
+import { anthropicStreamEvents, anthropicUsage } from '../../src/providers/demo/messagesWire';
+import type { AnthropicCacheOutcome, AnthropicEvent } from '../../src/providers/demo/messagesWire';
+import type { CacheUnit } from './promptCache';
 import { splitEvenly, splitIntoDeltas, thinkingSignature } from './replies';
 import { canonicalJson, countTokens, truncateToTokens } from './tokens';
 import type { ApiFailure, ReplySpec } from './types';
@@ -448,19 +450,6 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   };
 }
 
-export function anthropicErrorBody(failure: ApiFailure, requestId: string): Json {
-  return { type: 'error', error: { type: failure.type, message: failure.message }, request_id: requestId };
-}
-
-/** One server-sent event; `pause` marks deltas, which are spaced by the streaming delay. */
-export interface AnthropicEvent {
-  event: string;
-  data: Json;
-  pause: boolean;
-  /** Assistant text this event adds (for recording what a cut stream had shown). */
-  text?: string;
-}
-
 export interface AnthropicAnswer {
   message: Json;
   events: AnthropicEvent[];
@@ -517,17 +506,7 @@ export function buildAnthropicAnswer(
     limit,
     content.reduce((sum, block) => sum + (block.type === 'tool_use' ? FRAMING_TOKENS : 0) + countTokens(blockText(block)), 0),
   );
-  const usage: Json = {
-    input_tokens: cache.uncachedTokens,
-    cache_creation_input_tokens: cache.cacheWriteTokens,
-    cache_read_input_tokens: cache.cacheReadTokens,
-    cache_creation: {
-      ephemeral_5m_input_tokens: cache.cacheWriteTokens - cache.cacheWrite1hTokens,
-      ephemeral_1h_input_tokens: cache.cacheWrite1hTokens,
-    },
-    output_tokens: outputTokens,
-    service_tier: 'standard',
-  };
+  const usage = anthropicUsage(cache, outputTokens);
   const message: Json = {
     id: ids.message,
     type: 'message',
@@ -541,56 +520,9 @@ export function buildAnthropicAnswer(
     usage,
   };
 
-  const events: AnthropicEvent[] = [];
-  events.push({
-    event: 'message_start',
-    data: {
-      type: 'message_start',
-      message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: Math.min(1, limit) } },
-    },
-    pause: false,
-  });
-  for (const [index, block] of content.entries()) {
-    if (block.type === 'text') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, pause: false });
-    } else if (block.type === 'thinking') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }, pause: false });
-    } else {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { ...block, input: {} } }, pause: false });
-    }
-    if (index === 0) events.push({ event: 'ping', data: { type: 'ping' }, pause: false });
-
-    if (block.type === 'text') {
-      for (const piece of splitIntoDeltas(block.text as string, reply.deltas)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, pause: true, text: piece });
-      }
-    } else if (block.type === 'thinking') {
-      for (const piece of splitIntoDeltas(block.thinking as string)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } }, pause: true });
-      }
-      events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } }, pause: false });
-    } else {
-      for (const piece of splitEvenly(JSON.stringify(block.input), 3)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, pause: true });
-      }
-    }
-    events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index }, pause: false });
-  }
-  events.push({
-    event: 'message_delta',
-    data: {
-      type: 'message_delta',
-      delta: { stop_reason: stopReason, stop_sequence: null, stop_details: null },
-      usage: {
-        input_tokens: cache.uncachedTokens,
-        cache_creation_input_tokens: cache.cacheWriteTokens,
-        cache_read_input_tokens: cache.cacheReadTokens,
-        output_tokens: outputTokens,
-      },
-    },
-    pause: false,
-  });
-  events.push({ event: 'message_stop', data: { type: 'message_stop' }, pause: false });
+  const events = anthropicStreamEvents(message, Math.min(1, limit), (piece, kind) =>
+    kind === 'input_json' ? splitEvenly(piece, 3) : splitIntoDeltas(piece, kind === 'text' ? reply.deltas : undefined),
+  );
 
   return { message, events, text, usage };
 }
