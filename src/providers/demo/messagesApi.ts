@@ -6,6 +6,8 @@
  */
 import { contentChars, DEMO_MODEL_ID } from '../../core';
 import { DEMO_TOOL } from './calculator';
+import { anthropicErrorBody, anthropicStreamEvents, anthropicUsage, sseFrame } from './messagesWire';
+import type { AnthropicCacheOutcome } from './messagesWire';
 import { DEMO_CONTEXT_WINDOW, estimateTokens, systemText } from './model';
 import { DemoPromptCache, normalized } from './promptCache';
 import type { CacheAccount } from './promptCache';
@@ -22,7 +24,7 @@ export interface DemoOptions {
 }
 
 function errorResponse(status: number, type: string, message: string, requestId: string): Response {
-  return new Response(JSON.stringify({ type: 'error', error: { type, message }, request_id: requestId }), {
+  return new Response(JSON.stringify(anthropicErrorBody({ type, message }, requestId)), {
     status,
     headers: { 'content-type': 'application/json', 'request-id': requestId, 'x-should-retry': 'false' },
   });
@@ -53,16 +55,16 @@ async function bodyText(body: BodyInit | null | undefined): Promise<string> {
   return new Response(body).text();
 }
 
-/** Splits text into small deltas of a few words, keeping every character. */
-function deltas(text: string): string[] {
-  const words = text.match(/\S+\s*|\s+/g) ?? [];
+/** Splits text into small deltas of a few words, keeping every character; a tool call's input JSON into pieces of 12 characters. */
+function deltas(text: string, kind: 'text' | 'thinking' | 'input_json'): string[] {
   const out: string[] = [];
+  if (kind === 'input_json') {
+    for (let at = 0; at < text.length; at += 12) out.push(text.slice(at, at + 12));
+    return out;
+  }
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
   for (let i = 0; i < words.length; i += 3) out.push(words.slice(i, i + 3).join(''));
   return out;
-}
-
-function sseFrame(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 interface Answer {
@@ -71,20 +73,8 @@ interface Answer {
   /** A run_javascript call after the text. */
   toolUse?: { id: string; code: string };
   stopReason: 'end_turn' | 'max_tokens' | 'tool_use';
-  inputTokens: number;
+  cache: AnthropicCacheOutcome;
   outputTokens: number;
-  account: CacheAccount;
-}
-
-function usageOf(answer: Answer, outputTokens: number) {
-  return {
-    input_tokens: answer.inputTokens,
-    cache_creation_input_tokens: answer.account.writeTokens,
-    cache_read_input_tokens: answer.account.readTokens,
-    cache_creation: { ephemeral_5m_input_tokens: answer.account.writeTokens, ephemeral_1h_input_tokens: 0 },
-    output_tokens: outputTokens,
-    service_tier: 'standard',
-  };
 }
 
 function messageJson(answer: Answer): Record<string, unknown> {
@@ -99,41 +89,8 @@ function messageJson(answer: Answer): Record<string, unknown> {
     ],
     stop_reason: answer.stopReason,
     stop_sequence: null,
-    usage: usageOf(answer, answer.outputTokens),
+    usage: anthropicUsage(answer.cache, answer.outputTokens),
   };
-}
-
-function sseFrames(answer: Answer): string[] {
-  const frames = [
-    sseFrame('message_start', {
-      type: 'message_start',
-      message: { ...messageJson(answer), content: [], stop_reason: null, usage: usageOf(answer, 1) },
-    }),
-    sseFrame('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    sseFrame('ping', { type: 'ping' }),
-  ];
-  for (const text of deltas(answer.text)) {
-    frames.push(sseFrame('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
-  }
-  frames.push(sseFrame('content_block_stop', { type: 'content_block_stop', index: 0 }));
-  if (answer.toolUse) {
-    const json = JSON.stringify({ code: answer.toolUse.code });
-    frames.push(sseFrame('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: answer.toolUse.id, name: DEMO_TOOL, input: {} } }));
-    // Input JSON arrives in pieces, as the API streams it.
-    for (let at = 0; at < json.length; at += 12) {
-      frames.push(sseFrame('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: json.slice(at, at + 12) } }));
-    }
-    frames.push(sseFrame('content_block_stop', { type: 'content_block_stop', index: 1 }));
-  }
-  frames.push(
-    sseFrame('message_delta', {
-      type: 'message_delta',
-      delta: { stop_reason: answer.stopReason, stop_sequence: null },
-      usage: usageOf(answer, answer.outputTokens),
-    }),
-    sseFrame('message_stop', { type: 'message_stop' }),
-  );
-  return frames;
 }
 
 function sseBody(frames: readonly string[], signal: AbortSignal | null | undefined, delays: Required<DemoOptions>): ReadableStream<Uint8Array> {
@@ -192,9 +149,13 @@ function buildAnswer(serial: string, request: DemoRequest, reply: DemoReply, acc
     text,
     stopReason,
     toolUse: reply.code !== null ? { id: `toolu_demo_${serial}`, code: reply.code } : undefined,
-    inputTokens: account.totalTokens + toolTokens - account.readTokens - account.writeTokens,
+    cache: {
+      uncachedTokens: account.totalTokens + toolTokens - account.readTokens - account.writeTokens,
+      cacheReadTokens: account.readTokens,
+      cacheWriteTokens: account.writeTokens,
+      cacheWrite1hTokens: 0,
+    },
     outputTokens: estimateTokens(text.length),
-    account,
   };
 }
 
@@ -206,7 +167,8 @@ function respond(answer: Answer, stream: boolean, requestId: string, signal: Abo
       headers: { ...responseHeaders, 'content-type': 'application/json' },
     });
   }
-  return new Response(sseBody(sseFrames(answer), signal, delays), {
+  const frames = anthropicStreamEvents(messageJson(answer), 1, deltas).map((event) => sseFrame(event.event, event.data));
+  return new Response(sseBody(frames, signal, delays), {
     status: 200,
     headers: { ...responseHeaders, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
   });
