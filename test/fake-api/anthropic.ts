@@ -1,4 +1,4 @@
-import { anthropicStreamEvents, anthropicUsage } from '../../src/providers/demo/messagesWire';
+import { anthropicStreamEvents, anthropicUsage, badToolName, isToolName } from '../../src/providers/demo/messagesWire';
 import type { AnthropicCacheOutcome, AnthropicEvent } from '../../src/providers/demo/messagesWire';
 import type { CacheUnit } from './promptCache';
 import { splitEvenly, splitIntoDeltas, thinkingSignature } from './replies';
@@ -13,7 +13,6 @@ const MAX_CACHE_BREAKPOINTS = 4;
 /** Token cost of one message's role framing; tools and a system prompt cost the same framing. */
 const FRAMING_TOKENS = 3;
 const TOOL_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
-const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 const KNOWN_BLOCK_TYPES = new Set([
   'text', 'image', 'document', 'search_result', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking',
   'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result',
@@ -153,9 +152,7 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
     for (const [index, tool] of (body.tools as unknown[]).entries()) {
       if (!isRecord(tool)) return invalid(`tools.${index}: Input should be a valid dictionary`);
       const custom = tool.type === undefined || tool.type === 'custom';
-      if (typeof tool.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name)) {
-        return invalid(`tools.${index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
-      }
+      if (!isToolName(tool.name)) return invalid(badToolName(index));
       if (custom && !isRecord(tool.input_schema)) return invalid(`tools.${index}.custom.input_schema: Field required`);
       if (toolNames.includes(tool.name)) return invalid('tools: Tool names must be unique.');
       const cacheError = checkCacheControl(tool.cache_control, `tools.${index}`);

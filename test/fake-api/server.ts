@@ -86,7 +86,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { anthropicErrorBody, sseFrame } from '../../src/providers/demo/messagesWire';
+import { anthropicErrorBody, promptTooLong, sseFrame } from '../../src/providers/demo/messagesWire';
 import { ANTHROPIC_VERSIONS, buildAnthropicAnswer, checkAnthropicRequest } from './anthropic';
 import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
@@ -358,7 +358,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 
   const contextError = (provider: Provider, inputTokens: number, completionTokens: number | null, window: number): ApiFailure | null => {
     if (provider === 'anthropic') {
-      if (inputTokens > window) return { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${inputTokens} tokens > ${window} maximum` };
+      if (inputTokens > window) return promptTooLong(inputTokens, window);
       if (completionTokens !== null && inputTokens + completionTokens > window) {
         return {
           status: 400,

@@ -6,7 +6,7 @@
  */
 import { contentChars, DEMO_MODEL_ID } from '../../core';
 import { DEMO_TOOL } from './calculator';
-import { anthropicErrorBody, anthropicStreamEvents, anthropicUsage, sseFrame } from './messagesWire';
+import { anthropicErrorBody, anthropicStreamEvents, anthropicUsage, promptTooLong, sseFrame } from './messagesWire';
 import type { AnthropicCacheOutcome } from './messagesWire';
 import { DEMO_CONTEXT_WINDOW, estimateTokens, systemText } from './model';
 import { DemoPromptCache, normalized } from './promptCache';
@@ -198,7 +198,8 @@ export function createDemoFetch(options: DemoOptions = {}): typeof fetch {
     const toolTokens = estimateTokens(request.toolChars);
     const promptTokens = estimateTokens(systemChars + messageChars) + toolTokens;
     if (promptTokens > DEMO_CONTEXT_WINDOW) {
-      return errorResponse(400, 'invalid_request_error', `prompt is too long: ${promptTokens} tokens > ${DEMO_CONTEXT_WINDOW} maximum`, requestId);
+      const tooLong = promptTooLong(promptTokens, DEMO_CONTEXT_WINDOW);
+      return errorResponse(tooLong.status, tooLong.type, tooLong.message, requestId);
     }
 
     const account = cache.account(request.system, request.messages);

@@ -1,8 +1,9 @@
 /**
- * What a server of the Anthropic Messages API writes on the wire: the error body, usage with
- * its cache fields, and the server-sent events that stream a message. The Demo's in-browser
- * API and the local fake API the tests run (test/fake-api) both answer with these, so the two
- * cannot drift apart in how the API speaks; what they answer stays their own.
+ * What a server of the Anthropic Messages API writes on the wire: the error body and the
+ * wording of the errors both fakes raise alike, usage with its cache fields, and the
+ * server-sent events that stream a message. The Demo's in-browser API and the local fake
+ * API the tests run (test/fake-api) both answer with these, so the two cannot drift apart
+ * in how the API speaks; what they answer stays their own.
  */
 
 type Json = Record<string, unknown>;
@@ -10,6 +11,30 @@ type Json = Record<string, unknown>;
 /** The body of an API error: `{ type: 'error', error: { type, message }, request_id }`. */
 export function anthropicErrorBody(error: { type: string; message: string }, requestId: string): Json {
   return { type: 'error', error: { type: error.type, message: error.message }, request_id: requestId };
+}
+
+/** An API error before it is put in a body: the HTTP status, `error.type` and `error.message`. */
+interface WireError {
+  status: number;
+  type: string;
+  message: string;
+}
+
+/** The error for a prompt over the context window, in the API's words. */
+export function promptTooLong(inputTokens: number, contextWindow: number): WireError {
+  return { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${inputTokens} tokens > ${contextWindow} maximum` };
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+
+/** Whether `name` is a valid tool name. */
+export function isToolName(name: unknown): name is string {
+  return typeof name === 'string' && TOOL_NAME.test(name);
+}
+
+/** The message for the `index`-th tool when its name is not valid. */
+export function badToolName(index: number): string {
+  return `tools.${index}.custom.name: String should match pattern '${TOOL_NAME.source}'`;
 }
 
 /** How a request's input tokens divide between the prompt cache and the rest. */

@@ -1,6 +1,7 @@
 /** Request validation, in the API's words: the status, error type and message the Messages API answers with. */
 import { DEMO_MODEL_ID } from '../../core';
 import type { AnthropicWireBlock, AnthropicWireMessage } from '../../core';
+import { badToolName, isToolName } from './messagesWire';
 import { DEMO_MAX_OUTPUT_TOKENS } from './model';
 
 export interface DemoRequest {
@@ -51,7 +52,7 @@ export function validate(body: Record<string, unknown>): { ok: true; request: De
   const toolNames: string[] = [];
   for (const [i, tool] of (tools as unknown[]).entries()) {
     const named = tool && typeof tool === 'object' ? (tool as Record<string, unknown>) : {};
-    if (typeof named.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(named.name)) return bad(`tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
+    if (!isToolName(named.name)) return bad(badToolName(i));
     toolNames.push(named.name);
   }
   const choice = body.tool_choice as { type?: unknown } | undefined;
