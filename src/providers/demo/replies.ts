@@ -133,7 +133,6 @@ function demoSummary(prompt: string): string {
   return parts.join(' ');
 }
 
-
 export interface DemoReply {
   text: string;
   /** The code of a run_javascript call after the text, if the demo calls the tool. */
