@@ -1,4 +1,6 @@
-import type { AnthropicCacheOutcome, CacheUnit } from './promptCache';
+import { anthropicStreamEvents, anthropicUsage, badToolName, isToolName } from '../../src/providers/demo/messagesWire';
+import type { AnthropicCacheOutcome, AnthropicEvent } from '../../src/providers/demo/messagesWire';
+import type { CacheUnit } from './promptCache';
 import { splitEvenly, splitIntoDeltas, thinkingSignature } from './replies';
 import { canonicalJson, countTokens, truncateToTokens } from './tokens';
 import type { ApiFailure, ReplySpec } from './types';
@@ -11,7 +13,6 @@ const MAX_CACHE_BREAKPOINTS = 4;
 /** Token cost of one message's role framing; tools and a system prompt cost the same framing. */
 const FRAMING_TOKENS = 3;
 const TOOL_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
-const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 const KNOWN_BLOCK_TYPES = new Set([
   'text', 'image', 'document', 'search_result', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking',
   'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result',
@@ -151,9 +152,7 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
     for (const [index, tool] of (body.tools as unknown[]).entries()) {
       if (!isRecord(tool)) return invalid(`tools.${index}: Input should be a valid dictionary`);
       const custom = tool.type === undefined || tool.type === 'custom';
-      if (typeof tool.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name)) {
-        return invalid(`tools.${index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
-      }
+      if (!isToolName(tool.name)) return invalid(badToolName(index));
       if (custom && !isRecord(tool.input_schema)) return invalid(`tools.${index}.custom.input_schema: Field required`);
       if (toolNames.includes(tool.name)) return invalid('tools: Tool names must be unique.');
       const cacheError = checkCacheControl(tool.cache_control, `tools.${index}`);
@@ -448,19 +447,6 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   };
 }
 
-export function anthropicErrorBody(failure: ApiFailure, requestId: string): Json {
-  return { type: 'error', error: { type: failure.type, message: failure.message }, request_id: requestId };
-}
-
-/** One server-sent event; `pause` marks deltas, which are spaced by the streaming delay. */
-export interface AnthropicEvent {
-  event: string;
-  data: Json;
-  pause: boolean;
-  /** Assistant text this event adds (for recording what a cut stream had shown). */
-  text?: string;
-}
-
 export interface AnthropicAnswer {
   message: Json;
   events: AnthropicEvent[];
@@ -517,17 +503,7 @@ export function buildAnthropicAnswer(
     limit,
     content.reduce((sum, block) => sum + (block.type === 'tool_use' ? FRAMING_TOKENS : 0) + countTokens(blockText(block)), 0),
   );
-  const usage: Json = {
-    input_tokens: cache.uncachedTokens,
-    cache_creation_input_tokens: cache.cacheWriteTokens,
-    cache_read_input_tokens: cache.cacheReadTokens,
-    cache_creation: {
-      ephemeral_5m_input_tokens: cache.cacheWriteTokens - cache.cacheWrite1hTokens,
-      ephemeral_1h_input_tokens: cache.cacheWrite1hTokens,
-    },
-    output_tokens: outputTokens,
-    service_tier: 'standard',
-  };
+  const usage = anthropicUsage(cache, outputTokens);
   const message: Json = {
     id: ids.message,
     type: 'message',
@@ -541,56 +517,9 @@ export function buildAnthropicAnswer(
     usage,
   };
 
-  const events: AnthropicEvent[] = [];
-  events.push({
-    event: 'message_start',
-    data: {
-      type: 'message_start',
-      message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: Math.min(1, limit) } },
-    },
-    pause: false,
-  });
-  for (const [index, block] of content.entries()) {
-    if (block.type === 'text') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, pause: false });
-    } else if (block.type === 'thinking') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }, pause: false });
-    } else {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { ...block, input: {} } }, pause: false });
-    }
-    if (index === 0) events.push({ event: 'ping', data: { type: 'ping' }, pause: false });
-
-    if (block.type === 'text') {
-      for (const piece of splitIntoDeltas(block.text as string, reply.deltas)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, pause: true, text: piece });
-      }
-    } else if (block.type === 'thinking') {
-      for (const piece of splitIntoDeltas(block.thinking as string)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } }, pause: true });
-      }
-      events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } }, pause: false });
-    } else {
-      for (const piece of splitEvenly(JSON.stringify(block.input), 3)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, pause: true });
-      }
-    }
-    events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index }, pause: false });
-  }
-  events.push({
-    event: 'message_delta',
-    data: {
-      type: 'message_delta',
-      delta: { stop_reason: stopReason, stop_sequence: null, stop_details: null },
-      usage: {
-        input_tokens: cache.uncachedTokens,
-        cache_creation_input_tokens: cache.cacheWriteTokens,
-        cache_read_input_tokens: cache.cacheReadTokens,
-        output_tokens: outputTokens,
-      },
-    },
-    pause: false,
-  });
-  events.push({ event: 'message_stop', data: { type: 'message_stop' }, pause: false });
+  const events = anthropicStreamEvents(message, Math.min(1, limit), (piece, kind) =>
+    kind === 'input_json' ? splitEvenly(piece, 3) : splitIntoDeltas(piece, kind === 'text' ? reply.deltas : undefined),
+  );
 
   return { message, events, text, usage };
 }

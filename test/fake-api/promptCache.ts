@@ -1,3 +1,4 @@
+import type { AnthropicCacheOutcome } from '../../src/providers/demo/messagesWire';
 import { chainHash } from './tokens';
 
 // Both simulations key entries by a hash chain over the prompt, so a hit needs the prompt to be
@@ -18,15 +19,6 @@ export interface CacheUnit {
   material: string;
   /** Present when the unit carries `cache_control` (or the top-level automatic breakpoint lands on it). */
   breakpoint: { ttl: '5m' | '1h' } | null;
-}
-
-export interface AnthropicCacheOutcome {
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** Part of `cacheWriteTokens` written with a one-hour TTL. */
-  cacheWrite1hTokens: number;
-  /** Tokens neither read from nor written to the cache: Anthropic's `input_tokens`. */
-  uncachedTokens: number;
 }
 
 class ScopedStore {

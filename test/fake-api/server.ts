@@ -86,7 +86,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { ANTHROPIC_VERSIONS, anthropicErrorBody, buildAnthropicAnswer, checkAnthropicRequest } from './anthropic';
+import { anthropicErrorBody, promptTooLong, sseFrame } from '../../src/providers/demo/messagesWire';
+import { ANTHROPIC_VERSIONS, buildAnthropicAnswer, checkAnthropicRequest } from './anthropic';
 import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
 import { AnthropicPromptCache, OpenAIPromptCache } from './promptCache';
@@ -357,7 +358,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 
   const contextError = (provider: Provider, inputTokens: number, completionTokens: number | null, window: number): ApiFailure | null => {
     if (provider === 'anthropic') {
-      if (inputTokens > window) return { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${inputTokens} tokens > ${window} maximum` };
+      if (inputTokens > window) return promptTooLong(inputTokens, window);
       if (completionTokens !== null && inputTokens + completionTokens > window) {
         return {
           status: 400,
@@ -539,13 +540,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       return;
     }
     startEventStream(req, res, anthropicHeaders(record.id));
-    const frames = answer.events.map((event) => ({
-      frame: `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`,
-      pause: event.pause,
-      text: event.text,
-    }));
-    const overloaded = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: record.id };
-    await writeStream(res, record, cutStream(frames, reply.streamErrorAfterDeltas, `event: error\ndata: ${JSON.stringify(overloaded)}\n\n`), reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
+    const frames = answer.events.map((event) => ({ frame: sseFrame(event.event, event.data), pause: event.pause, text: event.text }));
+    const overloaded = sseFrame('error', anthropicErrorBody({ type: 'overloaded_error', message: 'Overloaded' }, record.id));
+    await writeStream(res, record, cutStream(frames, reply.streamErrorAfterDeltas, overloaded), reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
   };
 
   const handleOpenAI = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
