@@ -1,12 +1,16 @@
 // Shared setup for unit and component tests (jsdom).
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { guardReads } from './readGuard';
 
 // A test that reads outside the repository fails where it reads (see readGuard.ts).
 guardReads();
+
+// The first render of a lazily loaded part (the markdown renderer) transforms its modules
+// on first import; on a busy two-core machine that can pass the default one second of findBy*.
+configure({ asyncUtilTimeout: 5000 });
 
 // Browsers read a File with `arrayBuffer()`; jsdom's Blob has only FileReader.
 if (typeof Blob !== 'undefined' && !Blob.prototype.arrayBuffer) {

@@ -4,10 +4,10 @@
  * so the request's prefix stays byte-identical between trims (prompt caches keep hitting).
  */
 import { ConfigError } from '../errors';
-import { MIN_EVICTED_FOR_SUMMARY, SUMMARY_MAX_TOKENS, truncationMarker } from '../summary';
+import { MIN_EVICTED_FOR_SUMMARY, SUMMARY_MAX_TOKENS } from '../summary';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { UnitFlag, type ContextStrategy, type EvictionReason, type HistoryView, type Selection, type ToolResultClearing } from './types';
-import { keepEverything, MARKER_SIZING_COUNT, summarySlotReserve } from './strategyKit';
+import { keepEverything, summarySlotReserve } from './strategyKit';
 import { CLEARING_DEFAULTS, clearingCandidates, clearingOptions, clearNext, collectClearing, newClearingCursor, type ClearingCandidates, type ClearingOptions } from './toolClearing';
 
 // Read once (see historyView.ts): the replay tests these bits for every unit.
@@ -90,7 +90,7 @@ function replay(
     fixedTokens += tokens[u] as number;
     if (!((flags[u] as number) & PREFIX)) fixedMessages += messages[u] as number;
   }
-  const slotTokens = o.summarize ? summarySlotReserve(view, o.summaryMaxTokens) : o.marker ? view.count(truncationMarker(MARKER_SIZING_COUNT)) : 0;
+  const slotTokens = o.summarize ? summarySlotReserve(view, o.summaryMaxTokens) : o.marker ? view.markerTokens() : 0;
 
   // nextTurn[u]: first turn start after u; nextUnit[u]: first sendable unit after u (count when none).
   const nextTurn = new Int32Array(count + 1);
@@ -202,6 +202,7 @@ function replay(
  */
 export const autoStrategy: ContextStrategy<AutoOptions> = {
   label: 'Automatic (recommended): token budget + count cap, cache-friendly',
+  fitsWindow: false,
   description:
     'Default: trims when the request passes min(80 % of the window, your budget) minus the answer reserve, or 100 messages, down to 60 % — first clearing old tool results (the newest 3 kept), then whole turns — so the sent prefix stays the same between trims and prompt caching keeps working. Keeps the goal, pinned and newest messages.',
   defaults: {

@@ -6,7 +6,7 @@
  * system prompt or the marker / summary that stands in for evicted ones.
  */
 import { ConfigError } from '../errors';
-import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS, truncationMarker } from '../summary';
+import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS } from '../summary';
 import { countKeptRanges } from './conversationWindow';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { UnitFlag, type ContextStrategy, type HistoryView, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
@@ -17,7 +17,6 @@ import {
   keepEverything,
   newestSendable,
   newestThatFit,
-  MARKER_SIZING_COUNT,
   percent,
   pinnedTotals,
   summarySlotReserve,
@@ -54,6 +53,7 @@ function withCleared(selection: Selection, clearing: ToolResultClearing | null, 
 /** `off`: sends everything; only the window itself is a limit (flagged, never silently exceeded). */
 export const offStrategy: ContextStrategy<Record<string, never>> = {
   label: 'Off: send everything',
+  fitsWindow: false,
   description: 'Sends the whole conversation. Nothing is trimmed; a request that no longer fits the window is flagged.',
   defaults: {},
   resolveOptions: () => ({}),
@@ -230,7 +230,7 @@ export const truncateStrategy: ContextStrategy<TruncateOptions> = {
     const { view, clearing } = clearFirst(full, o, { high: trigger, low: target });
     if (view.fullInputTokens <= trigger) return withCleared(unchanged(view, caps), clearing, marks);
     const evict = keepEverything(view);
-    const markerTokens = o.marker ? view.count(truncationMarker(MARKER_SIZING_COUNT)) : 0;
+    const markerTokens = o.marker ? view.markerTokens() : 0;
     const room = target - headTotals(view).tokens - pinnedTotals(view, view.headEnd).tokens - markerTokens;
     const cut = newestThatFit(view, view.headEnd, room, Infinity, true);
     evictBetween(view, evict, view.headEnd, cut, 'token-budget');
@@ -364,7 +364,9 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
     };
   },
   select(full, o) {
-    const { view, clearing } = clearFirst(full, o, { high: o.heuristicThreshold, low: Math.floor(o.heuristicThreshold * o.lowWater) });
+    // Clearing comes before any eviction, the window fit's included: above the first tier, or above the max input tokens when those are lower.
+    const high = Math.min(o.heuristicThreshold, full.maxInputTokens);
+    const { view, clearing } = clearFirst(full, o, { high, low: Math.floor(high * o.lowWater) });
     // The gauge marks the first tier: above it the history is summarized down to the last messages.
     const marks = requestMarks(full, o.heuristicThreshold, o.heuristicThreshold);
     const tokens = view.fullInputTokens;

@@ -4,6 +4,7 @@
  * system prompt and the first user message) ends.
  */
 import { collectPairingViolations, messageShape, type MessageShape, type RequestViolation } from '../messages';
+import { truncationMarker } from '../summary';
 import { UnitFlag, type HistoryView, type ModelLimits, type PlanItem, type TokenCounter } from './types';
 
 // Imports read once: compiled to CommonJS (tsx runs the benchmarks that way) every read of
@@ -196,7 +197,16 @@ export function analyzeHistory(input: AnalyzeInput): HistoryView {
     fullInputTokens: systemTokens + draftTokens + fullTokens,
     fullMessages,
     count: counter,
+    markerTokens: once(() => counter(truncationMarker(MARKER_SIZING_COUNT))),
   };
+}
+
+/** Marker size used when reserving room for it: as if it stood for 999,999 messages. */
+const MARKER_SIZING_COUNT = 999_999;
+
+function once(compute: () => number): () => number {
+  let value: number | undefined;
+  return () => (value ??= compute());
 }
 
 /** The window minus the answer's reserve, or the provider's lower input cap; never below 0. */

@@ -10,6 +10,7 @@
 import { ConfigError } from '../errors';
 import { wireText, type WindowMessage } from '../messages';
 import { hasSummarizableText, heuristicSummary, summaryMessage, truncationMarker } from '../summary';
+import { fitToMaxInput } from './fitWindow';
 import { analyzeHistory, unitStoredCount } from './historyView';
 import { checkModelLimits, resolveOutputReserve } from './options';
 import { getStrategy, listStrategies } from './registry';
@@ -72,7 +73,9 @@ export function planContext<M extends WindowMessage>(input: PlanContextInput<M>)
   if (selection.evict.length !== view.unitCount) {
     throw new Error(`strategy "${policy.strategy}" decided ${selection.evict.length} units of ${view.unitCount}`);
   }
-  return assemblePlan(withClearing(view, selection.cleared ?? null), selection, policy.strategy) as unknown as ContextPlan<M>;
+  const planned = withClearing(view, selection.cleared ?? null);
+  const fitted = strategy.fitsWindow === false ? selection : fitToMaxInput(planned, selection);
+  return assemblePlan(planned, fitted, policy.strategy) as unknown as ContextPlan<M>;
 }
 
 function withRole(item: PlanItem, role: 'user' | 'assistant'): PlanItem {

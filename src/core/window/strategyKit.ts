@@ -1,10 +1,8 @@
 /** Small building blocks the built-in strategies share. All linear in the number of units. */
-import { truncationMarker } from '../summary';
 import { UnitFlag, type EvictionReason, type HistoryView } from './types';
 
 // Read once (see historyView.ts): these run once per unit.
 const { Sendable: SENDABLE, Pinned: PINNED, Prefix: PREFIX, Summary: SUMMARY } = UnitFlag;
-const markerOf = truncationMarker;
 
 export type EvictList = Array<EvictionReason | null>;
 
@@ -99,15 +97,12 @@ export function percent(ratio: number): string {
   return `${Math.round(ratio * 1000) / 10} %`;
 }
 
-/** Marker size used when reserving room for it: as if it stood for 999,999 messages, so its size never moves a trim. */
-export const MARKER_SIZING_COUNT = 999_999;
-
 /**
  * Tokens to reserve for a summary slot: the summary's `maxTokens`, or more when what may
  * stand in instead is bigger (a previous summary it falls back to, or the marker).
  */
 export function summarySlotReserve(view: HistoryView, maxTokens: number): number {
-  let reserve = Math.max(maxTokens, view.count(markerOf(MARKER_SIZING_COUNT)));
+  let reserve = Math.max(maxTokens, view.markerTokens());
   for (let u = view.headEnd; u < view.unitCount; u++) {
     const flags = view.unitFlags[u] as number;
     if (flags & SUMMARY && flags & SENDABLE) reserve = Math.max(reserve, view.unitTokens[u] as number);

@@ -191,6 +191,8 @@ export interface HistoryView {
   readonly fullMessages: number;
   /** The caller's counter, for sizing synthetic messages. */
   readonly count: TokenCounter;
+  /** Tokens reserved for a truncation marker: one sized as if it stood for 999,999 messages, so its size never moves a trim (counted once per plan). */
+  readonly markerTokens: () => number;
 }
 
 /** What a strategy wants in place of the messages it evicted. */
@@ -252,6 +254,13 @@ export interface Selection {
 export interface ContextStrategy<O = unknown> {
   /** One line for the strategy picker (the name when absent). */
   readonly label?: string;
+  /**
+   * By default the planner fits what a strategy keeps into the model's max input tokens: the
+   * oldest kept turns after the head go too until the request fits. false: the strategy
+   * answers for that itself (`auto`, whose marks lie under the max input tokens) or sends
+   * everything by design (`off`); a request that still does not fit is flagged.
+   */
+  readonly fitsWindow?: boolean;
   /** One paragraph for the settings screen and the README. */
   readonly description: string;
   /** The defaults for every knob this strategy reads. */
