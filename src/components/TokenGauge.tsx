@@ -6,6 +6,8 @@ export interface TokenGaugeProps {
   total: number;
   /** The model's context window, in tokens. */
   contextWindow: number;
+  /** The most input a request may hold (the window minus the answer's reserve); every trim ratio is a share of it. */
+  maxInputTokens?: number;
   /** Where a trim starts (tokens). */
   trigger: number;
   /** Where a trim cuts down to (tokens). */
@@ -30,7 +32,7 @@ export const formatUsd = (usd: number) => (usd < 0.01 && usd > 0 ? `$${usd.toFix
 
 /** How full the next request is, against the model's context window, with the trim marks. */
 export function TokenGauge(props: TokenGaugeProps) {
-  const { total, contextWindow, trigger, target, parts, approachingLimit, lastUsage, costSoFar, nextRequestCost, budgetTokens, report } = props;
+  const { total, contextWindow, maxInputTokens, trigger, target, parts, approachingLimit, lastUsage, costSoFar, nextRequestCost, budgetTokens, report } = props;
   const share = pct(total, contextWindow);
   const level = total >= trigger ? 'over' : approachingLimit ? 'warn' : 'ok';
   return (
@@ -69,6 +71,12 @@ export function TokenGauge(props: TokenGaugeProps) {
                 <th scope="row">Total</th>
                 <td>{fmt(total)}</td>
               </tr>
+              {maxInputTokens !== undefined && (
+                <tr>
+                  <th scope="row">Max input tokens (window − reserve)</th>
+                  <td>{fmt(maxInputTokens)}</td>
+                </tr>
+              )}
               <tr>
                 <th scope="row">Trim above / down to</th>
                 <td>

@@ -21,6 +21,8 @@ export interface GaugePart {
 export interface GaugeView {
   total: number;
   contextWindow: number;
+  /** The most input a request may hold: the window minus the answer's reserve (or the provider's lower cap). */
+  maxInputTokens: number;
   trigger: number;
   target: number;
   parts: GaugePart[];
@@ -112,6 +114,7 @@ function gaugeView(ctx: TurnContext, messages: readonly StoredMessage[], plan: C
   return {
     total: metrics.totalTokens,
     contextWindow: metrics.contextWindow,
+    maxInputTokens: metrics.maxInputTokens,
     report: planReport(plan),
     trigger: metrics.triggerTokens,
     target: metrics.targetTokens,

@@ -86,6 +86,11 @@ describe('TokenGauge', () => {
     expect(screen.getByText('Trimmed conversation: 9 messages removed, 91 kept (~2,240 tokens)')).toBeVisible();
   });
 
+  it('names the max input tokens every trim ratio is a share of', () => {
+    gauge({ maxInputTokens: 3_488 });
+    expect(screen.getByRole('row', { name: 'Max input tokens (window − reserve) 3,488' })).toBeInTheDocument();
+  });
+
   it('lists the per-request budget when one applies', () => {
     gauge({ budgetTokens: 50_000 });
     expect(screen.getByRole('row', { name: 'Your per-request budget 50,000' })).toBeInTheDocument();
