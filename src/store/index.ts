@@ -92,3 +92,4 @@ export {
   type ToolSettings,
   type WindowSettings,
 } from './settings';
+export { settingsProblems, type Knob } from './settingsRules';
