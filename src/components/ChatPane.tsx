@@ -66,7 +66,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         <Welcome isDemo={ctx.provider === 'demo'} onAddKey={actions.openSettings} onTry={(text) => void actions.send(activeId, text)} />
       )}
       {problem && (
-        <div className="notice notice-error" role="alert">
+        <div className="notice notice-error chat-problem" role="alert">
           <span>{problem}</span>
           <button type="button" onClick={actions.openSettings}>
             Open Settings

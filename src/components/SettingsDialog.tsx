@@ -335,7 +335,7 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
 
           <div className="dialog-actions">
             {blocked.length > 0 && (
-              <small id={saveBlockedId} className="field-error">
+              <small id={saveBlockedId} className="field-error save-blocked">
                 Save is unavailable until {blocked.length === 1 ? 'this field is' : 'these fields are'} fixed: {blocked.join(', ')}.
               </small>
             )}
