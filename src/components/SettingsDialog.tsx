@@ -81,7 +81,12 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
   const problems = settingsProblems({ ...draft, models: { ...draft.models, [provider]: model }, tools: { ...draft.tools, maxRounds: typedNumber(roundsText) } });
   const blocked = (Object.keys(KNOB_LABELS) as Knob[]).filter((knob) => problems[knob]).map((knob) => KNOB_LABELS[knob]);
   const saveBlockedId = useId();
-  const focusFirstInvalid = () => dialogRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  const focusFirstInvalid = () => {
+    const field = dialogRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    field?.focus();
+    // Centred, so the sticky row of buttons does not hide the field and its reason.
+    field?.scrollIntoView?.({ block: 'center' });
+  };
   const needsKey = provider === 'anthropic' || provider === 'openai';
   // Where the key would go: asked before saving, never after it has been sent.
   const [keyMove, setKeyMove] = useState<KeyMoveChoice | undefined>();
