@@ -1,6 +1,6 @@
 import { forwardRef, useDeferredValue, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { actions, chatView, clearedToolCalls, contextOf, draftTokens, pairToolResults, planFor, useApp, type AttachmentInfo } from '../store';
+import { actions, chatView, clearedToolCalls, contextOf, draftTokens, pairToolResults, screenPlan, useApp, type AttachmentInfo } from '../store';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
 import { TokenGauge } from './TokenGauge';
@@ -39,9 +39,10 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   );
   const draftCount = draftTokens(draft);
   // The in-flight answer is not part of the next request; plan from what is complete.
-  const view = useMemo(() => {
-    const plan = planFor(ctx, messages, draftCount);
-    return chatView(ctx, messages, plan, lastUsage, draftCount);
+  // A setting planning cannot use leaves the conversation on screen, with the reason (`problem`).
+  const { view, problem } = useMemo(() => {
+    const { plan, problem } = screenPlan(ctx, messages, draftCount);
+    return { view: chatView(ctx, messages, plan, lastUsage, draftCount), problem };
   }, [ctx, messages, draftCount, lastUsage]);
   const rows = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan)), [view.rows, view.plan]);
 
@@ -63,6 +64,14 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         />
       ) : (
         <Welcome isDemo={ctx.provider === 'demo'} onAddKey={actions.openSettings} onTry={(text) => void actions.send(activeId, text)} />
+      )}
+      {problem && (
+        <div className="notice notice-error chat-problem" role="alert">
+          <span>{problem}</span>
+          <button type="button" onClick={actions.openSettings}>
+            Open Settings
+          </button>
+        </div>
       )}
       <div className="context-bar">
         <TokenGauge {...view.gauge} />

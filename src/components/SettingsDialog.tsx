@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode
 import type { ProviderId } from '../core';
 import { RUN_TIME_LIMIT_MS, keyDestinationQuestions, strategyChoices } from '../core';
 import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
-import { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, type Settings, type ToolSettings, type WindowSettings } from '../store';
+import { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, settingsProblems, type Knob, type Settings, type ToolSettings, type WindowSettings } from '../store';
 
 export interface ModelOption {
   id: string;
@@ -29,6 +29,29 @@ const PROVIDERS: { id: ProviderId; label: string }[] = [
 
 const CUSTOM = '__custom__';
 
+/** The fields as the reason Save is unavailable names them, in the dialog's order. */
+const KNOB_LABELS: Record<Knob, string> = {
+  model: 'Model',
+  contextWindow: 'Context window',
+  maxOutputTokens: 'Max output tokens',
+  strategy: 'Strategy',
+  summarize: 'Summarize evicted messages',
+  maxMessages: 'Max messages',
+  preserveFirst: 'Preserve first messages',
+  preserveLast: 'Preserve last messages',
+  rollingMax: 'Rolling window size',
+  triggerRatio: 'Trim above',
+  targetRatio: 'Trim down to',
+  lowWater: 'After a trim, fall to',
+  budgetTokens: 'Token budget per request',
+  budgetUsd: 'Money budget per request',
+  summaryModel: 'Summary model',
+  summaryMaxTokens: 'Summary max tokens',
+  readAttachment: 'read_attachment',
+  runJavascript: 'run_javascript',
+  maxRounds: 'Tool rounds per turn',
+};
+
 /** Provider, key, model and the windowing knobs. Edits a draft; nothing applies until Save. */
 export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave, onClose }: SettingsDialogProps) {
   const [draft, setDraft] = useState<Settings>(settings);
@@ -51,11 +74,19 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
   const setTools = (patch: Partial<ToolSettings>) => setDraft((d) => ({ ...d, tools: { ...d.tools, ...patch } }));
   // The round limit is kept as typed, so a bad value can be shown with what is wrong with it instead of silently clamped.
   const [roundsText, setRoundsText] = useState(String(settings.tools.maxRounds));
-  const roundsError = toolRoundsError(roundsText);
-  const roundsRef = useRef<HTMLInputElement>(null);
   const setModel = (id: string) => setDraft((d) => ({ ...d, models: { ...d.models, [d.provider]: id } }));
-  const int = (value: string) => Math.max(0, Math.floor(Number(value) || 0));
   const w = draft.window;
+  // Numbers are kept as typed (an empty box is NaN) and checked by the store's own rules, so a value shown as
+  // accepted here is one the store keeps and planning can use, and each field says what is wrong with it.
+  const problems = settingsProblems({ ...draft, models: { ...draft.models, [provider]: model }, tools: { ...draft.tools, maxRounds: typedNumber(roundsText) } });
+  const blocked = (Object.keys(KNOB_LABELS) as Knob[]).filter((knob) => problems[knob]).map((knob) => KNOB_LABELS[knob]);
+  const saveBlockedId = useId();
+  const focusFirstInvalid = () => {
+    const field = dialogRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    field?.focus();
+    // Centred, so the sticky row of buttons does not hide the field and its reason.
+    field?.scrollIntoView?.({ block: 'center' });
+  };
   const needsKey = provider === 'anthropic' || provider === 'openai';
   // Where the key would go: asked before saving, never after it has been sent.
   const [keyMove, setKeyMove] = useState<KeyMoveChoice | undefined>();
@@ -91,8 +122,8 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (roundsError) {
-              roundsRef.current?.focus();
+            if (blocked.length > 0) {
+              focusFirstInvalid();
               return;
             }
             const open = keyQuestionOpen();
@@ -173,12 +204,12 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
                 />
               </>
             )}
-            <Field label="Model">
-              {(id) =>
+            <Field label="Model" error={problems.model}>
+              {(id, describedBy, invalid) =>
                 // A provider with no listed models, or a saved id not in the list, can only be typed: a select would show a model that is not the one saved.
                 customMode || isCustomModel || models.length === 0 ? (
                   <span className="row">
-                    <input id={id} value={model} autoFocus={customMode} placeholder="model id, e.g. llama3.1" onChange={(e) => setModel(e.target.value.trim())} />
+                    <input id={id} aria-describedby={describedBy} aria-invalid={invalid} value={model} autoFocus={customMode} placeholder="model id, e.g. llama3.1" onChange={(e) => setModel(e.target.value.trim())} />
                     {models.length > 0 && (
                       <button type="button" onClick={() => { setCustomMode(false); setModel(models[0]?.id ?? ''); }}>
                         From list
@@ -206,22 +237,22 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
                 )
               }
             </Field>
-            <Field label="Context window" hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model).">
-              {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={1} value={draft.contextWindow} onValue={(v) => setDraft((d) => ({ ...d, contextWindow: int(v) }))} />}
+            <Field label="Context window" hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model)." error={problems.contextWindow}>
+              {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={draft.contextWindow} onValue={(v) => setDraft((d) => ({ ...d, contextWindow: typedNumber(v) }))} />}
             </Field>
             <Field label="System prompt">
               {(id) => <textarea id={id} rows={3} value={draft.systemPrompt} onChange={(e) => setDraft((d) => ({ ...d, systemPrompt: e.target.value }))} />}
             </Field>
-            <Field label="Max output tokens" hint="Reserved for the answer in every request. 0 uses the model's default.">
-              {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={1} value={draft.maxOutputTokens} onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: int(v) }))} />}
+            <Field label="Max output tokens" hint="Reserved for the answer in every request. 0 uses the model's default." error={problems.maxOutputTokens}>
+              {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={draft.maxOutputTokens} onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: typedNumber(v) }))} />}
             </Field>
           </section>
 
           <section>
             <h3>Context window management</h3>
-            <Field label="Strategy">
-              {(id) => (
-                <select id={id} value={w.strategy} onChange={(e) => setWindow({ strategy: e.target.value })}>
+            <Field label="Strategy" error={problems.strategy}>
+              {(id, describedBy, invalid) => (
+                <select id={id} aria-describedby={describedBy} aria-invalid={invalid} value={w.strategy} onChange={(e) => setWindow({ strategy: e.target.value })}>
                   {strategyChoices().map(({ name, label }) => (
                     <option key={name} value={name}>
                       {label}
@@ -234,38 +265,39 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
               <input type="checkbox" checked={w.summarize} onChange={(e) => setWindow({ summarize: e.target.checked })} /> Summarize evicted messages
             </label>
             <div className="grid">
-              <Field label="Max messages" hint="0 disables the count cap.">
-                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={1} value={w.maxMessages} onValue={(v) => setWindow({ maxMessages: int(v) })} />}
+              <Field label="Max messages" hint="0 disables the count cap." error={problems.maxMessages}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={w.maxMessages} onValue={(v) => setWindow({ maxMessages: typedNumber(v) })} />}
               </Field>
-              <Field label="Preserve first messages">
-                {(id) => <NumberInput id={id} min={0} step={1} value={w.preserveFirst} onValue={(v) => setWindow({ preserveFirst: int(v) })} />}
+              <Field label="Preserve first messages" error={problems.preserveFirst}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={w.preserveFirst} onValue={(v) => setWindow({ preserveFirst: typedNumber(v) })} />}
               </Field>
-              <Field label="Preserve last messages">
-                {(id) => <NumberInput id={id} min={0} step={1} value={w.preserveLast} onValue={(v) => setWindow({ preserveLast: int(v) })} />}
+              <Field label="Preserve last messages" error={problems.preserveLast}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={w.preserveLast} onValue={(v) => setWindow({ preserveLast: typedNumber(v) })} />}
               </Field>
-              <Field label="Rolling window size" hint="Messages kept by the rolling strategy.">
-                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={1} step={1} value={w.rollingMax} onValue={(v) => setWindow({ rollingMax: Math.max(1, int(v)) })} />}
+              <Field label="Rolling window size" hint="Messages kept by the rolling strategy." error={problems.rollingMax}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={1} step={1} value={w.rollingMax} onValue={(v) => setWindow({ rollingMax: typedNumber(v) })} />}
               </Field>
-              <Field label="Trim above (% of window)">
-                {(id) => <NumberInput id={id} min={10} max={100} step={1} value={Math.round(w.triggerRatio * 100)} onValue={(v) => setWindow({ triggerRatio: clampRatio(v) })} />}
+              {/* Shares are typed as percentages, any fraction of one: step="any" keeps the browser from refusing a value the rules accept. */}
+              <Field label="Trim above (% of window)" error={problems.triggerRatio}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} max={100} step="any" value={percentOf(w.triggerRatio)} onValue={(v) => setWindow({ triggerRatio: typedNumber(v) / 100 })} />}
               </Field>
-              <Field label="Trim down to (% of window)">
-                {(id) => <NumberInput id={id} min={5} max={100} step={1} value={Math.round(w.targetRatio * 100)} onValue={(v) => setWindow({ targetRatio: clampRatio(v) })} />}
+              <Field label="Trim down to (% of window)" error={problems.targetRatio}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} max={100} step="any" value={percentOf(w.targetRatio)} onValue={(v) => setWindow({ targetRatio: typedNumber(v) / 100 })} />}
               </Field>
-              <Field label="After a trim, fall to (% of trigger)" hint="Automatic strategy: lower means rarer trims and longer-lived prompt caches.">
-                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={10} max={95} step={5} value={Math.round(w.lowWater * 100)} onValue={(v) => setWindow({ lowWater: Math.min(0.95, clampRatio(v)) })} />}
+              <Field label="After a trim, fall to (% of trigger)" hint="Automatic strategy: lower means rarer trims and longer-lived prompt caches." error={problems.lowWater}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} max={100} step="any" value={percentOf(w.lowWater)} onValue={(v) => setWindow({ lowWater: typedNumber(v) / 100 })} />}
               </Field>
-              <Field label="Token budget per request" hint="0 = no cap beyond the window share.">
-                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={1000} value={w.budgetTokens} onValue={(v) => setWindow({ budgetTokens: int(v) })} />}
+              <Field label="Token budget per request" hint="0 = no cap beyond the window share." error={problems.budgetTokens}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={w.budgetTokens} onValue={(v) => setWindow({ budgetTokens: typedNumber(v) })} />}
               </Field>
-              <Field label="Money budget per request (USD)" hint="0 = no cap. Uses the model's input price.">
-                {(id, hint) => <NumberInput id={id} aria-describedby={hint} min={0} step={0.05} value={w.budgetUsd} onValue={(v) => setWindow({ budgetUsd: Math.max(0, Number(v) || 0) })} />}
+              <Field label="Money budget per request (USD)" hint="0 = no cap. Uses the model's input price." error={problems.budgetUsd}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step="any" value={w.budgetUsd} onValue={(v) => setWindow({ budgetUsd: typedNumber(v) })} />}
               </Field>
-              <Field label="Summary model" hint="Empty uses the chat model; a cheaper one saves money.">
-                {(id, hint) => <input id={id} aria-describedby={hint} value={w.summaryModel} onChange={(e) => setWindow({ summaryModel: e.target.value.trim() })} />}
+              <Field label="Summary model" hint="Empty uses the chat model; a cheaper one saves money." error={problems.summaryModel}>
+                {(id, hint, invalid) => <input id={id} aria-describedby={hint} aria-invalid={invalid} value={w.summaryModel} onChange={(e) => setWindow({ summaryModel: e.target.value.trim() })} />}
               </Field>
-              <Field label="Summary max tokens">
-                {(id) => <NumberInput id={id} min={64} step={64} value={w.summaryMaxTokens} onValue={(v) => setWindow({ summaryMaxTokens: Math.max(64, int(v)) })} />}
+              <Field label="Summary max tokens" error={problems.summaryMaxTokens}>
+                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={1} step={1} value={w.summaryMaxTokens} onValue={(v) => setWindow({ summaryMaxTokens: typedNumber(v) })} />}
               </Field>
             </div>
           </section>
@@ -288,14 +320,13 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
             <Field
               label="Tool rounds per turn"
               hint={`From ${TOOL_ROUNDS_RANGE.min} to ${TOOL_ROUNDS_RANGE.max}. At the limit the turn stops and says so.`}
-              error={roundsError}
+              error={problems.maxRounds}
             >
-              {(id, hint) => (
+              {(id, hint, invalid) => (
                 <input
-                  ref={roundsRef}
                   id={id}
                   aria-describedby={hint}
-                  aria-invalid={roundsError ? true : undefined}
+                  aria-invalid={invalid}
                   type="number"
                   inputMode="numeric"
                   // No min/max/step: the browser's own check would block Save with a bubble, not this field's message.
@@ -308,10 +339,27 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
           </section>
 
           <div className="dialog-actions">
+            {blocked.length > 0 && (
+              <small id={saveBlockedId} className="field-error save-blocked">
+                Save is unavailable until {blocked.length === 1 ? 'this field is' : 'these fields are'} fixed: {blocked.join(', ')}.
+              </small>
+            )}
             <button type="button" onClick={onClose}>
               Cancel
             </button>
-            <button type="submit" className="primary">
+            {/* aria-disabled, not disabled: Save stays focusable so its reason is read, and pressing it goes to the first field to fix
+                (before the browser's own checks, whose bubble would say less than the field does). */}
+            <button
+              type="submit"
+              className="primary"
+              aria-disabled={blocked.length > 0 ? true : undefined}
+              aria-describedby={blocked.length > 0 ? saveBlockedId : undefined}
+              onClick={(e) => {
+                if (blocked.length === 0) return;
+                e.preventDefault();
+                focusFirstInvalid();
+              }}
+            >
               Save
             </button>
           </div>
@@ -321,18 +369,14 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
   );
 }
 
-/** What is wrong with a typed tool round limit, or null when it is a whole number in range. */
-function toolRoundsError(text: string): string | null {
-  const { min, max } = TOOL_ROUNDS_RANGE;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isInteger(n) || n < min || n > max) return `Enter a whole number from ${min} to ${max}.`;
-  return null;
+/** A number box's text as a number, NaN when empty, so the rules can say it is missing. */
+function typedNumber(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
 }
 
-function clampRatio(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n)) return 0.8;
-  return Math.min(1, Math.max(0.05, n / 100));
+/** A share as the percentage shown, to a tenth (0.7 is 70, not 70.00000000000001). */
+function percentOf(share: number): number {
+  return Math.round(share * 1000) / 10;
 }
 
 /**
@@ -346,7 +390,8 @@ function NumberInput({ value, onValue, ...rest }: Omit<ComponentProps<'input'>, 
     <input
       {...rest}
       type="number"
-      value={typed ?? value}
+      // NaN: the box was left empty, and shows so (its field says what is missing).
+      value={typed ?? (Number.isNaN(value) ? '' : value)}
       onChange={(e) => {
         setTyped(e.target.value);
         onValue(e.target.value);
@@ -357,7 +402,17 @@ function NumberInput({ value, onValue, ...rest }: Omit<ComponentProps<'input'>, 
 }
 
 /** A labelled field; its hint, and an error when there is one, describe the control. */
-function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string | null; children: (id: string, describedBy: string | undefined) => ReactNode }) {
+function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error?: string | null;
+  children: (id: string, describedBy: string | undefined, invalid: true | undefined) => ReactNode;
+}) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -365,7 +420,7 @@ function Field({ label, hint, error, children }: { label: string; hint?: string;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {children(id, describedBy)}
+      {children(id, describedBy, error ? true : undefined)}
       {error && (
         <small id={errorId} className="field-error">
           {error}

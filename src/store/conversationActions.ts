@@ -1,5 +1,5 @@
 /** The conversation list and settings: open, rename, delete with Undo, search, save settings. */
-import { notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, type Runtime } from './appStore';
+import { dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, type Runtime } from './appStore';
 import type { ConversationOverrides, Settings } from './settings';
 
 /** Starts an empty conversation and opens it. Stored on the first message, not before. */
@@ -81,6 +81,8 @@ export async function search(rt: Runtime, query: string): Promise<void> {
 
 /** Saves settings globally, or as overrides of the open conversation. */
 export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' | 'conversation'): Promise<void> {
+  // A send refused for the settings saved before is answered by these: the chat says again if they still cannot be used.
+  dismiss(rt, 'cannot-plan');
   const state = rt.store.getState();
   const repository = repo(rt);
   if (scope === 'conversation' && state.activeId) {

@@ -77,7 +77,7 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 
 export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
 // The store's public surface for components: what they may read and the views they render.
-export { contextOf, planFor } from './planning';
+export { contextOf, screenPlan } from './planning';
 export { activeModelIn } from './selectors';
 export { chatView, draftTokens, type GaugePart } from './chatView';
 export type { PlanReport } from './planReport';
@@ -93,3 +93,4 @@ export {
   type ToolSettings,
   type WindowSettings,
 } from './settings';
+export { settingsProblems, type Knob } from './settingsRules';

@@ -10,6 +10,7 @@ import { conversationOverrides, notify, type Runtime } from './appStore';
 import { buildHistory } from './history';
 import { planReport } from './planReport';
 import type { Settings } from './settings';
+import { settingsProblems } from './settingsRules';
 import { turnContext, withoutTools, type TurnContext } from './turn';
 
 /** What a conversation's request context is made from, all of it store state. */
@@ -68,6 +69,35 @@ export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], dr
     system: fixedText(ctx),
     draftTokens,
   });
+}
+
+/** A plan for the chat screen, and why the next request cannot be planned (null when it can). */
+export interface ScreenPlan {
+  plan: ContextPlan;
+  problem: string | null;
+}
+
+const SHOW_EVERYTHING = { strategy: 'off', options: {} } as const;
+
+/**
+ * The plan the chat screen shows, which never throws: the screen is drawn while it plans,
+ * and a setting planning cannot use must not take the conversation off the screen. Then
+ * every message is shown as it stands, nothing trimmed, and `problem` says what is wrong;
+ * sends are refused with the same words (see `send`).
+ */
+export function screenPlan(ctx: TurnContext, messages: readonly StoredMessage[], draftTokens = 0): ScreenPlan {
+  try {
+    return { plan: planFor(ctx, messages, draftTokens), problem: null };
+  } catch (error) {
+    return { plan: planFor({ ...ctx, policy: SHOW_EVERYTHING }, messages, draftTokens), problem: cannotPlan(ctx, error) };
+  }
+}
+
+/** Why planning failed, naming the setting at fault when a rule finds one (an override can cross a global setting). */
+function cannotPlan(ctx: TurnContext, error: unknown): string {
+  const [knob, reason] = Object.entries(settingsProblems(ctx.settings))[0] ?? [];
+  const why = knob ? `${knob}: ${reason}` : error instanceof Error ? error.message : String(error);
+  return `The settings in force here cannot be used, so nothing is sent until they are fixed in Settings. ${why.endsWith('.') ? why : `${why}.`}`;
 }
 
 /**

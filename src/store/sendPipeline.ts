@@ -16,7 +16,7 @@ import { notify, repo, reportError, type Runtime } from './appStore';
 import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
 import { appendMessage, finishMessage, streamedContent, updateMessage } from './messageWrites';
 import { createConversationFor } from './newConversation';
-import { announcePlan, contextFor, planFor, toRequest } from './planning';
+import { announcePlan, contextFor, planFor, screenPlan, toRequest } from './planning';
 import { recover, type Attempt } from './recovery';
 import { ensureSummary } from './summaries';
 import { toolRound } from './toolRound';
@@ -28,7 +28,7 @@ import { turnHistory, type Turn, type TurnContext } from './turn';
  * the composer keeps the draft.
  */
 export function send(rt: Runtime, conversationId: string | null, text: string): boolean {
-  if (!text.trim() || rt.store.getState().sendingId) return false;
+  if (!text.trim() || rt.store.getState().sendingId || refusedBySettings(rt, conversationId)) return false;
   void busyWith(rt, conversationId ?? 'new', async () => {
     const id = await postUserMessage(rt, conversationId, text);
     if (id) await answerTurn(rt, id);
@@ -41,8 +41,19 @@ export function send(rt: Runtime, conversationId: string | null, text: string): 
  * (regenerate) instead of appending a new one. Does nothing while another answer is in flight.
  */
 export async function respond(rt: Runtime, conversationId: string, into?: StoredMessage): Promise<void> {
-  if (rt.store.getState().sendingId) return;
+  if (rt.store.getState().sendingId || refusedBySettings(rt, conversationId)) return;
   await busyWith(rt, conversationId, () => answerTurn(rt, conversationId, into));
+}
+
+/**
+ * Whether the settings in force cannot be planned with (the user told why, as the chat
+ * screen tells it): refused before anything is stored, so the draft stays in the composer.
+ */
+function refusedBySettings(rt: Runtime, conversationId: string | null): boolean {
+  const history = conversationId ? (rt.store.getState().messages[conversationId] ?? []) : [];
+  const { problem } = screenPlan(contextFor(rt, conversationId), history);
+  if (problem) notify(rt, { id: 'cannot-plan', tone: 'error', text: problem });
+  return problem !== null;
 }
 
 /**

@@ -1,4 +1,7 @@
-import { getStrategy, type ProviderId } from '../core';
+import type { ProviderId } from '../core';
+import { SETTINGS_RULES, TOOL_ROUNDS_RANGE, TOOL_RULES, WINDOW_RULES, windowCombinationProblems, type Rule } from './settingsRules';
+
+export { TOOL_ROUNDS_RANGE };
 
 /** How the next request's history is chosen. Strategy knobs default to the strategies' own defaults. */
 export interface WindowSettings {
@@ -39,9 +42,6 @@ export interface ToolSettings {
   /** Tool round-trips allowed in one turn; at the limit Windowpane stops the loop and says so. */
   maxRounds: number;
 }
-
-/** The tool round limit a user may set: at least one round, and few enough that a looping model cannot run up a large bill. */
-export const TOOL_ROUNDS_RANGE = { min: 1, max: 200 } as const;
 
 export const DEFAULT_TOOLS: ToolSettings = {
   readAttachment: true,
@@ -134,28 +134,11 @@ const PROVIDER_IDS: readonly ProviderId[] = ['anthropic', 'openai', 'openai-comp
 
 type Check = (value: unknown) => boolean;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const int = (min: number, max: number): Check => (value) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
-const share: Check = (value) => typeof value === 'number' && value > 0 && value <= 1;
-const text = (max: number): Check => (value) => typeof value === 'string' && value.length <= max;
-const MAX_TOKENS = 100_000_000;
-
-/** What each stored window setting may hold; planning can count on these ranges. */
-const WINDOW_CHECKS: Record<keyof WindowSettings, Check> = {
-  strategy: (value) => typeof value === 'string' && getStrategy(value) !== undefined,
-  summarize: (value) => typeof value === 'boolean',
-  maxMessages: int(0, 1_000_000),
-  preserveFirst: int(0, 10_000),
-  preserveLast: int(0, 10_000),
-  // The rolling strategy caps its incoming history at 1,000 messages.
-  rollingMax: int(1, 1000),
-  triggerRatio: share,
-  targetRatio: share,
-  lowWater: share,
-  budgetTokens: int(0, MAX_TOKENS),
-  budgetUsd: (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
-  summaryModel: text(200),
-  summaryMaxTokens: int(1, 1_000_000),
-};
+/** A stored value is usable exactly when the Settings dialog would accept it (see settingsRules.ts). */
+const accepts =
+  (rule: Rule): Check =>
+  (value) =>
+    rule(value) === null;
 
 const describeValue = (value: unknown) => (typeof value === 'string' ? `"${value.slice(0, 40)}"` : typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'a value of the wrong type');
 
@@ -169,17 +152,29 @@ function readWindow(raw: unknown, ignored: string[]): Partial<WindowSettings> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     // A setting of another version (or a prototype key such as __proto__) is left alone, never used.
-    if (!Object.hasOwn(WINDOW_CHECKS, key)) continue;
-    const check = WINDOW_CHECKS[key as keyof WindowSettings];
-    if (check(value)) out[key] = value;
+    if (!Object.hasOwn(WINDOW_RULES, key)) continue;
+    if (WINDOW_RULES[key as keyof WindowSettings](value) === null) out[key] = value;
     else ignored.push(`${key} ${describeValue(value)}`);
   }
   // "Trim down to" must stay below "trim above", or a trim could never end.
-  if (typeof out.targetRatio === 'number' && typeof out.triggerRatio === 'number' && out.targetRatio >= out.triggerRatio) {
+  if (typeof out.targetRatio === 'number' && typeof out.triggerRatio === 'number' && windowCombinationProblems(out as Pick<WindowSettings, 'triggerRatio' | 'targetRatio'>).targetRatio) {
     ignored.push(`targetRatio ${out.targetRatio} (not below triggerRatio ${out.triggerRatio})`);
     delete out.targetRatio;
   }
   return out as Partial<WindowSettings>;
+}
+
+/** The stored tool settings: each missing one takes its default, each a rule refuses too, named in `ignored`. */
+function readTools(raw: unknown, ignored: string[]): ToolSettings {
+  const saved = isObject(raw) ? raw : {};
+  const tools: ToolSettings = { ...DEFAULT_TOOLS };
+  for (const key of Object.keys(DEFAULT_TOOLS) as (keyof ToolSettings)[]) {
+    const value = saved[key];
+    if (value === undefined) continue;
+    if (TOOL_RULES[key](value) === null) Object.assign(tools, { [key]: value });
+    else ignored.push(`${key} ${describeValue(value)}`);
+  }
+  return tools;
 }
 
 /**
@@ -199,23 +194,19 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     return DEFAULT_SETTINGS[key];
   };
   const window = { ...DEFAULT_WINDOW, ...readWindow(saved.window, ignored) };
-  if (window.targetRatio >= window.triggerRatio) window.targetRatio = DEFAULT_WINDOW.targetRatio < window.triggerRatio ? DEFAULT_WINDOW.targetRatio : window.triggerRatio / 2;
-  const tools = isObject(saved.tools) ? saved.tools : {};
+  if (windowCombinationProblems(window).targetRatio) window.targetRatio = DEFAULT_WINDOW.targetRatio < window.triggerRatio ? DEFAULT_WINDOW.targetRatio : window.triggerRatio / 2;
+  const tools = readTools(saved.tools, ignored);
   const settings: Settings = {
     provider: pick('provider', (value) => PROVIDER_IDS.includes(value as ProviderId)),
     apiKeys: strings(saved.apiKeys),
     baseUrls: strings(saved.baseUrls),
     keyConfirmedFor: strings(saved.keyConfirmedFor),
     models: strings(saved.models),
-    contextWindow: pick('contextWindow', int(0, MAX_TOKENS)),
+    contextWindow: pick('contextWindow', accepts(SETTINGS_RULES.contextWindow)),
     systemPrompt: pick('systemPrompt', (value) => typeof value === 'string'),
-    maxOutputTokens: pick('maxOutputTokens', int(0, MAX_TOKENS)),
+    maxOutputTokens: pick('maxOutputTokens', accepts(SETTINGS_RULES.maxOutputTokens)),
     window,
-    tools: {
-      readAttachment: typeof tools.readAttachment === 'boolean' ? tools.readAttachment : DEFAULT_TOOLS.readAttachment,
-      runJavascript: typeof tools.runJavascript === 'boolean' ? tools.runJavascript : DEFAULT_TOOLS.runJavascript,
-      maxRounds: int(TOOL_ROUNDS_RANGE.min, TOOL_ROUNDS_RANGE.max)(tools.maxRounds) ? (tools.maxRounds as number) : DEFAULT_TOOLS.maxRounds,
-    },
+    tools,
   };
   return { settings, ignored };
 }
@@ -235,11 +226,11 @@ export function readOverrides(raw: unknown): { overrides: ConversationOverrides 
     else ignored.push(`provider ${describeValue(raw.provider)}`);
   }
   if (raw.model !== undefined) {
-    if (text(200)(raw.model)) overrides.model = raw.model as string;
+    if (accepts(SETTINGS_RULES.model)(raw.model)) overrides.model = raw.model as string;
     else ignored.push(`model ${describeValue(raw.model)}`);
   }
   if (raw.contextWindow !== undefined) {
-    if (int(0, MAX_TOKENS)(raw.contextWindow)) overrides.contextWindow = raw.contextWindow as number;
+    if (accepts(SETTINGS_RULES.contextWindow)(raw.contextWindow)) overrides.contextWindow = raw.contextWindow as number;
     else ignored.push(`contextWindow ${describeValue(raw.contextWindow)}`);
   }
   if (raw.systemPrompt !== undefined) {

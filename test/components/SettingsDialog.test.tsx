@@ -240,3 +240,130 @@ describe('SettingsDialog: Tools', () => {
     expect(saved()?.[0].tools.maxRounds).toBe(12);
   });
 });
+
+describe('SettingsDialog: every knob is checked as it is typed', () => {
+  const whole = (min: string, max: string) => new RegExp(`^Enter a whole number from ${min} to ${max}\\.`);
+  const percentage = /^Enter a percentage above 0 and at most 100\./;
+  const cases: [label: string, bad: string[], reason: RegExp, fixed: string, saved: (s: Settings) => unknown, expected: unknown][] = [
+    ['Context window', ['-5', '2.5', '200000000', ''], whole('0', '100,000,000'), '32000', (s) => s.contextWindow, 32_000],
+    ['Max output tokens', ['-1', '1.5', ''], whole('0', '100,000,000'), '4096', (s) => s.maxOutputTokens, 4096],
+    ['Max messages', ['-1', '0.5', '2000000', ''], whole('0', '1,000,000'), '40', (s) => s.window.maxMessages, 40],
+    ['Preserve first messages', ['-1', '10001', ''], whole('0', '10,000'), '2', (s) => s.window.preserveFirst, 2],
+    ['Preserve last messages', ['1.5', '-3', ''], whole('0', '10,000'), '8', (s) => s.window.preserveLast, 8],
+    ['Rolling window size', ['0', '1001', '5000', '2.5', ''], /^Enter a whole number from 1 to 1,000\. The rolling strategy looks at the newest 1,000 messages at most\./, '1000', (s) => s.window.rollingMax, 1000],
+    ['Trim above (% of window)', ['0', '150', '-10', ''], percentage, '90', (s) => s.window.triggerRatio, 0.9],
+    ['Trim down to (% of window)', ['0', '101', ''], percentage, '62.5', (s) => s.window.targetRatio, 0.625],
+    ['After a trim, fall to (% of trigger)', ['0', '100', '120', ''], /^Enter a percentage above 0 and below 100\. At 100 % every request would trim\./, '50', (s) => s.window.lowWater, 0.5],
+    ['Token budget per request', ['-1', '1.5', '200000000', ''], whole('0', '100,000,000'), '1500', (s) => s.window.budgetTokens, 1500],
+    ['Money budget per request (USD)', ['-0.5', ''], /^Enter an amount of 0 or more\./, '0.12', (s) => s.window.budgetUsd, 0.12],
+    ['Summary max tokens', ['0', '2000000', '1.5', ''], whole('1', '1,000,000'), '32', (s) => s.window.summaryMaxTokens, 32],
+    ['Tool rounds per turn', ['0', '201', ''], whole('1', '200'), '12', (s) => s.tools.maxRounds, 12],
+  ];
+
+  it.each(cases)('"%s" refuses each bad value with the reason beside it and Save unavailable, and saves once fixed', async (label, bad, reason, fixed, saved, expected) => {
+    const { dialog, onSave } = open();
+    const d = within(dialog);
+    const field = d.getByRole('spinbutton', { name: label });
+    const save = d.getByRole('button', { name: 'Save' });
+    const short = label.replace(/ \(.*\)$/, '');
+    for (const value of bad) {
+      await userEvent.clear(field);
+      if (value) await userEvent.type(field, value);
+      expect(field, `${label} = "${value}"`).toBeInvalid();
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      expect(field).toHaveAccessibleDescription(reason);
+      // The reason is on screen, not only read out.
+      expect(d.getByText(reason)).toBeVisible();
+      expect(save).toHaveAttribute('aria-disabled', 'true');
+      expect(save).toHaveAccessibleDescription(`Save is unavailable until this field is fixed: ${short}.`);
+      expect(d.getByText(`Save is unavailable until this field is fixed: ${short}.`)).toBeVisible();
+      await userEvent.click(save);
+      expect(onSave).not.toHaveBeenCalled();
+      expect(field).toHaveFocus();
+    }
+    await userEvent.clear(field);
+    await userEvent.type(field, fixed);
+    expect(field).toBeValid();
+    expect(field).not.toHaveAttribute('aria-invalid');
+    expect(save).not.toHaveAttribute('aria-disabled');
+    expect(d.queryByText(/^Save is unavailable/)).not.toBeInTheDocument();
+    await userEvent.click(save);
+    expect(onSave).toHaveBeenCalledOnce();
+    expect(saved(onSave.mock.lastCall![0])).toBe(expected);
+  });
+
+  it('refuses a rolling window above 1,000 messages when the rolling strategy is chosen, saying why', async () => {
+    const { dialog, onSave, saved } = open();
+    const d = within(dialog);
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'rolling');
+    const size = d.getByRole('spinbutton', { name: 'Rolling window size' });
+    await userEvent.clear(size);
+    await userEvent.type(size, '1500');
+    expect(size).toHaveAccessibleDescription('Enter a whole number from 1 to 1,000. The rolling strategy looks at the newest 1,000 messages at most. Messages kept by the rolling strategy.');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(onSave).not.toHaveBeenCalled();
+    await userEvent.clear(size);
+    await userEvent.type(size, '800');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].window).toMatchObject({ strategy: 'rolling', rollingMax: 800 });
+  });
+
+  it.each([['70'], ['50']])('refuses "trim down to" of %s %% with "trim above" at 50 %%, on the field to fix, until one of them changes', async (target) => {
+    const { dialog, onSave, saved } = open();
+    const d = within(dialog);
+    const trigger = d.getByRole('spinbutton', { name: 'Trim above (% of window)' });
+    const down = d.getByRole('spinbutton', { name: 'Trim down to (% of window)' });
+    await userEvent.clear(trigger);
+    await userEvent.type(trigger, '50');
+    await userEvent.clear(down);
+    await userEvent.type(down, target);
+    expect(trigger).toBeValid();
+    expect(down).toBeInvalid();
+    expect(down).toHaveAccessibleDescription('Must be below “Trim above” (50 %): a trim cuts the request down to this share.');
+    expect(d.getByText('Must be below “Trim above” (50 %): a trim cuts the request down to this share.')).toBeVisible();
+    const save = d.getByRole('button', { name: 'Save' });
+    expect(save).toHaveAttribute('aria-disabled', 'true');
+    expect(save).toHaveAccessibleDescription('Save is unavailable until this field is fixed: Trim down to.');
+    await userEvent.click(save);
+    expect(onSave).not.toHaveBeenCalled();
+    expect(down).toHaveFocus();
+    // Raising "trim above" fixes it as well as lowering "trim down to".
+    await userEvent.clear(trigger);
+    await userEvent.type(trigger, '85');
+    expect(down).toBeValid();
+    await userEvent.click(save);
+    expect(saved()?.[0].window).toMatchObject({ triggerRatio: 0.85, targetRatio: Number(target) / 100 });
+  });
+
+  it('refuses a summary model id longer than 200 characters', async () => {
+    const { dialog, onSave } = open();
+    const d = within(dialog);
+    const field = d.getByRole('textbox', { name: 'Summary model' });
+    await userEvent.click(field);
+    await userEvent.paste('m'.repeat(201));
+    expect(field).toBeInvalid();
+    expect(field).toHaveAccessibleDescription(/^Use at most 200 characters\./);
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(onSave).not.toHaveBeenCalled();
+    await userEvent.type(field, '{Backspace}');
+    expect(field).toBeValid();
+  });
+
+  it('names every field to fix when there are several, in the order they appear', async () => {
+    const { dialog } = open();
+    const d = within(dialog);
+    for (const name of ['Context window', 'Rolling window size', 'Tool rounds per turn']) {
+      await userEvent.clear(d.getByRole('spinbutton', { name }));
+    }
+    expect(d.getByRole('button', { name: 'Save' })).toHaveAccessibleDescription('Save is unavailable until these fields are fixed: Context window, Rolling window size, Tool rounds per turn.');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(d.getByRole('spinbutton', { name: 'Context window' })).toHaveFocus();
+  });
+
+  it('shows a saved value the rules refuse as invalid rather than hiding it', () => {
+    const { dialog } = open({ settings: { ...DEFAULT_SETTINGS, window: { ...DEFAULT_SETTINGS.window, rollingMax: 5000 } } });
+    const size = within(dialog).getByRole('spinbutton', { name: 'Rolling window size' });
+    expect(size).toHaveValue(5000);
+    expect(size).toBeInvalid();
+  });
+});
