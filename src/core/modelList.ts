@@ -157,6 +157,15 @@ export function parseOllamaShow(body: unknown): number | undefined {
   return tokens(info[`${arch}.context_length`]);
 }
 
+/** Models as the app stored them after an earlier listing (storage is read like any other answer); undefined when it is not a list. */
+export function readListedModels(raw: unknown): ListedModel[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return readEntries(raw, (entry) => {
+    const id = modelId(entry.id);
+    return id ? withoutUndefined({ id, label: label(entry.label), contextWindow: tokens(entry.contextWindow), maxOutputTokens: tokens(entry.maxOutputTokens) }) : undefined;
+  }).models;
+}
+
 /** Where the window shown for a model comes from. */
 export type WindowSource = 'yours' | 'endpoint' | 'registry' | 'guess';
 

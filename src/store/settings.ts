@@ -59,6 +59,11 @@ export interface Settings {
   models: Partial<Record<ProviderId, string>>;
   /** Explicit context window for the selected model (0 = from the registry). seed 004 `max_input_tokens`. */
   contextWindow: number;
+  /**
+   * Windows the user gave for models by id, per provider: used when `contextWindow` is 0,
+   * over the models endpoint and the registry (a model nobody else knows the window of).
+   */
+  modelWindows: Partial<Record<ProviderId, Record<string, number>>>;
   systemPrompt: string;
   /** Output tokens reserved for the answer (0 = the model's default). */
   maxOutputTokens: number;
@@ -96,6 +101,7 @@ export const DEFAULT_SETTINGS: Settings = {
   keyConfirmedFor: {},
   models: {},
   contextWindow: 0,
+  modelWindows: {},
   systemPrompt: '',
   maxOutputTokens: 0,
   window: DEFAULT_WINDOW,
@@ -182,6 +188,27 @@ function readWindow(raw: unknown, ignored: string[]): Partial<WindowSettings> {
   return out as Partial<WindowSettings>;
 }
 
+/** Most models a provider's windows are kept for: more is not a list a person typed. */
+const MAX_MODEL_WINDOWS = 2000;
+
+/** The valid windows of a stored `modelWindows`: model ids of settings' length, whole numbers of tokens. */
+function readModelWindows(raw: unknown, ignored: string[]): Settings['modelWindows'] {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) {
+    ignored.push('modelWindows: not a set of windows');
+    return {};
+  }
+  const out: Settings['modelWindows'] = {};
+  for (const provider of PROVIDER_IDS) {
+    const windows = raw[provider];
+    if (!Object.hasOwn(raw, provider) || !isObject(windows)) continue;
+    const valid = Object.entries(windows).filter(([id, value]) => text(200)(id) && id.trim() !== '' && int(1, MAX_TOKENS)(value)).slice(0, MAX_MODEL_WINDOWS);
+    if (valid.length < Object.keys(windows).length) ignored.push(`modelWindows.${provider}: ${Object.keys(windows).length - valid.length} not a window`);
+    if (valid.length > 0) out[provider] = Object.fromEntries(valid) as Record<string, number>;
+  }
+  return out;
+}
+
 /**
  * Settings as read back from storage (another version, a hand edit or a sync may have
  * written them): each field that is missing takes today's default, each that is not valid
@@ -208,6 +235,7 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     keyConfirmedFor: strings(saved.keyConfirmedFor),
     models: strings(saved.models),
     contextWindow: pick('contextWindow', int(0, MAX_TOKENS)),
+    modelWindows: readModelWindows(saved.modelWindows, ignored),
     systemPrompt: pick('systemPrompt', (value) => typeof value === 'string'),
     maxOutputTokens: pick('maxOutputTokens', int(0, MAX_TOKENS)),
     window,
