@@ -85,10 +85,13 @@ export function ModelList({ target, blocked, windows, onWindow }: ModelListSlot)
   const [openedAt] = useState(Date.now);
   const key = modelListKey(target.provider, target.baseUrl);
   const { list, modelLists } = useApp(useShallow((s) => ({ list: Object.hasOwn(s.modelLists, key) ? s.modelLists[key] : undefined, modelLists: s.modelLists })));
-  const choices = useMemo(
-    () => modelChoicesFor({ modelLists }, { modelWindows: { [target.provider]: { ...windows } } }, target.provider, target.baseUrl).filter((c) => c.listed),
-    [modelLists, windows, target.provider, target.baseUrl],
-  );
+  // In the endpoint's own order (Anthropic lists the newest first).
+  const choices = useMemo(() => {
+    const order = new Map(list?.models.map((m, i) => [m.id, i]));
+    return modelChoicesFor({ modelLists }, { modelWindows: { [target.provider]: { ...windows } } }, target.provider, target.baseUrl)
+      .filter((c) => order.has(c.id))
+      .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  }, [list, modelLists, windows, target.provider, target.baseUrl]);
   const loading = list?.status === 'loading';
   const needsKey = (target.provider === 'anthropic' || target.provider === 'openai') && !target.apiKey.trim();
   const cannot = needsKey ? 'Enter an API key to list the models it can use.' : blocked;
