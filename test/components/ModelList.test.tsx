@@ -7,7 +7,7 @@ import { ModelList } from '../../src/components/ModelList';
 import { SettingsDialog, type ModelOption } from '../../src/components/SettingsDialog';
 import { WindowpaneError, type ModelChoice, type ProviderId } from '../../src/core';
 import type { ModelListing } from '../../src/providers';
-import { appRuntime, modelChoicesFor, useApp } from '../../src/store';
+import { actions, appRuntime, modelChoicesFor, useApp } from '../../src/store';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import { resetApp, seedSettings } from './appHarness';
 
@@ -126,5 +126,10 @@ describe('the model picker in the header', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Model for the next message' }), 'claude-opus-5-5');
     await waitFor(() => expect(screen.getByRole('meter', { name: 'Context usage' })).toHaveAttribute('aria-valuemax', '1000000'));
     expect(appRuntime.store.getState().settings.models.anthropic).toBe('claude-opus-5-5');
+    // A listed model is planned with the window its endpoint states.
+    appRuntime.deps = { ...appRuntime.deps, listModels: async () => LISTING };
+    await actions.refreshModels({ provider: 'anthropic', apiKey: 'sk-ant-test-key' });
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Model for the next message' }), 'claude-next');
+    await waitFor(() => expect(screen.getByRole('meter', { name: 'Context usage' })).toHaveAttribute('aria-valuemax', '300000'));
   });
 });
