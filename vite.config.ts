@@ -43,5 +43,8 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'test/bench/**', '**/*.e2e.test.ts', 'node_modules/**'],
     setupFiles: ['test/setup.ts'],
     restoreMocks: true,
+    // Component tests type and click through whole dialogs; on a busy two-core machine one can
+    // take longer than vitest's default five seconds without anything being wrong.
+    testTimeout: 20_000,
   },
 });

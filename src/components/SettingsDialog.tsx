@@ -2,8 +2,9 @@ import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode
 import type { ProviderId } from '../core';
 import { RUN_TIME_LIMIT_MS, keyDestinationQuestions, strategyChoices } from '../core';
 import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
+import { StrategyAdditionsFields } from './StrategyAdditionsFields';
 import type { ModelListSlot } from './ModelList';
-import { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, settingsProblems, type Knob, type Settings, type ToolSettings, type WindowSettings } from '../store';
+import { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, resetToOwnRule, settingsProblems, type Knob, type Settings, type ToolSettings, type WindowSettings } from '../store';
 
 export interface ModelOption {
   id: string;
@@ -55,6 +56,7 @@ const KNOB_LABELS: Record<Knob, string> = {
   readAttachment: 'read_attachment',
   runJavascript: 'run_javascript',
   maxRounds: 'Tool rounds per turn',
+  additions: 'What Windowpane adds',
 };
 
 /** Provider, key, model and the windowing knobs. Edits a draft; nothing applies until Save. */
@@ -285,6 +287,12 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
                 </select>
               )}
             </Field>
+            <StrategyAdditionsFields
+              window={w}
+              strategyLabel={strategyChoices().find((c) => c.name === w.strategy)?.label ?? w.strategy}
+              onToggle={(addition, on) => setWindow({ additions: { ...w.additions, [w.strategy]: { ...w.additions[w.strategy], [addition]: on } } })}
+              onReset={() => setDraft((d) => ({ ...d, window: resetToOwnRule(d.window) }))}
+            />
             <label className="check">
               <input type="checkbox" checked={w.summarize} onChange={(e) => setWindow({ summarize: e.target.checked })} /> Summarize evicted messages
             </label>

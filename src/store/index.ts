@@ -87,6 +87,7 @@ export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
 export { modelListKey, type ListTarget } from './modelLists';
 export { chatView, draftTokens, type GaugePart } from './chatView';
 export type { PlanReport } from './planReport';
+export { ADDITIONS, additionsFor, resetToOwnRule, type Addition } from './strategyAdditions';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';

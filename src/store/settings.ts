@@ -1,4 +1,5 @@
 import type { ProviderId } from '../core';
+import type { StrategyAdditions } from './strategyAdditions';
 import { SETTINGS_RULES, TOOL_ROUNDS_RANGE, TOOL_RULES, WINDOW_RULES, windowCombinationProblems, type Rule } from './settingsRules';
 
 export { TOOL_ROUNDS_RANGE };
@@ -31,6 +32,8 @@ export interface WindowSettings {
   summaryModel: string;
   /** Summaries are asked for with a small `max_tokens`. */
   summaryMaxTokens: number;
+  /** What Windowpane adds to each strategy's rule, as the user set it (see strategyAdditions.ts). */
+  additions: StrategyAdditions;
 }
 
 /** The built-in tools the model may call. Each can be switched off; the model never sees a tool that is off. */
@@ -85,6 +88,7 @@ export const DEFAULT_WINDOW: WindowSettings = {
   budgetUsd: 0.5,
   summaryModel: '',
   summaryMaxTokens: 1024,
+  additions: {},
 };
 
 export const DEFAULT_BASE_URLS: Record<ProviderId, string> = {

@@ -6,6 +6,7 @@
  */
 import { getStrategy } from '../core';
 import type { Settings, ToolSettings, WindowSettings } from './settings';
+import { additionsProblem } from './strategyAdditions';
 
 /** Why `value` cannot be used for a knob, in words shown beside its field; null when it can. */
 export type Rule = (value: unknown) => string | null;
@@ -60,6 +61,7 @@ export const WINDOW_RULES: Record<keyof WindowSettings, Rule> = {
   budgetUsd: (value) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? null : 'Enter an amount of 0 or more.'),
   summaryModel: text(200),
   summaryMaxTokens: whole(1, 1_000_000),
+  additions: additionsProblem,
 };
 
 /** The rule of each tool setting. */

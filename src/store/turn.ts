@@ -26,6 +26,7 @@ import type { WireShape } from './history';
 import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings, type WindowSettings } from './settings';
 import { enabledTools } from './tools/dispatcher';
 import { listedInfosFor, type ModelListState } from './modelLists';
+import { additionsFor } from './strategyAdditions';
 
 /**
  * One turn in progress: the conversation being answered, the provider asked, Stop's signal,
@@ -174,6 +175,7 @@ function strategyOptions(w: WindowSettings, model: ResolvedModelInfo, outputRese
     lowWater: w.lowWater,
     outputReserve,
     summarize: w.summarize,
+    ...additionsFor(w),
     // Each strategy keeps its own default summary length unless the user changed it (two-tier:
     // 2,000); a summary is one answer of the model, so never more than it may write.
     summaryMaxTokens: Math.min(

@@ -64,6 +64,33 @@ describe('SettingsDialog', () => {
     expect(d.getByRole('textbox', { name: 'Base URL' })).toHaveAccessibleDescription('Default: https://api.anthropic.com');
   });
 
+  it('shows what Windowpane adds to the chosen strategy, off for a classic one, and resets it to its own rule', async () => {
+    const { dialog, saved } = open();
+    const d = within(dialog);
+    const added = () => d.getByRole('group', { name: 'Added by Windowpane' });
+    // auto uses every addition it reads.
+    expect(within(added()).getByRole('switch', { name: 'Clear old tool results first' })).toBeChecked();
+    expect(within(added()).getByRole('switch', { name: 'Keep pinned messages' })).toBeChecked();
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'two-tier');
+    const switches = within(added()).getAllByRole('switch');
+    expect(switches.map((s) => s.getAttribute('aria-checked') ?? String((s as HTMLInputElement).checked))).toEqual(['false', 'false', 'false', 'false']);
+    expect(within(added()).getByRole('switch', { name: 'Keep the first message (the goal)' })).toHaveAccessibleDescription(
+      'Send your first message besides the last messages, so the model keeps the task in view.',
+    );
+    await userEvent.click(within(added()).getByRole('switch', { name: "Count with the model's token estimate" }));
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].window).toMatchObject({ strategy: 'two-tier', additions: { 'two-tier': { scriptAwareCount: true } } });
+
+    const trigger = d.getByRole('spinbutton', { name: 'Trim above (% of window)' });
+    await userEvent.clear(trigger);
+    await userEvent.type(trigger, '90');
+    await userEvent.click(within(added()).getByRole('button', { name: 'Reset to the strategy’s own rule' }));
+    expect(within(added()).getByRole('switch', { name: "Count with the model's token estimate" })).not.toBeChecked();
+    expect(d.getByRole('spinbutton', { name: 'Trim above (% of window)' })).toHaveValue(80);
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].window).toMatchObject({ strategy: 'two-tier', triggerRatio: 0.8, additions: {} });
+  });
+
   it('saves the edited settings globally', async () => {
     const { dialog, saved } = open();
     const d = within(dialog);
