@@ -17,6 +17,8 @@ export interface PlanReport {
   compacted: string | null;
   /** "Conversation approaching limit (85/100 messages)" past 80 % of the strategy's message cap. */
   messageCapWarning: string | null;
+  /** Where the request had to differ from the strategy's rule to be valid, and why; null when it did not. */
+  differs: string | null;
 }
 
 const n = (value: number) => value.toLocaleString('en-US');
@@ -34,5 +36,17 @@ export function planReport(plan: ContextPlan): PlanReport {
         : null,
     compacted: trimmed || m.clearedToolResults > 0 ? `[History compacted using ${plan.strategy} strategy]` : null,
     messageCapWarning: m.approachingMessageCap && m.maxMessages !== null ? `Conversation approaching limit (${n(m.countedMessages)}/${messages(m.maxMessages)})` : null,
+    differs: differences(plan),
   };
+}
+
+/** The messages the planner left out beyond the strategy's own choice, so that the APIs accept the request. */
+function differences(plan: ContextPlan): string | null {
+  const by = plan.metrics.evictedByReason;
+  const notes: string[] = [];
+  const userFirst = by['user-first'] ?? 0;
+  const exchange = by['tool-exchange'] ?? 0;
+  if (userFirst > 0) notes.push(`${n(userFirst)} more message${userFirst === 1 ? '' : 's'} left out so the request opens with a user message, as the APIs require`);
+  if (exchange > 0) notes.push(`${messages(exchange)} left out with the tool call or result they belong to, as a tool exchange is never split`);
+  return notes.length > 0 ? `Beyond the ${plan.strategy} strategy's rule: ${notes.join('; ')}.` : null;
 }

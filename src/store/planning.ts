@@ -128,7 +128,7 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
 export function announcePlan(rt: Runtime, plan: ContextPlan): void {
   const m = plan.metrics;
   const report = planReport(plan);
-  const event = [report.pruned ? `${report.pruned}.` : '', report.compacted ?? ''].filter(Boolean).join(' ');
+  const event = [report.pruned ? `${report.pruned}.` : '', report.differs ?? '', report.compacted ?? ''].filter(Boolean).join(' ');
   if (m.overBudget) {
     notify(rt, { id: 'over-budget', tone: 'warning', text: `This request is over its limit even after trimming: ${m.overBudgetReasons.join(' ')}` });
   }

@@ -76,6 +76,7 @@ describe('TokenGauge', () => {
       pruned: null,
       compacted: '[History compacted using count strategy]',
       messageCapWarning: 'Conversation approaching limit (91/100 messages)',
+      differs: null,
     };
     gauge({ approachingLimit: true, report });
     expect(screen.getByRole('status')).toHaveTextContent(

@@ -22,6 +22,7 @@ describe('the plan in the words of the message-window tools', () => {
       pruned: null,
       compacted: null,
       messageCapWarning: null,
+      differs: null,
     });
   });
 
@@ -46,5 +47,12 @@ describe('the plan in the words of the message-window tools', () => {
 
   it('names truncate on a token trim', () => {
     expect(report('truncate', 30, {}, 300).compacted).toBe('[History compacted using truncate strategy]');
+  });
+
+  it('says where the request had to differ from the rule to be valid, and why', () => {
+    // rolling keeps the last 5 of 12 messages; the fifth from the end is an answer, and a request opens with a question.
+    const r = report('rolling', 12, { rollingMax: 5 });
+    expect(r.differs).toBe("Beyond the rolling strategy's rule: 1 more message left out so the request opens with a user message, as the APIs require.");
+    expect(report('rolling', 12, { rollingMax: 4 }).differs).toBeNull();
   });
 });
