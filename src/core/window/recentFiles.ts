@@ -26,7 +26,7 @@ function pathsIn(value: unknown, out: string[]): void {
   else add(value);
 }
 
-/** The files one tool call names, in argument order: `read_attachment`'s `name`, then any FILE_KEYS argument. */
+/** The files one tool call names, each once: `read_attachment`'s `name`, then the FILE_KEYS arguments in that list's order. */
 export function filesNamedBy(call: Pick<ToolCallInfo, 'name' | 'input'>): string[] {
   const parsed = parseToolArguments(call.input);
   if (!parsed.ok) return [];
