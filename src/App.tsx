@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useShallow } from 'zustand/react/shallow';
 import { AppCrashed } from './components/AppCrashed';
@@ -6,14 +6,16 @@ import { ChatHeader } from './components/ChatHeader';
 import { ChatPane } from './components/ChatPane';
 import { ConversationFailure } from './components/ConversationFailure';
 import { Notices } from './components/Notices';
+import { ModelList } from './components/ModelList';
 import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
-import { MODEL_REGISTRY, type ProviderId } from './core';
-import { actions, activeModelIn, conversationOverrides, effectiveSettings, useApp } from './store';
+import type { ProviderId } from './core';
+import { actions, activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFor, modelPickerIn, useApp, type AppState } from './store';
 
-function modelsFor(provider: ProviderId): ModelOption[] {
-  const registryProvider = provider === 'openai-compatible' ? 'none' : provider;
-  return MODEL_REGISTRY.filter((m) => m.provider === registryProvider).map((m) => ({ id: m.id, label: m.label, contextWindow: m.contextWindow }));
+/** The Settings dialog's models for a provider: the registry's, then what its endpoint at `baseUrl` listed. */
+function modelsIn(state: Pick<AppState, 'modelLists' | 'settings'>) {
+  return (provider: ProviderId, baseUrl?: string): ModelOption[] =>
+    modelChoicesFor(state, state.settings, provider, baseUrl).map((m) => ({ id: m.id, label: m.label, contextWindow: m.contextWindow, guess: m.windowSource === 'guess' }));
 }
 
 /** The app inside its last-resort boundary: whatever fails to render, the page is never blank. */
@@ -28,7 +30,7 @@ export function SafeApp() {
 export function App() {
   const searchRef = useRef<HTMLInputElement>(null);
   const composerRef = useRef<HTMLTextAreaElement>(null);
-  const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversations, sendingId } = useApp(
+  const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversations, sendingId, modelLists } = useApp(
     useShallow((s) => ({
       status: s.status,
       storageProblem: s.storageProblem,
@@ -39,6 +41,7 @@ export function App() {
       settings: s.settings,
       conversations: s.conversations,
       sendingId: s.sendingId,
+      modelLists: s.modelLists,
     })),
   );
 
@@ -66,6 +69,8 @@ export function App() {
 
   const conversation = conversations.find((c) => c.id === activeId);
   const { provider, label: modelLabel } = useApp(useShallow(activeModelIn));
+  const picker = useMemo(() => modelPickerIn({ settings, conversations, activeId, modelLists }), [settings, conversations, activeId, modelLists]);
+  const modelsFor = useMemo(() => modelsIn({ settings, modelLists }), [settings, modelLists]);
 
   if (status === 'loading') {
     return (
@@ -91,6 +96,9 @@ export function App() {
           canExportActive={Boolean(conversation)}
           onSettings={actions.openSettings}
           onExport={(format, scope) => void actions.exportConversations(format, scope)}
+          models={picker.choices}
+          modelId={picker.modelId}
+          onModelChange={(id) => void actions.switchModel(id)}
         />
         {storageProblem && (
           <p className="notice notice-error" role="alert">
@@ -119,6 +127,7 @@ export function App() {
         <SettingsDialog
           settings={conversation ? effectiveSettings(settings, conversationOverrides(conversation)) : settings}
           modelsFor={modelsFor}
+          modelList={(slot) => <ModelList {...slot} />}
           conversationTitle={conversation?.title}
           onSave={(next, scope) => void actions.saveSettings(next, scope)}
           onClose={actions.closeSettings}

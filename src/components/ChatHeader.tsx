@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { ModelChoice } from '../core';
 
 export interface ChatHeaderProps {
   title: string;
@@ -7,10 +8,18 @@ export interface ChatHeaderProps {
   canExportActive: boolean;
   onSettings: () => void;
   onExport: (format: 'json' | 'markdown', scope: 'active' | 'all') => void;
+  /** The models to switch between (with their windows); without them, or on the Demo, the model is only named. */
+  models?: readonly ModelChoice[];
+  /** The model the next message goes to. */
+  modelId?: string;
+  /** Switches the model from the next request on. */
+  onModelChange?: (modelId: string) => void;
 }
 
+const windowText = (choice: ModelChoice) => `${choice.contextWindow.toLocaleString('en-US')} tokens${choice.windowSource === 'guess' ? ', a guess' : ''}`;
+
 /** Title, the model in use (labelled when it is the Demo), Settings and Export. */
-export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSettings, onExport }: ChatHeaderProps) {
+export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSettings, onExport, models, modelId, onModelChange }: ChatHeaderProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
 
@@ -54,9 +63,20 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
   return (
     <header className="chat-header">
       <h1 className="chat-title">{title}</h1>
-      <span className={`model-chip${isDemo ? ' demo' : ''}`} title={isDemo ? 'Answers come from a local demo, not a real model' : 'Model for the next message'}>
-        {isDemo ? 'Demo — not a real model' : modelLabel}
-      </span>
+      {!isDemo && models && models.length > 0 && modelId && onModelChange ? (
+        // A switch takes effect at once: the gauge below shows the next request planned for the new model's window.
+        <select className="model-picker" aria-label="Model for the next message" value={modelId} onChange={(e) => onModelChange(e.target.value)}>
+          {models.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {choice.label} — {windowText(choice)}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <span className={`model-chip${isDemo ? ' demo' : ''}`} title={isDemo ? 'Answers come from a local demo, not a real model' : 'Model for the next message'}>
+          {isDemo ? 'Demo — not a real model' : modelLabel}
+        </span>
+      )}
       <div className="header-actions" ref={menuRef}>
         {/* One click exports what a user most often wants: this conversation (or, with none open, all of them) as
             re-importable JSON. The other formats and scopes are one step further, in the menu beside it. */}

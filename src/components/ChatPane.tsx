@@ -31,11 +31,13 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const calibration = useApp((s) => s.calibration);
   // An endpoint that refused tools is sent none, so its definitions leave the gauge too.
   const toolsRefused = useApp((s) => s.toolsRefused);
+  // A window the model's endpoint listed is the one planned with.
+  const modelLists = useApp((s) => s.modelLists);
   // Tools offered can depend on whether files are attached.
   const hasAttachments = attachments.length > 0;
   const ctx = useMemo(
-    () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused }),
-    [settings, conversation, messages, hasAttachments, calibration, toolsRefused],
+    () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused, modelLists }),
+    [settings, conversation, messages, hasAttachments, calibration, toolsRefused, modelLists],
   );
   const draftCount = draftTokens(draft);
   // The in-flight answer is not part of the next request; plan from what is complete.

@@ -2,18 +2,23 @@ import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode
 import type { ProviderId } from '../core';
 import { RUN_TIME_LIMIT_MS, keyDestinationQuestions, strategyChoices } from '../core';
 import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
+import type { ModelListSlot } from './ModelList';
 import { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, settingsProblems, type Knob, type Settings, type ToolSettings, type WindowSettings } from '../store';
 
 export interface ModelOption {
   id: string;
   label: string;
   contextWindow: number;
+  /** Nobody knows this model's window: `contextWindow` is the default, a guess. */
+  guess?: boolean;
 }
 
 export interface SettingsDialogProps {
   settings: Settings;
-  /** Models known for each provider, current first. */
-  modelsFor: (provider: ProviderId) => ModelOption[];
+  /** Models known for each provider (and, when listed, its endpoint at `baseUrl`), current first. */
+  modelsFor: (provider: ProviderId, baseUrl?: string) => ModelOption[];
+  /** The models the typed key can use, listed from its endpoint (see ModelList); not shown when absent. */
+  modelList?: (slot: ModelListSlot) => ReactNode;
   /** Whether a conversation is open, so its own overrides can be edited. */
   conversationTitle?: string;
   onSave: (settings: Settings, scope: 'global' | 'conversation') => void;
@@ -53,14 +58,14 @@ const KNOB_LABELS: Record<Knob, string> = {
 };
 
 /** Provider, key, model and the windowing knobs. Edits a draft; nothing applies until Save. */
-export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, modelsFor, modelList, conversationTitle, onSave, onClose }: SettingsDialogProps) {
   const [draft, setDraft] = useState<Settings>(settings);
   const [scope, setScope] = useState<'global' | 'conversation'>('global');
   const [showKey, setShowKey] = useState(false);
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const provider = draft.provider;
-  const models = modelsFor(provider);
+  const models = modelsFor(provider, draft.baseUrls[provider]);
   const model = draft.models[provider] ?? models[0]?.id ?? '';
   const isCustomModel = model !== '' && !models.some((m) => m.id === model);
   const [customMode, setCustomMode] = useState(isCustomModel || (models.length === 0 && provider !== 'demo'));
@@ -229,7 +234,7 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
                   >
                     {models.map((m) => (
                       <option key={m.id} value={m.id}>
-                        {m.label} — {m.contextWindow.toLocaleString('en-US')} tokens
+                        {m.label} — {m.contextWindow.toLocaleString('en-US')} tokens{m.guess ? ' (a guess)' : ''}
                       </option>
                     ))}
                     {provider !== 'demo' && <option value={CUSTOM}>Custom model…</option>}
@@ -237,6 +242,25 @@ export function SettingsDialog({ settings, modelsFor, conversationTitle, onSave,
                 )
               }
             </Field>
+            {provider !== 'demo' &&
+              modelList?.({
+                target: {
+                  provider,
+                  apiKey: keyMove === 'clear' && keyQuestions.moved ? '' : (draft.apiKeys[provider] ?? ''),
+                  baseUrl: draft.baseUrls[provider],
+                  keyConfirmedFor: draft.keyConfirmedFor[provider],
+                },
+                // The saved key must not go to a new host before the user says it may.
+                blocked: keyQuestions.moved && !keyMove ? `Choose above whether your key may go to ${keyQuestions.moved.to} before listing its models.` : undefined,
+                windows: draft.modelWindows?.[provider] ?? {},
+                onWindow: (id, tokens) =>
+                  setDraft((d) => {
+                    const windows = { ...d.modelWindows?.[d.provider] };
+                    if (tokens === undefined) delete windows[id];
+                    else windows[id] = tokens;
+                    return { ...d, modelWindows: { ...d.modelWindows, [d.provider]: windows } };
+                  }),
+              })}
             <Field label="Context window" hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model)." error={problems.contextWindow}>
               {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={draft.contextWindow} onValue={(v) => setDraft((d) => ({ ...d, contextWindow: typedNumber(v) }))} />}
             </Field>

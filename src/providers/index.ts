@@ -6,6 +6,7 @@
 import { ConfigError, endpointOrigin, keyTravelsSafely } from '../core';
 import type { ChatProvider, ProviderOptions, ProviderSettings } from './types';
 import type { DemoOptions } from './demo';
+import type { ListModelsOptions, ModelListing } from './modelList';
 
 export type {
   ChatProvider,
@@ -17,6 +18,7 @@ export type {
   StreamCallbacks,
 } from './types';
 export type { DemoOptions } from './demo';
+export type { ListModelsOptions, ModelListing } from './modelList';
 
 /**
  * Creates the adapter for `settings.provider`. Throws a WindowpaneError before any
@@ -29,6 +31,20 @@ export async function createProvider(
   settings: ProviderSettings,
   options: ProviderOptions & { demo?: DemoOptions } = {},
 ): Promise<ChatProvider> {
+  checkKeyDestination(settings);
+  switch (settings.provider) {
+    case 'anthropic':
+      return (await import('./anthropic')).createAnthropicProvider(settings, options);
+    case 'openai':
+    case 'openai-compatible':
+      return (await import('./openai')).createOpenAIProvider(settings, options);
+    case 'demo':
+      return (await import('./demo')).createDemoProvider({ ...options.demo, maxRetries: options.maxRetries });
+  }
+}
+
+/** Throws `invalid_config` when the key would go unencrypted to another machine without the user's confirmation. */
+function checkKeyDestination(settings: Omit<ProviderSettings, 'model'>): void {
   if (settings.provider !== 'demo' && settings.apiKey && settings.baseUrl && !keyTravelsSafely(settings.baseUrl)) {
     const origin = endpointOrigin(settings.baseUrl);
     if (!origin || origin !== settings.keyConfirmedFor) {
@@ -39,13 +55,15 @@ export async function createProvider(
       );
     }
   }
-  switch (settings.provider) {
-    case 'anthropic':
-      return (await import('./anthropic')).createAnthropicProvider(settings, options);
-    case 'openai':
-    case 'openai-compatible':
-      return (await import('./openai')).createOpenAIProvider(settings, options);
-    case 'demo':
-      return (await import('./demo')).createDemoProvider({ ...options.demo, maxRetries: options.maxRetries });
-  }
+}
+
+/**
+ * Lists the models the key in `settings` can use, from the provider's models endpoint
+ * (see modelList.ts), loading the SDK on first use. Rejects only with a WindowpaneError:
+ * `invalid_config` for a key that may not travel to the base URL (as createProvider),
+ * `auth`, `network`, `rate_limit`, `provider` (including a body that is not a list), `aborted`.
+ */
+export async function listModels(settings: Omit<ProviderSettings, 'model'>, options: ListModelsOptions = {}): Promise<ModelListing> {
+  checkKeyDestination(settings);
+  return (await import('./modelList')).listModelsWith({ ...settings, model: '' }, options);
 }

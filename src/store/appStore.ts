@@ -9,7 +9,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CalibrationState, Conversation, StoredMessage, Usage } from '../core';
 import { emptyCalibration, isWindowpaneError } from '../core';
 import type { DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
-import type { ChatProvider, ProviderSettings, RetryInfo } from '../providers';
+import type { ChatProvider, ModelListing, ProviderSettings, RetryInfo } from '../providers';
+import type { ListTarget, ModelListState } from './modelLists';
 import { readOverrides, withDefaults, type ConversationOverrides, type Settings } from './settings';
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 
@@ -17,6 +18,8 @@ export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
   openStorage: (events?: StorageEvents) => Promise<WindowpaneStorage>;
   createProvider: (settings: ProviderSettings) => Promise<ChatProvider>;
+  /** Lists the models a key can use (see listModels); absent where listing is not offered. */
+  listModels?: (target: ListTarget) => Promise<ModelListing>;
   /** Epoch ms. */
   now: () => number;
   newId: () => string;
@@ -100,6 +103,8 @@ export interface AppState {
   calibration: CalibrationState;
   /** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
   toolsRefused: readonly string[];
+  /** The models each endpoint listed, by provider and base URL (see modelLists.ts). */
+  modelLists: Record<string, ModelListState>;
 }
 
 export const initialState = (): AppState => ({
@@ -121,6 +126,7 @@ export const initialState = (): AppState => ({
   attachments: {},
   calibration: emptyCalibration(),
   toolsRefused: [],
+  modelLists: {},
 });
 
 export type AppStore = StoreApi<AppState>;

@@ -95,8 +95,9 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
       systemPrompt: next.systemPrompt,
       window: next.window,
     };
-    // Keys and base URLs are per provider, and tools apply to every conversation: never per conversation.
-    const settings = { ...state.settings, apiKeys: next.apiKeys, baseUrls: next.baseUrls, tools: next.tools };
+    // Keys and base URLs are per provider, windows given by model are per model, and tools apply to every conversation:
+    // never per conversation.
+    const settings = { ...state.settings, apiKeys: next.apiKeys, baseUrls: next.baseUrls, tools: next.tools, modelWindows: next.modelWindows };
     setConversation(rt, { ...conversation, overrides: overrides as Record<string, unknown> });
     rt.store.setState({ settings, settingsOpen: false });
     try {

@@ -7,6 +7,7 @@ import type { Conversation } from '../core';
 import { openMemoryStorage, requestPersistentStorage, type StorageChange, type WindowpaneStorage } from '../persistence';
 import { notify, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
 import { loadCalibration } from './calibration';
+import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
 import { contextFor } from './planning';
 import { readOverrides, readSettings, withDefaults, type Settings } from './settings';
 
@@ -69,7 +70,9 @@ export async function hydrate(rt: Runtime): Promise<void> {
       activeId,
       messages: activeId && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
     }));
-    // The counts on screen use the calibration learned before, so a reload shows the same numbers.
+    // The windows endpoints listed before are planned with again, and the counts use the calibration learned before,
+    // so a reload shows the same numbers.
+    await loadModelLists(rt);
     await loadCalibration(rt, contextFor(rt, activeId).model.id);
     rt.store.setState({ status: 'ready' });
     noticeIgnoredSettings(rt, 'settings', 'for all conversations', read.ignored);
@@ -130,6 +133,8 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
   try {
     if (change.type === 'settings-changed' && change.settingKey === SETTINGS_KEY) {
       rt.store.setState({ settings: withDefaults(await repository.getSetting<Partial<Settings>>(SETTINGS_KEY)) });
+    } else if (change.type === 'settings-changed' && change.settingKey === MODEL_LISTS_KEY) {
+      await loadModelLists(rt);
     } else if (change.type === 'conversation-changed') {
       if (!change.conversationId) {
         rt.store.setState({ conversations: await repository.listConversations() });

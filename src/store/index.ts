@@ -5,12 +5,14 @@
  */
 import { useStore } from 'zustand';
 import { openWindowpaneStorage, randomUuid } from '../persistence';
-import { createProvider } from '../providers';
+import { createProvider, listModels } from '../providers';
 import { createRuntime, dismiss, type AppDeps, type AppState, type Runtime } from './appStore';
 import * as attachments from './attachmentActions';
 import * as conversations from './conversationActions';
 import { hydrate } from './hydrate';
 import * as messages from './messageActions';
+import { refreshModels, type ListTarget } from './modelLists';
+import { switchModel } from './modelSwitch';
 import * as chat from './sendPipeline';
 import { regenerateSummary } from './summaries';
 import * as transfer from './transferActions';
@@ -20,6 +22,7 @@ import { createWorkerRunner } from '../sandbox/javascriptRunner';
 export const browserDeps: AppDeps = {
   openStorage: (events) => openWindowpaneStorage(events),
   createProvider: (settings) => createProvider(settings),
+  listModels: (target) => listModels(target),
   now: () => Date.now(),
   // Not crypto.randomUUID: it is missing on plain http (a LAN address next to Ollama).
   newId: randomUuid,
@@ -63,6 +66,8 @@ export function bindActions(rt: Runtime) {
     setDraft: (text: string) => rt.store.setState({ draft: text }),
     attachFiles: (conversationId: string | null, files: readonly File[]) => attachments.attachFiles(rt, conversationId, files),
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
+    refreshModels: (target: ListTarget) => refreshModels(rt, target),
+    switchModel: (modelId: string) => switchModel(rt, modelId),
   };
 }
 
@@ -78,7 +83,8 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
 // The store's public surface for components: what they may read and the views they render.
 export { contextOf, screenPlan } from './planning';
-export { activeModelIn } from './selectors';
+export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
+export { modelListKey, type ListTarget } from './modelLists';
 export { chatView, draftTokens, type GaugePart } from './chatView';
 export type { PlanReport } from './planReport';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';

@@ -12,6 +12,7 @@ import { planReport } from './planReport';
 import type { Settings } from './settings';
 import { settingsProblems } from './settingsRules';
 import { turnContext, withoutTools, type TurnContext } from './turn';
+import type { ModelListState } from './modelLists';
 
 /** What a conversation's request context is made from, all of it store state. */
 export interface ContextInputs {
@@ -23,6 +24,8 @@ export interface ContextInputs {
   hasAttachments: boolean;
   calibration: CalibrationState;
   toolsRefused: readonly string[];
+  /** What the endpoints listed (see modelLists.ts): a window an endpoint states is planned with. */
+  modelLists?: Readonly<Record<string, ModelListState>>;
 }
 
 /**
@@ -34,7 +37,7 @@ export function contextOf(inputs: ContextInputs, windowLimit?: number): TurnCont
   const overrides = conversationOverrides(inputs.conversation);
   // Read only when no tool is offered (see turnContext): a scan of the history otherwise spared.
   const historyTools = () => toolNamesCalled(inputs.messages);
-  const ctx = turnContext(inputs.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, inputs.calibration, inputs.hasAttachments, historyTools);
+  const ctx = turnContext(inputs.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, inputs.calibration, inputs.hasAttachments, historyTools, inputs.modelLists);
   return ctx.tools.length > 0 && inputs.toolsRefused.includes(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
 }
 
@@ -49,6 +52,7 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
       hasAttachments: conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0,
       calibration: state.calibration,
       toolsRefused: state.toolsRefused,
+      modelLists: state.modelLists,
     },
     windowLimit,
   );

@@ -59,6 +59,11 @@ export interface Settings {
   models: Partial<Record<ProviderId, string>>;
   /** Explicit context window for the selected model (0 = from the registry); `max_input_tokens` in the token-ratio truncation. */
   contextWindow: number;
+  /**
+   * Windows the user gave for models by id, per provider: used when `contextWindow` is 0,
+   * over the models endpoint and the registry (a model nobody else knows the window of).
+   */
+  modelWindows: Partial<Record<ProviderId, Record<string, number>>>;
   systemPrompt: string;
   /** Output tokens reserved for the answer (0 = the model's default). */
   maxOutputTokens: number;
@@ -96,6 +101,7 @@ export const DEFAULT_SETTINGS: Settings = {
   keyConfirmedFor: {},
   models: {},
   contextWindow: 0,
+  modelWindows: {},
   systemPrompt: '',
   maxOutputTokens: 0,
   window: DEFAULT_WINDOW,
@@ -177,6 +183,30 @@ function readTools(raw: unknown, ignored: string[]): ToolSettings {
   return tools;
 }
 
+/** Most models a provider's windows are kept for: more is not a list a person typed. */
+const MAX_MODEL_WINDOWS = 2000;
+
+/** A window a user may give for a model: a whole number of tokens from 1 to 100,000,000. */
+const isModelWindow = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 100_000_000;
+
+/** The valid windows of a stored `modelWindows`: model ids of settings' length, whole numbers of tokens. */
+function readModelWindows(raw: unknown, ignored: string[]): Settings['modelWindows'] {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) {
+    ignored.push('modelWindows: not a set of windows');
+    return {};
+  }
+  const out: Settings['modelWindows'] = {};
+  for (const provider of PROVIDER_IDS) {
+    const windows = raw[provider];
+    if (!Object.hasOwn(raw, provider) || !isObject(windows)) continue;
+    const valid = Object.entries(windows).filter(([id, value]) => id.length <= 200 && id.trim() !== '' && isModelWindow(value)).slice(0, MAX_MODEL_WINDOWS);
+    if (valid.length < Object.keys(windows).length) ignored.push(`modelWindows.${provider}: ${Object.keys(windows).length - valid.length} not a window`);
+    if (valid.length > 0) out[provider] = Object.fromEntries(valid) as Record<string, number>;
+  }
+  return out;
+}
+
 /**
  * Settings as read back from storage (another version, a hand edit or a sync may have
  * written them): each field that is missing takes today's default, each that is not valid
@@ -203,6 +233,7 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     keyConfirmedFor: strings(saved.keyConfirmedFor),
     models: strings(saved.models),
     contextWindow: pick('contextWindow', accepts(SETTINGS_RULES.contextWindow)),
+    modelWindows: readModelWindows(saved.modelWindows, ignored),
     systemPrompt: pick('systemPrompt', (value) => typeof value === 'string'),
     maxOutputTokens: pick('maxOutputTokens', accepts(SETTINGS_RULES.maxOutputTokens)),
     window,

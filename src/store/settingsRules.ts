@@ -13,7 +13,7 @@ export type Rule = (value: unknown) => string | null;
 /** The tool round limit a user may set: at least one round, and few enough that a looping model cannot run up a large bill. */
 export const TOOL_ROUNDS_RANGE = { min: 1, max: 200 } as const;
 
-/** The most messages the rolling strategy looks at: its cap on incoming history (seed 003's `maxHistory`), which the rolling window must fit in. */
+/** The most messages the rolling strategy looks at: its cap on incoming history (`maxHistory`), which the rolling window must fit in. */
 export const ROLLING_MAX_LIMIT = 1000;
 
 const MAX_TOKENS = 100_000_000;

@@ -25,6 +25,7 @@ import type { Runtime } from './appStore';
 import type { WireShape } from './history';
 import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings, type WindowSettings } from './settings';
 import { enabledTools } from './tools/dispatcher';
+import { listedInfosFor, type ModelListState } from './modelLists';
 
 /**
  * One turn in progress: the conversation being answered, the provider asked, Stop's signal,
@@ -92,6 +93,7 @@ export function withoutTools(ctx: TurnContext): TurnContext {
 const MAX_DEFAULT_RESERVE = 8192;
 
 /** `hasAttachments`: the conversation has files for read_attachment to read. */
+/** `modelLists`: what the endpoints listed, for the windows they state. */
 /**
  * `historyTools`: the tools the conversation's messages call, read only when no tool is
  * offered. Then the Anthropic shape still names them (see standInToolDefinitions), and the
@@ -103,14 +105,14 @@ export function turnContext(
   calibration: CalibrationState,
   hasAttachments = false,
   historyTools: () => readonly string[] = () => [],
+  modelLists: Readonly<Record<string, ModelListState>> = {},
 ): TurnContext {
   const settings = effectiveSettings(globalSettings, overrides);
   const provider = settings.provider;
   const modelId = settings.models[provider] || defaultModelFor(provider) || 'unknown-model';
-  const model = resolveModelInfo(modelId, {
-    explicit: settings.contextWindow > 0 ? { contextWindow: settings.contextWindow } : undefined,
-    provider,
-  });
+  const window = explicitWindow(settings, modelId);
+  // The window the endpoint listed wins over the registry's; the user's own wins over both.
+  const model = resolveModelInfo(modelId, { explicit: window ? { contextWindow: window } : undefined, provider, custom: listedInfosFor(modelLists, settings) });
   const outputReserve = outputReserveFor(settings, model);
   const w = settings.window;
   const prices = model.prices;
@@ -144,6 +146,13 @@ export function turnContext(
     tools,
     toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools()) : tools),
   };
+}
+
+/** The window the user set: "Context window" for the selected model, else the one given for this model by id. */
+export function explicitWindow(settings: Settings, modelId: string): number | undefined {
+  if (settings.contextWindow > 0) return settings.contextWindow;
+  const windows = settings.modelWindows?.[settings.provider];
+  return windows && Object.hasOwn(windows, modelId) ? windows[modelId] : undefined;
 }
 
 /** Output tokens reserved and requested: the user's setting, else the model's limit up to 8,192, never over a quarter of the window. */

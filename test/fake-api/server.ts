@@ -28,7 +28,14 @@
  * - OpenAI: `POST /v1/chat/completions` and `GET /v1/models[/{id}]`, also without the `/v1` prefix
  *   (`POST /chat/completions`, `GET /models`) for OpenAI-compatible base URLs that already end in
  *   `/v1` or have none. `Authorization: Bearer` is required. `GET /v1/models` answers in Anthropic's
- *   shape when the request carries `anthropic-version`.
+ *   shape when the request carries `anthropic-version`: paged (`limit` 1–1000, default 20,
+ *   `after_id`, `before_id`), each model with `max_input_tokens` (its `contextWindow`) and
+ *   `max_tokens`, under the same key, version and browser-access checks as `/v1/messages`.
+ * - OpenRouter-style: `GET /api/v1/models` (public, as OpenRouter's is) with `context_length` and
+ *   `top_provider.max_completion_tokens`, and `POST /api/v1/chat/completions` as OpenAI's.
+ * - Ollama: `GET /api/tags` and `POST /api/show` (no key, as Ollama asks none). With `ollama` set,
+ *   the OpenAI-shaped `GET /v1/models` lists those models, as Ollama's own `/v1/models` does.
+ *   See models.ts for the shapes.
  *
  * ## What is validated (400 `invalid_request_error` with the real message unless noted)
  * Anthropic: `model`, `max_tokens` (integer >= 0; 0 is the documented cache pre-warm) and
@@ -90,6 +97,8 @@ import { anthropicErrorBody, promptTooLong, sseFrame } from '../../src/providers
 import { ANTHROPIC_VERSIONS, buildAnthropicAnswer, checkAnthropicRequest } from './anthropic';
 import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
+import { anthropicModel, anthropicModelPage, DEFAULT_OLLAMA_MODELS, DEFAULT_OPENROUTER_MODELS, ollamaShow, ollamaTags, openAIModel, openRouterModels } from './models';
+import type { OllamaModelSpec, OpenRouterModelSpec } from './models';
 import { AnthropicPromptCache, OpenAIPromptCache } from './promptCache';
 import { asksForSummary, defaultReply, IdSource } from './replies';
 import type {
@@ -136,7 +145,15 @@ export interface FakeApiOptions {
   isKnownModel?: (model: string, provider: Provider) => boolean;
   /** Ids listed by `GET /v1/models` (models seen in requests are listed too). */
   models?: Partial<Record<Provider, string[]>>;
+  /** Anthropic's `max_tokens` in the models list, looked up like `contextWindow` (never above the window); default 64 000. */
+  maxOutputTokens?: number | Record<string, number>;
+  /** The models an Ollama server has pulled (`/api/tags`, `/api/show`); default two. */
+  ollama?: Record<string, OllamaModelSpec>;
+  /** The models `GET /api/v1/models` lists, OpenRouter-style; default two. */
+  openRouter?: OpenRouterModelSpec[];
 }
+
+export type { OllamaModelSpec, OpenRouterModelSpec } from './models';
 
 export interface FakeApi {
   /** Origin of the server, e.g. http://127.0.0.1:41234 (no trailing slash, no /v1). */
@@ -155,6 +172,7 @@ export interface FakeApi {
 const DEFAULT_CONTEXT_WINDOW = 200_000;
 const DEFAULT_MIN_CACHEABLE = 1024;
 const DEFAULT_DELTA_DELAY_MS = 15;
+const DEFAULT_MAX_OUTPUT_TOKENS = 64_000;
 const DEFAULT_MODELS: Record<Provider, string[]> = {
   anthropic: ['claude-opus-4-8', 'claude-sonnet-4-6', 'claude-haiku-4-5'],
   openai: ['gpt-5.5', 'gpt-5.4-mini', 'gpt-4o-mini'],
@@ -646,7 +664,18 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     await writeStream(res, record, cutStream(frames, reply.streamErrorAfterDeltas, `data: ${JSON.stringify(serverError)}\n\n`), reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
   };
 
-  const handleModels = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, modelId: string | null) => {
+  /** Anthropic's checks before any answer: a browser's request must opt in, and the version must be one the API knows. */
+  const anthropicHeaderFailure = (req: IncomingMessage): ApiFailure | null => {
+    if (req.headers.origin !== undefined && req.headers['anthropic-dangerous-direct-browser-access'] !== 'true') {
+      return { status: 401, type: 'authentication_error', message: "CORS requests must set 'anthropic-dangerous-direct-browser-access' header" };
+    }
+    const version = req.headers['anthropic-version'];
+    if (version === undefined) return { status: 400, type: 'invalid_request_error', message: 'anthropic-version: header is required' };
+    if (!ANTHROPIC_VERSIONS.has(String(version))) return { status: 400, type: 'invalid_request_error', message: `anthropic-version: "${String(version)}" is not a valid version` };
+    return null;
+  };
+
+  const handleModels = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, modelId: string | null, query: URLSearchParams) => {
     record.provider = provider;
     const key = provider === 'anthropic' ? (req.headers['x-api-key'] as string | undefined) ?? bearerToken(req) : bearerToken(req);
     record.authForm = typeof req.headers['x-api-key'] === 'string' ? 'x-api-key' : bearerToken(req) !== null ? 'bearer' : null;
@@ -657,26 +686,52 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
           : { status: 401, type: 'invalid_request_error', message: `Incorrect API key provided: ${maskKey(key ?? '')}.`, param: null, code: 'invalid_api_key' };
       return sendFailure(req, res, record, provider, failure);
     }
-    const modelIds = [...new Set([...(options.models?.[provider] ?? DEFAULT_MODELS[provider]), ...seenModels[provider]])];
+    const headerFailure = provider === 'anthropic' ? anthropicHeaderFailure(req) : null;
+    if (headerFailure) return sendFailure(req, res, record, provider, headerFailure);
+    const listed = options.models?.[provider] ?? (provider === 'openai' && options.ollama ? Object.keys(options.ollama) : DEFAULT_MODELS[provider]);
+    const modelIds = [...new Set([...listed, ...seenModels[provider]])];
     const describe = (id: string) =>
       provider === 'anthropic'
-        ? { type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z' }
-        : { id, object: 'model', created: 1_767_225_600, owned_by: 'system' };
-    record.status = 200;
+        ? anthropicModel(id, lookupByModel(options.contextWindow, id, DEFAULT_CONTEXT_WINDOW), lookupByModel(options.maxOutputTokens, id, DEFAULT_MAX_OUTPUT_TOKENS))
+        : openAIModel(id, options.ollama && id in options.ollama ? 'library' : 'system');
     if (modelId !== null) {
       if (!isKnownModel(modelId, provider)) return sendFailure(req, res, record, provider, unknownModel(provider, modelId));
+      record.status = 200;
       sendJson(req, res, 200, describe(modelId), providerHeaders(provider, record.id));
     } else if (provider === 'anthropic') {
-      sendJson(req, res, 200, { data: modelIds.map(describe), has_more: false, first_id: modelIds[0] ?? null, last_id: modelIds.at(-1) ?? null }, anthropicHeaders(record.id));
+      const page = anthropicModelPage(modelIds, query, describe);
+      if ('failure' in page) return sendFailure(req, res, record, provider, page.failure);
+      record.status = 200;
+      sendJson(req, res, 200, page.body, anthropicHeaders(record.id));
     } else {
+      record.status = 200;
       sendJson(req, res, 200, { object: 'list', data: modelIds.map(describe) }, openAIHeaders(record.id));
     }
     record.completed = true;
   };
 
+  /** Ollama's own API and OpenRouter's models list: no key asked, answered in their shapes. */
+  const handleLocalApis = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, route: 'tags' | 'show' | 'openrouter') => {
+    record.provider = 'openai';
+    const raw = await readBody(req);
+    if (raw !== '') {
+      try {
+        record.body = JSON.parse(raw);
+      } catch {
+        record.body = raw;
+      }
+    }
+    const ollama = options.ollama ?? DEFAULT_OLLAMA_MODELS;
+    const answer = route === 'tags' ? { status: 200, body: ollamaTags(ollama) } : route === 'show' ? ollamaShow(ollama, raw) : { status: 200, body: openRouterModels(options.openRouter ?? DEFAULT_OPENROUTER_MODELS) };
+    record.status = answer.status;
+    sendJson(req, res, answer.status, answer.body);
+    record.completed = true;
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
-    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const path = url.pathname;
     const looksAnthropic = req.headers['anthropic-version'] !== undefined || req.headers['x-api-key'] !== undefined;
     const record: RecordedRequest = {
       id: looksAnthropic || path.startsWith('/v1/messages') ? ids.next('req_011C', 22) : `req_${(requests.length + 1).toString(16).padStart(32, '0')}`,
@@ -707,10 +762,13 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     }
     if (method === 'POST' && path === '/v1/messages') return handleAnthropic(req, res, record, 'messages');
     if (method === 'POST' && path === '/v1/messages/count_tokens') return handleAnthropic(req, res, record, 'count_tokens');
-    if (method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) return handleOpenAI(req, res, record);
+    if (method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions' || path === '/api/v1/chat/completions')) return handleOpenAI(req, res, record);
+    if (method === 'GET' && path === '/api/tags') return handleLocalApis(req, res, record, 'tags');
+    if (method === 'POST' && path === '/api/show') return handleLocalApis(req, res, record, 'show');
+    if (method === 'GET' && path === '/api/v1/models') return handleLocalApis(req, res, record, 'openrouter');
     const modelsMatch = /^(?:\/v1)?\/models(?:\/([^/]+))?$/.exec(path);
     if (method === 'GET' && modelsMatch && (looksAnthropic ? path.startsWith('/v1/') : true)) {
-      return handleModels(req, res, record, looksAnthropic ? 'anthropic' : 'openai', modelsMatch[1] ? decodeURIComponent(modelsMatch[1]) : null);
+      return handleModels(req, res, record, looksAnthropic ? 'anthropic' : 'openai', modelsMatch[1] ? decodeURIComponent(modelsMatch[1]) : null, url.searchParams);
     }
 
     await readBody(req);

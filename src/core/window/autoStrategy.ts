@@ -215,6 +215,7 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
     summaryMaxTokens: SUMMARY_MAX_TOKENS,
     minEvictedForSummary: MIN_EVICTED_FOR_SUMMARY,
     ...CLEARING_DEFAULTS,
+    keepPinned: true,
   },
   resolveOptions(options) {
     const lowWater = ratioOption(options, 'lowWater', 0.6);

@@ -9,7 +9,8 @@ import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS } from '../summary';
 import { countKeptRanges } from './conversationWindow';
 import { booleanOption, ratioOption, wholeOption } from './options';
-import { UnitFlag, type ContextStrategy, type HistoryView, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
+import { contentChars } from '../messages';
+import { UnitFlag, type ContextStrategy, type HistoryView, type PlanItem, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
 import {
   evictBetween,
   headTotals,
@@ -21,7 +22,7 @@ import {
   pinnedTotals,
   summarySlotReserve,
 } from './strategyKit';
-import { CLEARING_DEFAULTS, clearingOptions, replayClearing, withClearing, type ClearingMarks, type ClearingOptions } from './toolClearing';
+import { CLEARING_OFF, clearingOptions, replayClearing, withClearing, type ClearingMarks, type ClearingOptions } from './toolClearing';
 import { evictKeepingRecentFiles, goalText } from './recentFiles';
 
 /** `summarize` keeps the latest tool results of this many most recently named files. */
@@ -95,6 +96,7 @@ export const countStrategy: ContextStrategy<CountOptions> = {
     marker: false,
     summaryMaxTokens: SUMMARY_MAX_TOKENS,
     minEvictedForSummary: MIN_EVICTED_FOR_SUMMARY,
+    keepPinned: false,
   },
   resolveOptions(options: StrategyOptions): CountOptions {
     return {
@@ -170,7 +172,7 @@ export interface RollingOptions {
 export const rollingStrategy: ContextStrategy<RollingOptions> = {
   label: 'Rolling: keep the last N messages (50)',
   description: 'Rolling window: keeps the last 50 messages, dropping the oldest; incoming history capped at 1,000.',
-  defaults: { rollingMax: 50, maxHistory: 1000 },
+  defaults: { rollingMax: 50, maxHistory: 1000, keepPinned: false },
   resolveOptions(options) {
     const rollingMax = wholeOption(options, 'rollingMax', 50, 1);
     const maxHistory = wholeOption(options, 'maxHistory', 1000, 1);
@@ -223,8 +225,8 @@ export const truncateStrategy: ContextStrategy<TruncateOptions> = {
   label: 'Truncate: above 80 % of the window, cut to 70 %',
   description:
     'Token-ratio truncation: above 80 % of the context window, keeps the first user message and the newest messages that fit 70 %, with a "[N earlier messages truncated to fit context window]" marker.',
-  defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true, ...CLEARING_DEFAULTS },
-  resolveOptions: (options) => ({ ...ratios(options), marker: booleanOption(options, 'marker', true), ...clearingOptions(options) }),
+  defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true, ...CLEARING_OFF, keepPinned: false },
+  resolveOptions: (options) => ({ ...ratios(options), marker: booleanOption(options, 'marker', true), ...clearingOptions(options, CLEARING_OFF) }),
   select(full, o) {
     const limit = full.maxInputTokens;
     const trigger = Math.floor(limit * o.triggerRatio);
@@ -287,7 +289,8 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     summaryMaxTokens: SUMMARY_MAX_TOKENS,
     minEvictedForSummary: MIN_EVICTED_FOR_SUMMARY,
     preserveRecentFiles: PRESERVE_RECENT_FILES,
-    ...CLEARING_DEFAULTS,
+    ...CLEARING_OFF,
+    keepPinned: false,
   },
   resolveOptions: (options) => ({
     ...ratios(options),
@@ -295,7 +298,7 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', SUMMARY_MAX_TOKENS, 1),
     minEvictedForSummary: wholeOption(options, 'minEvictedForSummary', MIN_EVICTED_FOR_SUMMARY),
     preserveRecentFiles: wholeOption(options, 'preserveRecentFiles', PRESERVE_RECENT_FILES),
-    ...clearingOptions(options),
+    ...clearingOptions(options, CLEARING_OFF),
   }),
   select(full, o) {
     const limit = full.maxInputTokens;
@@ -348,6 +351,25 @@ export interface TwoTierOptions extends ClearingOptions {
   summaryMaxTokens: number;
   /** Share of `heuristicThreshold` that clearing tool results brings the request down to. */
   lowWater: number;
+  keepGoal: boolean;
+  scriptAwareCount: boolean;
+}
+
+/**
+ * The request's size as two-tier summarization counts it: characters ÷ 4, rounded up, per
+ * sendable message (a cleared result as its placeholder), plus the system prompt and draft.
+ */
+function chars4Tokens(view: HistoryView, clearing: ToolResultClearing | null): number {
+  const placeholders = new Map<number, PlanItem>();
+  clearing?.items.forEach((index, n) => placeholders.set(index, clearing.placeholders[n] as PlanItem));
+  let tokens = view.systemTokens + view.draftTokens;
+  for (let u = 0; u < view.unitCount; u++) {
+    if (!((view.unitFlags[u] as number) & SENDABLE)) continue;
+    for (let i = view.unitStart[u] as number; i < (view.unitEnd[u] as number); i++) {
+      tokens += Math.ceil(contentChars((placeholders.get(i) ?? (view.items[i] as PlanItem)).message) / 4);
+    }
+  }
+  return tokens;
 }
 
 /** `two-tier`: an AI summary needs more than this many messages to summarize. */
@@ -369,7 +391,17 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
   label: 'Two-tier: heuristic summary above 80k, AI summary above 120k',
   description:
     'Two-tier summarization: above 80k tokens keeps the last 8 messages and a heuristic summary (tools, files, commands; no AI call); above 120k an AI summary with a six-part prompt, cached.',
-  defaults: { heuristicThreshold: 80_000, aiThreshold: 120_000, keepLast: 8, summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS, lowWater: 0.6, ...CLEARING_DEFAULTS },
+  defaults: {
+    heuristicThreshold: 80_000,
+    aiThreshold: 120_000,
+    keepLast: 8,
+    summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS,
+    lowWater: 0.6,
+    ...CLEARING_OFF,
+    keepPinned: false,
+    keepGoal: false,
+    scriptAwareCount: false,
+  },
   resolveOptions(options) {
     const heuristicThreshold = wholeOption(options, 'heuristicThreshold', 80_000);
     const aiThreshold = wholeOption(options, 'aiThreshold', 120_000);
@@ -382,7 +414,9 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
       keepLast: wholeOption(options, 'keepLast', 8, 1),
       summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', STRUCTURED_SUMMARY_MAX_TOKENS, 1),
       lowWater: ratioOption(options, 'lowWater', 0.6),
-      ...clearingOptions(options),
+      keepGoal: booleanOption(options, 'keepGoal', false),
+      scriptAwareCount: booleanOption(options, 'scriptAwareCount', false),
+      ...clearingOptions(options, CLEARING_OFF),
     };
   },
   select(full, o) {
@@ -391,11 +425,12 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
     const { view, clearing } = clearFirst(full, o, { high, low: Math.floor(high * o.lowWater) });
     // The gauge marks the first tier: above it the history is summarized down to the last messages.
     const marks = requestMarks(full, o.heuristicThreshold, o.heuristicThreshold);
-    const tokens = view.fullInputTokens;
+    const tokens = o.scriptAwareCount ? view.fullInputTokens : chars4Tokens(view, clearing);
     if (tokens <= o.heuristicThreshold) return withCleared(unchanged(view, {}), clearing, marks);
     const evict = keepEverything(view);
-    const cut = newestThatFit(view, view.headEnd, Infinity, o.keepLast, false);
-    const evicted = evictBetween(view, evict, view.headEnd, cut, 'token-budget');
+    const from = o.keepGoal ? view.headEnd : 0;
+    const cut = newestThatFit(view, from, Infinity, o.keepLast, false);
+    const evicted = evictBetween(view, evict, from, cut, 'token-budget');
     if (evicted === 0) return withCleared(unchanged(view, {}), clearing, marks);
     const ai = tokens > o.aiThreshold && evicted > AI_SUMMARY_MIN_MESSAGES;
     return withCleared(

@@ -21,6 +21,8 @@ export interface AnalyzeInput {
   outputReserve: number;
   system?: string;
   draftTokens?: number;
+  /** false: items marked `pinned` are planned like any other (default true). */
+  keepPinned?: boolean;
 }
 
 /**
@@ -98,6 +100,7 @@ function unitFlagsOf(history: readonly PlanItem[], shapes: readonly MessageShape
 /** Builds the {@link HistoryView} of a history. Linear; calls `counter` once per item (and once for `system`). */
 export function analyzeHistory(input: AnalyzeInput): HistoryView {
   const { history, counter } = input;
+  const keepPinned = input.keepPinned !== false;
   const n = history.length;
   const itemTokens = new Float64Array(n);
   const shapes: MessageShape[] = new Array<MessageShape>(n);
@@ -134,7 +137,7 @@ export function analyzeHistory(input: AnalyzeInput): HistoryView {
     shapes[i] = shape;
     itemTokens[i] = count;
     tokens += count;
-    if (item.pinned === true) pinned = true;
+    if (item.pinned === true && keepPinned) pinned = true;
     if (!shape.system) allSystem = false;
     acceptsResults = shape.callIds.length > 0 || shape.toolResult;
     previousId = id;

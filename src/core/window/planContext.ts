@@ -12,7 +12,7 @@ import { wireText, type WindowMessage } from '../messages';
 import { hasSummarizableText, heuristicSummary, summaryMessage, truncationMarker } from '../summary';
 import { fitToMaxInput } from './fitWindow';
 import { analyzeHistory, unitStoredCount } from './historyView';
-import { checkModelLimits, resolveOutputReserve } from './options';
+import { booleanOption, checkModelLimits, resolveOutputReserve } from './options';
 import { getStrategy, listStrategies } from './registry';
 import { withClearing } from './toolClearing';
 import {
@@ -68,7 +68,8 @@ export function planContext<M extends WindowMessage>(input: PlanContextInput<M>)
   const options = policy.options ?? {};
   const outputReserve = resolveOutputReserve(options, model);
   const resolved = strategy.resolveOptions(options);
-  const view = analyzeHistory({ history: input.history, counter: input.counter, model, outputReserve, system: input.system, draftTokens });
+  const keepPinned = booleanOption(options, 'keepPinned', strategy.defaults.keepPinned !== false);
+  const view = analyzeHistory({ history: input.history, counter: input.counter, model, outputReserve, system: input.system, draftTokens, keepPinned });
   const selection = strategy.select(view, resolved);
   if (selection.evict.length !== view.unitCount) {
     throw new Error(`strategy "${policy.strategy}" decided ${selection.evict.length} units of ${view.unitCount}`);

@@ -38,10 +38,13 @@ export interface ClearingOptions {
 /** Anthropic's context editing keeps the newest 3 tool uses by default; so does Windowpane. */
 export const CLEARING_DEFAULTS: Readonly<ClearingOptions> = { clearToolResults: true, keepToolResults: 3 };
 
-/** Reads `clearToolResults` and `keepToolResults` (a ConfigError names a bad one). */
-export function clearingOptions(options: StrategyOptions): ClearingOptions {
+/** The same knobs with clearing off: the strategies whose own rule evicts messages and nothing else. */
+export const CLEARING_OFF: Readonly<ClearingOptions> = { ...CLEARING_DEFAULTS, clearToolResults: false };
+
+/** Reads `clearToolResults` and `keepToolResults` (a ConfigError names a bad one); `defaults` says whether clearing is on when unset. */
+export function clearingOptions(options: StrategyOptions, defaults: Readonly<ClearingOptions> = CLEARING_DEFAULTS): ClearingOptions {
   return {
-    clearToolResults: booleanOption(options, 'clearToolResults', CLEARING_DEFAULTS.clearToolResults),
+    clearToolResults: booleanOption(options, 'clearToolResults', defaults.clearToolResults),
     keepToolResults: wholeOption(options, 'keepToolResults', CLEARING_DEFAULTS.keepToolResults),
   };
 }

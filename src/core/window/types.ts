@@ -96,11 +96,18 @@ export interface StrategyOptions {
   aiThreshold?: number;
   /**
    * auto, truncate, summarize, two-tier: before evicting turns for tokens, replace the
-   * content of old tool results in the request with a short placeholder (default true).
+   * content of old tool results in the request with a short placeholder (default: on for
+   * auto; off for the others, whose rules evict messages and nothing else).
    */
   clearToolResults?: boolean;
   /** auto, truncate, summarize, two-tier: the newest this many tool results are never cleared (default 3). */
   keepToolResults?: number;
+  /** every strategy: pinned messages are never evicted (default: on for `auto` and custom strategies, off for the others, whose rules know no pins). */
+  keepPinned?: boolean;
+  /** two-tier: keep the first user message (the goal) besides the last messages (default off: the last messages only). */
+  keepGoal?: boolean;
+  /** two-tier: compare its thresholds with the model's token estimate (default off: characters ÷ 4, rounded up, per message). */
+  scriptAwareCount?: boolean;
   /**
    * summarize: after a trim, keep the newest tool exchange (call and result) of each of the
    * last this many distinct files read or modified, so their latest contents need not be

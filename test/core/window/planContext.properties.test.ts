@@ -1,4 +1,4 @@
-// The invariants of planContext (ARCHITECTURE.md) for every strategy, over random
+// The invariants of planContext (lossless, valid, within budget, ordered, deterministic, cache-friendly, linear) for every strategy, over random
 // conversations in both wire shapes with tool exchanges (parallel calls included),
 // pinned messages, a system prompt and stored summaries; and over tool-heavy histories,
 // where the token-budget strategies clear old tool results before evicting turns.
@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CLEARED_TOOL_RESULT_PREFIX,
   SLOT_ITEM_ID,
+  getStrategy,
   groupUnits,
   isUserTurnStart,
   planContext,
@@ -73,26 +74,44 @@ const optionArbs: Record<string, fc.Arbitrary<StrategyOptions>> = {
       minEvictedForSummary,
     })),
   'two-tier': fc
-    .tuple(fc.integer({ min: 0, max: 8000 }), fc.integer({ min: 0, max: 8000 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 600 }))
-    .map(([a, b, keepLast, summaryMaxTokens]) => ({ heuristicThreshold: Math.min(a, b), aiThreshold: Math.max(a, b), keepLast, summaryMaxTokens })),
+    .tuple(fc.integer({ min: 0, max: 8000 }), fc.integer({ min: 0, max: 8000 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 600 }), fc.boolean(), fc.boolean())
+    .map(([a, b, keepLast, summaryMaxTokens, keepGoal, scriptAwareCount]) => ({
+      heuristicThreshold: Math.min(a, b),
+      aiThreshold: Math.max(a, b),
+      keepLast,
+      summaryMaxTokens,
+      keepGoal,
+      scriptAwareCount,
+    })),
   off: fc.constant({}),
 };
 
-/** Strategies that always keep the first user message (the goal). */
-const KEEPS_GOAL = new Set(['auto', 'truncate', 'summarize', 'two-tier']);
+/** Strategies that always keep the first user message (the goal); two-tier only with `keepGoal`. */
+const KEEPS_GOAL = new Set(['auto', 'truncate', 'summarize']);
+const keepsGoal = (strategy: string, c: Case) => KEEPS_GOAL.has(strategy) || (strategy === 'two-tier' && c.options.keepGoal === true);
+
+/** A knob as the case sets it, else the strategy's default. */
+function knob(strategy: string, c: Case, name: 'clearToolResults' | 'keepPinned'): boolean {
+  const value = c.options[name] ?? getStrategy(strategy)?.defaults[name];
+  return value !== false;
+}
 
 /** The token-budget strategies: they clear old tool results before evicting turns. */
 const CLEARS = ['auto', 'truncate', 'summarize', 'two-tier'];
 
-/** Clearing knobs, mostly on (the default). */
+/** Clearing knobs, mostly on (only auto clears by default; the others when asked). */
 const clearingArb: fc.Arbitrary<StrategyOptions> = fc.record(
   { clearToolResults: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), keepToolResults: fc.integer({ min: 0, max: 5 }) },
-  { requiredKeys: [] },
+  { requiredKeys: ['clearToolResults'] },
 );
+
+/** Pins honored or not (each strategy has its default when unset). */
+const pinsArb: fc.Arbitrary<StrategyOptions> = fc.record({ keepPinned: fc.boolean() }, { requiredKeys: [] });
 
 const strategyOptionsArb = (strategy: string): fc.Arbitrary<StrategyOptions> => {
   const options = optionArbs[strategy] as fc.Arbitrary<StrategyOptions>;
-  return CLEARS.includes(strategy) ? fc.tuple(options, clearingArb).map(([own, clearing]) => ({ ...own, ...clearing })) : options;
+  const withPins = fc.tuple(options, pinsArb).map(([own, pins]) => ({ ...own, ...pins }));
+  return CLEARS.includes(strategy) ? fc.tuple(withPins, clearingArb).map(([own, clearing]) => ({ ...own, ...clearing })) : withPins;
 };
 
 const modelArb: fc.Arbitrary<ModelLimits> = fc.record({ contextWindow: fc.integer({ min: 400, max: 40_000 }), maxOutputTokens: fc.integer({ min: 0, max: 4000 }) });
@@ -195,7 +214,8 @@ const SURELY_WORTH_CLEARING = 400;
  * stored message only in the cleared results' content, and the metrics add up.
  */
 function checkClearing(strategy: string, c: Case, history: readonly PlanItem[], result: ContextPlan, positions: readonly number[]): void {
-  const enabled = CLEARS.includes(strategy) && c.options.clearToolResults !== false;
+  const enabled = CLEARS.includes(strategy) && knob(strategy, c, 'clearToolResults');
+  const pinned = (item: PlanItem) => item.pinned === true && knob(strategy, c, 'keepPinned');
   const keep = c.options.keepToolResults ?? 3;
   const units = groupUnits(
     history.map((item) => item.message),
@@ -214,12 +234,12 @@ function checkClearing(strategy: string, c: Case, history: readonly PlanItem[], 
     const at = positions[n] as number;
     const original = history[at] as PlanItem;
     if (!item.cleared) {
-      if (!mustHaveCleared || original.pinned || at >= newestStart || resultsAfter(history, at) < keep) return;
+      if (!mustHaveCleared || pinned(original) || at >= newestStart || resultsAfter(history, at) < keep) return;
       for (const { content } of resultContents(original.message)) expect(String(content ?? '').length).toBeLessThanOrEqual(SURELY_WORTH_CLEARING);
       return;
     }
     expect(enabled).toBe(true);
-    expect(original.pinned).toBeFalsy();
+    expect(pinned(original)).toBe(false);
     expect(at).toBeLessThan(newestStart);
     expect(resultsAfter(history, at)).toBeGreaterThanOrEqual(keep);
     const before = resultContents(original.message);
@@ -244,11 +264,11 @@ function checkClearing(strategy: string, c: Case, history: readonly PlanItem[], 
 }
 
 /** Items a strategy may keep even over budget: prefix, goal, pinned, the newest unit and (auto) the newest turn's opening. */
-function preservedIds(strategy: string, history: readonly PlanItem[]): Set<string> {
+function preservedIds(strategy: string, history: readonly PlanItem[], pinsKept: boolean): Set<string> {
   const ids = new Set<string>();
   const firstUser = history.findIndex((item) => isUserTurnStart(item.message));
   history.forEach((item, i) => {
-    if (item.message.role === 'system' || item.pinned || i <= firstUser) ids.add(item.id);
+    if (item.message.role === 'system' || (pinsKept && item.pinned) || i <= firstUser) ids.add(item.id);
   });
   const units = groupUnits(
     history.map((item) => item.message),
@@ -291,7 +311,7 @@ function checkInvariants(strategy: string, c: Case): void {
   expect(m.overBudgetReasons.length > 0).toBe(m.overBudget);
   if ((overTokens || overCount) && ['auto', 'truncate', 'summarize'].includes(strategy)) {
     // Over its own caps, a token-aware strategy keeps nothing it could have evicted.
-    const preserved = preservedIds(strategy, history);
+    const preserved = preservedIds(strategy, history, knob(strategy, c, 'keepPinned'));
     for (const item of result.messages) if (item.id !== SLOT_ITEM_ID && item !== result.messages[result.slot?.index ?? -1]) expect(preserved).toContain(item.id);
   }
 
@@ -302,10 +322,10 @@ function checkInvariants(strategy: string, c: Case): void {
   expect(slotItems.length).toBeLessThanOrEqual(1);
   if (result.slot) expect(result.messages[result.slot.index]?.message.role).toBe(result.slot.role);
   const sentIds = new Set(result.messages.map((item) => item.id));
-  for (const item of history) if (item.pinned) expect(sentIds).toContain(item.id);
+  if (knob(strategy, c, 'keepPinned')) for (const item of history) if (item.pinned) expect(sentIds).toContain(item.id);
   expect(sentIds).toContain((history.at(-1) as PlanItem).id);
   const goal = history.find((item) => isUserTurnStart(item.message)) as PlanItem;
-  if (KEEPS_GOAL.has(strategy)) expect(sentIds).toContain(goal.id);
+  if (keepsGoal(strategy, c)) expect(sentIds).toContain(goal.id);
   const evictedIds = result.evicted.map((e) => e.id);
   expect(new Set(evictedIds).size).toBe(evictedIds.length);
   for (const id of new Set(history.map((item) => item.id))) expect(sentIds.has(id) !== evictedIds.includes(id)).toBe(true);

@@ -51,8 +51,8 @@ describe('the strategy registry', () => {
 
   it('keeps each strategy’s defaults', () => {
     expect(countStrategy.defaults).toMatchObject({ maxMessages: 100, preserveFirst: 1, preserveLast: 20, summarize: false });
-    expect(rollingStrategy.defaults).toEqual({ rollingMax: 50, maxHistory: 1000 });
-    expect(truncateStrategy.defaults).toEqual({ triggerRatio: 0.8, targetRatio: 0.7, marker: true, clearToolResults: true, keepToolResults: 3 });
+    expect(rollingStrategy.defaults).toEqual({ rollingMax: 50, maxHistory: 1000, keepPinned: false });
+    expect(truncateStrategy.defaults).toEqual({ triggerRatio: 0.8, targetRatio: 0.7, marker: true, clearToolResults: false, keepToolResults: 3, keepPinned: false });
     expect(summarizeStrategy.defaults).toMatchObject({ triggerRatio: 0.8, targetRatio: 0.7, maxMessages: 100, summaryMaxTokens: 1024, minEvictedForSummary: 10 });
     expect(twoTierStrategy.defaults).toEqual({
       heuristicThreshold: 80_000,
@@ -60,13 +60,22 @@ describe('the strategy registry', () => {
       keepLast: 8,
       summaryMaxTokens: STRUCTURED_SUMMARY_MAX_TOKENS,
       lowWater: 0.6,
-      clearToolResults: true,
+      clearToolResults: false,
       keepToolResults: 3,
+      keepPinned: false,
+      keepGoal: false,
+      scriptAwareCount: false,
     });
-    expect(autoStrategy.defaults).toMatchObject({ windowShare: 0.8, lowWater: 0.6, maxMessages: 100, marker: true, summarize: false });
+    // What Windowpane adds to the classic rules is off for them and on for auto.
+    expect(countStrategy.defaults).toMatchObject({ keepPinned: false });
+    expect(summarizeStrategy.defaults).toMatchObject({ clearToolResults: false, keepPinned: false });
+    expect(autoStrategy.defaults).toMatchObject({ windowShare: 0.8, lowWater: 0.6, maxMessages: 100, marker: true, summarize: false, clearToolResults: true, keepPinned: true });
     for (const name of listStrategies()) {
       const strategy = getStrategy(name);
-      expect(strategy?.resolveOptions({})).toEqual(expect.objectContaining(strategy?.defaults ?? {}));
+      // keepPinned is read by the planner itself, for every strategy.
+      const { keepPinned, ...own } = strategy?.defaults ?? {};
+      expect(typeof keepPinned === 'boolean' || keepPinned === undefined).toBe(true);
+      expect(strategy?.resolveOptions({})).toEqual(expect.objectContaining(own));
     }
   });
 
@@ -153,12 +162,19 @@ describe('count (message-count window)', () => {
     expect(summarized.slot).toMatchObject({ kind: 'summary', index: 2, role: 'assistant', standsFor: 6, summary: { status: 'needed', ids: range(1, 7), prompt: 'concise', maxTokens: 1024 } });
   });
 
-  it('keeps pinned messages and makes room for them in the kept middle', () => {
+  it('with keepPinned, keeps pinned messages and makes room for them in the kept middle', () => {
+    const history = textHistory(Array(20).fill(5));
+    (history[3] as PlanItem).pinned = true;
+    const result = plan('count', history, { maxMessages: 8, preserveFirst: 1, preserveLast: 3, keepPinned: true });
+    expect(ids(result)).toEqual(['m0', 'm3', ...range(14, 20)]);
+    expect(result.metrics.keptMessages).toBe(8);
+  });
+
+  it('by default knows no pins: the first N, the newest middle and the last N, as the rule says', () => {
     const history = textHistory(Array(20).fill(5));
     (history[3] as PlanItem).pinned = true;
     const result = plan('count', history, { maxMessages: 8, preserveFirst: 1, preserveLast: 3 });
-    expect(ids(result)).toEqual(['m0', 'm3', ...range(14, 20)]);
-    expect(result.metrics.keptMessages).toBe(8);
+    expect(ids(result)).toEqual(['m0', ...range(13, 20)]);
   });
 });
 
@@ -274,12 +290,15 @@ describe('two-tier (two-tier summarization)', () => {
   const history = buildHistory(spec, 'anthropic');
   const tokens = (each: number): TokenCounter => () => each;
 
+  // Windowpane's additions: the model's own token estimate, and the goal kept besides the last 8.
+  const added = { scriptAwareCount: true, keepGoal: true };
+
   it('does nothing up to 80,000 tokens', () => {
-    expect(plan('two-tier', history, {}, { counter: tokens(80_000 / history.length) }).evicted).toEqual([]);
+    expect(plan('two-tier', history, added, { counter: tokens(80_000 / history.length) }).evicted).toEqual([]);
   });
 
-  it('above 80,000 keeps the goal and the last 8 messages and adds a heuristic summary of the rest', () => {
-    const result = plan('two-tier', history, {}, { counter: tokens(3000) });
+  it('with its additions, above 80,000 keeps the goal and the last 8 messages and adds a heuristic summary of the rest', () => {
+    const result = plan('two-tier', history, added, { counter: tokens(3000) });
     expect(ids(result)).toEqual(['m0', SLOT_ITEM_ID, ...history.slice(-8).map((item) => item.id)]);
     expect(result.slot?.summary?.status).toBe('heuristic');
     const text = String(result.messages[1]?.message.content);
@@ -290,9 +309,21 @@ describe('two-tier (two-tier summarization)', () => {
   });
 
   it('above 120,000 asks for an AI summary with the six-part prompt and 2,000 output tokens', () => {
-    const result = plan('two-tier', history, {}, { counter: tokens(4000) });
+    const result = plan('two-tier', history, added, { counter: tokens(4000) });
     expect(result.slot?.summary).toMatchObject({ status: 'needed', prompt: 'structured', maxTokens: 2000 });
     expect(result.slot?.summary?.ids).toHaveLength(23);
+  });
+
+  it('by default counts characters ÷ 4, rounded up, per message, and keeps only the last 8 messages', () => {
+    // 31 messages of 12,000 characters: 3,000 tokens each by the rule (93,000 > 80,000), whatever the model's estimate says.
+    const long = textHistory(Array(31).fill(12_000));
+    const result = plan('two-tier', long, {}, { counter: () => 1 });
+    expect(ids(result)).toEqual([SLOT_ITEM_ID, ...range(23, 31)]);
+    expect(result.slot?.summary?.status).toBe('heuristic');
+    expect(result.metrics.trigger).toBe('93000 tokens > 80000 (heuristic summary)');
+    // One character fewer per message: 2,999 + ... rounds up to the same count.
+    expect(plan('two-tier', textHistory(Array(31).fill(11_997)), {}, { counter: () => 1 }).metrics.trigger).toBe('93000 tokens > 80000 (heuristic summary)');
+    expect(plan('two-tier', textHistory(Array(26).fill(12_000)), {}, { counter: () => 1 }).evicted).toEqual([]);
   });
 });
 

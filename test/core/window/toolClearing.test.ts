@@ -214,10 +214,10 @@ describe('the token-based strategies clear before they evict', () => {
     planContext({ history, policy: { strategy, options }, model: window, counter: countTokens });
 
   it.each([
-    ['truncate', {}],
-    ['summarize', { maxMessages: 0 }],
-    ['two-tier', { heuristicThreshold: 6000 }],
-  ] as const)('%s: a tool loop past the trigger fits by clearing alone; without clearing it evicts', (strategy, options) => {
+    ['truncate', { clearToolResults: true }],
+    ['summarize', { maxMessages: 0, clearToolResults: true }],
+    ['two-tier', { heuristicThreshold: 6000, scriptAwareCount: true, clearToolResults: true }],
+  ] as const)('%s: with clearing on, a tool loop past the trigger fits by clearing alone; without clearing it evicts', (strategy, options) => {
     for (const shape of SHAPES) {
       const history = buildHistory(loop(30), shape);
       const result = planWith(strategy, history, options);
@@ -230,9 +230,16 @@ describe('the token-based strategies clear before they evict', () => {
     }
   });
 
+  it.each(['truncate', 'summarize', 'two-tier'])('%s: by default clears nothing, as its own rule evicts messages and nothing else', (strategy) => {
+    const history = buildHistory(loop(30), 'anthropic');
+    const result = planWith(strategy, history, strategy === 'two-tier' ? { heuristicThreshold: 6000, scriptAwareCount: true } : { maxMessages: 0 });
+    expect(result.metrics.clearedToolResults).toBe(0);
+    expect(result.evicted.length).toBeGreaterThan(0);
+  });
+
   it('summarize: when clearing is not enough, the summary is asked about the original results, not the placeholders', () => {
     const history = buildHistory(loop(120, 'Reading on.'), 'anthropic');
-    const result = planWith('summarize', history, { maxMessages: 0, minEvictedForSummary: 0 });
+    const result = planWith('summarize', history, { maxMessages: 0, minEvictedForSummary: 0, clearToolResults: true });
     const request = result.slot?.summary;
     expect(request?.status).toBe('needed');
     const asked = JSON.stringify(request?.messages);

@@ -1,0 +1,133 @@
+/**
+ * The models each endpoint listed for its key, cached per provider and base URL with the
+ * time they were fetched, and kept in storage (a settings record of its own) so a reload
+ * shows them without asking again. Listing is started by the user (Settings' "List
+ * models" / "Refresh"), runs beside everything else and never blocks a send; a failure is
+ * kept as a sentence next to the list, with the models of the last success.
+ */
+import type { ListedModel, ModelInfo, ProviderId } from '../core';
+import { isWindowpaneError, listedModelInfos, readListedModels } from '../core';
+import type { ProviderSettings } from '../providers';
+import { repo, reportError, type Runtime } from './appStore';
+import { DEFAULT_BASE_URLS, type Settings } from './settings';
+
+/** One endpoint's list as the app holds it. */
+export interface ModelListState {
+  status: 'loading' | 'ready' | 'failed';
+  /** The models of the last successful listing (kept while a refresh runs or after it fails). */
+  models: ListedModel[];
+  /** Epoch ms of the last successful listing. */
+  fetchedAt?: number;
+  /** The endpoint listed more than is kept. */
+  truncated?: boolean;
+  /** Why the last listing failed, for the user. */
+  error?: string;
+}
+
+/** Where a listing goes: the provider, its key and base URL (as typed in Settings, maybe not saved yet). */
+export type ListTarget = Omit<ProviderSettings, 'model'>;
+
+/** Settings key of the stored lists. Must not change without a migration. */
+export const MODEL_LISTS_KEY = 'modelLists';
+
+/** The base URL a provider's requests go to: the one typed, else its default; without a trailing slash. */
+export function effectiveBaseUrl(provider: ProviderId, typed: string | undefined): string {
+  return ((typed ?? '').trim() || DEFAULT_BASE_URLS[provider]).replace(/\/+$/, '');
+}
+
+/** The cache key of an endpoint's list. */
+export function modelListKey(provider: ProviderId, baseUrl: string | undefined): string {
+  return `${provider} ${effectiveBaseUrl(provider, baseUrl)}`;
+}
+
+/** The list cached for the provider and base URL `settings` send to, if any. */
+export function modelListOf(lists: Readonly<Record<string, ModelListState>>, settings: Pick<Settings, 'provider' | 'baseUrls'>): ModelListState | undefined {
+  const key = modelListKey(settings.provider, settings.baseUrls[settings.provider]);
+  return Object.hasOwn(lists, key) ? lists[key] : undefined;
+}
+
+/** The listed models whose endpoint stated a window, as model facts for planning (see listedModelInfos). */
+export function listedInfosFor(lists: Readonly<Record<string, ModelListState>>, settings: Pick<Settings, 'provider' | 'baseUrls'>): ModelInfo[] {
+  const list = modelListOf(lists, settings);
+  if (!list || list.models.length === 0) return [];
+  const asOf = list.fetchedAt !== undefined ? new Date(list.fetchedAt).toISOString().slice(0, 10) : '';
+  return listedModelInfos(list.models, settings.provider, asOf);
+}
+
+/** Listings in flight by key, so an older answer never overwrites a newer one. */
+const inFlight = new WeakMap<Runtime, Map<string, number>>();
+
+/**
+ * Lists the models `target`'s key can use and caches them; never throws. A listing of the
+ * same endpoint started later wins over this one.
+ */
+export async function refreshModels(rt: Runtime, target: ListTarget): Promise<void> {
+  const key = modelListKey(target.provider, target.baseUrl);
+  const runs = inFlight.get(rt) ?? new Map<string, number>();
+  inFlight.set(rt, runs);
+  const run = (runs.get(key) ?? 0) + 1;
+  runs.set(key, run);
+  const update = (patch: Partial<ModelListState>) =>
+    rt.store.setState((s) => {
+      const previous = s.modelLists[key] ?? { status: 'loading', models: [] };
+      return { modelLists: { ...s.modelLists, [key]: { ...previous, ...patch } } };
+    });
+  update({ status: 'loading', error: undefined });
+  if (!rt.deps.listModels) {
+    update({ status: 'failed', error: 'Listing models is not available here.' });
+    return;
+  }
+  try {
+    const listing = await rt.deps.listModels({ ...target, baseUrl: effectiveBaseUrl(target.provider, target.baseUrl) });
+    if (runs.get(key) !== run) return;
+    update({ status: 'ready', models: listing.models, truncated: listing.truncated, fetchedAt: rt.deps.now(), error: undefined });
+  } catch (error) {
+    if (runs.get(key) !== run) return;
+    const message = isWindowpaneError(error) ? error.message : `Windowpane could not list the models: ${error instanceof Error ? error.message : String(error)}`;
+    update({ status: 'failed', error: message });
+    return;
+  }
+  await saveModelLists(rt);
+}
+
+/** Writes every successful list to storage; a failed write is told, and the lists stay on screen. */
+async function saveModelLists(rt: Runtime): Promise<void> {
+  const stored: Record<string, { models: ListedModel[]; fetchedAt: number; truncated: boolean }> = {};
+  for (const [key, list] of Object.entries(rt.store.getState().modelLists)) {
+    if (list.fetchedAt !== undefined) stored[key] = { models: list.models, fetchedAt: list.fetchedAt, truncated: list.truncated === true };
+  }
+  try {
+    await repo(rt).setSetting(MODEL_LISTS_KEY, stored);
+  } catch (error) {
+    reportError(rt, error, 'keep the list of models');
+  }
+}
+
+/** The stored lists, each checked as the answer it was: a record that is not a list is left out. */
+export function readModelLists(raw: unknown): Record<string, ModelListState> {
+  const lists: Record<string, ModelListState> = {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return lists;
+  for (const [key, value] of Object.entries(raw)) {
+    if (typeof value !== 'object' || value === null || key.length > 2100) continue;
+    const record = value as Record<string, unknown>;
+    const models = readListedModels(record.models);
+    const fetchedAt = record.fetchedAt;
+    if (!models || typeof fetchedAt !== 'number' || !Number.isFinite(fetchedAt) || fetchedAt < 0) continue;
+    lists[key] = { status: 'ready', models, fetchedAt, truncated: record.truncated === true };
+  }
+  return lists;
+}
+
+/** Reads the stored lists into the state (at startup, and when another tab listed); a failure only loses the cache. */
+export async function loadModelLists(rt: Runtime): Promise<void> {
+  try {
+    const stored = readModelLists(await repo(rt).getSetting(MODEL_LISTS_KEY));
+    // A listing running here now is newer than what is stored.
+    rt.store.setState((s) => {
+      const running = Object.fromEntries(Object.entries(s.modelLists).filter(([, list]) => list.status === 'loading'));
+      return { modelLists: { ...stored, ...running } };
+    });
+  } catch {
+    // The lists are a cache: without them Settings offers "List models" again.
+  }
+}

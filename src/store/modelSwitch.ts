@@ -1,0 +1,53 @@
+/**
+ * Switching the model from the conversation header: the open conversation (or, with none
+ * open, the default for new chats) sends to another model from the next request on. The
+ * state changes first, so the next plan, and the gauge that reads it, use the new
+ * model's window at once; storage follows.
+ */
+import type { ProviderId } from '../core';
+import { conversationOverrides, repo, reportError, setConversation, SETTINGS_KEY, type Runtime } from './appStore';
+import { loadCalibration } from './calibration';
+import { effectiveSettings, type ConversationOverrides, type Settings } from './settings';
+import { defaultModelFor } from './turn';
+
+/** `settings` with `window` kept as the own window of `modelId`, unless the user already gave that model one. */
+function keepWindow(settings: Settings, provider: ProviderId, modelId: string, window: number): Settings {
+  const windows = settings.modelWindows[provider] ?? {};
+  if (Object.hasOwn(windows, modelId)) return settings;
+  return { ...settings, modelWindows: { ...settings.modelWindows, [provider]: { ...windows, [modelId]: window } } };
+}
+
+/**
+ * Makes the open conversation (or new chats) use `modelId` of the provider in force. The
+ * "Context window" setting is the window of the model it was set with: on a switch it is
+ * kept as that model's own window, and the new model's window applies.
+ */
+export async function switchModel(rt: Runtime, modelId: string): Promise<void> {
+  const id = modelId.trim();
+  if (!id || id.length > 200) return;
+  const state = rt.store.getState();
+  const conversation = state.conversations.find((c) => c.id === state.activeId);
+  const overrides = conversationOverrides(conversation);
+  const current = effectiveSettings(state.settings, overrides);
+  const provider = current.provider;
+  const previous = current.models[provider] || defaultModelFor(provider);
+  if (previous === id) return;
+  const explicit = current.contextWindow > 0;
+  const carried = explicit && previous ? keepWindow(state.settings, provider, previous, current.contextWindow) : state.settings;
+  try {
+    if (conversation) {
+      const next: ConversationOverrides = { ...overrides, provider, model: id, ...(explicit ? { contextWindow: 0 } : {}) };
+      setConversation(rt, { ...conversation, overrides: next as Record<string, unknown> });
+      rt.store.setState({ settings: carried });
+      await repo(rt).setConversationOverrides(conversation.id, next as Record<string, unknown>);
+      if (carried !== state.settings) await repo(rt).setSetting(SETTINGS_KEY, carried);
+    } else {
+      const settings: Settings = { ...carried, models: { ...carried.models, [provider]: id }, contextWindow: explicit ? 0 : carried.contextWindow };
+      rt.store.setState({ settings });
+      await repo(rt).setSetting(SETTINGS_KEY, settings);
+    }
+  } catch (error) {
+    reportError(rt, error, 'save the model choice');
+  }
+  await loadCalibration(rt, id);
+}
