@@ -10,9 +10,22 @@ const STORAGE = ['idb', 'idb/*'];
 
 /** Globals a pure module must not touch: DOM, storage, network, clocks and randomness are passed in. */
 const IMPURE_GLOBALS = [
-  'window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'indexedDB',
-  'fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'location', 'history',
-  'setTimeout', 'setInterval', 'requestAnimationFrame', 'Worker',
+  'window',
+  'document',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+  'indexedDB',
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'EventSource',
+  'location',
+  'history',
+  'setTimeout',
+  'setInterval',
+  'requestAnimationFrame',
+  'Worker',
 ].map((name) => ({ name, message: 'src/core is pure: pass time, I/O and platform objects in as arguments.' }));
 
 export default tseslint.config(
@@ -32,15 +45,19 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: '^(?!\\.{1,2}/)', message: 'src/core imports nothing outside src/core (no packages: React, zustand, idb, SDKs...).' },
-          { regex: '^\\.\\./\\.\\./', message: 'src/core imports nothing outside src/core.' },
-          { regex: '^\\.\\./(providers|persistence|store|components|App|main)', message: 'src/core imports nothing outside src/core.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\.{1,2}/)', message: 'src/core imports nothing outside src/core (no packages: React, zustand, idb, SDKs...).' },
+            { regex: '^\\.\\./\\.\\./', message: 'src/core imports nothing outside src/core.' },
+            { regex: '^\\.\\./(providers|persistence|store|components|App|main)', message: 'src/core imports nothing outside src/core.' },
+          ],
+        },
+      ],
       'no-restricted-globals': ['error', ...IMPURE_GLOBALS],
-      'no-restricted-properties': ['error',
+      'no-restricted-properties': [
+        'error',
         { object: 'Date', property: 'now', message: 'src/core is pure: take the time as an argument.' },
         { object: 'Math', property: 'random', message: 'src/core is pure: take ids and randomness as arguments.' },
       ],
@@ -50,26 +67,32 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/providers/**', 'src/core/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [],
-        patterns: [
-          { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
-          { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [],
+          patterns: [
+            { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
+            { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
+          ],
+        },
+      ],
     },
   },
   {
     // The store never reaches up into the UI: the types it produces (notices, the gauge's view) are its own.
     files: ['src/store/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
-          { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
-          { regex: '^\\.\\./components(/|$)', message: 'src/store does not import from src/components: imports point down.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
+            { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
+            { regex: '^\\.\\./components(/|$)', message: 'src/store does not import from src/components: imports point down.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -84,13 +107,16 @@ export default tseslint.config(
     // Components see the store only through its public surface, src/store/index.ts.
     files: ['src/components/**/*.{ts,tsx}', 'src/App.tsx', 'src/main.tsx'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
-          { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
-          { regex: '^\\.{1,2}/store/.', message: "Components import the store's public surface ('../store'), not its modules." },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
+            { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
+            { regex: '^\\.{1,2}/store/.', message: "Components import the store's public surface ('../store'), not its modules." },
+          ],
+        },
+      ],
     },
   },
   {

@@ -15,7 +15,12 @@ import { actions, activeModelIn, conversationOverrides, effectiveSettings, model
 /** The Settings dialog's models for a provider: the registry's, then what its endpoint at `baseUrl` listed. */
 function modelsIn(state: Pick<AppState, 'modelLists' | 'settings'>) {
   return (provider: ProviderId, baseUrl?: string): ModelOption[] =>
-    modelChoicesFor(state, state.settings, provider, baseUrl).map((m) => ({ id: m.id, label: m.label, contextWindow: m.contextWindow, guess: m.windowSource === 'guess' }));
+    modelChoicesFor(state, state.settings, provider, baseUrl).map((m) => ({
+      id: m.id,
+      label: m.label,
+      contextWindow: m.contextWindow,
+      guess: m.windowSource === 'guess',
+    }));
 }
 
 /** The app inside its last-resort boundary: whatever fails to render, the page is never blank. */

@@ -78,7 +78,8 @@ export function guardReads(extraRoots: readonly string[] = []): void {
   state[INSTALLED] = true;
   const sync = fs as unknown as Record<string, unknown>;
   const promises = fs.promises as unknown as Record<string, unknown>;
-  for (const name of ['readFileSync', 'readFile', 'readdirSync', 'readdir', 'opendirSync', 'opendir', 'createReadStream', 'readlinkSync', 'readlink']) wrap(sync, name);
+  for (const name of ['readFileSync', 'readFile', 'readdirSync', 'readdir', 'opendirSync', 'opendir', 'createReadStream', 'readlinkSync', 'readlink'])
+    wrap(sync, name);
   for (const name of ['openSync', 'open']) wrap(sync, name, { applies: (args) => isReadFlag(args[1]) || typeof args[1] === 'function' });
   for (const name of ['readFile', 'readdir', 'opendir', 'readlink']) wrap(promises, name, { promise: true });
   wrap(promises, 'open', { applies: (args) => isReadFlag(args[1]), promise: true });

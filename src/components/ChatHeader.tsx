@@ -73,7 +73,10 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
           ))}
         </select>
       ) : (
-        <span className={`model-chip${isDemo ? ' demo' : ''}`} title={isDemo ? 'Answers come from a local demo, not a real model' : 'Model for the next message'}>
+        <span
+          className={`model-chip${isDemo ? ' demo' : ''}`}
+          title={isDemo ? 'Answers come from a local demo, not a real model' : 'Model for the next message'}
+        >
           {isDemo ? 'Demo — not a real model' : modelLabel}
         </span>
       )}
@@ -81,10 +84,22 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
         {/* One click exports what a user most often wants: this conversation (or, with none open, all of them) as
             re-importable JSON. The other formats and scopes are one step further, in the menu beside it. */}
         <div className="split-button">
-          <button type="button" onClick={() => choose('json', canExportActive ? 'active' : 'all')} title={canExportActive ? 'Download this conversation as Windowpane JSON' : 'Download all conversations as Windowpane JSON'}>
+          <button
+            type="button"
+            onClick={() => choose('json', canExportActive ? 'active' : 'all')}
+            title={canExportActive ? 'Download this conversation as Windowpane JSON' : 'Download all conversations as Windowpane JSON'}
+          >
             Export
           </button>
-          <button ref={toggleRef} type="button" className="split-toggle" aria-label="Other formats" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)}>
+          <button
+            ref={toggleRef}
+            type="button"
+            className="split-toggle"
+            aria-label="Other formats"
+            aria-haspopup="menu"
+            aria-expanded={menuOpen}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
             ▾
           </button>
         </div>

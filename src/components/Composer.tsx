@@ -88,7 +88,13 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
               </span>
               <span className="chip-size">{formatBytes(a.size)}</span>
               {onRemoveAttachment && (
-                <button type="button" className="chip-remove" aria-label={`Remove ${a.name}`} title={`Remove ${a.name}`} onClick={() => onRemoveAttachment(a.id)}>
+                <button
+                  type="button"
+                  className="chip-remove"
+                  aria-label={`Remove ${a.name}`}
+                  title={`Remove ${a.name}`}
+                  onClick={() => onRemoveAttachment(a.id)}
+                >
                   ×
                 </button>
               )}
@@ -99,7 +105,13 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       <div className="composer-row">
         {onAttach && (
           <>
-            <button type="button" className="attach-button" aria-label="Attach files" title="Attach text files (or drop them here)" onClick={() => fileInput.current?.click()}>
+            <button
+              type="button"
+              className="attach-button"
+              aria-label="Attach files"
+              title="Attach text files (or drop them here)"
+              onClick={() => fileInput.current?.click()}
+            >
               <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
                 <path
                   d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5"

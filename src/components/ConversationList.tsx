@@ -87,7 +87,13 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
                   >
                     <Icon path="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" />
                   </button>
-                  <button type="button" className="icon-button" aria-label={`Delete ${item.title || 'Untitled'}`} title="Delete" onClick={() => onDelete(item.id)}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Delete ${item.title || 'Untitled'}`}
+                    title="Delete"
+                    onClick={() => onDelete(item.id)}
+                  >
                     <Icon path="M5 7h14M10 11v6M14 11v6M7 7l1 13h8l1-13M9 7V4h6v3" />
                   </button>
                 </span>
@@ -103,7 +109,17 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
 
 function Icon({ path }: { path: string }) {
   return (
-    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={path} />
     </svg>
   );

@@ -16,7 +16,11 @@ function plainTextOf(message: StoredMessage): string {
 export function MessageFallback({ message }: { message: StoredMessage }) {
   const isUser = message.role === 'user';
   return (
-    <article aria-label={isUser ? 'User message' : 'Assistant message'} className={`message ${isUser ? 'message-user' : 'message-assistant'}`} data-message-id={message.id}>
+    <article
+      aria-label={isUser ? 'User message' : 'Assistant message'}
+      className={`message ${isUser ? 'message-user' : 'message-assistant'}`}
+      data-message-id={message.id}
+    >
       <div className="message-body">
         <p className="plain">{plainTextOf(message)}</p>
         <p className="render-note muted" role="note">

@@ -31,7 +31,17 @@ const STATUS_NOTE: Partial<Record<StoredMessage['status'], string>> = {
 };
 
 /** One user or assistant message: markdown, tool calls, token badge and actions. */
-export const MessageView = memo(function MessageView({ message, streamingText, tokens, notSent, toolResults, toolsPending, onEdit, onRegenerate, onTogglePin }: MessageViewProps) {
+export const MessageView = memo(function MessageView({
+  message,
+  streamingText,
+  tokens,
+  notSent,
+  toolResults,
+  toolsPending,
+  onEdit,
+  onRegenerate,
+  onTogglePin,
+}: MessageViewProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const [copied, setCopied] = useState(false);
@@ -63,7 +73,11 @@ export const MessageView = memo(function MessageView({ message, streamingText, t
     >
       <header className="message-meta">
         <span className="message-role">{isUser ? 'You' : (message.model ?? 'Assistant')}</span>
-        {notSent && <span className="badge badge-muted" title="Outside the context window: the next request will not include this message">not sent</span>}
+        {notSent && (
+          <span className="badge badge-muted" title="Outside the context window: the next request will not include this message">
+            not sent
+          </span>
+        )}
         {message.pinned && <span className="badge">pinned</span>}
         {tokens !== undefined && (
           <span className="badge badge-muted" title="Estimated tokens of this message">
@@ -91,9 +105,11 @@ export const MessageView = memo(function MessageView({ message, streamingText, t
         </form>
       ) : (
         <div className="message-body">
-          {blocks.filter((b) => b.type === 'thinking').map((b, i) => (
-            <ToolBlockView key={`t${i}`} block={b} />
-          ))}
+          {blocks
+            .filter((b) => b.type === 'thinking')
+            .map((b, i) => (
+              <ToolBlockView key={`t${i}`} block={b} />
+            ))}
           {text &&
             (isUser ? (
               <p className="plain">{text}</p>
@@ -102,13 +118,15 @@ export const MessageView = memo(function MessageView({ message, streamingText, t
                 <Markdown text={shownText} />
               </Suspense>
             ))}
-          {blocks.filter((b) => b.type !== 'thinking').map((b, i) =>
-            b.type === 'tool_use' ? (
-              <ToolCallView key={b.id} call={b} result={toolResults?.[b.id]} pending={toolsPending} />
-            ) : (
-              <ToolBlockView key={`b${i}`} block={b} />
-            ),
-          )}
+          {blocks
+            .filter((b) => b.type !== 'thinking')
+            .map((b, i) =>
+              b.type === 'tool_use' ? (
+                <ToolCallView key={b.id} call={b} result={toolResults?.[b.id]} pending={toolsPending} />
+              ) : (
+                <ToolBlockView key={`b${i}`} block={b} />
+              ),
+            )}
           {message.error && (
             <p className="message-error" role="alert">
               {message.error.message}

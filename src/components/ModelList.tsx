@@ -84,7 +84,9 @@ export function ModelList({ target, blocked, windows, onWindow }: ModelListSlot)
   // The dialog is short-lived: "listed 5 min ago" is reckoned from when it opened.
   const [openedAt] = useState(Date.now);
   const key = modelListKey(target.provider, target.baseUrl);
-  const { list, modelLists } = useApp(useShallow((s) => ({ list: Object.hasOwn(s.modelLists, key) ? s.modelLists[key] : undefined, modelLists: s.modelLists })));
+  const { list, modelLists } = useApp(
+    useShallow((s) => ({ list: Object.hasOwn(s.modelLists, key) ? s.modelLists[key] : undefined, modelLists: s.modelLists })),
+  );
   // In the endpoint's own order (Anthropic lists the newest first).
   const choices = useMemo(() => {
     const order = new Map(list?.models.map((m, i) => [m.id, i]));

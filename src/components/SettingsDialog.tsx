@@ -4,7 +4,16 @@ import { RUN_TIME_LIMIT_MS, keyDestinationQuestions, strategyChoices } from '../
 import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
 import { StrategyAdditionsFields } from './StrategyAdditionsFields';
 import type { ModelListSlot } from './ModelList';
-import { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, resetToOwnRule, settingsProblems, type Knob, type Settings, type ToolSettings, type WindowSettings } from '../store';
+import {
+  DEFAULT_BASE_URLS,
+  TOOL_ROUNDS_RANGE,
+  resetToOwnRule,
+  settingsProblems,
+  type Knob,
+  type Settings,
+  type ToolSettings,
+  type WindowSettings,
+} from '../store';
 
 export interface ModelOption {
   id: string;
@@ -85,7 +94,11 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
   const w = draft.window;
   // Numbers are kept as typed (an empty box is NaN) and checked by the store's own rules, so a value shown as
   // accepted here is one the store keeps and planning can use, and each field says what is wrong with it.
-  const problems = settingsProblems({ ...draft, models: { ...draft.models, [provider]: model }, tools: { ...draft.tools, maxRounds: typedNumber(roundsText) } });
+  const problems = settingsProblems({
+    ...draft,
+    models: { ...draft.models, [provider]: model },
+    tools: { ...draft.tools, maxRounds: typedNumber(roundsText) },
+  });
   const blocked = (Object.keys(KNOB_LABELS) as Knob[]).filter((knob) => problems[knob]).map((knob) => KNOB_LABELS[knob]);
   const saveBlockedId = useId();
   const focusFirstInvalid = () => {
@@ -102,12 +115,16 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
   const keyQuestions =
     provider === 'demo'
       ? {}
-      : keyDestinationQuestions({ baseUrl: baseUrlOf(settings), apiKey: settings.apiKeys[provider] ?? '' }, { baseUrl: baseUrlOf(draft), apiKey: draft.apiKeys[provider] ?? '' });
+      : keyDestinationQuestions(
+          { baseUrl: baseUrlOf(settings), apiKey: settings.apiKeys[provider] ?? '' },
+          { baseUrl: baseUrlOf(draft), apiKey: draft.apiKeys[provider] ?? '' },
+        );
   const insecureConfirmed = keyQuestions.insecureOrigin !== undefined && draft.keyConfirmedFor[provider] === keyQuestions.insecureOrigin;
   /** The unanswered question that stops Save, if any. */
   const keyQuestionOpen = (): string | undefined => {
     if (keyQuestions.moved && !keyMove) return `Choose whether your key may go to ${keyQuestions.moved.to}.`;
-    if (keyQuestions.insecureOrigin && keyMove !== 'clear' && !insecureConfirmed) return `Confirm that your key may travel unencrypted to ${keyQuestions.insecureOrigin}, or use an https address.`;
+    if (keyQuestions.insecureOrigin && keyMove !== 'clear' && !insecureConfirmed)
+      return `Confirm that your key may travel unencrypted to ${keyQuestions.insecureOrigin}, or use an https address.`;
     return undefined;
   };
 
@@ -168,7 +185,10 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
             </Field>
             {provider !== 'demo' && (
               <>
-                <Field label="API key" hint={`Stored only in this browser and sent only to the base URL below.${provider === 'openai-compatible' ? ' Optional for local servers such as Ollama.' : ''}`}>
+                <Field
+                  label="API key"
+                  hint={`Stored only in this browser and sent only to the base URL below.${provider === 'openai-compatible' ? ' Optional for local servers such as Ollama.' : ''}`}
+                >
                   {(id, hint) => (
                     <span className="row">
                       <input
@@ -216,9 +236,23 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
                 // A provider with no listed models, or a saved id not in the list, can only be typed: a select would show a model that is not the one saved.
                 customMode || isCustomModel || models.length === 0 ? (
                   <span className="row">
-                    <input id={id} aria-describedby={describedBy} aria-invalid={invalid} value={model} autoFocus={customMode} placeholder="model id, e.g. llama3.1" onChange={(e) => setModel(e.target.value.trim())} />
+                    <input
+                      id={id}
+                      aria-describedby={describedBy}
+                      aria-invalid={invalid}
+                      value={model}
+                      autoFocus={customMode}
+                      placeholder="model id, e.g. llama3.1"
+                      onChange={(e) => setModel(e.target.value.trim())}
+                    />
                     {models.length > 0 && (
-                      <button type="button" onClick={() => { setCustomMode(false); setModel(models[0]?.id ?? ''); }}>
+                      <button
+                        type="button"
+                        onClick={() => {
+                          setCustomMode(false);
+                          setModel(models[0]?.id ?? '');
+                        }}
+                      >
                         From list
                       </button>
                     )}
@@ -253,7 +287,8 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
                   keyConfirmedFor: draft.keyConfirmedFor[provider],
                 },
                 // The saved key must not go to a new host before the user says it may.
-                blocked: keyQuestions.moved && !keyMove ? `Choose above whether your key may go to ${keyQuestions.moved.to} before listing its models.` : undefined,
+                blocked:
+                  keyQuestions.moved && !keyMove ? `Choose above whether your key may go to ${keyQuestions.moved.to} before listing its models.` : undefined,
                 windows: draft.modelWindows?.[provider] ?? {},
                 onWindow: (id, tokens) =>
                   setDraft((d) => {
@@ -264,13 +299,33 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
                   }),
               })}
             <Field label="Context window" hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model)." error={problems.contextWindow}>
-              {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={draft.contextWindow} onValue={(v) => setDraft((d) => ({ ...d, contextWindow: typedNumber(v) }))} />}
+              {(id, hint, invalid) => (
+                <NumberInput
+                  id={id}
+                  aria-describedby={hint}
+                  aria-invalid={invalid}
+                  min={0}
+                  step={1}
+                  value={draft.contextWindow}
+                  onValue={(v) => setDraft((d) => ({ ...d, contextWindow: typedNumber(v) }))}
+                />
+              )}
             </Field>
             <Field label="System prompt">
               {(id) => <textarea id={id} rows={3} value={draft.systemPrompt} onChange={(e) => setDraft((d) => ({ ...d, systemPrompt: e.target.value }))} />}
             </Field>
             <Field label="Max output tokens" hint="Reserved for the answer in every request. 0 uses the model's default." error={problems.maxOutputTokens}>
-              {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={draft.maxOutputTokens} onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: typedNumber(v) }))} />}
+              {(id, hint, invalid) => (
+                <NumberInput
+                  id={id}
+                  aria-describedby={hint}
+                  aria-invalid={invalid}
+                  min={0}
+                  step={1}
+                  value={draft.maxOutputTokens}
+                  onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: typedNumber(v) }))}
+                />
+              )}
             </Field>
           </section>
 
@@ -278,7 +333,13 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
             <h3>Context window management</h3>
             <Field label="Strategy" error={problems.strategy}>
               {(id, describedBy, invalid) => (
-                <select id={id} aria-describedby={describedBy} aria-invalid={invalid} value={w.strategy} onChange={(e) => setWindow({ strategy: e.target.value })}>
+                <select
+                  id={id}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  value={w.strategy}
+                  onChange={(e) => setWindow({ strategy: e.target.value })}
+                >
                   {strategyChoices().map(({ name, label }) => (
                     <option key={name} value={name}>
                       {label}
@@ -298,38 +359,153 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
             </label>
             <div className="grid">
               <Field label="Max messages" hint="0 disables the count cap." error={problems.maxMessages}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={w.maxMessages} onValue={(v) => setWindow({ maxMessages: typedNumber(v) })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    step={1}
+                    value={w.maxMessages}
+                    onValue={(v) => setWindow({ maxMessages: typedNumber(v) })}
+                  />
+                )}
               </Field>
               <Field label="Preserve first messages" error={problems.preserveFirst}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={w.preserveFirst} onValue={(v) => setWindow({ preserveFirst: typedNumber(v) })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    step={1}
+                    value={w.preserveFirst}
+                    onValue={(v) => setWindow({ preserveFirst: typedNumber(v) })}
+                  />
+                )}
               </Field>
               <Field label="Preserve last messages" error={problems.preserveLast}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={w.preserveLast} onValue={(v) => setWindow({ preserveLast: typedNumber(v) })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    step={1}
+                    value={w.preserveLast}
+                    onValue={(v) => setWindow({ preserveLast: typedNumber(v) })}
+                  />
+                )}
               </Field>
               <Field label="Rolling window size" hint="Messages kept by the rolling strategy." error={problems.rollingMax}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={1} step={1} value={w.rollingMax} onValue={(v) => setWindow({ rollingMax: typedNumber(v) })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={1}
+                    step={1}
+                    value={w.rollingMax}
+                    onValue={(v) => setWindow({ rollingMax: typedNumber(v) })}
+                  />
+                )}
               </Field>
               {/* Shares are typed as percentages, any fraction of one: step="any" keeps the browser from refusing a value the rules accept. */}
               <Field label="Trim above (% of window)" error={problems.triggerRatio}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} max={100} step="any" value={percentOf(w.triggerRatio)} onValue={(v) => setWindow({ triggerRatio: typedNumber(v) / 100 })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    max={100}
+                    step="any"
+                    value={percentOf(w.triggerRatio)}
+                    onValue={(v) => setWindow({ triggerRatio: typedNumber(v) / 100 })}
+                  />
+                )}
               </Field>
               <Field label="Trim down to (% of window)" error={problems.targetRatio}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} max={100} step="any" value={percentOf(w.targetRatio)} onValue={(v) => setWindow({ targetRatio: typedNumber(v) / 100 })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    max={100}
+                    step="any"
+                    value={percentOf(w.targetRatio)}
+                    onValue={(v) => setWindow({ targetRatio: typedNumber(v) / 100 })}
+                  />
+                )}
               </Field>
-              <Field label="After a trim, fall to (% of trigger)" hint="Automatic strategy: lower means rarer trims and longer-lived prompt caches." error={problems.lowWater}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} max={100} step="any" value={percentOf(w.lowWater)} onValue={(v) => setWindow({ lowWater: typedNumber(v) / 100 })} />}
+              <Field
+                label="After a trim, fall to (% of trigger)"
+                hint="Automatic strategy: lower means rarer trims and longer-lived prompt caches."
+                error={problems.lowWater}
+              >
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    max={100}
+                    step="any"
+                    value={percentOf(w.lowWater)}
+                    onValue={(v) => setWindow({ lowWater: typedNumber(v) / 100 })}
+                  />
+                )}
               </Field>
               <Field label="Token budget per request" hint="0 = no cap beyond the window share." error={problems.budgetTokens}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step={1} value={w.budgetTokens} onValue={(v) => setWindow({ budgetTokens: typedNumber(v) })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    step={1}
+                    value={w.budgetTokens}
+                    onValue={(v) => setWindow({ budgetTokens: typedNumber(v) })}
+                  />
+                )}
               </Field>
               <Field label="Money budget per request (USD)" hint="0 = no cap. Uses the model's input price." error={problems.budgetUsd}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={0} step="any" value={w.budgetUsd} onValue={(v) => setWindow({ budgetUsd: typedNumber(v) })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    step="any"
+                    value={w.budgetUsd}
+                    onValue={(v) => setWindow({ budgetUsd: typedNumber(v) })}
+                  />
+                )}
               </Field>
               <Field label="Summary model" hint="Empty uses the chat model; a cheaper one saves money." error={problems.summaryModel}>
-                {(id, hint, invalid) => <input id={id} aria-describedby={hint} aria-invalid={invalid} value={w.summaryModel} onChange={(e) => setWindow({ summaryModel: e.target.value.trim() })} />}
+                {(id, hint, invalid) => (
+                  <input
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    value={w.summaryModel}
+                    onChange={(e) => setWindow({ summaryModel: e.target.value.trim() })}
+                  />
+                )}
               </Field>
               <Field label="Summary max tokens" error={problems.summaryMaxTokens}>
-                {(id, hint, invalid) => <NumberInput id={id} aria-describedby={hint} aria-invalid={invalid} min={1} step={1} value={w.summaryMaxTokens} onValue={(v) => setWindow({ summaryMaxTokens: typedNumber(v) })} />}
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={1}
+                    step={1}
+                    value={w.summaryMaxTokens}
+                    onValue={(v) => setWindow({ summaryMaxTokens: typedNumber(v) })}
+                  />
+                )}
               </Field>
             </div>
           </section>
@@ -416,7 +592,11 @@ function percentOf(share: number): number {
  * (the draft takes the parsed, clamped value at each keystroke); on blur it shows that value.
  * Showing the clamped value while typing turned "clear, type 512" into 64512.
  */
-function NumberInput({ value, onValue, ...rest }: Omit<ComponentProps<'input'>, 'value' | 'onChange' | 'type'> & { value: number; onValue: (text: string) => void }) {
+function NumberInput({
+  value,
+  onValue,
+  ...rest
+}: Omit<ComponentProps<'input'>, 'value' | 'onChange' | 'type'> & { value: number; onValue: (text: string) => void }) {
   const [typed, setTyped] = useState<string | null>(null);
   return (
     <input

@@ -12,7 +12,12 @@ export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, sea
   const items: ConversationItem[] = useMemo(() => {
     if (!hits) return conversations.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt }));
     const byId = new Map(conversations.map((c) => [c.id, c]));
-    return hits.map((h) => ({ id: h.conversationId, title: byId.get(h.conversationId)?.title ?? h.title, updatedAt: byId.get(h.conversationId)?.updatedAt ?? 0, snippet: h.matchedIn === 'message' ? h.snippet : undefined }));
+    return hits.map((h) => ({
+      id: h.conversationId,
+      title: byId.get(h.conversationId)?.title ?? h.title,
+      updatedAt: byId.get(h.conversationId)?.updatedAt ?? 0,
+      snippet: h.matchedIn === 'message' ? h.snippet : undefined,
+    }));
   }, [conversations, hits]);
 
   return (

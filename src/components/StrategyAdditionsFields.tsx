@@ -25,7 +25,13 @@ export function StrategyAdditionsFields({ window: w, strategyLabel, onToggle, on
       {shown.map((a) => (
         <div className="switch-field" key={a.key}>
           <label className="check">
-            <input type="checkbox" role="switch" aria-describedby={`${id}-${a.key}`} checked={values[a.key] === true} onChange={(e) => onToggle(a.key, e.target.checked)} />{' '}
+            <input
+              type="checkbox"
+              role="switch"
+              aria-describedby={`${id}-${a.key}`}
+              checked={values[a.key] === true}
+              onChange={(e) => onToggle(a.key, e.target.checked)}
+            />{' '}
             {a.label}
           </label>
           <small id={`${id}-${a.key}`} className="muted">

@@ -81,7 +81,12 @@ export const ToolCallView = memo(function ToolCallView({ call, result, pending }
         <span className="tool-call-chevron" aria-hidden="true" />
         {/* Spaces between the parts: the button's accessible name is their text run together. */}
         <code className="tool-call-name">{call.name}</code> <span className="tool-call-args">{argumentSummary(call)}</span>
-        {isError && <> <span className="badge badge-error">error</span></>}
+        {isError && (
+          <>
+            {' '}
+            <span className="badge badge-error">error</span>
+          </>
+        )}
         {cleared && (
           <>
             {' '}
@@ -90,7 +95,12 @@ export const ToolCallView = memo(function ToolCallView({ call, result, pending }
             </span>
           </>
         )}
-        {status && <> <span className="badge badge-muted">{status}</span></>}
+        {status && (
+          <>
+            {' '}
+            <span className="badge badge-muted">{status}</span>
+          </>
+        )}
       </button>
       <div id={panelId} className="tool-call-details" hidden={!open}>
         <p className="tool-call-label">Arguments</p>

@@ -90,16 +90,16 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                   // One message that cannot be rendered shows its plain text; the others render as usual.
                   <ErrorBoundary fallbackRender={() => <MessageFallback message={row.message} />} resetKeys={[row.message]}>
                     {row.kind === 'message' ? (
-                  <MessageView
-                    message={row.message}
-                    tokens={row.tokens}
-                    notSent={row.notSent}
-                    toolResults={row.toolResults}
-                    toolsPending={sendingHere && item.index === rows.length - 1}
-                    streamingText={streaming?.messageId === row.message.id ? streaming.text : undefined}
-                    onEdit={busy ? undefined : onEdit}
-                    onRegenerate={busy || item.index !== newestMessage ? undefined : onRegenerate}
-                    onTogglePin={onTogglePin}
+                      <MessageView
+                        message={row.message}
+                        tokens={row.tokens}
+                        notSent={row.notSent}
+                        toolResults={row.toolResults}
+                        toolsPending={sendingHere && item.index === rows.length - 1}
+                        streamingText={streaming?.messageId === row.message.id ? streaming.text : undefined}
+                        onEdit={busy ? undefined : onEdit}
+                        onRegenerate={busy || item.index !== newestMessage ? undefined : onRegenerate}
+                        onTogglePin={onTogglePin}
                       />
                     ) : (
                       <SummaryMessage message={row.message} onRegenerate={onRegenerateSummary} busy={busy} />

@@ -11,9 +11,7 @@ export interface TrimNoticeProps {
 
 /** Marks where the window's cut falls in the transcript. */
 export function TrimNotice({ evicted, summarized, reason, strategy }: TrimNoticeProps) {
-  const text = summarized
-    ? `${evicted} message${evicted === 1 ? '' : 's'} summarized`
-    : `[${evicted} earlier messages truncated to fit context window]`;
+  const text = summarized ? `${evicted} message${evicted === 1 ? '' : 's'} summarized` : `[${evicted} earlier messages truncated to fit context window]`;
   return (
     <div role="note" className="trim-notice" aria-label="Trim notice">
       <span>{text}</span>

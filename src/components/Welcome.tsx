@@ -12,13 +12,13 @@ export function Welcome({ isDemo, onAddKey, onTry }: WelcomeProps) {
     <section className="welcome" aria-label="Welcome">
       <h2>Chat as long as you like.</h2>
       <p>
-        Windowpane keeps every conversation inside the model’s context window and your budget, and shows you exactly what each
-        request sends. Everything stays in this browser.
+        Windowpane keeps every conversation inside the model’s context window and your budget, and shows you exactly what each request sends. Everything stays
+        in this browser.
       </p>
       {isDemo ? (
         <p>
-          You’re using the <strong>Demo</strong>: it needs no key and answers locally, with a tiny context window so you can watch
-          trimming and summaries happen within a few messages.
+          You’re using the <strong>Demo</strong>: it needs no key and answers locally, with a tiny context window so you can watch trimming and summaries happen
+          within a few messages.
         </p>
       ) : null}
       <div className="row">

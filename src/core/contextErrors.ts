@@ -55,7 +55,10 @@ const PATTERNS: Pattern[] = [
   {
     // OpenAI: "This model's maximum context length is 128000 tokens. However, your messages resulted in
     // 130000 tokens. Please reduce the length of the messages." (optionally "(N in the messages, M in the functions)")
-    regex: new RegExp(String.raw`maximum context length is\s*${NUMBER}\s*tokens[\s\S]*?(?:messages resulted in|request has)\s*${NUMBER}\s*(?:input\s+)?tokens`, 'i'),
+    regex: new RegExp(
+      String.raw`maximum context length is\s*${NUMBER}\s*tokens[\s\S]*?(?:messages resulted in|request has)\s*${NUMBER}\s*(?:input\s+)?tokens`,
+      'i',
+    ),
     read: (m) => ({ promptTokens: toInt(m[2]), limit: toInt(m[1]) }),
   },
   {

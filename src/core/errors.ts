@@ -68,7 +68,9 @@ export interface ErrorDetailsByCode {
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** The details of an error of code `C`; for an error whose code is not known yet, every field any code may carry. */
-export type ErrorDetails<C extends ErrorCode = ErrorCode> = [ErrorCode] extends [C] ? Partial<UnionToIntersection<ErrorDetailsByCode[ErrorCode]>> : ErrorDetailsByCode[C];
+export type ErrorDetails<C extends ErrorCode = ErrorCode> = [ErrorCode] extends [C]
+  ? Partial<UnionToIntersection<ErrorDetailsByCode[ErrorCode]>>
+  : ErrorDetailsByCode[C];
 
 /** An error with a machine-readable `code` and a message a user can act on. */
 export class WindowpaneError<C extends ErrorCode = ErrorCode> extends Error {

@@ -284,10 +284,7 @@ export interface MessageRange {
  * of its own. `joinWithPrevious(i)` may glue more messages on (the planner glues wire
  * messages that came from one stored message). Linear in the number of messages.
  */
-export function groupUnits(
-  messages: readonly WindowMessage[],
-  joinWithPrevious?: (index: number) => boolean,
-): MessageRange[] {
+export function groupUnits(messages: readonly WindowMessage[], joinWithPrevious?: (index: number) => boolean): MessageRange[] {
   const units: MessageRange[] = [];
   let start = 0;
   let acceptsResults = false;
@@ -372,10 +369,7 @@ const OPENAI_ROLES: readonly string[] = ['system', 'developer', 'user', 'assista
  *   (not a tool result); at least one non-system message.
  * Linear in the size of the messages; pure.
  */
-export function validateRequest(
-  messages: readonly WindowMessage[],
-  options: ValidateRequestOptions = {},
-): RequestValidation {
+export function validateRequest(messages: readonly WindowMessage[], options: ValidateRequestOptions = {}): RequestValidation {
   const violations: RequestViolation[] = [];
   const roles = options.provider === 'anthropic' ? ANTHROPIC_ROLES : OPENAI_ROLES;
   const shapes = messages.map((message) => messageShape(message));
@@ -412,12 +406,7 @@ export function validateRequest(
  * Tool pairing over `shapes[from, to)`: pushes a violation for each unanswered call,
  * duplicate answer, and result without its call right before it. Linear.
  */
-export function collectPairingViolations(
-  shapes: readonly MessageShape[],
-  from: number,
-  to: number,
-  out: RequestViolation[],
-): void {
+export function collectPairingViolations(shapes: readonly MessageShape[], from: number, to: number, out: RequestViolation[]): void {
   let callerIndex = -1;
   let pending: Map<string, number> | null = null;
   const close = () => {

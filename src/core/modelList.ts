@@ -35,9 +35,7 @@ export interface ListedModel {
 }
 
 /** One page of a parsed list, or why the body is not a list. */
-export type ParsedModelPage =
-  | { ok: true; models: ListedModel[]; skipped: number; hasMore: boolean; lastId?: string }
-  | { ok: false; problem: string };
+export type ParsedModelPage = { ok: true; models: ListedModel[]; skipped: number; hasMore: boolean; lastId?: string } | { ok: false; problem: string };
 
 /** More models than any real endpoint lists (OpenRouter lists a few hundred): the rest are left out, and the list says so. */
 export const MAX_LISTED_MODELS = 2000;
@@ -70,7 +68,10 @@ function label(value: unknown): string | undefined {
 }
 
 /** Reads `entries` with `read`, skipping what it refuses and duplicates, up to MAX_LISTED_MODELS. */
-function readEntries(entries: readonly unknown[], read: (entry: Record<string, unknown>) => ListedModel | undefined): { models: ListedModel[]; skipped: number } {
+function readEntries(
+  entries: readonly unknown[],
+  read: (entry: Record<string, unknown>) => ListedModel | undefined,
+): { models: ListedModel[]; skipped: number } {
   const models: ListedModel[] = [];
   const seen = new Set<string>();
   let skipped = 0;
@@ -162,7 +163,9 @@ export function readListedModels(raw: unknown): ListedModel[] | undefined {
   if (!Array.isArray(raw)) return undefined;
   return readEntries(raw, (entry) => {
     const id = modelId(entry.id);
-    return id ? withoutUndefined({ id, label: label(entry.label), contextWindow: tokens(entry.contextWindow), maxOutputTokens: tokens(entry.maxOutputTokens) }) : undefined;
+    return id
+      ? withoutUndefined({ id, label: label(entry.label), contextWindow: tokens(entry.contextWindow), maxOutputTokens: tokens(entry.maxOutputTokens) })
+      : undefined;
   }).models;
 }
 

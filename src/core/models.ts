@@ -116,9 +116,14 @@ export const MODEL_REGISTRY: readonly ModelInfo[] = [
   // Its prices were not on any provider page the search reached; $8 / $40, a $10 5-minute
   // cache write and a $0.20 cache read are what several independent price trackers quote
   // from Anthropic's pricing page.
-  anthropicModel('claude-fable-5-2', 'Claude Fable 5.2', { input: 8, output: 40, cacheWrite: 10, cacheRead: 0.2 }, {
-    source: 'Claude Platform Docs: “What’s new in Claude Fable 5.2”; prices as quoted by third parties',
-  }),
+  anthropicModel(
+    'claude-fable-5-2',
+    'Claude Fable 5.2',
+    { input: 8, output: 40, cacheWrite: 10, cacheRead: 0.2 },
+    {
+      source: 'Claude Platform Docs: “What’s new in Claude Fable 5.2”; prices as quoted by third parties',
+    },
+  ),
   // Opus 5.5 reads its cache at 0.05× input.
   anthropicModel('claude-opus-5-5', 'Claude Opus 5.5', anthropicPrices(4, 20, 0.2)),
   // Sonnet 5.5: the model page (a copy from before Haiku 5.5 shipped) says a $0.20 cache
@@ -128,24 +133,39 @@ export const MODEL_REGISTRY: readonly ModelInfo[] = [
   // Haiku 5.5 is billed in two bands by prompt length (input + cache reads + writes).
   // Input, output and cache-write prices are on its model page; the $0.01 / $0.05 cache
   // reads were cut off there and come from the pricing page as quoted by third parties.
-  anthropicModel('claude-haiku-5-5', 'Claude Haiku 5.5', { input: 0.1, output: 0.5, cacheWrite: 0.125, cacheRead: 0.01 }, {
-    longPromptPricing: { aboveInputTokens: 100_000, prices: { input: 0.5, output: 2.5, cacheWrite: 0.625, cacheRead: 0.05 } },
-  }),
+  anthropicModel(
+    'claude-haiku-5-5',
+    'Claude Haiku 5.5',
+    { input: 0.1, output: 0.5, cacheWrite: 0.125, cacheRead: 0.01 },
+    {
+      longPromptPricing: { aboveInputTokens: 100_000, prices: { input: 0.5, output: 2.5, cacheWrite: 0.625, cacheRead: 0.05 } },
+    },
+  ),
   // OpenAI, current line-up. Context 1,050,000, max input 922,000, max output 128,000.
   // GPT-6.2 Astra (released 2026-11-17): $8 / $40 as quoted from its model page by
   // third parties; its cached-input and cache-write prices were not found, so they follow
   // GPT-6 Astra's ratios (10 % and 1.25× of input). The long-prompt band is assumed to be
   // the one documented for GPT-6.2 Sol and GPT-6 Luna.
-  openAIModel('gpt-6.2-astra', 'GPT-6.2 Astra', { input: 8, output: 40, cacheWrite: 10, cacheRead: 0.8 }, {
-    source: 'OpenAI API docs (as quoted by third parties); cache prices derived',
-  }),
+  openAIModel(
+    'gpt-6.2-astra',
+    'GPT-6.2 Astra',
+    { input: 8, output: 40, cacheWrite: 10, cacheRead: 0.8 },
+    {
+      source: 'OpenAI API docs (as quoted by third parties); cache prices derived',
+    },
+  ),
   openAIModel('gpt-6.2-sol', 'GPT-6.2 Sol', { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.1 }),
   // GPT-6.1 Terra: $1 / $5, context and output from the “Models” page; the $0.05 cached
   // input and $1.25 cache write are third-party quotes, and no input cap was published.
-  openAIModel('gpt-6.1-terra', 'GPT-6.1 Terra', { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.05 }, {
-    maxInputTokens: undefined,
-    source: 'OpenAI API docs: “Models”; cache prices as quoted by third parties',
-  }),
+  openAIModel(
+    'gpt-6.1-terra',
+    'GPT-6.1 Terra',
+    { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.05 },
+    {
+      maxInputTokens: undefined,
+      source: 'OpenAI API docs: “Models”; cache prices as quoted by third parties',
+    },
+  ),
   openAIModel('gpt-6-luna', 'GPT-6 Luna', { input: 0.1, output: 0.5, cacheWrite: 0.125, cacheRead: 0.01 }),
   // Anthropic, older models still served.
   anthropicModel('claude-fable-5-1', 'Claude Fable 5.1', anthropicPrices(10, 50, 0.25)),

@@ -70,7 +70,6 @@ function resultsOf(message: WindowMessage): string[] {
   return results;
 }
 
-
 /**
  * The messages as plain text for a summary prompt, one line group per message:
  * `[role]: text`, `[assistant called name]: arguments`, `[tool result]: output`
@@ -135,12 +134,7 @@ function focusParts(focus: SummaryFocus | undefined): string[] {
  * incremental summary) the previous summary to extend, then the transcript. Never
  * re-sends what the previous summary already covers.
  */
-export function buildSummaryPrompt(
-  kind: SummaryPromptKind,
-  messages: readonly WindowMessage[],
-  previousSummary?: string,
-  focus?: SummaryFocus,
-): string {
+export function buildSummaryPrompt(kind: SummaryPromptKind, messages: readonly WindowMessage[], previousSummary?: string, focus?: SummaryFocus): string {
   const instructions = kind === 'structured' ? STRUCTURED_SUMMARY_PROMPT : CONCISE_SUMMARY_PROMPT;
   const previous = previousSummary ? summaryBody(previousSummary) : '';
   const parts = [instructions, ...focusParts(focus)];
@@ -235,7 +229,12 @@ function addRange(ranges: LineRange[], range: LineRange): LineRange[] {
 }
 
 function firstLine(code: string): string {
-  return code.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    code
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 function stringsOf(value: unknown): string[] {

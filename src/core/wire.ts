@@ -219,10 +219,7 @@ const CACHEABLE_TYPES = new Set(['text', 'tool_use', 'tool_result', 'image', 'do
  * cacheable block of each message at `indexes` (thinking blocks cannot carry it; a
  * string content becomes one text block). The input is not modified.
  */
-export function applyCacheBreakpoints(
-  messages: readonly AnthropicWireMessage[],
-  indexes: readonly number[],
-): AnthropicWireMessage[] {
+export function applyCacheBreakpoints(messages: readonly AnthropicWireMessage[], indexes: readonly number[]): AnthropicWireMessage[] {
   const marked = new Set(indexes);
   return messages.map((message, index) => {
     if (!marked.has(index)) return message;

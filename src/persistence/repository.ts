@@ -144,11 +144,7 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     for (const change of changes) options.sync?.announce(change);
   };
 
-  async function updateConversation(
-    id: string,
-    action: string,
-    change: (conversation: Conversation) => Conversation,
-  ): Promise<Conversation | undefined> {
+  async function updateConversation(id: string, action: string, change: (conversation: Conversation) => Conversation): Promise<Conversation | undefined> {
     const updated = await withTransaction(db, ['conversations'], 'readwrite', action, async (tx) => {
       const existing = await tx.store.get(id);
       if (!existing) return undefined;
@@ -191,9 +187,7 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
 
   const repository: Repository = {
     async listConversations() {
-      const list = await withTransaction(db, ['conversations'], 'readonly', 'list conversations', (tx) =>
-        tx.store.index('byUpdatedAt').getAll(),
-      );
+      const list = await withTransaction(db, ['conversations'], 'readonly', 'list conversations', (tx) => tx.store.index('byUpdatedAt').getAll());
       return readableConversations(list.reverse());
     },
 
@@ -230,23 +224,17 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
 
     async deleteConversation(id) {
-      const deleted = await withTransaction(
-        db,
-        ['conversations', 'messages', 'attachments'],
-        'readwrite',
-        'delete the conversation',
-        async (tx) => {
-          const conversation = await tx.objectStore('conversations').get(id);
-          if (!conversation) return undefined;
-          const messageIndex = tx.objectStore('messages').index('byConversation');
-          const messages = await messageIndex.getAll(conversationRange(id));
-          const attachments = await tx.objectStore('attachments').index('byConversation').getAll(id);
-          await tx.objectStore('conversations').delete(id);
-          await eachRequest(messages, (m) => tx.objectStore('messages').delete(m.id));
-          await eachRequest(attachments, (a) => tx.objectStore('attachments').delete(a.id));
-          return { conversation, messages, attachments };
-        },
-      );
+      const deleted = await withTransaction(db, ['conversations', 'messages', 'attachments'], 'readwrite', 'delete the conversation', async (tx) => {
+        const conversation = await tx.objectStore('conversations').get(id);
+        if (!conversation) return undefined;
+        const messageIndex = tx.objectStore('messages').index('byConversation');
+        const messages = await messageIndex.getAll(conversationRange(id));
+        const attachments = await tx.objectStore('attachments').index('byConversation').getAll(id);
+        await tx.objectStore('conversations').delete(id);
+        await eachRequest(messages, (m) => tx.objectStore('messages').delete(m.id));
+        await eachRequest(attachments, (a) => tx.objectStore('attachments').delete(a.id));
+        return { conversation, messages, attachments };
+      });
       if (deleted) announce({ type: 'conversation-changed', conversationId: id });
       return deleted;
     },
@@ -258,11 +246,7 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
         await eachRequest(deleted.attachments, (a) => tx.objectStore('attachments').put(a));
       });
       const conversationId = deleted.conversation.id;
-      announce(
-        { type: 'conversation-changed', conversationId },
-        { type: 'messages-changed', conversationId },
-        { type: 'attachments-changed', conversationId },
-      );
+      announce({ type: 'conversation-changed', conversationId }, { type: 'messages-changed', conversationId }, { type: 'attachments-changed', conversationId });
     },
 
     async getMessages(conversationId) {
@@ -407,9 +391,7 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
 
     async setCachedSummary(hash, text) {
-      await withTransaction(db, ['summaryCache'], 'readwrite', 'cache the summary', (tx) =>
-        tx.store.put({ hash, text, createdAt: now() }),
-      );
+      await withTransaction(db, ['summaryCache'], 'readwrite', 'cache the summary', (tx) => tx.store.put({ hash, text, createdAt: now() }));
     },
 
     async addAttachment(input) {

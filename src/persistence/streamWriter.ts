@@ -85,11 +85,7 @@ const defaultTimers: Timers = {
 };
 
 /** Starts persisting the stream into the stored message `messageId` (appended as `streaming`). */
-export function createStreamWriter(
-  repository: Pick<Repository, 'updateMessage'>,
-  messageId: string,
-  options: StreamWriterOptions = {},
-): StreamWriter {
+export function createStreamWriter(repository: Pick<Repository, 'updateMessage'>, messageId: string, options: StreamWriterOptions = {}): StreamWriter {
   const intervalMs = options.intervalMs ?? 500;
   const timers = options.timers ?? defaultTimers;
   const locks = options.locks === undefined ? defaultLocks() : options.locks;
@@ -221,14 +217,20 @@ export async function restoreRescuedStreams(
  */
 export function registerFlushOnHide(
   flush: () => unknown,
-  target: { window: Pick<Window, 'addEventListener' | 'removeEventListener'>; document: Pick<Document, 'addEventListener' | 'removeEventListener' | 'visibilityState'> } = {
+  target: {
+    window: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+    document: Pick<Document, 'addEventListener' | 'removeEventListener' | 'visibilityState'>;
+  } = {
     window,
     document,
   },
 ): () => void {
   // Nobody is left to show an error while the page goes away; a write that fails here is
   // still pending in the writer, and the next startup marks the stream interrupted.
-  const run = () => void Promise.resolve().then(flush).catch(() => undefined);
+  const run = () =>
+    void Promise.resolve()
+      .then(flush)
+      .catch(() => undefined);
   const onPageHide = () => run();
   const onVisibilityChange = () => {
     if (target.document.visibilityState === 'hidden') run();

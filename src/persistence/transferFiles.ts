@@ -53,11 +53,7 @@ export async function importFromText(
 }
 
 /** The Windowpane JSON export of the given conversations (all when `ids` is omitted). */
-export async function exportJsonText(
-  repository: Pick<Repository, 'readForExport'>,
-  ids?: readonly string[],
-  exportedAt: number = Date.now(),
-): Promise<string> {
+export async function exportJsonText(repository: Pick<Repository, 'readForExport'>, ids?: readonly string[], exportedAt: number = Date.now()): Promise<string> {
   return exportToJson(await repository.readForExport(ids), exportedAt);
 }
 

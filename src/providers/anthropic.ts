@@ -181,10 +181,7 @@ function defaultFetch(): typeof fetch {
  * Creates the Anthropic adapter. `id` lets the demo reuse this path under its own id.
  * Throws `auth` when there is no key.
  */
-export async function createAnthropicProvider(
-  settings: ProviderSettings,
-  options: ProviderOptions & { id?: ProviderId } = {},
-): Promise<ChatProvider> {
+export async function createAnthropicProvider(settings: ProviderSettings, options: ProviderOptions & { id?: ProviderId } = {}): Promise<ChatProvider> {
   const id = options.id ?? 'anthropic';
   const apiKey = settings.apiKey.trim();
   if (!apiKey) throw new WindowpaneError('auth', 'Add your Anthropic API key in Settings to use Anthropic models.');

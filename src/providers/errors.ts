@@ -115,7 +115,8 @@ function mentionsModel(body: ApiBody): boolean {
  * vLLM without a tool parser ("\"auto\" tool choice requires --enable-auto-tool-choice"),
  * and the wordings of other OpenAI-compatible servers.
  */
-const TOOLS_UNSUPPORTED = /does not support (?:tools|tool use|function calling)|tools? (?:is|are) not supported|(?:tool|function) calling is not supported|enable-auto-tool-choice/i;
+const TOOLS_UNSUPPORTED =
+  /does not support (?:tools|tool use|function calling)|tools? (?:is|are) not supported|(?:tool|function) calling is not supported|enable-auto-tool-choice/i;
 
 function formatCount(n: number): string {
   return n.toLocaleString('en-US');

@@ -8,15 +8,7 @@ import type { ChatProvider, ProviderOptions, ProviderSettings } from './types';
 import type { DemoOptions } from './demo';
 import type { ListModelsOptions, ModelListing } from './modelList';
 
-export type {
-  ChatProvider,
-  ChatRequest,
-  ChatResult,
-  ProviderOptions,
-  ProviderSettings,
-  RetryInfo,
-  StreamCallbacks,
-} from './types';
+export type { ChatProvider, ChatRequest, ChatResult, ProviderOptions, ProviderSettings, RetryInfo, StreamCallbacks } from './types';
 export type { DemoOptions } from './demo';
 export type { ListModelsOptions, ModelListing } from './modelList';
 
@@ -27,10 +19,7 @@ export type { ListModelsOptions, ModelListing } from './modelList';
  * unencrypted to another machine without the user's confirmation). `demo` ignores the
  * key and base URL; `options.demo` sets its streaming delays.
  */
-export async function createProvider(
-  settings: ProviderSettings,
-  options: ProviderOptions & { demo?: DemoOptions } = {},
-): Promise<ChatProvider> {
+export async function createProvider(settings: ProviderSettings, options: ProviderOptions & { demo?: DemoOptions } = {}): Promise<ChatProvider> {
   checkKeyDestination(settings);
   switch (settings.provider) {
     case 'anthropic':

@@ -64,7 +64,9 @@ function listingError(error: unknown, where: Where, signal?: AbortSignal): Windo
   const custom = where.provider === 'openai-compatible' || !/^https:\/\/api\.(anthropic|openai)\.com(\/|$)/.test(where.baseUrl);
   if (status === undefined) {
     const origin = endpointOrigin(where.baseUrl) ?? where.baseUrl;
-    const hint = custom ? ' Check the base URL, that the server is running, and that it allows requests from this page (CORS; for Ollama, set OLLAMA_ORIGINS).' : ' Check your internet connection.';
+    const hint = custom
+      ? ' Check the base URL, that the server is running, and that it allows requests from this page (CORS; for Ollama, set OLLAMA_ORIGINS).'
+      : ' Check your internet connection.';
     return make('network', `Could not reach ${origin} to list its models.${hint}`);
   }
   if (status === 401 || status === 403) return make('auth', `The key was refused (${status}) by ${name}. Check that it is complete and still active.`, status);
@@ -101,7 +103,11 @@ function defaultFetch(): typeof fetch {
 }
 
 async function listAnthropic(settings: ProviderSettings, fetchImpl: typeof fetch, signal?: AbortSignal): Promise<ModelListing> {
-  const where: Where = { provider: 'anthropic', baseUrl: normalizeAnthropicBaseUrl(settings.baseUrl) || ANTHROPIC_DEFAULT_BASE_URL, apiKey: settings.apiKey.trim() };
+  const where: Where = {
+    provider: 'anthropic',
+    baseUrl: normalizeAnthropicBaseUrl(settings.baseUrl) || ANTHROPIC_DEFAULT_BASE_URL,
+    apiKey: settings.apiKey.trim(),
+  };
   if (!where.apiKey) throw new WindowpaneError('auth', 'Enter your Anthropic API key to list the models it can use.');
   const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
   const client: Anthropic = new AnthropicClient({
@@ -192,7 +198,13 @@ async function jsonOrUndefined(fetchImpl: typeof fetch, url: string, init: Reque
  * each model's window in `POST /api/show`. Another server does not answer `/api/tags`
  * with a list of models, and its list is returned as it was.
  */
-async function withOllamaWindows(models: ListedModel[], baseUrl: string, typedKey: string, fetchImpl: typeof fetch, signal?: AbortSignal): Promise<ListedModel[]> {
+async function withOllamaWindows(
+  models: ListedModel[],
+  baseUrl: string,
+  typedKey: string,
+  fetchImpl: typeof fetch,
+  signal?: AbortSignal,
+): Promise<ListedModel[]> {
   if (!/\/v1$/.test(baseUrl) || models.length === 0) return models;
   const root = baseUrl.replace(/\/v1$/, '');
   const auth: Record<string, string> = typedKey ? { authorization: `Bearer ${typedKey}` } : {};
@@ -204,7 +216,12 @@ async function withOllamaWindows(models: ListedModel[], baseUrl: string, typedKe
   for (let i = 0; i < wanted.length; i += OLLAMA_PARALLEL) {
     await Promise.all(
       wanted.slice(i, i + OLLAMA_PARALLEL).map(async (model) => {
-        const body = await jsonOrUndefined(fetchImpl, `${root}/api/show`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ model: model.id }) }, signal);
+        const body = await jsonOrUndefined(
+          fetchImpl,
+          `${root}/api/show`,
+          { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ model: model.id }) },
+          signal,
+        );
         const window = parseOllamaShow(body);
         if (window !== undefined) windows.set(model.id, window);
       }),

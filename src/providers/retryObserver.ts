@@ -46,9 +46,7 @@ export function sdkRetryDelayMs(headers: Headers, attemptIndex: number, sdk: Sdk
     const seconds = parseFloat(retryAfter);
     ms = Number.isNaN(seconds) ? Date.parse(retryAfter) - nowMs : seconds * 1000;
   }
-  const honoured =
-    ms !== undefined &&
-    (sdk === 'anthropic' ? ms > 0 && ms <= 2 ** 31 - 1 : Number.isFinite(ms) && ms >= 0 && ms <= 60_000);
+  const honoured = ms !== undefined && (sdk === 'anthropic' ? ms > 0 && ms <= 2 ** 31 - 1 : Number.isFinite(ms) && ms >= 0 && ms <= 60_000);
   return honoured ? (ms as number) : backoffMs(attemptIndex);
 }
 

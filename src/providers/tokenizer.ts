@@ -3,13 +3,7 @@
 // The encoder carries a vocabulary of about two megabytes, so it is loaded with a dynamic
 // import(): the bundler puts it in its own chunk, fetched the first time an exact count
 // is asked for, and never in the initial bundle.
-import {
-  ATTACHMENT_TOKENS,
-  TOOL_CALL_OVERHEAD_TOKENS,
-  countedParts,
-  type MessageTokenCounter,
-  type WindowMessage,
-} from '../core';
+import { ATTACHMENT_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, countedParts, type MessageTokenCounter, type WindowMessage } from '../core';
 
 /**
  * Tokens OpenAI's chat format spends on every message besides its role and content

@@ -121,7 +121,10 @@ export function createWorkerRunner(spawn: () => SandboxPort = spawnSandboxFrame,
       }
       const port = sandbox;
       signal.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(() => (sent ? finish({ timedOut: true }) : finish({ error: `The sandbox did not start within ${timeLimitMs / 1000} seconds.` })), timeLimitMs);
+      timer = setTimeout(
+        () => (sent ? finish({ timedOut: true }) : finish({ error: `The sandbox did not start within ${timeLimitMs / 1000} seconds.` })),
+        timeLimitMs,
+      );
       port.onmessage = (data) => {
         if (++messages > RUN_MAX_MESSAGES) {
           return refuse(`it sent more than ${format(RUN_MAX_MESSAGES)} messages`);

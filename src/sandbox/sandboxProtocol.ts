@@ -28,7 +28,4 @@ export interface SandboxRequest {
  * run or sent too many messages.
  */
 export type SandboxReply =
-  | { type: 'ready' }
-  | { type: 'print'; text: string; cut: boolean }
-  | { type: 'done'; result?: string; error?: string }
-  | { type: 'failed'; error: string };
+  { type: 'ready' } | { type: 'print'; text: string; cut: boolean } | { type: 'done'; result?: string; error?: string } | { type: 'failed'; error: string };

@@ -87,7 +87,8 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
     }
   }
 
-  const isIdentifierChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 36 || code === 95 || code === 92 || code > 127;
+  const isIdentifierChar = (code: number) =>
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 36 || code === 95 || code === 92 || code > 127;
 
   /** Code strings built at run time must not `import()` a module (a network request). */
   function checkedSource(source: unknown): string {
@@ -104,7 +105,24 @@ export function sandboxWorkerMain(limits: SandboxLimits): void {
     // Should the engine keep `navigator` itself, its ways to storage and the page go instead.
     const navigator = (scope as { navigator?: object }).navigator;
     if (navigator) for (const name of ['storage', 'locks', 'serviceWorker', 'permissions', 'sendBeacon']) seal(name, undefined, navigator);
-    const callables = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'WebTransport', 'EventSource', 'RTCPeerConnection', 'RTCDataChannel', 'importScripts', 'BroadcastChannel', 'Worker', 'SharedWorker', 'FontFace', 'Request', 'postMessage', 'close'];
+    const callables = [
+      'fetch',
+      'XMLHttpRequest',
+      'WebSocket',
+      'WebSocketStream',
+      'WebTransport',
+      'EventSource',
+      'RTCPeerConnection',
+      'RTCDataChannel',
+      'importScripts',
+      'BroadcastChannel',
+      'Worker',
+      'SharedWorker',
+      'FontFace',
+      'Request',
+      'postMessage',
+      'close',
+    ];
     for (const name of callables) seal(name, blocked(name));
     for (const name of ['indexedDB', 'caches', 'cookieStore', 'navigator', 'fonts', 'onmessage']) seal(name, undefined);
     // Timers with a string handler evaluate it; only functions are accepted.

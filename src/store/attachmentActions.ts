@@ -47,7 +47,13 @@ export async function readTextFile(file: File): Promise<FileCheck> {
 }
 
 function infoOf(record: AttachmentRecord): AttachmentInfo {
-  return { id: record.id, conversationId: record.conversationId, name: record.name, size: new TextEncoder().encode(record.text).byteLength, createdAt: record.createdAt };
+  return {
+    id: record.id,
+    conversationId: record.conversationId,
+    name: record.name,
+    size: new TextEncoder().encode(record.text).byteLength,
+    createdAt: record.createdAt,
+  };
 }
 
 function setAttachments(rt: Runtime, conversationId: string, list: AttachmentInfo[]): void {
@@ -114,7 +120,10 @@ export async function attachFiles(rt: Runtime, conversationId: string | null, fi
 
   const id = conversationId ?? (await createConversationFor(rt, good[0]!.name)).id;
   if (rt.memoryOnly.has(id)) {
-    notify(rt, { tone: 'error', text: `This conversation could not be saved in browser storage, so files cannot be attached to it. ${notAttached(good.map((c) => c.name))}` });
+    notify(rt, {
+      tone: 'error',
+      text: `This conversation could not be saved in browser storage, so files cannot be attached to it. ${notAttached(good.map((c) => c.name))}`,
+    });
     return;
   }
   const notes: string[] = [];
@@ -147,7 +156,11 @@ export async function removeAttachment(rt: Runtime, conversationId: string, atta
     reportError(rt, error, `remove ${shown.name}`);
     return;
   }
-  setAttachments(rt, conversationId, (rt.store.getState().attachments[conversationId] ?? []).filter((a) => a.id !== attachmentId));
+  setAttachments(
+    rt,
+    conversationId,
+    (rt.store.getState().attachments[conversationId] ?? []).filter((a) => a.id !== attachmentId),
+  );
   if (!removed) return;
   const record = removed;
   notify(rt, { tone: 'info', text: `Removed ${record.name}.`, action: { label: 'Undo', run: () => void undoRemove(rt, record) } }, 15000);

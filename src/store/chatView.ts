@@ -84,7 +84,14 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
       run++;
       if (isCovered) runCovered++;
     } else if (run > 0) {
-      rows.push({ kind: 'trim', key: `trim-${m.id}`, evicted: run, summarized: runCovered > 0, reason: plan.metrics.trigger ?? undefined, strategy: plan.strategy });
+      rows.push({
+        kind: 'trim',
+        key: `trim-${m.id}`,
+        evicted: run,
+        summarized: runCovered > 0,
+        reason: plan.metrics.trigger ?? undefined,
+        strategy: plan.strategy,
+      });
       run = 0;
       runCovered = 0;
     }
@@ -96,7 +103,14 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
 }
 
 /** The gauge: the parts of the next request, its thresholds, its cost and the last usage reported. */
-function gaugeView(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan, firstUserTokens: number, lastUsage: Usage | undefined, draftTokens: number): GaugeView {
+function gaugeView(
+  ctx: TurnContext,
+  messages: readonly StoredMessage[],
+  plan: ContextPlan,
+  firstUserTokens: number,
+  lastUsage: Usage | undefined,
+  draftTokens: number,
+): GaugeView {
   const metrics = plan.metrics;
   const slotLabel = plan.slot?.kind === 'summary' ? 'Summary' : 'Trim marker';
   const newest = Math.max(0, metrics.messageTokens - metrics.slotTokens - firstUserTokens);
@@ -124,7 +138,10 @@ function gaugeView(ctx: TurnContext, messages: readonly StoredMessage[], plan: C
     costSoFar: costSoFar && costSoFar > 0 ? costSoFar : undefined,
     nextRequestCost: nextCost && nextCost > 0 ? nextCost : undefined,
     // Shown only when it binds: a budget above the window's own trim line changes nothing.
-    budgetTokens: Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio) ? ctx.budgetTokens : undefined,
+    budgetTokens:
+      Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio)
+        ? ctx.budgetTokens
+        : undefined,
   };
 }
 

@@ -115,4 +115,3 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
     reportError(rt, error, 'save the settings');
   }
 }
-

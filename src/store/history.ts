@@ -81,4 +81,3 @@ export function storedMessageTokens(message: StoredMessage, shape: WireShape, co
   for (const item of wireOf(message, shape)) total += count(item.message);
   return total;
 }
-

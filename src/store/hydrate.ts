@@ -76,22 +76,37 @@ export async function hydrate(rt: Runtime): Promise<void> {
     await loadCalibration(rt, contextFor(rt, activeId).model.id);
     rt.store.setState({ status: 'ready' });
     noticeIgnoredSettings(rt, 'settings', 'for all conversations', read.ignored);
-    noticeIgnoredOverrides(rt, conversations.find((c) => c.id === activeId));
-    rt.store.subscribe((state, previous) => {
-      if (state.activeId === previous.activeId) return;
-      rememberOpenConversation(rt, state.activeId);
-      noticeIgnoredOverrides(rt, state.conversations.find((c) => c.id === state.activeId));
-    });
+    followOpenConversation(rt);
   } catch (error) {
     reportError(rt, error, 'read your conversations');
     rt.store.setState({ status: 'ready' });
   }
   const interrupted = storage.interrupted.length;
   if (interrupted > 0) {
-    notify(rt, { tone: 'info', text: `${interrupted} answer${interrupted === 1 ? ' was' : 's were'} interrupted when the page closed; the partial text is kept.` });
+    notify(rt, {
+      tone: 'info',
+      text: `${interrupted} answer${interrupted === 1 ? ' was' : 's were'} interrupted when the page closed; the partial text is kept.`,
+    });
   }
   storage.sync.subscribe((change) => void applyRemoteChange(rt, change));
   void requestPersistentStorage();
+}
+
+/** Names the ignored overrides of the open conversation, now and whenever another is opened, and remembers which is open for a reload. */
+function followOpenConversation(rt: Runtime): void {
+  const { conversations, activeId } = rt.store.getState();
+  noticeIgnoredOverrides(
+    rt,
+    conversations.find((c) => c.id === activeId),
+  );
+  rt.store.subscribe((state, previous) => {
+    if (state.activeId === previous.activeId) return;
+    rememberOpenConversation(rt, state.activeId);
+    noticeIgnoredOverrides(
+      rt,
+      state.conversations.find((c) => c.id === state.activeId),
+    );
+  });
 }
 
 const OPEN_CONVERSATION_KEY = 'windowpane:open-conversation';
@@ -124,7 +139,8 @@ function noticeIgnoredSettings(rt: Runtime, key: string, where: string, ignored:
 }
 
 function noticeIgnoredOverrides(rt: Runtime, conversation: Conversation | undefined): void {
-  if (conversation) noticeIgnoredSettings(rt, conversation.id, `of "${String(conversation.title).slice(0, 60)}"`, readOverrides(conversation.overrides).ignored);
+  if (conversation)
+    noticeIgnoredSettings(rt, conversation.id, `of "${String(conversation.title).slice(0, 60)}"`, readOverrides(conversation.overrides).ignored);
 }
 
 /** Re-reads exactly what another tab changed. */

@@ -92,12 +92,5 @@ export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';
 export { conversationOverrides } from './appStore';
-export {
-  DEFAULT_BASE_URLS,
-  TOOL_ROUNDS_RANGE,
-  effectiveSettings,
-  type Settings,
-  type ToolSettings,
-  type WindowSettings,
-} from './settings';
+export { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, effectiveSettings, type Settings, type ToolSettings, type WindowSettings } from './settings';
 export { settingsProblems, type Knob } from './settingsRules';

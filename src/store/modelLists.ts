@@ -83,7 +83,9 @@ export async function refreshModels(rt: Runtime, target: ListTarget): Promise<vo
     update({ status: 'ready', models: listing.models, truncated: listing.truncated, fetchedAt: rt.deps.now(), error: undefined });
   } catch (error) {
     if (runs.get(key) !== run) return;
-    const message = isWindowpaneError(error) ? error.message : `Windowpane could not list the models: ${error instanceof Error ? error.message : String(error)}`;
+    const message = isWindowpaneError(error)
+      ? error.message
+      : `Windowpane could not list the models: ${error instanceof Error ? error.message : String(error)}`;
     update({ status: 'failed', error: message });
     return;
   }

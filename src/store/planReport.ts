@@ -35,7 +35,8 @@ export function planReport(plan: ContextPlan): PlanReport {
         ? `Pruning from ${n(m.totalMessages)} to ${messages(m.keptMessages)} (~${n(m.fullInputTokens)} → ~${n(m.inputTokens)} tokens)`
         : null,
     compacted: trimmed || m.clearedToolResults > 0 ? `[History compacted using ${plan.strategy} strategy]` : null,
-    messageCapWarning: m.approachingMessageCap && m.maxMessages !== null ? `Conversation approaching limit (${n(m.countedMessages)}/${messages(m.maxMessages)})` : null,
+    messageCapWarning:
+      m.approachingMessageCap && m.maxMessages !== null ? `Conversation approaching limit (${n(m.countedMessages)}/${messages(m.maxMessages)})` : null,
     differs: differences(plan),
   };
 }
@@ -46,7 +47,8 @@ function differences(plan: ContextPlan): string | null {
   const notes: string[] = [];
   const userFirst = by['user-first'] ?? 0;
   const exchange = by['tool-exchange'] ?? 0;
-  if (userFirst > 0) notes.push(`${n(userFirst)} more message${userFirst === 1 ? '' : 's'} left out so the request opens with a user message, as the APIs require`);
+  if (userFirst > 0)
+    notes.push(`${n(userFirst)} more message${userFirst === 1 ? '' : 's'} left out so the request opens with a user message, as the APIs require`);
   if (exchange > 0) notes.push(`${messages(exchange)} left out with the tool call or result they belong to, as a tool exchange is never split`);
   return notes.length > 0 ? `Beyond the ${plan.strategy} strategy's rule: ${notes.join('; ')}.` : null;
 }

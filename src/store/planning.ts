@@ -37,7 +37,14 @@ export function contextOf(inputs: ContextInputs, windowLimit?: number): TurnCont
   const overrides = conversationOverrides(inputs.conversation);
   // Read only when no tool is offered (see turnContext): a scan of the history otherwise spared.
   const historyTools = () => toolNamesCalled(inputs.messages);
-  const ctx = turnContext(inputs.settings, windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides, inputs.calibration, inputs.hasAttachments, historyTools, inputs.modelLists);
+  const ctx = turnContext(
+    inputs.settings,
+    windowLimit ? { ...overrides, contextWindow: windowLimit } : overrides,
+    inputs.calibration,
+    inputs.hasAttachments,
+    historyTools,
+    inputs.modelLists,
+  );
   return ctx.tools.length > 0 && inputs.toolsRefused.includes(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
 }
 
@@ -119,9 +126,23 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
   if (ctx.wireShape === 'anthropic') {
     const boundaries = plan.slot ? [plan.slot.index] : [];
     const cacheBreakpoints = placeCacheBreakpoints(plan.messages, boundaries, { system: Boolean(system) });
-    return { model: ctx.modelId, system, messages: plan.messages.map((item) => item.message as AnthropicWireMessage), maxTokens: ctx.outputReserve, signal, cacheBreakpoints, tools: ctx.tools };
+    return {
+      model: ctx.modelId,
+      system,
+      messages: plan.messages.map((item) => item.message as AnthropicWireMessage),
+      maxTokens: ctx.outputReserve,
+      signal,
+      cacheBreakpoints,
+      tools: ctx.tools,
+    };
   }
-  return { model: ctx.modelId, messages: plan.messages.map((item) => item.message as OpenAIWireMessage), maxTokens: ctx.outputReserve, signal, tools: ctx.tools };
+  return {
+    model: ctx.modelId,
+    messages: plan.messages.map((item) => item.message as OpenAIWireMessage),
+    maxTokens: ctx.outputReserve,
+    signal,
+    tools: ctx.tools,
+  };
 }
 
 /** Tells the user when this request leaves earlier messages out, or cannot fit at all. */

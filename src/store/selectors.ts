@@ -18,7 +18,12 @@ export function activeModelIn(state: AppState): { provider: ProviderId; label: s
  * The models to offer for `provider` sending to `baseUrl`: the registry's for it, then
  * what its endpoint listed, with the windows the user gave by id (see modelChoices).
  */
-export function modelChoicesFor(state: Pick<AppState, 'modelLists'>, settings: Pick<Settings, 'modelWindows'>, provider: ProviderId, baseUrl: string | undefined): ModelChoice[] {
+export function modelChoicesFor(
+  state: Pick<AppState, 'modelLists'>,
+  settings: Pick<Settings, 'modelWindows'>,
+  provider: ProviderId,
+  baseUrl: string | undefined,
+): ModelChoice[] {
   const key = modelListKey(provider, baseUrl);
   const listed = Object.hasOwn(state.modelLists, key) ? (state.modelLists[key]?.models ?? []) : [];
   const registry = MODEL_REGISTRY.filter((m) => m.provider === provider);
@@ -30,7 +35,11 @@ export function modelChoicesFor(state: Pick<AppState, 'modelLists'>, settings: P
  * (or a new chat), the model it sends to, and the models to choose from, that model
  * included even when no list has it (a custom id), with the window it is planned with.
  */
-export function modelPickerIn(state: Pick<AppState, 'settings' | 'conversations' | 'activeId' | 'modelLists'>): { provider: ProviderId; modelId: string; choices: ModelChoice[] } {
+export function modelPickerIn(state: Pick<AppState, 'settings' | 'conversations' | 'activeId' | 'modelLists'>): {
+  provider: ProviderId;
+  modelId: string;
+  choices: ModelChoice[];
+} {
   const conversation = state.conversations.find((c) => c.id === state.activeId);
   const settings = effectiveSettings(state.settings, conversationOverrides(conversation));
   const provider = settings.provider;
@@ -41,7 +50,13 @@ export function modelPickerIn(state: Pick<AppState, 'settings' | 'conversations'
     const own = explicitWindow(settings, modelId);
     const listed = modelListOf(state.modelLists, settings)?.models.find((m) => m.id === modelId);
     const window = own ?? listed?.contextWindow ?? info.contextWindow;
-    choices.unshift({ id: modelId, label: info.label, contextWindow: window, windowSource: own ? 'yours' : listed?.contextWindow ? 'endpoint' : info.known ? 'registry' : 'guess', listed: false });
+    choices.unshift({
+      id: modelId,
+      label: info.label,
+      contextWindow: window,
+      windowSource: own ? 'yours' : listed?.contextWindow ? 'endpoint' : info.known ? 'registry' : 'guess',
+      listed: false,
+    });
   }
   return { provider, modelId, choices };
 }

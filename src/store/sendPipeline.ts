@@ -245,4 +245,3 @@ async function saveFailure(turn: Turn, draft: AnswerDraft | undefined, error: un
   const content = partial.filter((block) => block.type !== 'tool_use');
   await finishMessage(rt, draft.message, draft.writer, { status: 'error', content, error: { code, message } });
 }
-

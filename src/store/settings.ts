@@ -150,7 +150,8 @@ const accepts =
   (value) =>
     rule(value) === null;
 
-const describeValue = (value: unknown) => (typeof value === 'string' ? `"${value.slice(0, 40)}"` : typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'a value of the wrong type');
+const describeValue = (value: unknown) =>
+  typeof value === 'string' ? `"${value.slice(0, 40)}"` : typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'a value of the wrong type';
 
 /** The valid fields of a stored `window` object, and a note for each one dropped. */
 function readWindow(raw: unknown, ignored: string[]): Partial<WindowSettings> {
@@ -167,7 +168,11 @@ function readWindow(raw: unknown, ignored: string[]): Partial<WindowSettings> {
     else ignored.push(`${key} ${describeValue(value)}`);
   }
   // "Trim down to" must stay below "trim above", or a trim could never end.
-  if (typeof out.targetRatio === 'number' && typeof out.triggerRatio === 'number' && windowCombinationProblems(out as Pick<WindowSettings, 'triggerRatio' | 'targetRatio'>).targetRatio) {
+  if (
+    typeof out.targetRatio === 'number' &&
+    typeof out.triggerRatio === 'number' &&
+    windowCombinationProblems(out as Pick<WindowSettings, 'triggerRatio' | 'targetRatio'>).targetRatio
+  ) {
     ignored.push(`targetRatio ${out.targetRatio} (not below triggerRatio ${out.triggerRatio})`);
     delete out.targetRatio;
   }
@@ -204,7 +209,9 @@ function readModelWindows(raw: unknown, ignored: string[]): Settings['modelWindo
   for (const provider of PROVIDER_IDS) {
     const windows = raw[provider];
     if (!Object.hasOwn(raw, provider) || !isObject(windows)) continue;
-    const valid = Object.entries(windows).filter(([id, value]) => id.length <= 200 && id.trim() !== '' && isModelWindow(value)).slice(0, MAX_MODEL_WINDOWS);
+    const valid = Object.entries(windows)
+      .filter(([id, value]) => id.length <= 200 && id.trim() !== '' && isModelWindow(value))
+      .slice(0, MAX_MODEL_WINDOWS);
     if (valid.length < Object.keys(windows).length) ignored.push(`modelWindows.${provider}: ${Object.keys(windows).length - valid.length} not a window`);
     if (valid.length > 0) out[provider] = Object.fromEntries(valid) as Record<string, number>;
   }
@@ -220,7 +227,12 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
   const ignored: string[] = [];
   const saved = isObject(raw) ? raw : {};
   const strings = (value: unknown): Record<string, string> =>
-    isObject(value) ? (Object.fromEntries(Object.entries(value).filter(([key, v]) => PROVIDER_IDS.includes(key as ProviderId) && typeof v === 'string')) as Record<string, string>) : {};
+    isObject(value)
+      ? (Object.fromEntries(Object.entries(value).filter(([key, v]) => PROVIDER_IDS.includes(key as ProviderId) && typeof v === 'string')) as Record<
+          string,
+          string
+        >)
+      : {};
   const pick = <K extends keyof Settings>(key: K, check: Check): Settings[K] => {
     if (saved[key] === undefined) return DEFAULT_SETTINGS[key];
     if (check(saved[key])) return saved[key] as Settings[K];
@@ -228,7 +240,8 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     return DEFAULT_SETTINGS[key];
   };
   const window = { ...DEFAULT_WINDOW, ...readWindow(saved.window, ignored) };
-  if (windowCombinationProblems(window).targetRatio) window.targetRatio = DEFAULT_WINDOW.targetRatio < window.triggerRatio ? DEFAULT_WINDOW.targetRatio : window.triggerRatio / 2;
+  if (windowCombinationProblems(window).targetRatio)
+    window.targetRatio = DEFAULT_WINDOW.targetRatio < window.triggerRatio ? DEFAULT_WINDOW.targetRatio : window.triggerRatio / 2;
   const tools = readTools(saved.tools, ignored);
   const settings: Settings = {
     provider: pick('provider', (value) => PROVIDER_IDS.includes(value as ProviderId)),

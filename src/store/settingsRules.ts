@@ -23,7 +23,9 @@ const count = (n: number) => n.toLocaleString('en-US');
 const whole =
   (min: number, max: number, why = ''): Rule =>
   (value) =>
-    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? null : `Enter a whole number from ${count(min)} to ${count(max)}.${why}`;
+    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+      ? null
+      : `Enter a whole number from ${count(min)} to ${count(max)}.${why}`;
 
 /** A share of something (stored as 0–1), typed as a percentage: above 0, at most 100 % (below it when `below`). */
 const percentage =

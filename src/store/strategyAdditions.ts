@@ -20,7 +20,11 @@ export const ADDITIONS: readonly { key: Addition; label: string; hint: string }[
     hint: 'Before leaving any message out, send the output of old tool calls as a short placeholder (the newest 3 stay whole).',
   },
   { key: 'keepPinned', label: 'Keep pinned messages', hint: 'A message you pin is always sent, whatever the strategy would leave out.' },
-  { key: 'keepGoal', label: 'Keep the first message (the goal)', hint: 'Send your first message besides the last messages, so the model keeps the task in view.' },
+  {
+    key: 'keepGoal',
+    label: 'Keep the first message (the goal)',
+    hint: 'Send your first message besides the last messages, so the model keeps the task in view.',
+  },
   {
     key: 'scriptAwareCount',
     label: "Count with the model's token estimate",

@@ -48,11 +48,15 @@ function focusOf(request: SummaryRequest): SummaryFocus {
 async function summarize(rt: Runtime, ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string | null> {
   const kind = request.prompt ?? 'concise';
   const key = summaryCacheKey(kind, request.messages, request.previous?.text, focusOf(request));
-  const cached = await repo(rt).getCachedSummary(key).catch(() => undefined);
+  const cached = await repo(rt)
+    .getCachedSummary(key)
+    .catch(() => undefined);
   if (cached) return cached;
   try {
     const summary = await writeInBatches(ctx, provider, request, signal);
-    await repo(rt).setCachedSummary(key, summary).catch(() => undefined);
+    await repo(rt)
+      .setCachedSummary(key, summary)
+      .catch(() => undefined);
     return summary;
   } catch (error) {
     if (signal.aborted) return null;
@@ -102,12 +106,18 @@ export async function regenerateSummary(rt: Runtime, summaryId: string): Promise
   if (!summary?.covers?.length) return;
   const ctx = contextFor(rt, conversationId);
   const covered = new Set(summary.covers);
-  const messages = buildHistory(list.filter((m) => covered.has(m.id)), ctx.wireShape, '').map((i) => i.message);
+  const messages = buildHistory(
+    list.filter((m) => covered.has(m.id)),
+    ctx.wireShape,
+    '',
+  ).map((i) => i.message);
   rt.store.setState({ sendingId: conversationId });
   try {
     const provider = await rt.deps.createProvider(ctx.providerSettings);
     const maxTokens = Math.min(ctx.settings.window.summaryMaxTokens, ctx.model.maxOutputTokens);
-    const text = (await provider.complete(buildSummaryPrompt('concise', messages), { model: ctx.settings.window.summaryModel || ctx.modelId, maxTokens })).trim();
+    const text = (
+      await provider.complete(buildSummaryPrompt('concise', messages), { model: ctx.settings.window.summaryModel || ctx.modelId, maxTokens })
+    ).trim();
     if (text) await updateMessage(rt, summary, { content: [{ type: 'text', text: summaryMessage(text).content }] });
   } catch (error) {
     reportError(rt, error, 'regenerate the summary');

@@ -19,7 +19,14 @@ export async function toolRound(turn: Turn, answer: StoredMessage, ctx: TurnCont
     return false;
   }
   if (round >= maxRounds) {
-    await appendToolResults(rt, conversationId, unansweredResults(calls, `Not run: this turn reached its limit of ${maxRounds} tool rounds. Tell the user what you have done so far; they can ask you to continue.`));
+    await appendToolResults(
+      rt,
+      conversationId,
+      unansweredResults(
+        calls,
+        `Not run: this turn reached its limit of ${maxRounds} tool rounds. Tell the user what you have done so far; they can ask you to continue.`,
+      ),
+    );
     notify(rt, {
       id: `tool-limit-${conversationId}`,
       tone: 'warning',

@@ -18,7 +18,13 @@ function download(name: string, type: string, text: string): void {
 }
 
 function fileStem(title: string): string {
-  return title.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 60).toLowerCase() || 'conversation';
+  return (
+    title
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60)
+      .toLowerCase() || 'conversation'
+  );
 }
 
 /** Downloads one conversation (or all) as Windowpane JSON or Markdown. API keys are never included. */

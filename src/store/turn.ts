@@ -3,7 +3,16 @@
  * (explicit setting > registry > default), the windowing policy, and the token counter
  * (estimate × the model's calibration, counts cached per message).
  */
-import type { BuiltinToolDefinition, CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, NamedToolDefinition, StrategyOptions, StoredMessage } from '../core';
+import type {
+  BuiltinToolDefinition,
+  CalibrationState,
+  ContextPolicy,
+  ModelPrices,
+  ResolvedModelInfo,
+  NamedToolDefinition,
+  StrategyOptions,
+  StoredMessage,
+} from '../core';
 import {
   DEMO_MODEL_ID,
   MODEL_REGISTRY,
@@ -179,7 +188,9 @@ function strategyOptions(w: WindowSettings, model: ResolvedModelInfo, outputRese
     // Each strategy keeps its own default summary length unless the user changed it (two-tier:
     // 2,000); a summary is one answer of the model, so never more than it may write.
     summaryMaxTokens: Math.min(
-      w.summaryMaxTokens === DEFAULT_WINDOW.summaryMaxTokens ? Number(getStrategy(w.strategy)?.defaults.summaryMaxTokens ?? w.summaryMaxTokens) : w.summaryMaxTokens,
+      w.summaryMaxTokens === DEFAULT_WINDOW.summaryMaxTokens
+        ? Number(getStrategy(w.strategy)?.defaults.summaryMaxTokens ?? w.summaryMaxTokens)
+        : w.summaryMaxTokens,
       model.maxOutputTokens,
     ),
   };

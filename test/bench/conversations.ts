@@ -117,7 +117,8 @@ export function agenticHistory(count: number, seed = 2): BenchItem[] {
 export function freshCopy(items: readonly BenchItem[]): BenchItem[] {
   return items.map((item) => {
     const { content } = item.message;
-    const copied = typeof content === 'string' ? content : content.map((block) => ({ ...block, ...(block.input ? { input: { ...(block.input as object) } } : {}) }));
+    const copied =
+      typeof content === 'string' ? content : content.map((block) => ({ ...block, ...(block.input ? { input: { ...(block.input as object) } } : {}) }));
     return { ...item, message: { role: item.message.role, content: copied } };
   });
 }

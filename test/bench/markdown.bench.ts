@@ -75,7 +75,13 @@ export async function run(): Promise<Row[]> {
   mkdirSync(WORK, { recursive: true });
   const cases: [string, string][] = [[BASELINE, ORDINARY], ...Object.entries(RENDER_BOMBS)];
   const file = `${WORK}render-bombs.json`;
-  writeFileSync(file, exportToJson(cases.map(([name, text], i) => conversation(i, name, text)), Date.UTC(2026, 0, 2)));
+  writeFileSync(
+    file,
+    exportToJson(
+      cases.map(([name, text], i) => conversation(i, name, text)),
+      Date.UTC(2026, 0, 2),
+    ),
+  );
 
   return withCleanup(async (defer) => {
     const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });

@@ -13,7 +13,7 @@ import { chatHistory, type BenchItem } from './conversations';
 import { fmtMs, fmtRatio, type Row } from './harness';
 import { interleavedMedians } from './interleaved';
 
-export const title = 'rolling window (last 50) on 1,000 messages, 100 prunes in a row (CPU time; ratio = one request\'s plan ÷ one slice() of the history)';
+export const title = "rolling window (last 50) on 1,000 messages, 100 prunes in a row (CPU time; ratio = one request's plan ÷ one slice() of the history)";
 
 const SIZE = 1_000;
 const REQUESTS = 100;
@@ -57,11 +57,21 @@ export async function run(): Promise<Row[]> {
     check.history.push(items[SIZE + i] as BenchItem);
     const { metrics } = plan(check.history, model, check.counter);
     const total = SIZE + i + 1;
-    if (metrics.totalMessages !== total || metrics.keptMessages > KEEP || metrics.keptMessages < KEEP - 1 || metrics.evictedMessages !== total - metrics.keptMessages || metrics.overBudget || !metrics.trimmed) {
-      throw new Error(`request ${i + 1}: ${metrics.totalMessages} messages, kept ${metrics.keptMessages}, evicted ${metrics.evictedMessages}, overBudget ${String(metrics.overBudget)}, trimmed ${String(metrics.trimmed)}`);
+    if (
+      metrics.totalMessages !== total ||
+      metrics.keptMessages > KEEP ||
+      metrics.keptMessages < KEEP - 1 ||
+      metrics.evictedMessages !== total - metrics.keptMessages ||
+      metrics.overBudget ||
+      !metrics.trimmed
+    ) {
+      throw new Error(
+        `request ${i + 1}: ${metrics.totalMessages} messages, kept ${metrics.keptMessages}, evicted ${metrics.evictedMessages}, overBudget ${String(metrics.overBudget)}, trimmed ${String(metrics.trimmed)}`,
+      );
     }
   }
-  if (check.counter.stats().misses !== REQUESTS) throw new Error(`the ${REQUESTS} requests counted ${check.counter.stats().misses} messages, not only the ${REQUESTS} new ones`);
+  if (check.counter.stats().misses !== REQUESTS)
+    throw new Error(`the ${REQUESTS} requests counted ${check.counter.stats().misses} messages, not only the ${REQUESTS} new ones`);
 
   const t = await interleavedMedians(
     {

@@ -21,7 +21,10 @@ const ROUNDS = 2;
 const FLOODS: { name: string; code: string }[] = [
   { name: "for (;;) console.log('')", code: "for (;;) console.log('')" },
   { name: 'for (;;) console.log of 1,000 characters', code: "const line = 'x'.repeat(1000);\nfor (;;) console.log(line)" },
-  { name: 'setInterval printing 1,000 lines a turn', code: 'setInterval(() => { for (let i = 0; i < 1000; i++) console.log(i); }, 0);\nawait new Promise(() => {})' },
+  {
+    name: 'setInterval printing 1,000 lines a turn',
+    code: 'setInterval(() => { for (let i = 0; i < 1000; i++) console.log(i); }, 0);\nawait new Promise(() => {})',
+  },
   { name: "a result of 'x'.repeat(2 ** 27)", code: "'x'.repeat(2 ** 27)" },
   { name: 'while (true) {}', code: 'while (true) {}' },
 ];
@@ -72,7 +75,9 @@ async function stallBetween(page: Page, from: number, to: number): Promise<Stall
 const now = (page: Page) => page.evaluate(() => performance.now());
 
 async function runFlood(page: Page, fake: FakeApi, code: string): Promise<Stall> {
-  fake.setReply((context) => (context.answersToolResults || !context.toolNames.includes('run_javascript') ? undefined : { toolCalls: [{ name: 'run_javascript', input: { code } }] }));
+  fake.setReply((context) =>
+    context.answersToolResults || !context.toolNames.includes('run_javascript') ? undefined : { toolCalls: [{ name: 'run_javascript', input: { code } }] },
+  );
   await page.getByRole('button', { name: 'New chat' }).click();
   await page.getByRole('textbox', { name: 'Message' }).fill('Run the snippet.');
   const start = await now(page);
@@ -88,7 +93,11 @@ async function idle(page: Page, ms: number): Promise<Stall> {
   return stallBetween(page, start, await now(page));
 }
 
-const worst = (stalls: Stall[]) => ({ gapMs: Math.max(...stalls.map((s) => s.gapMs)), taskMs: Math.max(...stalls.map((s) => s.taskMs)), spanMs: Math.max(...stalls.map((s) => s.spanMs)) });
+const worst = (stalls: Stall[]) => ({
+  gapMs: Math.max(...stalls.map((s) => s.gapMs)),
+  taskMs: Math.max(...stalls.map((s) => s.taskMs)),
+  spanMs: Math.max(...stalls.map((s) => s.spanMs)),
+});
 const show = (s: Stall) => `gap ${fmtMs(s.gapMs)}, long task ${s.taskMs > 0 ? fmtMs(s.taskMs) : 'none'} (over ${(s.spanMs / 1000).toFixed(1)} s)`;
 
 export async function run(): Promise<Row[]> {

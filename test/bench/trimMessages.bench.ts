@@ -164,7 +164,10 @@ export async function run(): Promise<Row[]> {
         timing,
       );
       const plan = planWithin(items, budget, counter);
-      const planTokens = sumOver(counter, plan.messages.map((item) => item.message));
+      const planTokens = sumOver(
+        counter,
+        plan.messages.map((item) => item.message),
+      );
       const trimmedTokens = sumOver(counter, trimmed);
       if (trimmed.length === 0 || trimmedTokens > budget || planTokens > budget || plan.metrics.overBudget) {
         throw new Error(`a result is empty or exceeds the ${budget}-token budget: trimMessages ${trimmedTokens}, planContext ${planTokens}`);

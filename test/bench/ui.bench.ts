@@ -181,7 +181,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-const describe = (spans: Span[]) => `${fmtMs(median(spans.map((s) => s.ms)))} (long tasks: ${median(spans.map((s) => s.longTasks))}, ${fmtMs(median(spans.map((s) => s.longTaskMs)))})`;
+const describe = (spans: Span[]) =>
+  `${fmtMs(median(spans.map((s) => s.ms)))} (long tasks: ${median(spans.map((s) => s.longTasks))}, ${fmtMs(median(spans.map((s) => s.longTaskMs)))})`;
 
 export async function run(): Promise<Row[]> {
   await ensureBuilt();
@@ -205,7 +206,10 @@ export async function run(): Promise<Row[]> {
     await page.goto(appUrl);
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await page.getByLabel('Import file').setInputFiles(file);
-    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: `${BIG} messages`, exact: true }).waitFor({ timeout: 120_000 });
+    await page
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: `${BIG} messages`, exact: true })
+      .waitFor({ timeout: 120_000 });
 
     const open: Record<number, Span[]> = { [SMALL]: [], [BIG]: [] };
     await openConversation(page, SMALL); // warm-up: loads the lazy chunks once
@@ -218,7 +222,10 @@ export async function run(): Promise<Row[]> {
     for (let round = 0; round < 2; round++) {
       await page.getByRole('button', { name: 'New chat' }).click();
       stream.fresh.push(await streamLongAnswer(page));
-      await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: `${BIG} messages`, exact: true }).click();
+      await page
+        .getByRole('navigation', { name: 'Conversations' })
+        .getByRole('button', { name: `${BIG} messages`, exact: true })
+        .click();
       await page.getByRole('heading', { level: 1, name: `${BIG} messages` }).waitFor();
       await page.getByRole('article', { name: 'Assistant message' }).last().waitFor();
       stream.long.push(await streamLongAnswer(page));

@@ -65,7 +65,10 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
     expect(Number(meter.getAttribute('aria-valuenow'))).toBeGreaterThan(before);
     // The conversation is listed under its first message and was stored.
-    expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'What is a context window?' })).toHaveAttribute('aria-current', 'page');
+    expect(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'What is a context window?' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     const [stored] = await appRuntime.storage!.repository.listConversations();
     expect(await appRuntime.storage!.repository.getMessages(stored!.id)).toHaveLength(2);
   });
@@ -74,7 +77,10 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     await seedSettings({ ...DEFAULT_SETTINGS, window: { ...DEFAULT_SETTINGS.window, summarize: true } });
     const paragraph = 'We compared how each strategy keeps the first message and the newest turns, and what the summary must preserve. ';
     // 24 messages of about 300 tokens each: what a trim sets aside is far more than 4,000 tokens.
-    await seedConversation('Long talk', Array.from({ length: 24 }, (_, i) => `Message ${i}. ${paragraph.repeat(11)}`));
+    await seedConversation(
+      'Long talk',
+      Array.from({ length: 24 }, (_, i) => `Message ${i}. ${paragraph.repeat(11)}`),
+    );
     await openApp();
     await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'Long talk' }));
     await screen.findAllByRole('article', { name: 'Assistant message' });

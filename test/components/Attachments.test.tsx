@@ -16,7 +16,10 @@ async function openApp() {
 
 const text = (name: string, content: string) => new File([content], name, { type: 'text/plain' });
 const picker = () => screen.getByLabelText('Files to attach');
-const chipNames = () => within(screen.getByRole('list', { name: 'Attached files' })).getAllByRole('listitem').map((li) => li.textContent);
+const chipNames = () =>
+  within(screen.getByRole('list', { name: 'Attached files' }))
+    .getAllByRole('listitem')
+    .map((li) => li.textContent);
 const sidebar = () => within(screen.getByRole('navigation', { name: 'Conversations' }));
 
 /** Closes the page's storage and state and opens the app again on the same IndexedDB, as a reload does (the browser test reloads for real). */
@@ -70,7 +73,9 @@ describe('attaching files from the composer (App, fake IndexedDB)', { timeout: 1
       text('dump.log', 'x'.repeat(ATTACHMENT_MAX_BYTES + 2 * 1024 * 1024)),
     ]);
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('2 files were not attached. screenshot.png is not a text file (it contains binary data). dump.log is 7 MB, over the 5 MB limit for an attachment.');
+    expect(alert).toHaveTextContent(
+      '2 files were not attached. screenshot.png is not a text file (it contains binary data). dump.log is 7 MB, over the 5 MB limit for an attachment.',
+    );
     await waitFor(() => expect(chipNames()).toEqual(['app.log7 B×']));
     expect(box).toHaveValue('Why did it fail?');
   });
@@ -90,7 +95,9 @@ describe('attaching files from the composer (App, fake IndexedDB)', { timeout: 1
     await waitFor(() => expect(chipNames()).toEqual(['app.log6 B×']));
     await userEvent.upload(picker(), [text('app.log', 'tuesday!'), text('app.log', 'monday')]);
     await waitFor(() => expect(chipNames()).toEqual(['app.log6 B×', 'app (2).log8 B×']));
-    expect(screen.getByRole('status')).toHaveTextContent('A different app.log is already attached, so this one was attached as app (2).log. app.log is already attached.');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'A different app.log is already attached, so this one was attached as app (2).log. app.log is already attached.',
+    );
   });
 
   it('says storage is full and keeps the files already attached', async () => {

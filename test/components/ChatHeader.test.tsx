@@ -5,7 +5,9 @@ import { ChatHeader } from '../../src/components/ChatHeader';
 
 function header(canExportActive: boolean) {
   const onExport = vi.fn();
-  render(<ChatHeader title="Plans" modelLabel="Claude Sonnet 5.5" isDemo={false} canExportActive={canExportActive} onSettings={() => {}} onExport={onExport} />);
+  render(
+    <ChatHeader title="Plans" modelLabel="Claude Sonnet 5.5" isDemo={false} canExportActive={canExportActive} onSettings={() => {}} onExport={onExport} />,
+  );
   return onExport;
 }
 
@@ -29,12 +31,11 @@ describe('ChatHeader export', () => {
     await userEvent.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     const menu = screen.getByRole('menu', { name: 'Export' });
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
-      'This conversation (JSON)',
-      'This conversation (Markdown)',
-      'All conversations (JSON)',
-      'All conversations (Markdown)',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['This conversation (JSON)', 'This conversation (Markdown)', 'All conversations (JSON)', 'All conversations (Markdown)']);
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'All conversations (Markdown)' }));
     expect(onExport).toHaveBeenCalledWith('markdown', 'all');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();

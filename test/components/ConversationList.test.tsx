@@ -62,7 +62,9 @@ describe('ConversationList', () => {
   });
 
   it('says when nothing matches a search, and when there is nothing yet', () => {
-    const { rerender } = render(<ConversationList items={[]} query="zzz" onQueryChange={vi.fn()} onNew={vi.fn()} onSelect={vi.fn()} onRename={vi.fn()} onDelete={vi.fn()} />);
+    const { rerender } = render(
+      <ConversationList items={[]} query="zzz" onQueryChange={vi.fn()} onNew={vi.fn()} onSelect={vi.fn()} onRename={vi.fn()} onDelete={vi.fn()} />,
+    );
     expect(screen.getByRole('navigation', { name: 'Conversations' })).toHaveTextContent('No conversation matches.');
     rerender(<ConversationList items={[]} query="" onQueryChange={vi.fn()} onNew={vi.fn()} onSelect={vi.fn()} onRename={vi.fn()} onDelete={vi.fn()} />);
     expect(screen.getByRole('navigation', { name: 'Conversations' })).toHaveTextContent('No conversations yet.');

@@ -46,7 +46,16 @@ describe('Markdown renders a corpus of XSS payloads inert', () => {
 
   it('renders the whole corpus inert inside an assistant message too', async () => {
     const text = Object.values(XSS_CORPUS).join('\n\n');
-    const answer: StoredMessage = { id: 'a1', conversationId: 'c', seq: 1, role: 'assistant', kind: 'message', content: [{ type: 'text', text }], createdAt: 0, status: 'complete' };
+    const answer: StoredMessage = {
+      id: 'a1',
+      conversationId: 'c',
+      seq: 1,
+      role: 'assistant',
+      kind: 'message',
+      content: [{ type: 'text', text }],
+      createdAt: 0,
+      status: 'complete',
+    };
     render(<MessageView message={answer} />);
     const article = screen.getByRole('article', { name: 'Assistant message' });
     // The lazily loaded renderer has replaced the plain-text fallback once code blocks have copy buttons.

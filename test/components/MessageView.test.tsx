@@ -5,11 +5,25 @@ import { MessageView } from '../../src/components/MessageView';
 import type { StoredMessage } from '../../src/core';
 
 function message(patch: Partial<StoredMessage> & Pick<StoredMessage, 'role'>): StoredMessage {
-  return { id: `${patch.role}-1`, conversationId: 'c1', seq: 0, kind: 'message', content: [{ type: 'text', text: 'Hello' }], createdAt: 0, status: 'complete', ...patch };
+  return {
+    id: `${patch.role}-1`,
+    conversationId: 'c1',
+    seq: 0,
+    kind: 'message',
+    content: [{ type: 'text', text: 'Hello' }],
+    createdAt: 0,
+    status: 'complete',
+    ...patch,
+  };
 }
 
 const user = message({ id: 'u1', role: 'user', content: [{ type: 'text', text: 'What is a context window?' }] });
-const answer = message({ id: 'a1', role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: 'It is **how much** the model reads at once.\n\n```js\nconst x = 1;\n```' }] });
+const answer = message({
+  id: 'a1',
+  role: 'assistant',
+  model: 'claude-test',
+  content: [{ type: 'text', text: 'It is **how much** the model reads at once.\n\n```js\nconst x = 1;\n```' }],
+});
 
 describe('MessageView', () => {
   it('labels user and assistant messages as articles', () => {

@@ -11,14 +11,24 @@ import { actions, appRuntime, modelChoicesFor, useApp } from '../../src/store';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import { resetApp, seedSettings } from './appHarness';
 
-const ANTHROPIC: Settings = { ...DEFAULT_SETTINGS, provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test-key' }, models: { anthropic: 'claude-haiku-4-5' } };
+const ANTHROPIC: Settings = {
+  ...DEFAULT_SETTINGS,
+  provider: 'anthropic',
+  apiKeys: { anthropic: 'sk-ant-test-key' },
+  models: { anthropic: 'claude-haiku-4-5' },
+};
 const LISTING: ModelListing = {
   models: [{ id: 'claude-next', label: 'Claude Next', contextWindow: 300_000 }, { id: 'claude-haiku-4-5' }, { id: 'claude-mystery' }],
   truncated: false,
 };
 
 function modelsFor(provider: ProviderId, baseUrl?: string): ModelOption[] {
-  return modelChoicesFor(appRuntime.store.getState(), DEFAULT_SETTINGS, provider, baseUrl).map((m) => ({ id: m.id, label: m.label, contextWindow: m.contextWindow, guess: m.windowSource === 'guess' }));
+  return modelChoicesFor(appRuntime.store.getState(), DEFAULT_SETTINGS, provider, baseUrl).map((m) => ({
+    id: m.id,
+    label: m.label,
+    contextWindow: m.contextWindow,
+    guess: m.windowSource === 'guess',
+  }));
 }
 
 function openSettings(settings: Settings = ANTHROPIC) {
@@ -43,7 +53,12 @@ describe('the model list in Settings', () => {
     const list = dialog.getByRole('region', { name: 'Models this key can use' });
     expect(within(list).getByRole('status')).toHaveTextContent('Not listed yet.');
     await userEvent.click(within(list).getByRole('button', { name: 'List models' }));
-    expect(listModels).toHaveBeenCalledWith({ provider: 'anthropic', apiKey: 'sk-ant-test-key', baseUrl: 'https://api.anthropic.com', keyConfirmedFor: undefined });
+    expect(listModels).toHaveBeenCalledWith({
+      provider: 'anthropic',
+      apiKey: 'sk-ant-test-key',
+      baseUrl: 'https://api.anthropic.com',
+      keyConfirmedFor: undefined,
+    });
     const rows = await within(list).findAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
       'Claude Next claude-next300,000 tokens (stated by the provider)',
@@ -54,7 +69,9 @@ describe('the model list in Settings', () => {
     expect(within(list).getByRole('button', { name: 'Refresh' })).toBeEnabled();
     // The listed models can be chosen in the Model field, a guess said as one.
     const model = dialog.getByRole('combobox', { name: 'Model' });
-    const options = within(model).getAllByRole('option').map((o) => o.textContent);
+    const options = within(model)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(options).toContain('Claude Next — 300,000 tokens');
     expect(options).toContain('claude-mystery — 4,096 tokens (a guess)');
   });
@@ -103,15 +120,43 @@ describe('the model picker in the header', () => {
 
   it('offers the models with their windows and switches on a choice', async () => {
     const onModelChange = vi.fn();
-    render(<ChatHeader title="Plans" modelLabel="Claude Haiku 4.5" isDemo={false} canExportActive onSettings={() => {}} onExport={() => {}} models={choices} modelId="claude-haiku-4-5" onModelChange={onModelChange} />);
+    render(
+      <ChatHeader
+        title="Plans"
+        modelLabel="Claude Haiku 4.5"
+        isDemo={false}
+        canExportActive
+        onSettings={() => {}}
+        onExport={() => {}}
+        models={choices}
+        modelId="claude-haiku-4-5"
+        onModelChange={onModelChange}
+      />,
+    );
     const picker = screen.getByRole('combobox', { name: 'Model for the next message' });
-    expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toEqual(['Claude Haiku 4.5 — 200,000 tokens', 'claude-mystery — 4,096 tokens, a guess']);
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Claude Haiku 4.5 — 200,000 tokens', 'claude-mystery — 4,096 tokens, a guess']);
     await userEvent.selectOptions(picker, 'claude-mystery');
     expect(onModelChange).toHaveBeenCalledWith('claude-mystery');
   });
 
   it('only names the Demo', () => {
-    render(<ChatHeader title="Plans" modelLabel="Demo" isDemo canExportActive onSettings={() => {}} onExport={() => {}} models={choices} modelId="claude-haiku-4-5" onModelChange={() => {}} />);
+    render(
+      <ChatHeader
+        title="Plans"
+        modelLabel="Demo"
+        isDemo
+        canExportActive
+        onSettings={() => {}}
+        onExport={() => {}}
+        models={choices}
+        modelId="claude-haiku-4-5"
+        onModelChange={() => {}}
+      />,
+    );
     expect(screen.queryByRole('combobox', { name: 'Model for the next message' })).not.toBeInTheDocument();
     expect(screen.getByText('Demo — not a real model')).toBeInTheDocument();
   });

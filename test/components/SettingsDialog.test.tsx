@@ -13,7 +13,15 @@ function modelsFor(provider: ProviderId): ModelOption[] {
 function open(props: { settings?: Settings; conversationTitle?: string } = {}) {
   const onSave = vi.fn<(settings: Settings, scope: 'global' | 'conversation') => void>();
   const onClose = vi.fn();
-  render(<SettingsDialog settings={props.settings ?? DEFAULT_SETTINGS} modelsFor={modelsFor} conversationTitle={props.conversationTitle} onSave={onSave} onClose={onClose} />);
+  render(
+    <SettingsDialog
+      settings={props.settings ?? DEFAULT_SETTINGS}
+      modelsFor={modelsFor}
+      conversationTitle={props.conversationTitle}
+      onSave={onSave}
+      onClose={onClose}
+    />,
+  );
   const dialog = screen.getByRole('dialog', { name: 'Settings' });
   return { dialog, onSave, onClose, saved: () => onSave.mock.lastCall };
 }
@@ -100,7 +108,14 @@ describe('SettingsDialog', () => {
     await userEvent.selectOptions(d.getByRole('combobox', { name: 'Model' }), 'claude-haiku-4-5');
     await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'truncate');
     await userEvent.click(d.getByRole('checkbox', { name: 'Summarize evicted messages' }));
-    for (const [name, value] of [['Max messages', '40'], ['Preserve first messages', '2'], ['Preserve last messages', '8'], ['Trim above (% of window)', '90'], ['Trim down to (% of window)', '60'], ['Summary max tokens', '512']] as const) {
+    for (const [name, value] of [
+      ['Max messages', '40'],
+      ['Preserve first messages', '2'],
+      ['Preserve last messages', '8'],
+      ['Trim above (% of window)', '90'],
+      ['Trim down to (% of window)', '60'],
+      ['Summary max tokens', '512'],
+    ] as const) {
       const field = d.getByRole('spinbutton', { name });
       await userEvent.clear(field);
       await userEvent.type(field, value);
@@ -202,7 +217,12 @@ describe('SettingsDialog', () => {
   });
 
   it('shows settings saved before, not the defaults', () => {
-    const settings: Settings = { ...DEFAULT_SETTINGS, provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-x' }, window: { ...DEFAULT_SETTINGS.window, summarize: true, maxMessages: 30 } };
+    const settings: Settings = {
+      ...DEFAULT_SETTINGS,
+      provider: 'anthropic',
+      apiKeys: { anthropic: 'sk-ant-x' },
+      window: { ...DEFAULT_SETTINGS.window, summarize: true, maxMessages: 30 },
+    };
     const { dialog } = open({ settings });
     const d = within(dialog);
     expect(d.getByRole('combobox', { name: 'Provider' })).toHaveValue('anthropic');
@@ -222,7 +242,9 @@ describe('SettingsDialog: Tools', () => {
     expect(read).toBeChecked();
     expect(run).toBeChecked();
     expect(read).toHaveAccessibleDescription(/reads them by line range; they are never pasted into the prompt/);
-    expect(run).toHaveAccessibleDescription('The model runs JavaScript in a worker in this browser: no network, no access to the page, stopped after 5 seconds.');
+    expect(run).toHaveAccessibleDescription(
+      'The model runs JavaScript in a worker in this browser: no network, no access to the page, stopped after 5 seconds.',
+    );
     const rounds = d.getByRole('spinbutton', { name: 'Tool rounds per turn' });
     expect(rounds).toHaveValue(25);
     expect(rounds).toHaveAccessibleDescription('From 1 to 200. At the limit the turn stops and says so.');
@@ -277,47 +299,64 @@ describe('SettingsDialog: every knob is checked as it is typed', () => {
     ['Max messages', ['-1', '0.5', '2000000', ''], whole('0', '1,000,000'), '40', (s) => s.window.maxMessages, 40],
     ['Preserve first messages', ['-1', '10001', ''], whole('0', '10,000'), '2', (s) => s.window.preserveFirst, 2],
     ['Preserve last messages', ['1.5', '-3', ''], whole('0', '10,000'), '8', (s) => s.window.preserveLast, 8],
-    ['Rolling window size', ['0', '1001', '5000', '2.5', ''], /^Enter a whole number from 1 to 1,000\. The rolling strategy looks at the newest 1,000 messages at most\./, '1000', (s) => s.window.rollingMax, 1000],
+    [
+      'Rolling window size',
+      ['0', '1001', '5000', '2.5', ''],
+      /^Enter a whole number from 1 to 1,000\. The rolling strategy looks at the newest 1,000 messages at most\./,
+      '1000',
+      (s) => s.window.rollingMax,
+      1000,
+    ],
     ['Trim above (% of window)', ['0', '150', '-10', ''], percentage, '90', (s) => s.window.triggerRatio, 0.9],
     ['Trim down to (% of window)', ['0', '101', ''], percentage, '62.5', (s) => s.window.targetRatio, 0.625],
-    ['After a trim, fall to (% of trigger)', ['0', '100', '120', ''], /^Enter a percentage above 0 and below 100\. At 100 % every request would trim\./, '50', (s) => s.window.lowWater, 0.5],
+    [
+      'After a trim, fall to (% of trigger)',
+      ['0', '100', '120', ''],
+      /^Enter a percentage above 0 and below 100\. At 100 % every request would trim\./,
+      '50',
+      (s) => s.window.lowWater,
+      0.5,
+    ],
     ['Token budget per request', ['-1', '1.5', '200000000', ''], whole('0', '100,000,000'), '1500', (s) => s.window.budgetTokens, 1500],
     ['Money budget per request (USD)', ['-0.5', ''], /^Enter an amount of 0 or more\./, '0.12', (s) => s.window.budgetUsd, 0.12],
     ['Summary max tokens', ['0', '2000000', '1.5', ''], whole('1', '1,000,000'), '32', (s) => s.window.summaryMaxTokens, 32],
     ['Tool rounds per turn', ['0', '201', ''], whole('1', '200'), '12', (s) => s.tools.maxRounds, 12],
   ];
 
-  it.each(cases)('"%s" refuses each bad value with the reason beside it and Save unavailable, and saves once fixed', async (label, bad, reason, fixed, saved, expected) => {
-    const { dialog, onSave } = open();
-    const d = within(dialog);
-    const field = d.getByRole('spinbutton', { name: label });
-    const save = d.getByRole('button', { name: 'Save' });
-    const short = label.replace(/ \(.*\)$/, '');
-    for (const value of bad) {
+  it.each(cases)(
+    '"%s" refuses each bad value with the reason beside it and Save unavailable, and saves once fixed',
+    async (label, bad, reason, fixed, saved, expected) => {
+      const { dialog, onSave } = open();
+      const d = within(dialog);
+      const field = d.getByRole('spinbutton', { name: label });
+      const save = d.getByRole('button', { name: 'Save' });
+      const short = label.replace(/ \(.*\)$/, '');
+      for (const value of bad) {
+        await userEvent.clear(field);
+        if (value) await userEvent.type(field, value);
+        expect(field, `${label} = "${value}"`).toBeInvalid();
+        expect(field).toHaveAttribute('aria-invalid', 'true');
+        expect(field).toHaveAccessibleDescription(reason);
+        // The reason is on screen, not only read out.
+        expect(d.getByText(reason)).toBeVisible();
+        expect(save).toHaveAttribute('aria-disabled', 'true');
+        expect(save).toHaveAccessibleDescription(`Save is unavailable until this field is fixed: ${short}.`);
+        expect(d.getByText(`Save is unavailable until this field is fixed: ${short}.`)).toBeVisible();
+        await userEvent.click(save);
+        expect(onSave).not.toHaveBeenCalled();
+        expect(field).toHaveFocus();
+      }
       await userEvent.clear(field);
-      if (value) await userEvent.type(field, value);
-      expect(field, `${label} = "${value}"`).toBeInvalid();
-      expect(field).toHaveAttribute('aria-invalid', 'true');
-      expect(field).toHaveAccessibleDescription(reason);
-      // The reason is on screen, not only read out.
-      expect(d.getByText(reason)).toBeVisible();
-      expect(save).toHaveAttribute('aria-disabled', 'true');
-      expect(save).toHaveAccessibleDescription(`Save is unavailable until this field is fixed: ${short}.`);
-      expect(d.getByText(`Save is unavailable until this field is fixed: ${short}.`)).toBeVisible();
+      await userEvent.type(field, fixed);
+      expect(field).toBeValid();
+      expect(field).not.toHaveAttribute('aria-invalid');
+      expect(save).not.toHaveAttribute('aria-disabled');
+      expect(d.queryByText(/^Save is unavailable/)).not.toBeInTheDocument();
       await userEvent.click(save);
-      expect(onSave).not.toHaveBeenCalled();
-      expect(field).toHaveFocus();
-    }
-    await userEvent.clear(field);
-    await userEvent.type(field, fixed);
-    expect(field).toBeValid();
-    expect(field).not.toHaveAttribute('aria-invalid');
-    expect(save).not.toHaveAttribute('aria-disabled');
-    expect(d.queryByText(/^Save is unavailable/)).not.toBeInTheDocument();
-    await userEvent.click(save);
-    expect(onSave).toHaveBeenCalledOnce();
-    expect(saved(onSave.mock.lastCall![0])).toBe(expected);
-  });
+      expect(onSave).toHaveBeenCalledOnce();
+      expect(saved(onSave.mock.lastCall![0])).toBe(expected);
+    },
+  );
 
   it('refuses a rolling window above 1,000 messages when the rolling strategy is chosen, saying why', async () => {
     const { dialog, onSave, saved } = open();
@@ -326,7 +365,9 @@ describe('SettingsDialog: every knob is checked as it is typed', () => {
     const size = d.getByRole('spinbutton', { name: 'Rolling window size' });
     await userEvent.clear(size);
     await userEvent.type(size, '1500');
-    expect(size).toHaveAccessibleDescription('Enter a whole number from 1 to 1,000. The rolling strategy looks at the newest 1,000 messages at most. Messages kept by the rolling strategy.');
+    expect(size).toHaveAccessibleDescription(
+      'Enter a whole number from 1 to 1,000. The rolling strategy looks at the newest 1,000 messages at most. Messages kept by the rolling strategy.',
+    );
     await userEvent.click(d.getByRole('button', { name: 'Save' }));
     expect(onSave).not.toHaveBeenCalled();
     await userEvent.clear(size);
@@ -382,7 +423,9 @@ describe('SettingsDialog: every knob is checked as it is typed', () => {
     for (const name of ['Context window', 'Rolling window size', 'Tool rounds per turn']) {
       await userEvent.clear(d.getByRole('spinbutton', { name }));
     }
-    expect(d.getByRole('button', { name: 'Save' })).toHaveAccessibleDescription('Save is unavailable until these fields are fixed: Context window, Rolling window size, Tool rounds per turn.');
+    expect(d.getByRole('button', { name: 'Save' })).toHaveAccessibleDescription(
+      'Save is unavailable until these fields are fixed: Context window, Rolling window size, Tool rounds per turn.',
+    );
     await userEvent.click(d.getByRole('button', { name: 'Save' }));
     expect(d.getByRole('spinbutton', { name: 'Context window' })).toHaveFocus();
   });

@@ -28,15 +28,20 @@ const TOOL_TURN: Array<Pick<StoredMessage, 'role' | 'content'>> = [
   { role: 'assistant', content: [{ type: 'text', text: 'The disk was full when it stopped.' }] },
 ];
 
-
 /** A tool loop that read part after part of a long log: each result is about 800 tokens. */
 function longReads(parts: number): Array<Pick<StoredMessage, 'role' | 'content'>> {
   const turn: Array<Pick<StoredMessage, 'role' | 'content'>> = [{ role: 'user', content: [{ type: 'text', text: 'Find the first error in build.log.' }] }];
   for (let part = 1; part <= parts; part++) {
     const [start, end] = [(part - 1) * 40 + 1, part * 40];
     const lines = Array.from({ length: 40 }, (_, i) => `${start + i}\tstep ${start + i}: compiled module number ${start + i} of the build without warnings`);
-    turn.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_part${part}`, name: 'read_attachment', input: { name: 'build.log', start_line: start, end_line: end } }] });
-    turn.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_part${part}`, content: `build.log, lines ${start}–${end} of 400:\n${lines.join('\n')}` }] });
+    turn.push({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: `toolu_part${part}`, name: 'read_attachment', input: { name: 'build.log', start_line: start, end_line: end } }],
+    });
+    turn.push({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: `toolu_part${part}`, content: `build.log, lines ${start}–${end} of 400:\n${lines.join('\n')}` }],
+    });
   }
   turn.push({ role: 'assistant', content: [{ type: 'text', text: 'No error in the first parts.' }] });
   return turn;
@@ -104,7 +109,12 @@ describe('tool calls in the transcript (App, fake IndexedDB)', { timeout: 15_000
 });
 
 function row(message: Partial<StoredMessage> & Pick<StoredMessage, 'id' | 'role' | 'content'>): TranscriptRow {
-  return { kind: 'message', key: message.id, notSent: false, message: { conversationId: 'c1', seq: 0, kind: 'message', createdAt: 0, status: 'complete', ...message } };
+  return {
+    kind: 'message',
+    key: message.id,
+    notSent: false,
+    message: { conversationId: 'c1', seq: 0, kind: 'message', createdAt: 0, status: 'complete', ...message },
+  };
 }
 
 function call(id: string, name: string, input: unknown): ContentBlock {
@@ -186,7 +196,10 @@ describe('a tool call row', () => {
 
   it('clips long output until "Show more"', async () => {
     const output = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n');
-    renderCalls([call('t1', 'read_attachment', { name: 'big.log', start_line: 1, end_line: 60 })], [{ type: 'tool_result', tool_use_id: 't1', content: output }]);
+    renderCalls(
+      [call('t1', 'read_attachment', { name: 'big.log', start_line: 1, end_line: 60 })],
+      [{ type: 'tool_result', tool_use_id: 't1', content: output }],
+    );
     await userEvent.click(screen.getByRole('button', { name: /^read_attachment big\.log lines 1–60/ }));
     const shown = () => screen.getByText(/^line 1\n/, { normalizer: getDefaultNormalizer({ trim: false, collapseWhitespace: false }) }).textContent!;
     expect(shown()).toContain('line 20');
@@ -220,7 +233,10 @@ describe('a tool call row', () => {
   });
 
   it('shows the raw text the model sent when its arguments were not JSON', async () => {
-    renderCalls([call('t1', 'read_attachment', '{"name": "app.log", "start_')], [{ type: 'tool_result', tool_use_id: 't1', content: 'The arguments of read_attachment were not valid JSON', is_error: true }]);
+    renderCalls(
+      [call('t1', 'read_attachment', '{"name": "app.log", "start_')],
+      [{ type: 'tool_result', tool_use_id: 't1', content: 'The arguments of read_attachment were not valid JSON', is_error: true }],
+    );
     const toggle = screen.getByRole('button', { name: 'read_attachment arguments not valid JSON error' });
     await userEvent.click(toggle);
     await waitFor(() => expect(screen.getByText('{"name": "app.log", "start_')).toBeVisible());

@@ -7,14 +7,28 @@ import type { TranscriptRow } from '../../src/store/transcript';
 import './appHarness';
 
 function row(seq: number, role: 'user' | 'assistant', text: string): TranscriptRow {
-  const message: StoredMessage = { id: `m${seq}`, conversationId: 'c', seq, role, kind: 'message', content: [{ type: 'text', text }], createdAt: seq, status: 'complete' };
+  const message: StoredMessage = {
+    id: `m${seq}`,
+    conversationId: 'c',
+    seq,
+    role,
+    kind: 'message',
+    content: [{ type: 'text', text }],
+    createdAt: seq,
+    status: 'complete',
+  };
   return { kind: 'message', key: message.id, message, notSent: false };
 }
 
 describe('Transcript', () => {
   it('offers Regenerate on the newest answer only', async () => {
     const onRegenerate = vi.fn();
-    const rows = [row(1, 'user', 'First question'), row(2, 'assistant', 'First answer'), row(3, 'user', 'Second question'), row(4, 'assistant', 'Second answer')];
+    const rows = [
+      row(1, 'user', 'First question'),
+      row(2, 'assistant', 'First answer'),
+      row(3, 'user', 'Second question'),
+      row(4, 'assistant', 'Second answer'),
+    ];
     render(<Transcript rows={rows} onRegenerate={onRegenerate} onEdit={() => undefined} />);
     const [older, newest] = screen.getAllByRole('article', { name: 'Assistant message' });
     expect(within(older!).getByRole('button', { name: 'Copy' })).toBeInTheDocument();

@@ -25,6 +25,8 @@ describe('TrimNotice', () => {
 
   it('names the strategy that compacted the history, as a compaction event', () => {
     render(<TrimNotice evicted={3} summarized={false} reason="64 messages > 50" strategy="rolling" />);
-    expect(screen.getByRole('note')).toHaveTextContent(/^\[3 earlier messages truncated to fit context window\] — 64 messages > 50\[History compacted using rolling strategy\]$/);
+    expect(screen.getByRole('note')).toHaveTextContent(
+      /^\[3 earlier messages truncated to fit context window\] — 64 messages > 50\[History compacted using rolling strategy\]$/,
+    );
   });
 });

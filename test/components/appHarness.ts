@@ -12,7 +12,10 @@ import type { Settings } from '../../src/store/settings';
 
 // jsdom does no layout, so every element measures 0×0 and the virtualized transcript would
 // show no rows at all. Give the scrolling transcript (the `log`) a desktop-sized viewport.
-for (const [prop, size] of [['clientHeight', 800], ['clientWidth', 900]] as const) {
+for (const [prop, size] of [
+  ['clientHeight', 800],
+  ['clientWidth', 900],
+] as const) {
   Object.defineProperty(HTMLElement.prototype, prop, {
     configurable: true,
     get(this: HTMLElement) {

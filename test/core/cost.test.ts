@@ -27,7 +27,9 @@ describe('costOfUsage', () => {
 
   it('treats negative or non-finite counts as zero and free models as free', () => {
     expect(costOfUsage({ inputTokens: -5, outputTokens: Number.NaN, cacheWriteTokens: 0, cacheReadTokens: 0 }, OPUS)).toBe(0);
-    expect(costOfUsage({ inputTokens: 1e6, outputTokens: 1e6, cacheWriteTokens: 1e6, cacheReadTokens: 1e6 }, { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 })).toBe(0);
+    expect(
+      costOfUsage({ inputTokens: 1e6, outputTokens: 1e6, cacheWriteTokens: 1e6, cacheReadTokens: 1e6 }, { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 }),
+    ).toBe(0);
   });
 });
 

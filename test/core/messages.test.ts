@@ -89,7 +89,16 @@ describe('wireText', () => {
     expect(wireText(anthropicResults)).toBe('Also look at c.ts.');
     expect(wireText(openaiCall)).toBe('');
     expect(wireText(openaiResult1)).toBe('');
-    expect(wireText({ role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'image_url', image_url: { url: 'x' } }, { type: 'text', text: 'two' }] })).toBe('one\ntwo');
+    expect(
+      wireText({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'image_url', image_url: { url: 'x' } },
+          { type: 'text', text: 'two' },
+        ],
+      }),
+    ).toBe('one\ntwo');
   });
 });
 
@@ -114,7 +123,14 @@ describe('groupUnits and groupTurns', () => {
   });
 
   it('keeps an OpenAI call with every role:"tool" answer', () => {
-    const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'go' }, openaiCall, openaiResult1, openaiResult2, { role: 'user', content: 'next' }];
+    const messages = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'go' },
+      openaiCall,
+      openaiResult1,
+      openaiResult2,
+      { role: 'user', content: 'next' },
+    ];
     expect(groupUnits(messages)).toEqual([
       { start: 0, end: 1 },
       { start: 1, end: 2 },
@@ -129,7 +145,10 @@ describe('groupUnits and groupTurns', () => {
   });
 
   it('glues more messages on when asked (wire messages of one stored message)', () => {
-    const messages = [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }];
+    const messages = [
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'b' },
+    ];
     expect(groupUnits(messages, () => true)).toEqual([{ start: 0, end: 2 }]);
   });
 
@@ -166,7 +185,9 @@ describe('validateRequest', () => {
   });
 
   it('reports an Anthropic tool_use whose result is not in the next message, and the stray result', () => {
-    const result = validateRequest([{ role: 'user', content: 'go' }, anthropicCall, { role: 'assistant', content: 'hm' }, anthropicResults], { provider: 'anthropic' });
+    const result = validateRequest([{ role: 'user', content: 'go' }, anthropicCall, { role: 'assistant', content: 'hm' }, anthropicResults], {
+      provider: 'anthropic',
+    });
     expect(result.ok).toBe(false);
     expect(result.violations.map((v) => [v.code, v.index, v.toolCallId])).toEqual([
       ['unanswered-tool-call', 1, 'toolu_1'],
@@ -182,7 +203,9 @@ describe('validateRequest', () => {
   });
 
   it('reports a role:"tool" answer without its call, and a duplicate answer', () => {
-    expect(validateRequest([{ role: 'user', content: 'go' }, openaiResult1]).violations).toMatchObject([{ code: 'orphan-tool-result', index: 1, toolCallId: 'call_1' }]);
+    expect(validateRequest([{ role: 'user', content: 'go' }, openaiResult1]).violations).toMatchObject([
+      { code: 'orphan-tool-result', index: 1, toolCallId: 'call_1' },
+    ]);
     expect(validateRequest([{ role: 'user', content: 'go' }, openaiCall, openaiResult1, openaiResult2, openaiResult2]).violations).toMatchObject([
       { code: 'duplicate-tool-result', index: 1, toolCallId: 'call_2' },
     ]);
@@ -208,26 +231,57 @@ describe('validateRequest', () => {
       { role: 'assistant', content: null },
     ]);
     expect(result.violations.filter((v) => v.code === 'empty-content').map((v) => v.index)).toEqual([0, 1, 2, 3]);
-    expect(validateRequest([{ role: 'user', content: 'go' }, { ...openaiCall, tool_calls: [(openaiCall.tool_calls as unknown[])[0]] }, { ...openaiResult1, content: '' }]).ok).toBe(true);
+    expect(
+      validateRequest([
+        { role: 'user', content: 'go' },
+        { ...openaiCall, tool_calls: [(openaiCall.tool_calls as unknown[])[0]] },
+        { ...openaiResult1, content: '' },
+      ]).ok,
+    ).toBe(true);
   });
 
   it('requires a user message first (after system messages) and at least one message', () => {
-    expect(validateRequest([{ role: 'system', content: 'Be brief.' }, { role: 'assistant', content: 'Hi!' }]).violations).toMatchObject([{ code: 'first-not-user', index: 1 }]);
+    expect(
+      validateRequest([
+        { role: 'system', content: 'Be brief.' },
+        { role: 'assistant', content: 'Hi!' },
+      ]).violations,
+    ).toMatchObject([{ code: 'first-not-user', index: 1 }]);
     expect(validateRequest([]).violations).toMatchObject([{ code: 'empty-request', index: -1 }]);
     expect(validateRequest([{ role: 'system', content: 'only instructions' }]).violations).toMatchObject([{ code: 'empty-request' }]);
     expect(validateRequest([{ role: 'assistant', content: 'Hi!' }], { fragment: true }).ok).toBe(true);
   });
 
   it('checks roles against the target API', () => {
-    expect(validateRequest([{ role: 'system', content: 'x' }, { role: 'user', content: 'y' }], { provider: 'anthropic' }).violations).toMatchObject([
-      { code: 'invalid-role', index: 0 },
-    ]);
+    expect(
+      validateRequest(
+        [
+          { role: 'system', content: 'x' },
+          { role: 'user', content: 'y' },
+        ],
+        { provider: 'anthropic' },
+      ).violations,
+    ).toMatchObject([{ code: 'invalid-role', index: 0 }]);
     expect(validateRequest([{ role: 'narrator', content: 'x' }]).violations.map((v) => v.code)).toContain('invalid-role');
-    expect(validateRequest([{ role: 'developer', content: 'x' }, { role: 'user', content: 'y' }], { provider: 'openai' }).ok).toBe(true);
+    expect(
+      validateRequest(
+        [
+          { role: 'developer', content: 'x' },
+          { role: 'user', content: 'y' },
+        ],
+        { provider: 'openai' },
+      ).ok,
+    ).toBe(true);
   });
 
   it('reports tool blocks on the wrong role and tool_result blocks after text', () => {
-    const late: WindowMessage = { role: 'user', content: [{ type: 'text', text: 'first' }, { type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] };
+    const late: WindowMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'first' },
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' },
+      ],
+    };
     const codes = validateRequest([
       { role: 'user', content: 'go' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'x', input: {} }] },

@@ -18,7 +18,14 @@ describe('parseAnthropicModelPage', () => {
   it('reads ids, display names, max_input_tokens as the window and max_tokens as the output limit, and the paging cursor', () => {
     const page = parseAnthropicModelPage({
       data: [
-        { type: 'model', id: 'claude-opus-4-8', display_name: 'Claude Opus 4.8', created_at: '2026-01-01T00:00:00Z', max_input_tokens: 300_000, max_tokens: 64_000 },
+        {
+          type: 'model',
+          id: 'claude-opus-4-8',
+          display_name: 'Claude Opus 4.8',
+          created_at: '2026-01-01T00:00:00Z',
+          max_input_tokens: 300_000,
+          max_tokens: 64_000,
+        },
         { type: 'model', id: 'claude-old', display_name: 'Old', max_input_tokens: null, max_tokens: null },
       ],
       has_more: true,
@@ -76,7 +83,12 @@ describe('parseOpenAIModelList', () => {
   it('reads OpenRouter’s name, context_length and top provider’s max_completion_tokens', () => {
     const list = parseOpenAIModelList({
       data: [
-        { id: 'meta-llama/llama-4', name: 'Meta: Llama 4', context_length: 131_072, top_provider: { context_length: 65_536, max_completion_tokens: 8192, is_moderated: false } },
+        {
+          id: 'meta-llama/llama-4',
+          name: 'Meta: Llama 4',
+          context_length: 131_072,
+          top_provider: { context_length: 65_536, max_completion_tokens: 8192, is_moderated: false },
+        },
         { id: 'only-top', top_provider: { context_length: 32_768, max_completion_tokens: null } },
         { id: 'hostile', name: 42, context_length: '131072', top_provider: 'x' },
       ],
@@ -105,7 +117,10 @@ describe('parseOpenAIModelList', () => {
 
 describe('Ollama', () => {
   it('reads the names of /api/tags, and nothing from another server’s answer', () => {
-    expect(parseOllamaTags({ models: [{ name: 'llama3.2:latest', model: 'llama3.2:latest' }, { name: 'qwen3:8b' }, { size: 1 }] })).toEqual(['llama3.2:latest', 'qwen3:8b']);
+    expect(parseOllamaTags({ models: [{ name: 'llama3.2:latest', model: 'llama3.2:latest' }, { name: 'qwen3:8b' }, { size: 1 }] })).toEqual([
+      'llama3.2:latest',
+      'qwen3:8b',
+    ]);
     expect(parseOllamaTags({ data: [] })).toBeUndefined();
     expect(parseOllamaTags('<html>')).toBeUndefined();
   });
@@ -118,7 +133,15 @@ describe('Ollama', () => {
   });
 
   it('finds no window in a hostile or silent /api/show answer', () => {
-    for (const body of [null, 'x', {}, { model_info: [] }, { model_info: { 'general.architecture': 7 } }, { model_info: { 'general.architecture': 'llama', 'llama.context_length': '8192' } }, { model_info: { 'general.architecture': 'llama' }, parameters: 'num_ctx 0' }]) {
+    for (const body of [
+      null,
+      'x',
+      {},
+      { model_info: [] },
+      { model_info: { 'general.architecture': 7 } },
+      { model_info: { 'general.architecture': 'llama', 'llama.context_length': '8192' } },
+      { model_info: { 'general.architecture': 'llama' }, parameters: 'num_ctx 0' },
+    ]) {
       expect(parseOllamaShow(body)).toBeUndefined();
     }
   });
@@ -127,7 +150,13 @@ describe('Ollama', () => {
 describe('modelChoices', () => {
   it('keeps the registry’s documented window for a known model the endpoint is silent about', () => {
     const choices = modelChoices(anthropicRegistry, [{ id: 'claude-haiku-4-5' }]);
-    expect(choices.find((c) => c.id === 'claude-haiku-4-5')).toEqual({ id: 'claude-haiku-4-5', label: 'Claude Haiku 4.5', contextWindow: 200_000, windowSource: 'registry', listed: true });
+    expect(choices.find((c) => c.id === 'claude-haiku-4-5')).toEqual({
+      id: 'claude-haiku-4-5',
+      label: 'Claude Haiku 4.5',
+      contextWindow: 200_000,
+      windowSource: 'registry',
+      listed: true,
+    });
   });
 
   it('takes the window the endpoint states over the registry’s', () => {
@@ -142,7 +171,9 @@ describe('modelChoices', () => {
   });
 
   it('marks a model nobody knows the window of as a guess, until the user gives one', () => {
-    expect(modelChoices([], [{ id: 'llama-local' }])).toEqual([{ id: 'llama-local', label: 'llama-local', contextWindow: DEFAULT_CONTEXT_WINDOW, windowSource: 'guess', listed: true }]);
+    expect(modelChoices([], [{ id: 'llama-local' }])).toEqual([
+      { id: 'llama-local', label: 'llama-local', contextWindow: DEFAULT_CONTEXT_WINDOW, windowSource: 'guess', listed: true },
+    ]);
     expect(modelChoices([], [{ id: 'llama-local' }], { 'llama-local': 32_768 })[0]).toMatchObject({ contextWindow: 32_768, windowSource: 'yours' });
     // A stored value that is not a window is not the user's window.
     expect(modelChoices([], [{ id: 'llama-local' }], { 'llama-local': -3 })[0]).toMatchObject({ windowSource: 'guess' });
@@ -151,7 +182,11 @@ describe('modelChoices', () => {
 
 describe('listedModelInfos', () => {
   it('makes the stated windows win in resolveModelInfo, keeping the registry’s prices', () => {
-    const custom = listedModelInfos([{ id: 'claude-haiku-4-5', contextWindow: 150_000 }, { id: 'silent' }, { id: 'llama', contextWindow: 8192 }], 'anthropic', '2026-11-25');
+    const custom = listedModelInfos(
+      [{ id: 'claude-haiku-4-5', contextWindow: 150_000 }, { id: 'silent' }, { id: 'llama', contextWindow: 8192 }],
+      'anthropic',
+      '2026-11-25',
+    );
     expect(custom.map((m) => m.id)).toEqual(['claude-haiku-4-5', 'llama']);
     const haiku = resolveModelInfo('claude-haiku-4-5', { custom });
     expect(haiku).toMatchObject({ contextWindow: 150_000, maxOutputTokens: 64_000, known: true, prices: { input: 1, output: 5 } });

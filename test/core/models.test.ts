@@ -48,7 +48,14 @@ describe('MODEL_REGISTRY', () => {
 describe('resolveModelInfo', () => {
   it('uses the registry for a known id', () => {
     const info = resolveModelInfo('claude-sonnet-5-5');
-    expect(info).toMatchObject({ id: 'claude-sonnet-5-5', provider: 'anthropic', contextWindow: 1_000_000, maxOutputTokens: 128_000, known: true, match: 'exact' });
+    expect(info).toMatchObject({
+      id: 'claude-sonnet-5-5',
+      provider: 'anthropic',
+      contextWindow: 1_000_000,
+      maxOutputTokens: 128_000,
+      known: true,
+      match: 'exact',
+    });
   });
 
   it('falls back to the default limits for an unknown id, and says so', () => {
@@ -75,7 +82,15 @@ describe('resolveModelInfo', () => {
 
   it('lets custom models win over built-in ones and resolves custom ids', () => {
     const custom: ModelInfo[] = [
-      { id: 'qwen3-coder', provider: 'openai-compatible', label: 'Qwen3 Coder (LM Studio)', contextWindow: 65_536, maxOutputTokens: 8_192, source: 'user', asOf: '2026-11-20' },
+      {
+        id: 'qwen3-coder',
+        provider: 'openai-compatible',
+        label: 'Qwen3 Coder (LM Studio)',
+        contextWindow: 65_536,
+        maxOutputTokens: 8_192,
+        source: 'user',
+        asOf: '2026-11-20',
+      },
       { id: 'gpt-6-luna', provider: 'openai', label: 'Luna via proxy', contextWindow: 128_000, maxOutputTokens: 16_000, source: 'user', asOf: '2026-11-20' },
     ];
     expect(resolveModelInfo('qwen3-coder', { custom })).toMatchObject({ contextWindow: 65_536, known: true, match: 'exact' });
@@ -105,7 +120,18 @@ describe('resolveModelInfo', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).field).toBe('explicit.maxOutputTokens');
     }
-    const badCustom = [{ id: 'c', provider: 'openai-compatible', label: 'c', contextWindow: 8_000, maxOutputTokens: 1_000, prices: { input: -1, output: 0, cacheWrite: 0, cacheRead: 0 }, source: 'user', asOf: '2026-11-20' }] as ModelInfo[];
+    const badCustom = [
+      {
+        id: 'c',
+        provider: 'openai-compatible',
+        label: 'c',
+        contextWindow: 8_000,
+        maxOutputTokens: 1_000,
+        prices: { input: -1, output: 0, cacheWrite: 0, cacheRead: 0 },
+        source: 'user',
+        asOf: '2026-11-20',
+      },
+    ] as ModelInfo[];
     expect(() => resolveModelInfo('c', { custom: badCustom })).toThrow(/custom\[0\]\.prices\.input/);
   });
 });

@@ -99,7 +99,12 @@ describe('hasSummarizableText', () => {
   it('is false for tool calls and results alone (skip the summary)', () => {
     const history = messagesOf(buildHistory({ turns: [{ user: 'x', steps: [{ calls: [{ name: 'ls', input: {}, result: 'a.ts' }] }] }] }, 'openai')).slice(1);
     expect(hasSummarizableText(history)).toBe(false);
-    expect(hasSummarizableText([{ role: 'assistant', content: null }, { role: 'user', content: '  ' }])).toBe(false);
+    expect(
+      hasSummarizableText([
+        { role: 'assistant', content: null },
+        { role: 'user', content: '  ' },
+      ]),
+    ).toBe(false);
     expect(hasSummarizableText([...history, { role: 'assistant', content: 'Listed the files.' }])).toBe(true);
   });
 });
@@ -194,7 +199,10 @@ describe('heuristic summary: the built-in tools', () => {
     const { tools, filesRead, codeRun } = extractActivity(messagesOf(buildHistory(toolSpec, shape)));
     expect(tools.map((tool) => `${tool.name} ×${tool.calls}`)).toEqual(['read_attachment ×5', 'run_javascript ×2']);
     // A listing reads no file; no end_line means the tool's default of 400 lines.
-    expect(filesRead.map((file) => `${file.name} ${file.lines.map((r) => `${r.start}-${r.end}`).join(',')}`)).toEqual(['app.log 1-800,1200-1599', 'deploy.md 12-12']);
+    expect(filesRead.map((file) => `${file.name} ${file.lines.map((r) => `${r.start}-${r.end}`).join(',')}`)).toEqual([
+      'app.log 1-800,1200-1599',
+      'deploy.md 12-12',
+    ]);
     expect(codeRun).toEqual(['const failed = rows.filter((r) => r.status >= 500);', `console.log(${'1 + '.repeat(60)}1)`.slice(0, 120) + '…']);
   });
 
@@ -215,7 +223,9 @@ describe('heuristic summary: the built-in tools', () => {
       turns: [
         {
           user: 'Sample the log.',
-          steps: Array.from({ length: 12 }, (_, i) => ({ calls: [read({ name: 'app.log', start_line: i * 100 + 1, end_line: i * 100 + 10 }), run(`step${i}()`)] })),
+          steps: Array.from({ length: 12 }, (_, i) => ({
+            calls: [read({ name: 'app.log', start_line: i * 100 + 1, end_line: i * 100 + 10 }), run(`step${i}()`)],
+          })),
         },
       ],
     };

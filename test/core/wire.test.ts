@@ -14,15 +14,7 @@ import {
   toAnthropicWire,
   toOpenAIWire,
 } from '../../src/core';
-import type {
-  AnthropicWireBlock,
-  AnthropicWireMessage,
-  ContentBlock,
-  MessageStatus,
-  OpenAIWireMessage,
-  StoredMessage,
-  WirePlanItem,
-} from '../../src/core';
+import type { AnthropicWireBlock, AnthropicWireMessage, ContentBlock, MessageStatus, OpenAIWireMessage, StoredMessage, WirePlanItem } from '../../src/core';
 
 let seq = 0;
 function stored(role: 'user' | 'assistant', content: ContentBlock[], extra: Partial<StoredMessage> = {}): StoredMessage {
@@ -336,7 +328,13 @@ describe('applyCacheBreakpoints', () => {
     const marked = applyCacheBreakpoints(messages, [0, 1]);
     expect(messages).toEqual(copy);
     expect(marked[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Hello', cache_control: { type: 'ephemeral' } }] });
-    expect((marked[1]?.content as AnthropicWireBlock[])[1]).toEqual({ type: 'tool_use', id: 'toolu_1', name: 'read', input: {}, cache_control: { type: 'ephemeral' } });
+    expect((marked[1]?.content as AnthropicWireBlock[])[1]).toEqual({
+      type: 'tool_use',
+      id: 'toolu_1',
+      name: 'read',
+      input: {},
+      cache_control: { type: 'ephemeral' },
+    });
     expect((marked[1]?.content as AnthropicWireBlock[])[2]).not.toHaveProperty('cache_control');
     expect(marked[2]).toBe(messages[2]);
   });

@@ -15,7 +15,7 @@ if (found) {
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const hasApt = existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version');
 if (isRoot && hasApt) {
-  console.log('No Chromium found: installing Debian\'s chromium package (apt-get install -y chromium)...');
+  console.log("No Chromium found: installing Debian's chromium package (apt-get install -y chromium)...");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });

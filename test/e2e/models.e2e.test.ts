@@ -16,7 +16,11 @@ describe('models listed from the provider, in Chromium', () => {
   beforeAll(async () => {
     [browser, fake] = await Promise.all([
       launchBrowser(),
-      startFakeApi({ models: { anthropic: ['claude-next-1', 'claude-haiku-4-5'] }, contextWindow: { 'claude-next-1': 300_000, '*': 200_000 }, maxOutputTokens: 32_000 }),
+      startFakeApi({
+        models: { anthropic: ['claude-next-1', 'claude-haiku-4-5'] },
+        contextWindow: { 'claude-next-1': 300_000, '*': 200_000 },
+        maxOutputTokens: 32_000,
+      }),
     ]);
   });
   afterAll(async () => {
@@ -40,7 +44,10 @@ describe('models listed from the provider, in Chromium', () => {
     await list.getByRole('button', { name: 'List models' }).click();
     await list.getByRole('status').filter({ hasText: '2 models listed just now.' }).waitFor();
     const rows = list.getByRole('listitem');
-    expect(await rows.allTextContents()).toEqual(['claude-next-1300,000 tokens (stated by the provider)', 'Claude Haiku 4.5 claude-haiku-4-5200,000 tokens (stated by the provider)']);
+    expect(await rows.allTextContents()).toEqual([
+      'claude-next-1300,000 tokens (stated by the provider)',
+      'Claude Haiku 4.5 claude-haiku-4-5200,000 tokens (stated by the provider)',
+    ]);
     await screenshot(page, 'models-listed');
     await dialog.getByLabel('Model', { exact: true }).selectOption('claude-haiku-4-5');
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -58,7 +58,10 @@ describe('render bombs in Chromium', () => {
       const text = windowpaneFile('Emphasis storm', ['*_'.repeat(50_000)]);
       await page.getByLabel('Import file').setInputFiles({ name: 'storm.json', mimeType: 'application/json', buffer: Buffer.from(text) });
       await openConversation(page, 'Emphasis storm');
-      await page.getByRole('article', { name: 'Assistant message' }).getByText(/Shown as plain text: it is longer than 50,000 characters/).waitFor();
+      await page
+        .getByRole('article', { name: 'Assistant message' })
+        .getByText(/Shown as plain text: it is longer than 50,000 characters/)
+        .waitFor();
       await page.getByRole('textbox', { name: 'Message' }).fill('still responsive');
       expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('still responsive');
       expect(errors).toEqual([]);
@@ -71,7 +74,9 @@ describe('render bombs in Chromium', () => {
     const { context, page } = await newPage(browser);
     try {
       await openApp(page, inject('appUrl'));
-      await page.getByLabel('Import file').setInputFiles({ name: 'two.json', mimeType: 'application/json', buffer: Buffer.from(windowpaneFile('Will break', ['fine so far', 'kept'])) });
+      await page
+        .getByLabel('Import file')
+        .setInputFiles({ name: 'two.json', mimeType: 'application/json', buffer: Buffer.from(windowpaneFile('Will break', ['fine so far', 'kept'])) });
       await openConversation(page, 'Will break');
       // Another version (or a hand edit) leaves a record planning cannot read.
       await page.evaluate(

@@ -60,7 +60,13 @@ describe('persistence in Chromium', () => {
 
     // A small count cap with summaries on, so sixteen messages produce a stored summary
     // (a summary needs 10 evicted messages). The fake API answers in milliseconds.
-    await useFakeAnthropic(page, fake.url, 'sk-ant-persistence-reload', { strategy: 'count', summarize: true, maxMessages: 4, preserveFirst: 1, preserveLast: 2 });
+    await useFakeAnthropic(page, fake.url, 'sk-ant-persistence-reload', {
+      strategy: 'count',
+      summarize: true,
+      maxMessages: 4,
+      preserveFirst: 1,
+      preserveLast: 2,
+    });
 
     await sendAndWait(page, 'First conversation: how do context windows work?');
     for (let turn = 2; turn <= 8; turn++) await sendAndWait(page, `Question ${turn} about the window`);
@@ -114,7 +120,9 @@ describe('persistence in Chromium', () => {
     await typeAndSend(page, 'Tell me how Windowpane decides what to send');
     const streaming = page.locator('article[aria-label="Assistant message"][data-status="streaming"]');
     // Reload within the writer's first 500 ms interval, so only the flush on the way out can keep the text.
-    await page.waitForFunction(() => (document.querySelector('article[aria-label="Assistant message"][data-status="streaming"] .message-body')?.textContent ?? '').length > 40);
+    await page.waitForFunction(
+      () => (document.querySelector('article[aria-label="Assistant message"][data-status="streaming"] .message-body')?.textContent ?? '').length > 40,
+    );
     const shown = ((await streaming.locator('.message-body').textContent()) ?? '').trim();
     await reloadApp(page);
     await page.getByRole('heading', { level: 1, name: 'Tell me how Windowpane decides what to send' }).waitFor();
@@ -142,7 +150,7 @@ describe('persistence in Chromium', () => {
     await context.close();
   });
 
-  it('two tabs on one conversation show each other\'s messages, renames and deletes without a reload, and lose nothing', async () => {
+  it("two tabs on one conversation show each other's messages, renames and deletes without a reload, and lose nothing", async () => {
     const { page: tabA, context, errors } = await newPage(browser);
     tabA.setDefaultTimeout(10_000);
     await openApp(tabA, appUrl);
@@ -171,10 +179,7 @@ describe('persistence in Chromium', () => {
     // At once: both messages and both answers are stored, none overwrites the other.
     await tabA.getByRole('textbox', { name: 'Message' }).fill('Both at once, from A');
     await tabB.getByRole('textbox', { name: 'Message' }).fill('Both at once, from B');
-    await Promise.all([
-      tabA.getByRole('button', { name: 'Send', exact: true }).click(),
-      tabB.getByRole('button', { name: 'Send', exact: true }).click(),
-    ]);
+    await Promise.all([tabA.getByRole('button', { name: 'Send', exact: true }).click(), tabB.getByRole('button', { name: 'Send', exact: true }).click()]);
     await Promise.all([waitForAnswer(tabA, 'Both at once, from A'), waitForAnswer(tabB, 'Both at once, from B')]);
     await Promise.all([waitForAnswer(tabA, 'Both at once, from B'), waitForAnswer(tabB, 'Both at once, from A')]);
     await tabB.bringToFront();
@@ -261,7 +266,12 @@ describe('persistence in Chromium', () => {
     expect(await conversationTitles(page)).toEqual(['March budget', 'Apples and pears for the orchard']);
     await openConversation(page, 'Apples and pears for the orchard');
     const rows = await transcriptRows(page);
-    expect(rows.map((row) => row.slice(0, row.indexOf(' ['))).filter((label) => label.endsWith('message'))).toEqual(['User message', 'Assistant message', 'User message', 'Assistant message']);
+    expect(rows.map((row) => row.slice(0, row.indexOf(' ['))).filter((label) => label.endsWith('message'))).toEqual([
+      'User message',
+      'Assistant message',
+      'User message',
+      'Assistant message',
+    ]);
     await search.fill('ripens');
     await expect.poll(() => conversationTitles(page)).toEqual(['Apples and pears for the orchard']);
     await search.fill('fence'); // its messages went with it

@@ -54,7 +54,12 @@ export async function conversationTitles(page: Page): Promise<string[]> {
 
 /** Opens a conversation from the sidebar by its exact title. */
 export async function openConversation(page: Page, title: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Conversations' }).locator('.conversation-link').filter({ has: page.locator('.conversation-title', { hasText: title }) }).first().click();
+  await page
+    .getByRole('navigation', { name: 'Conversations' })
+    .locator('.conversation-link')
+    .filter({ has: page.locator('.conversation-title', { hasText: title }) })
+    .first()
+    .click();
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
   // The title shows at once; the messages are read from storage after the click.
   await page.getByRole('log', { name: 'Transcript' }).waitFor();
@@ -67,7 +72,10 @@ export async function openConversation(page: Page, title: string): Promise<void>
  * Waits first until every answer is rendered as Markdown (its module loads lazily).
  */
 export async function transcriptRows(page: Page): Promise<string[]> {
-  await page.waitForFunction(() => !document.querySelector('article[aria-label="Assistant message"] .message-body > p.plain, article[aria-label="Conversation summary"] details > p.plain'));
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('article[aria-label="Assistant message"] .message-body > p.plain, article[aria-label="Conversation summary"] details > p.plain'),
+  );
   // No named inner functions: the test runner's transform would wrap them in a helper
   // that does not exist inside the page.
   return page.evaluate(async () => {
@@ -121,7 +129,12 @@ export async function openSettings(page: Page) {
  * Points the app at the local fake Anthropic API (its answers are short and quick) and
  * saves the given windowing knobs, all through the Settings dialog.
  */
-export async function useFakeAnthropic(page: Page, fakeUrl: string, apiKey: string, window: { strategy?: string; summarize?: boolean; maxMessages?: number; preserveFirst?: number; preserveLast?: number } = {}): Promise<void> {
+export async function useFakeAnthropic(
+  page: Page,
+  fakeUrl: string,
+  apiKey: string,
+  window: { strategy?: string; summarize?: boolean; maxMessages?: number; preserveFirst?: number; preserveLast?: number } = {},
+): Promise<void> {
   const dialog = await openSettings(page);
   await dialog.getByLabel('Provider').selectOption('anthropic');
   await dialog.getByLabel('API key').fill(apiKey);

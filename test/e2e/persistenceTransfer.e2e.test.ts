@@ -71,7 +71,14 @@ describe('export and import in Chromium', () => {
     expect(oneJson.name).toMatch(/^export-me-a-conversation-worth-keeping-\d{4}-\d{2}-\d{2}\.json$/);
     expect(oneMarkdown.name).toMatch(/\.md$/);
 
-    const one = JSON.parse(oneJson.text) as { format: string; version: number; conversations: Array<{ conversation: { title: string }; messages: Array<{ kind: string; covers?: string[]; usage?: unknown; model?: string; createdAt: number }> }> };
+    const one = JSON.parse(oneJson.text) as {
+      format: string;
+      version: number;
+      conversations: Array<{
+        conversation: { title: string };
+        messages: Array<{ kind: string; covers?: string[]; usage?: unknown; model?: string; createdAt: number }>;
+      }>;
+    };
     expect(one.format).toBe('windowpane');
     expect(one.conversations.map((c) => c.conversation.title)).toEqual([title]);
     const messages = one.conversations[0]!.messages;
@@ -95,7 +102,10 @@ describe('export and import in Chromium', () => {
     await openApp(fresh.page, appUrl);
     expect(await conversationTitles(fresh.page)).toEqual([]);
     await importFile(fresh.page, oneJson);
-    await fresh.page.getByRole('status').filter({ hasText: `Imported 1 conversation from ${oneJson.name}` }).waitFor();
+    await fresh.page
+      .getByRole('status')
+      .filter({ hasText: `Imported 1 conversation from ${oneJson.name}` })
+      .waitFor();
     await fresh.page.getByRole('heading', { level: 1, name: title }).waitFor();
     const imported = await transcriptRows(fresh.page);
     expect(said(imported)).toEqual(said(original));
@@ -106,7 +116,10 @@ describe('export and import in Chromium', () => {
     await fresh.page.getByRole('status').filter({ hasText: '1 already here, skipped' }).waitFor();
     expect(await conversationTitles(fresh.page)).toEqual([title]);
     await importFile(fresh.page, allJson);
-    await fresh.page.getByRole('status').filter({ hasText: `Imported 1 conversation, 1 already here, skipped from ${allJson.name}` }).waitFor();
+    await fresh.page
+      .getByRole('status')
+      .filter({ hasText: `Imported 1 conversation, 1 already here, skipped from ${allJson.name}` })
+      .waitFor();
     expect((await conversationTitles(fresh.page)).sort()).toEqual(['A second conversation to export', title]);
 
     // Broken files: a clear error, and nothing changes.
@@ -114,7 +127,10 @@ describe('export and import in Chromium', () => {
     for (const broken of [
       { name: 'truncated.json', text: oneJson.text.slice(0, Math.floor(oneJson.text.length / 2)) },
       { name: 'not-an-export.json', text: '{"hello": "world"}' },
-      { name: 'bad-role.json', text: JSON.stringify({ ...one, conversations: [{ ...one.conversations[0], messages: [{ ...messages[0], role: 'narrator' }] }] }) },
+      {
+        name: 'bad-role.json',
+        text: JSON.stringify({ ...one, conversations: [{ ...one.conversations[0], messages: [{ ...messages[0], role: 'narrator' }] }] }),
+      },
     ]) {
       await importFile(fresh.page, broken);
       const alert = fresh.page.getByRole('alert').filter({ hasText: `Nothing was imported from ${broken.name}` });

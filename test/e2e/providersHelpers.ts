@@ -145,7 +145,10 @@ export async function storedRecords(page: Page): Promise<StoredRecord[]> {
 export async function storedMessages(page: Page): Promise<StoredRow[]> {
   return (await storedRecords(page)).map(({ content, ...m }) => ({
     ...m,
-    text: content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n'),
+    text: content
+      .filter((b) => b.type === 'text')
+      .map((b) => b.text ?? '')
+      .join('\n'),
   }));
 }
 
@@ -191,7 +194,9 @@ export function requestTexts(request: RecordedRequest): string[] {
   const texts: string[] = [];
   const collect = (content: unknown) => {
     if (typeof content === 'string') texts.push(content);
-    else if (Array.isArray(content)) for (const block of content) if (block && typeof block === 'object' && typeof (block as { text?: unknown }).text === 'string') texts.push((block as { text: string }).text);
+    else if (Array.isArray(content))
+      for (const block of content)
+        if (block && typeof block === 'object' && typeof (block as { text?: unknown }).text === 'string') texts.push((block as { text: string }).text);
   };
   collect(body?.system);
   for (const message of body?.messages ?? []) collect(message.content);

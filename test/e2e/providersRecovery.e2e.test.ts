@@ -69,7 +69,11 @@ describe('Stop and provider failures against the fake API', () => {
   }
 
   /** The error notice carrying `text`: an alert that can be dismissed (the failed answer's own alert cannot). */
-  const errorNotice = (page: Page, text: RegExp) => page.getByRole('alert').filter({ hasText: text }).filter({ has: page.getByRole('button', { name: 'Dismiss' }) });
+  const errorNotice = (page: Page, text: RegExp) =>
+    page
+      .getByRole('alert')
+      .filter({ hasText: text })
+      .filter({ has: page.getByRole('button', { name: 'Dismiss' }) });
 
   /** Dismisses the notice carrying `text` (errors stay until dismissed). */
   async function dismissNotice(page: Page, text: RegExp): Promise<void> {
@@ -126,7 +130,13 @@ describe('Stop and provider failures against the fake API', () => {
       expect(JSON.stringify(next!.body)).toContain('Paragraph 1 of the long story');
       expect(await answerShowing(page, next!.replyText!).getAttribute('data-status')).toBe('complete');
       const stored = await storedMessages(page);
-      expect(stored.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['Hello there', 'Tell me a long story', 'Another long story, please', 'Never mind', 'Thanks, that is enough']);
+      expect(stored.filter((m) => m.role === 'user').map((m) => m.text)).toEqual([
+        'Hello there',
+        'Tell me a long story',
+        'Another long story, please',
+        'Never mind',
+        'Thanks, that is enough',
+      ]);
       expect(stored.filter((m) => m.role === 'assistant').map((m) => [m.status, m.text === ''])).toEqual([
         ['complete', false],
         ['stopped', false],
@@ -181,7 +191,12 @@ describe('Stop and provider failures against the fake API', () => {
         expect(await failed.getAttribute('data-status')).toBe('error');
         expect(await failed.getByRole('alert').textContent()).toMatch(message);
         expect(await inTranscriptView(page, failed.getByRole('alert')), `${name}: the reason is in view`).toBe(true);
-        expect(await page.getByRole('article', { name: 'User message' }).filter({ hasText: `T${turn - 1}X.` }).isVisible()).toBe(true);
+        expect(
+          await page
+            .getByRole('article', { name: 'User message' })
+            .filter({ hasText: `T${turn - 1}X.` })
+            .isVisible(),
+        ).toBe(true);
         await screenshot(page, `providers-${providerId}-error-${name}`);
 
         await dismissNotice(page, message);
@@ -215,7 +230,10 @@ describe('Stop and provider failures against the fake API', () => {
       // A failure after the 200, inside the stream: the part that arrived is kept with the error.
       const midStream = await failsThenRecovers(
         'mid-stream',
-        () => fake.setReply((request) => (request.isSummaryRequest ? undefined : { text: 'The first words arrived before the failure cut the rest.', deltas: 6, streamErrorAfterDeltas: 2 })),
+        () =>
+          fake.setReply((request) =>
+            request.isSummaryRequest ? undefined : { text: 'The first words arrived before the failure cut the rest.', deltas: 6, streamErrorAfterDeltas: 2 },
+          ),
         (made) => expect(made.map((r) => [r.status, r.completed])).toEqual([[200, true]]),
         providerId === 'anthropic' ? /Anthropic is overloaded right now/ : /OpenAI had an internal error/,
         () => fake.setReply(null),
@@ -250,7 +268,10 @@ describe('Stop and provider failures against the fake API', () => {
       expect(retry.validation).toEqual({ ok: true });
       expect(retry.inputTokens! + requestedMaxTokens(retry), 'the retry fits the limit the provider stated').toBeLessThanOrEqual(limit);
       expect(JSON.stringify(retry.body)).toContain(`T${turn}X.`);
-      await page.getByRole('status').filter({ hasText: /The provider counted [\d,]+ tokens, over its [\d,]+ limit\. Windowpane recalibrated/ }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /The provider counted [\d,]+ tokens, over its [\d,]+ limit\. Windowpane recalibrated/ })
+        .waitFor();
       expect(await answerShowing(page, retry.replyText!).getAttribute('data-status')).toBe('complete');
       await screenshot(page, `providers-${providerId}-context-retry`);
 

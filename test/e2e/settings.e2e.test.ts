@@ -32,7 +32,9 @@ describe('the Settings dialog checks its knobs, in Chromium', () => {
     const size = dialog.getByLabel('Rolling window size');
     await size.fill('5000');
     await expect.poll(() => size.getAttribute('aria-invalid')).toBe('true');
-    expect(await dialog.getByText('Enter a whole number from 1 to 1,000. The rolling strategy looks at the newest 1,000 messages at most.').isVisible()).toBe(true);
+    expect(await dialog.getByText('Enter a whole number from 1 to 1,000. The rolling strategy looks at the newest 1,000 messages at most.').isVisible()).toBe(
+      true,
+    );
     expect(await save.getAttribute('aria-disabled')).toBe('true');
     expect(await save.isEnabled()).toBe(false);
     // Pressed anyway (forced past the disabled state, or Enter in a field): nothing is saved and the field to fix has focus.

@@ -60,7 +60,13 @@ function record(): void {
     if (seen.busy && !busy) seen.turns++;
     seen.busy = busy;
   };
-  new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-valuenow', 'aria-valuemax', 'data-status'] });
+  new MutationObserver(scan).observe(document.body, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ['aria-valuenow', 'aria-valuemax', 'data-status'],
+  });
   scan();
 }
 
@@ -103,7 +109,11 @@ interface Case {
 
 const TRIMMING: Case[] = [
   { strategy: 'auto' },
-  { strategy: 'count', fields: { 'Max messages': '8', 'Preserve first messages': '1', 'Preserve last messages': '4' }, reason: /: \d+ messages > max_messages \(8\)/ },
+  {
+    strategy: 'count',
+    fields: { 'Max messages': '8', 'Preserve first messages': '1', 'Preserve last messages': '4' },
+    reason: /: \d+ messages > max_messages \(8\)/,
+  },
   { strategy: 'rolling', fields: { 'Rolling window size': '6' }, reason: /: \d+ messages > 6/ },
   { strategy: 'truncate', reason: /tokens > 80 % of the [\d,]+ max input tokens/ },
   { strategy: 'summarize', reason: /and a summary is sent in their place/ },

@@ -48,7 +48,8 @@ async function storedContents(page: Page): Promise<StoredContent[]> {
 /** Every tool result stored, by the id of the call it answers. */
 async function toolResults(page: Page): Promise<Map<string, StoredBlock>> {
   const results = new Map<string, StoredBlock>();
-  for (const message of await storedContents(page)) for (const block of message.content) if (block.type === 'tool_result') results.set(block.tool_use_id!, block);
+  for (const message of await storedContents(page))
+    for (const block of message.content) if (block.type === 'tool_result') results.set(block.tool_use_id!, block);
   return results;
 }
 
@@ -81,7 +82,10 @@ function toolTask(perAnswer: number) {
   let made = 0;
   return (context: ReplyContext): ReplySpec | undefined => {
     if (context.isSummaryRequest || !context.toolNames.includes('run_javascript') || made >= TOOL_CALLS) return undefined;
-    const calls = Array.from({ length: Math.min(perAnswer, TOOL_CALLS - made) }, (_, i) => ({ name: 'run_javascript', input: { code: codeFor(made + i + 1) } }));
+    const calls = Array.from({ length: Math.min(perAnswer, TOOL_CALLS - made) }, (_, i) => ({
+      name: 'run_javascript',
+      input: { code: codeFor(made + i + 1) },
+    }));
     made += calls.length;
     return { text: `Step ${made}.`, toolCalls: calls };
   };
@@ -101,87 +105,94 @@ describe('tool use against the fake API', () => {
     ['anthropic', 1],
     ['openai', 3],
   ])('a long tool loop: %s, %i call(s) per answer', (providerId, perAnswer) => {
-    it(`completes a task of ${TOOL_CALLS} tool calls with the count strategy at max_messages 30: no context error, every request valid`, { timeout: 180_000 }, async () => {
-      fake.reset();
-      fake.setReply(toolTask(perAnswer));
-      const { page, context, errors } = await newPage(browser);
-      await page.goto(inject('appUrl'));
-      await configure(page, fake, PROVIDER_SETUPS[providerId], { contextWindow: WINDOW });
-      await chooseCountAndRounds(page, 30, 60);
+    it(
+      `completes a task of ${TOOL_CALLS} tool calls with the count strategy at max_messages 30: no context error, every request valid`,
+      { timeout: 180_000 },
+      async () => {
+        fake.reset();
+        fake.setReply(toolTask(perAnswer));
+        const { page, context, errors } = await newPage(browser);
+        await page.goto(inject('appUrl'));
+        await configure(page, fake, PROVIDER_SETUPS[providerId], { contextWindow: WINDOW });
+        await chooseCountAndRounds(page, 30, 60);
 
-      const before = chatRequests(fake).length;
-      await page.getByRole('textbox', { name: 'Message' }).fill('Work through the 55 steps of the task, one snippet each.');
-      await page.getByRole('button', { name: 'Send' }).click();
-      await until(() => chatRequests(fake).length > before, 'the first request');
-      await waitIdle(page, 150_000);
+        const before = chatRequests(fake).length;
+        await page.getByRole('textbox', { name: 'Message' }).fill('Work through the 55 steps of the task, one snippet each.');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await until(() => chatRequests(fake).length > before, 'the first request');
+        await waitIdle(page, 150_000);
 
-      const requests = chatRequests(fake);
-      const rounds = Math.ceil(TOOL_CALLS / perAnswer);
-      expect(requests).toHaveLength(rounds + 1);
-      expectAllAcceptedAndFitting(requests, WINDOW);
-      expect(requests.every((r) => r.injectedFailure === null)).toBe(true);
-      // The window did the work: no request carried more than 30 messages, yet the task's
-      // first message went in every one.
-      const sizes = requests.map((r) => (r.body as { messages: unknown[] }).messages.length);
-      expect(Math.max(...sizes)).toBeLessThanOrEqual(30);
-      for (const request of requests) expect(JSON.stringify((request.body as { messages: unknown[] }).messages[0])).toContain('Work through the 55 steps');
-      const tools = (requests[0]!.body as { tools: { name?: string; function?: { name: string } }[] }).tools.map((t) => t.name ?? t.function?.name);
-      expect(tools).toEqual(['run_javascript']);
-      if (providerId === 'openai') {
-        // Parallel calls went back as one assistant message with its three tool messages after it.
-        const sent = (requests.at(-1)!.body as { messages: { role: string; tool_calls?: unknown[] }[] }).messages;
-        const caller = sent.findIndex((m) => m.tool_calls?.length === 3);
-        expect(caller).toBeGreaterThan(0);
-        expect(sent.slice(caller + 1, caller + 4).map((m) => m.role)).toEqual(['tool', 'tool', 'tool']);
-      }
+        const requests = chatRequests(fake);
+        const rounds = Math.ceil(TOOL_CALLS / perAnswer);
+        expect(requests).toHaveLength(rounds + 1);
+        expectAllAcceptedAndFitting(requests, WINDOW);
+        expect(requests.every((r) => r.injectedFailure === null)).toBe(true);
+        // The window did the work: no request carried more than 30 messages, yet the task's
+        // first message went in every one.
+        const sizes = requests.map((r) => (r.body as { messages: unknown[] }).messages.length);
+        expect(Math.max(...sizes)).toBeLessThanOrEqual(30);
+        for (const request of requests) expect(JSON.stringify((request.body as { messages: unknown[] }).messages[0])).toContain('Work through the 55 steps');
+        const tools = (requests[0]!.body as { tools: { name?: string; function?: { name: string } }[] }).tools.map((t) => t.name ?? t.function?.name);
+        expect(tools).toEqual(['run_javascript']);
+        if (providerId === 'openai') {
+          // Parallel calls went back as one assistant message with its three tool messages after it.
+          const sent = (requests.at(-1)!.body as { messages: { role: string; tool_calls?: unknown[] }[] }).messages;
+          const caller = sent.findIndex((m) => m.tool_calls?.length === 3);
+          expect(caller).toBeGreaterThan(0);
+          expect(sent.slice(caller + 1, caller + 4).map((m) => m.role)).toEqual(['tool', 'tool', 'tool']);
+        }
 
-      // Every call ran in the sandbox and its result went back; nothing was lost from storage.
-      const stored = await storedContents(page);
-      const calls = stored.flatMap((m) => m.content.filter((b) => b.type === 'tool_use'));
-      expect(calls).toHaveLength(TOOL_CALLS);
-      const results = await toolResults(page);
-      for (const [index, call] of calls.entries()) {
-        const result = results.get(call.id!);
-        expect(result?.is_error, `result of call ${index + 1}`).toBeUndefined();
-        expect(result?.content).toContain(`step ${index + 1}.8: ${((index + 1) * 31 + 8) ** 2}`);
-        expect(result?.content).toMatch(new RegExp(`Result: ${(index + 1) * 2}$`));
-      }
-      // Unwindowed, the history would not have fit the window: its text alone is over it.
-      const historyTokens = stored.reduce((sum, m) => sum + m.content.reduce((n, b) => n + countTokens(b.text ?? b.content ?? JSON.stringify(b.input ?? '')), 0), 0);
-      expect(historyTokens).toBeGreaterThan(WINDOW);
-      const last = stored.at(-1)!;
-      expect(last).toMatchObject({ role: 'assistant', status: 'complete' });
-      expect(last.content.map((b) => b.text).join('')).toContain('I read the tool results');
-      await expect(page.getByRole('alert').count()).resolves.toBe(0);
+        // Every call ran in the sandbox and its result went back; nothing was lost from storage.
+        const stored = await storedContents(page);
+        const calls = stored.flatMap((m) => m.content.filter((b) => b.type === 'tool_use'));
+        expect(calls).toHaveLength(TOOL_CALLS);
+        const results = await toolResults(page);
+        for (const [index, call] of calls.entries()) {
+          const result = results.get(call.id!);
+          expect(result?.is_error, `result of call ${index + 1}`).toBeUndefined();
+          expect(result?.content).toContain(`step ${index + 1}.8: ${((index + 1) * 31 + 8) ** 2}`);
+          expect(result?.content).toMatch(new RegExp(`Result: ${(index + 1) * 2}$`));
+        }
+        // Unwindowed, the history would not have fit the window: its text alone is over it.
+        const historyTokens = stored.reduce(
+          (sum, m) => sum + m.content.reduce((n, b) => n + countTokens(b.text ?? b.content ?? JSON.stringify(b.input ?? '')), 0),
+          0,
+        );
+        expect(historyTokens).toBeGreaterThan(WINDOW);
+        const last = stored.at(-1)!;
+        expect(last).toMatchObject({ role: 'assistant', status: 'complete' });
+        expect(last.content.map((b) => b.text).join('')).toContain('I read the tool results');
+        await expect(page.getByRole('alert').count()).resolves.toBe(0);
 
-      await screenshot(page, `tools-loop-${providerId}`);
+        await screenshot(page, `tools-loop-${providerId}`);
 
-      // The user switches the tool off: the history still holds its calls, and the next message
-      // still goes out valid (Anthropic wants the tools named then, and not callable).
-      await page.getByRole('button', { name: 'Settings' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Settings' });
-      await dialog.getByRole('switch', { name: 'run_javascript — run code in a sandbox' }).uncheck();
-      await dialog.getByRole('button', { name: 'Save' }).click();
-      await dialog.waitFor({ state: 'hidden' });
-      await page.getByRole('textbox', { name: 'Message' }).fill('Thanks, that is all.');
-      await page.getByRole('button', { name: 'Send' }).click();
-      await until(() => chatRequests(fake).length > requests.length, 'the follow-up request');
-      await waitIdle(page, 30_000);
-      const followUp = chatRequests(fake).at(-1)!;
-      expectAllAcceptedAndFitting([followUp], WINDOW);
-      const followUpBody = followUp.body as { tools?: { name?: string }[]; tool_choice?: unknown; messages: unknown[] };
-      expect(JSON.stringify(followUpBody.messages)).toContain(providerId === 'anthropic' ? '"tool_use"' : '"tool_calls"');
-      if (providerId === 'anthropic') {
-        expect(followUpBody.tool_choice).toEqual({ type: 'none' });
-        expect(followUpBody.tools?.map((t) => t.name)).toEqual(['run_javascript']);
-      } else {
-        expect(followUpBody.tools).toBeUndefined();
-      }
-      expect((await storedContents(page)).at(-1)).toMatchObject({ role: 'assistant', status: 'complete' });
-      await expect(page.getByRole('alert').count()).resolves.toBe(0);
-      expect(unexpectedErrors(errors)).toEqual([]);
-      await context.close();
-    });
+        // The user switches the tool off: the history still holds its calls, and the next message
+        // still goes out valid (Anthropic wants the tools named then, and not callable).
+        await page.getByRole('button', { name: 'Settings' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Settings' });
+        await dialog.getByRole('switch', { name: 'run_javascript — run code in a sandbox' }).uncheck();
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        await page.getByRole('textbox', { name: 'Message' }).fill('Thanks, that is all.');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await until(() => chatRequests(fake).length > requests.length, 'the follow-up request');
+        await waitIdle(page, 30_000);
+        const followUp = chatRequests(fake).at(-1)!;
+        expectAllAcceptedAndFitting([followUp], WINDOW);
+        const followUpBody = followUp.body as { tools?: { name?: string }[]; tool_choice?: unknown; messages: unknown[] };
+        expect(JSON.stringify(followUpBody.messages)).toContain(providerId === 'anthropic' ? '"tool_use"' : '"tool_calls"');
+        if (providerId === 'anthropic') {
+          expect(followUpBody.tool_choice).toEqual({ type: 'none' });
+          expect(followUpBody.tools?.map((t) => t.name)).toEqual(['run_javascript']);
+        } else {
+          expect(followUpBody.tools).toBeUndefined();
+        }
+        expect((await storedContents(page)).at(-1)).toMatchObject({ role: 'assistant', status: 'complete' });
+        await expect(page.getByRole('alert').count()).resolves.toBe(0);
+        expect(unexpectedErrors(errors)).toEqual([]);
+        await context.close();
+      },
+    );
   });
 
   describe('run_javascript in the real Worker', () => {
@@ -202,7 +213,7 @@ describe('tool use against the fake API', () => {
         "  indexedDB: () => indexedDB.open('x'),",
         "  caches: () => caches.open('x'),",
         "  broadcast: () => new BroadcastChannel('x'),",
-        "  worker: () => new Worker(url),",
+        '  worker: () => new Worker(url),',
         '  storage: () => navigator.storage.getDirectory(),',
         '  document: () => document.title,',
         '  prototypeFetch: () => {',
@@ -223,7 +234,11 @@ describe('tool use against the fake API', () => {
         'outcome',
       ].join('\n');
       const script: ReplySpec[] = [
-        { toolCalls: [{ name: 'run_javascript', input: { code: "console.log('hello from the worker');\nconsole.error('careful');\n[1, 2, 3].map((x) => x * 2)" } }] },
+        {
+          toolCalls: [
+            { name: 'run_javascript', input: { code: "console.log('hello from the worker');\nconsole.error('careful');\n[1, 2, 3].map((x) => x * 2)" } },
+          ],
+        },
         { toolCalls: [{ name: 'run_javascript', input: { code: 'const v = await new Promise((r) => setTimeout(() => r(21), 20));\nv * 2' } }] },
         { toolCalls: [{ name: 'run_javascript', input: { code: 'while (true) {}' } }] },
         { toolCalls: [{ name: 'run_javascript', input: { code: `await fetch(${JSON.stringify(`${fake.url}/v1/models`)})` } }] },
@@ -298,7 +313,13 @@ describe('tool use against the fake API', () => {
       fake.reset();
       const script: ReplySpec[] = [
         { text: 'First a quick one.', toolCalls: [{ name: 'run_javascript', input: { code: '1 + 1' } }] },
-        { text: 'Now a long one.', toolCalls: [{ name: 'run_javascript', input: { code: 'while (true) {}' } }, { name: 'run_javascript', input: { code: '2 + 2' } }] },
+        {
+          text: 'Now a long one.',
+          toolCalls: [
+            { name: 'run_javascript', input: { code: 'while (true) {}' } },
+            { name: 'run_javascript', input: { code: '2 + 2' } },
+          ],
+        },
       ];
       fake.setReply((context) => (context.answersToolResults || context.lastUserText.startsWith('Loop') ? script.shift() : undefined));
       const { page, context, errors } = await newPage(browser);

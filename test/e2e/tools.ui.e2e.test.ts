@@ -13,7 +13,9 @@ import { chatRequests, configure, PROVIDER_SETUPS, unexpectedErrors, until, wait
 import { openApp, seriousAxeViolations } from './uiHelpers';
 
 const LOG_LINES = Array.from({ length: 600 }, (_, i) =>
-  i + 1 === 212 ? '2026-11-23T04:12:09Z ERROR storage: disk full on /var/lib/app (0 bytes free)' : `2026-11-23T04:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z INFO worker ${i % 7}: handled request ${1000 + i}`,
+  i + 1 === 212
+    ? '2026-11-23T04:12:09Z ERROR storage: disk full on /var/lib/app (0 bytes free)'
+    : `2026-11-23T04:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z INFO worker ${i % 7}: handled request ${1000 + i}`,
 );
 const LOG = `${LOG_LINES.join('\n')}\n`;
 
@@ -34,7 +36,10 @@ function lastToolResult(body: Record<string, unknown>): string {
 function logReader(context: ReplyContext): ReplySpec | undefined {
   if (context.isSummaryRequest || !context.toolNames.includes('read_attachment')) return undefined;
   if (!context.answersToolResults) {
-    return { text: 'I will read the lines around 212.', toolCalls: [{ name: 'read_attachment', input: { name: 'server.log', start_line: 210, end_line: 215 } }] };
+    return {
+      text: 'I will read the lines around 212.',
+      toolCalls: [{ name: 'read_attachment', input: { name: 'server.log', start_line: 210, end_line: 215 } }],
+    };
   }
   // The line with the error, with or without a line-number prefix.
   const line212 = /^(?:212\t)?(.*ERROR.*)$/m.exec(lastToolResult(context.body))?.[1] ?? 'nothing';
@@ -59,89 +64,93 @@ describe('attachments and tool rows in Chromium against the fake API', () => {
     await Promise.all([browser?.close(), fake?.close()]);
   });
 
-  it('attaches a log, the model reads lines 210–215, and the answer comes with a collapsed row that opens to those lines; all of it survives a reload', { timeout: 90_000 }, async () => {
-    fake.reset();
-    fake.setReply(logReader);
-    const { context, page, errors } = await newPage(browser);
-    await openApp(page, inject('appUrl'));
-    await configure(page, fake, PROVIDER_SETUPS.anthropic, { contextWindow: 50_000 });
+  it(
+    'attaches a log, the model reads lines 210–215, and the answer comes with a collapsed row that opens to those lines; all of it survives a reload',
+    { timeout: 90_000 },
+    async () => {
+      fake.reset();
+      fake.setReply(logReader);
+      const { context, page, errors } = await newPage(browser);
+      await openApp(page, inject('appUrl'));
+      await configure(page, fake, PROVIDER_SETUPS.anthropic, { contextWindow: 50_000 });
 
-    // Attach through the file picker, in a new chat: the conversation is created and named after the file.
-    await attachWithPicker(page, [
-      { name: 'server.log', text: LOG },
-      { name: 'notes.md', text: '# Incident notes\n\nDisk alerts were muted.\n' },
-    ]);
-    await expect.poll(() => chips(page).allTextContents()).toEqual(['server.log33 KB×', 'notes.md42 B×']);
-    await expect.poll(() => page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'server.log', exact: true }).count()).toBe(1);
-    const box = page.getByRole('textbox', { name: 'Message' });
-    await box.fill('What went wrong around line 212 of the log?');
-    await screenshot(page, 'tools-composer-attachments');
+      // Attach through the file picker, in a new chat: the conversation is created and named after the file.
+      await attachWithPicker(page, [
+        { name: 'server.log', text: LOG },
+        { name: 'notes.md', text: '# Incident notes\n\nDisk alerts were muted.\n' },
+      ]);
+      await expect.poll(() => chips(page).allTextContents()).toEqual(['server.log33 KB×', 'notes.md42 B×']);
+      await expect.poll(() => page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'server.log', exact: true }).count()).toBe(1);
+      const box = page.getByRole('textbox', { name: 'Message' });
+      await box.fill('What went wrong around line 212 of the log?');
+      await screenshot(page, 'tools-composer-attachments');
 
-    await page.getByRole('button', { name: 'Send' }).click();
-    await until(() => chatRequests(fake).length === 2, 'the question and the answer after the tool result');
-    await waitIdle(page);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await until(() => chatRequests(fake).length === 2, 'the question and the answer after the tool result');
+      await waitIdle(page);
 
-    // Two requests, both accepted by the fake; the file text went only in the tool result, never in the prompt.
-    const requests = chatRequests(fake);
-    expect(requests).toHaveLength(2);
-    for (const request of requests) expect(request.validation).toEqual({ ok: true });
-    expect(JSON.stringify(requests[0]!.body)).not.toContain('disk full');
-    const read = lastToolResult(requests[1]!.body as Record<string, unknown>);
-    for (const line of LOG_LINES.slice(209, 215)) expect(read).toContain(line);
-    expect(read).not.toContain(LOG_LINES[208]!);
-    expect(read).not.toContain(LOG_LINES[215]!);
+      // Two requests, both accepted by the fake; the file text went only in the tool result, never in the prompt.
+      const requests = chatRequests(fake);
+      expect(requests).toHaveLength(2);
+      for (const request of requests) expect(request.validation).toEqual({ ok: true });
+      expect(JSON.stringify(requests[0]!.body)).not.toContain('disk full');
+      const read = lastToolResult(requests[1]!.body as Record<string, unknown>);
+      for (const line of LOG_LINES.slice(209, 215)) expect(read).toContain(line);
+      expect(read).not.toContain(LOG_LINES[208]!);
+      expect(read).not.toContain(LOG_LINES[215]!);
 
-    const transcript = page.getByRole('log', { name: 'Transcript' });
-    await transcript.getByText('Line 212 of server.log says: 2026-11-23T04:12:09Z ERROR storage: disk full on /var/lib/app (0 bytes free)').waitFor();
-    // The result is under its call, not a "You" bubble of its own.
-    expect(await transcript.getByRole('article', { name: 'User message' }).count()).toBe(1);
-    const row = transcript.getByRole('button', { name: /^read_attachment server\.log lines 210–215/ });
-    expect(await row.getAttribute('aria-expanded')).toBe('false');
-    const details = page.locator(`[id="${await row.getAttribute('aria-controls')}"]`);
-    expect(await details.isVisible()).toBe(false);
-    await screenshot(page, 'tools-row-collapsed');
+      const transcript = page.getByRole('log', { name: 'Transcript' });
+      await transcript.getByText('Line 212 of server.log says: 2026-11-23T04:12:09Z ERROR storage: disk full on /var/lib/app (0 bytes free)').waitFor();
+      // The result is under its call, not a "You" bubble of its own.
+      expect(await transcript.getByRole('article', { name: 'User message' }).count()).toBe(1);
+      const row = transcript.getByRole('button', { name: /^read_attachment server\.log lines 210–215/ });
+      expect(await row.getAttribute('aria-expanded')).toBe('false');
+      const details = page.locator(`[id="${await row.getAttribute('aria-controls')}"]`);
+      expect(await details.isVisible()).toBe(false);
+      await screenshot(page, 'tools-row-collapsed');
 
-    await row.click();
-    expect(await row.getAttribute('aria-expanded')).toBe('true');
-    await details.waitFor({ state: 'visible' });
-    const shown = await details.innerText();
-    for (const line of LOG_LINES.slice(209, 215)) expect(shown).toContain(line);
-    expect(shown).not.toContain(LOG_LINES[208]!);
-    expect(shown).not.toContain(LOG_LINES[215]!);
-    expect(shown).toMatch(/"start_line": 210/);
-    await screenshot(page, 'tools-row-expanded');
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await screenshot(page, 'tools-row-expanded-dark');
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'light' });
+      await row.click();
+      expect(await row.getAttribute('aria-expanded')).toBe('true');
+      await details.waitFor({ state: 'visible' });
+      const shown = await details.innerText();
+      for (const line of LOG_LINES.slice(209, 215)) expect(shown).toContain(line);
+      expect(shown).not.toContain(LOG_LINES[208]!);
+      expect(shown).not.toContain(LOG_LINES[215]!);
+      expect(shown).toMatch(/"start_line": 210/);
+      await screenshot(page, 'tools-row-expanded');
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'tools-row-expanded-dark');
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
 
-    // Keyboard: the row closes with Enter from where focus is.
-    await row.focus();
-    await page.keyboard.press('Enter');
-    expect(await row.getAttribute('aria-expanded')).toBe('false');
+      // Keyboard: the row closes with Enter from where focus is.
+      await row.focus();
+      await page.keyboard.press('Enter');
+      expect(await row.getAttribute('aria-expanded')).toBe('false');
 
-    // Phone width: the chips, the row and the composer still fit the screen.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await row.scrollIntoViewIfNeeded();
-    await screenshot(page, 'tools-row-collapsed-phone');
-    await row.click();
-    await details.waitFor({ state: 'visible' });
-    await row.scrollIntoViewIfNeeded();
-    await screenshot(page, 'tools-row-expanded-phone');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBe(0);
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.setViewportSize({ width: 1280, height: 800 });
+      // Phone width: the chips, the row and the composer still fit the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await row.scrollIntoViewIfNeeded();
+      await screenshot(page, 'tools-row-collapsed-phone');
+      await row.click();
+      await details.waitFor({ state: 'visible' });
+      await row.scrollIntoViewIfNeeded();
+      await screenshot(page, 'tools-row-expanded-phone');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBe(0);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 800 });
 
-    // A reload reopens the conversation with its files and its tool row.
-    await page.reload();
-    await box.waitFor();
-    await expect.poll(() => chips(page).allTextContents()).toEqual(['server.log33 KB×', 'notes.md42 B×']);
-    await transcript.getByRole('button', { name: /^read_attachment server\.log lines 210–215/ }).waitFor();
-    expect(unexpectedErrors(errors)).toEqual([]);
-    await context.close();
-  });
+      // A reload reopens the conversation with its files and its tool row.
+      await page.reload();
+      await box.waitFor();
+      await expect.poll(() => chips(page).allTextContents()).toEqual(['server.log33 KB×', 'notes.md42 B×']);
+      await transcript.getByRole('button', { name: /^read_attachment server\.log lines 210–215/ }).waitFor();
+      expect(unexpectedErrors(errors)).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('marks old results the next request sends as placeholders "cleared from context — not sent"', { timeout: 90_000 }, async () => {
     const WINDOW = 6000;
@@ -170,7 +179,8 @@ describe('attachments and tool rows in Chromium against the fake API', () => {
       expect(requests).toHaveLength(9);
       for (const request of requests) expect(request.validation).toEqual({ ok: true });
       const rows = page.getByRole('log', { name: 'Transcript' }).getByRole('button', { name: /^read_attachment build\.log lines/ });
-      const marks = async () => (await rows.evaluateAll((buttons) => buttons.map((b) => b.textContent ?? ''))).map((name) => name.endsWith('cleared from context — not sent'));
+      const marks = async () =>
+        (await rows.evaluateAll((buttons) => buttons.map((b) => b.textContent ?? ''))).map((name) => name.endsWith('cleared from context — not sent'));
       // The marks show the plan of the next request, as the gauge does: type one, then send it.
       const box = page.getByRole('textbox', { name: 'Message' });
       await box.fill('Thanks. Anything else?');
@@ -185,7 +195,12 @@ describe('attachments and tool rows in Chromium against the fake API', () => {
       await waitIdle(page);
       const next = chatRequests(small).at(-1)!;
       expect(next.validation).toEqual({ ok: true });
-      const sent = ((next.body as { messages: Array<{ content: unknown }> }).messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])) as Array<{ type: string; content?: unknown }>).filter((b) => b.type === 'tool_result');
+      const sent = (
+        (next.body as { messages: Array<{ content: unknown }> }).messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])) as Array<{
+          type: string;
+          content?: unknown;
+        }>
+      ).filter((b) => b.type === 'tool_result');
       expect(sent.map((b) => JSON.stringify(b.content).includes('tool result cleared to save context'))).toEqual(cleared);
       await rows.first().scrollIntoViewIfNeeded();
       await screenshot(page, 'tools-rows-cleared');

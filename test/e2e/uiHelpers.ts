@@ -56,10 +56,13 @@ export async function scrollToNewest(page: Page): Promise<void> {
   for (let step = 0; step < 60; step++) {
     await page.mouse.wheel(0, 2000);
     await page.waitForTimeout(30);
-    const atBottom = await page.getByRole('article').last().evaluate((el) => {
-      const log = el.closest('[role="log"]');
-      return !log || log.scrollTop + log.clientHeight >= log.scrollHeight - 2;
-    });
+    const atBottom = await page
+      .getByRole('article')
+      .last()
+      .evaluate((el) => {
+        const log = el.closest('[role="log"]');
+        return !log || log.scrollTop + log.clientHeight >= log.scrollHeight - 2;
+      });
     if (atBottom) return;
   }
 }
@@ -78,7 +81,13 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   // Evaluated rather than added as a <script>: the built app's policy refuses inline scripts.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(axePath, 'utf8'));
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe.run(document, {
+    const result = await (
+      window as unknown as {
+        axe: {
+          run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }>;
+        };
+      }
+    ).axe.run(document, {
       resultTypes: ['violations'],
     });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));

@@ -24,12 +24,20 @@ function hostileExport(payloads: string[], chunks: number): string {
   const conversations = Array.from({ length: chunks }, (_, c) => {
     const id = `c-xss-${c}`;
     const mine = payloads.slice(c * size, (c + 1) * size);
-    const messages = mine.flatMap((payload, i) => [
-      { role: 'user', content: [{ type: 'text', text: payload }] },
-      { role: 'assistant', content: [{ type: 'text', text: payload }, { type: 'tool_use', id: `t-${c}-${i}`, name: 'run_javascript', input: { code: payload } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t-${c}-${i}`, content: payload }] },
-      { role: 'assistant', content: [{ type: 'text', text: `done ${i}` }] },
-    ]).map((m, seq) => ({ id: `${id}-m${seq}`, conversationId: id, seq, kind: 'message', createdAt: T0 + seq, status: 'complete', ...m }));
+    const messages = mine
+      .flatMap((payload, i) => [
+        { role: 'user', content: [{ type: 'text', text: payload }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: payload },
+            { type: 'tool_use', id: `t-${c}-${i}`, name: 'run_javascript', input: { code: payload } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t-${c}-${i}`, content: payload }] },
+        { role: 'assistant', content: [{ type: 'text', text: `done ${i}` }] },
+      ])
+      .map((m, seq) => ({ id: `${id}-m${seq}`, conversationId: id, seq, kind: 'message', createdAt: T0 + seq, status: 'complete', ...m }));
     return { conversation: { id, title: `XSS ${c} ${mine[0]}`, createdAt: T0, updatedAt: T0 + c, messageCount: messages.length }, messages };
   });
   return JSON.stringify({ format: 'windowpane', version: 1, exportedAt: T0, conversations });
@@ -46,12 +54,21 @@ describe('XSS payloads in Chromium', () => {
     try {
       await openApp(page, inject('appUrl'));
       const chunks = 4;
-      await page.getByLabel('Import file').setInputFiles({ name: 'xss.json', mimeType: 'application/json', buffer: Buffer.from(hostileExport(Object.values(XSS_CORPUS), chunks)) });
+      await page
+        .getByLabel('Import file')
+        .setInputFiles({ name: 'xss.json', mimeType: 'application/json', buffer: Buffer.from(hostileExport(Object.values(XSS_CORPUS), chunks)) });
       await page.getByText(`Imported ${chunks} conversations`).waitFor();
-      const titles = await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^XSS \d/ }).allInnerTexts();
+      const titles = await page
+        .getByRole('navigation', { name: 'Conversations' })
+        .getByRole('button', { name: /^XSS \d/ })
+        .allInnerTexts();
       expect(titles).toHaveLength(chunks);
       for (let c = 0; c < chunks; c++) {
-        await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: new RegExp(`^XSS ${c} `) }).first().click();
+        await page
+          .getByRole('navigation', { name: 'Conversations' })
+          .getByRole('button', { name: new RegExp(`^XSS ${c} `) })
+          .first()
+          .click();
         await page.getByRole('article', { name: 'Assistant message' }).first().waitFor();
         // Open every tool row in view, so arguments and output show too.
         for (const row of await page.locator('.tool-call-toggle[aria-expanded="false"]').all()) await row.click({ timeout: 2000 }).catch(() => undefined);

@@ -26,7 +26,11 @@ async function post(body: unknown, headers: Record<string, string> = {}, path = 
     headers: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-test-key', 'anthropic-version': '2023-06-01', ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as { type: string; error: { type: string; message: string }; request_id: string } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as { type: string; error: { type: string; message: string }; request_id: string },
+  };
 }
 
 describe('Anthropic messages through the real SDK', () => {
@@ -89,11 +93,19 @@ describe('Anthropic messages through the real SDK', () => {
     fake.setReply((request) =>
       request.answersToolResults
         ? undefined
-        : { text: 'Let me look.', toolCalls: [{ name: 'lookup', input: { q: 'a' } }, { name: 'lookup', input: { q: 'b' } }] },
+        : {
+            text: 'Let me look.',
+            toolCalls: [
+              { name: 'lookup', input: { q: 'a' } },
+              { name: 'lookup', input: { q: 'b' } },
+            ],
+          },
     );
     const tools = [{ name: 'lookup', description: 'Looks things up', input_schema: { type: 'object' as const, properties: { q: { type: 'string' } } } }];
     const anthropic = client();
-    const first = await anthropic.messages.stream({ model: MODEL, max_tokens: 300, tools, messages: [{ role: 'user', content: 'Find a and b' }] }).finalMessage();
+    const first = await anthropic.messages
+      .stream({ model: MODEL, max_tokens: 300, tools, messages: [{ role: 'user', content: 'Find a and b' }] })
+      .finalMessage();
 
     expect(first.stop_reason).toBe('tool_use');
     const uses = first.content.filter((block) => block.type === 'tool_use');
@@ -115,7 +127,9 @@ describe('Anthropic messages through the real SDK', () => {
   it('returns thinking with a signature and refuses a tampered one', async () => {
     fake.setReply(() => ({ thinking: 'Weighing the options.', text: 'Done.' }));
     const anthropic = client();
-    const first = await anthropic.messages.stream({ model: MODEL, max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Think' }] }).finalMessage();
+    const first = await anthropic.messages
+      .stream({ model: MODEL, max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Think' }] })
+      .finalMessage();
     const thinking = first.content[0] as { type: string; thinking: string; signature: string };
     expect(thinking.type).toBe('thinking');
     expect(thinking.signature.length).toBeGreaterThan(20);
@@ -219,7 +233,12 @@ describe('Anthropic prompt caching', () => {
     expect(short.usage.cache_creation_input_tokens).toBe(0);
 
     const withSystem = (system: string) =>
-      anthropic.messages.create({ model: MODEL, max_tokens: 20, system: [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'hi' }] });
+      anthropic.messages.create({
+        model: MODEL,
+        max_tokens: 20,
+        system: [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }],
+        messages: [{ role: 'user', content: 'hi' }],
+      });
     await withSystem(longSystem);
     const changed = await withSystem(longSystem.replace('manual', 'Manual'));
     expect(changed.usage.cache_read_input_tokens).toBe(0);
@@ -309,7 +328,9 @@ describe('Anthropic errors map to the SDK typed errors', () => {
     const budget = await client()
       .messages.create({ model: 'claude-haiku-4-5', max_tokens: 599, messages: [{ role: 'user', content: 'short question' }] })
       .catch((error: unknown) => error);
-    expect((budget as Error).message).toMatch(/input length and `max_tokens` exceed context limit: \d+ \+ 599 > 600, decrease input length or `max_tokens` and try again/);
+    expect((budget as Error).message).toMatch(
+      /input length and `max_tokens` exceed context limit: \d+ \+ 599 > 600, decrease input length or `max_tokens` and try again/,
+    );
   });
 
   it('a network failure surfaces as a connection error', async () => {
@@ -342,9 +363,17 @@ describe('Anthropic wire rules', () => {
     ['max_tokens is required', { model: MODEL, messages: [user('hi')] }, 'max_tokens: Field required'],
     ['max_tokens must be an integer', { ...base, max_tokens: 2.5, messages: [user('hi')] }, 'max_tokens: Input should be a valid integer'],
     ['messages are required', { ...base }, 'messages: Field required'],
-    ['roles are user or assistant', { ...base, messages: [{ role: 'tool', content: 'x' }] }, "messages.0.role: Input should be 'user', 'assistant' or 'system'"],
+    [
+      'roles are user or assistant',
+      { ...base, messages: [{ role: 'tool', content: 'x' }] },
+      "messages.0.role: Input should be 'user', 'assistant' or 'system'",
+    ],
     ['the first message is the user', { ...base, messages: [assistant('hi'), user('yo')] }, 'messages: first message must use the "user" role'],
-    ['no empty string content', { ...base, messages: [user('')] }, 'messages.0: all messages must have non-empty content except for the optional final assistant message'],
+    [
+      'no empty string content',
+      { ...base, messages: [user('')] },
+      'messages.0: all messages must have non-empty content except for the optional final assistant message',
+    ],
     ['no empty content array', { ...base, messages: [user('hi'), assistant([]), user('x')] }, 'messages.1: all messages must have non-empty content'],
     ['no empty text block', { ...base, messages: [user([{ type: 'text', text: '' }])] }, 'messages: text content blocks must be non-empty'],
     ['no whitespace-only text', { ...base, messages: [user('   ')] }, 'messages: text content blocks must contain non-whitespace text'],
@@ -370,13 +399,22 @@ describe('Anthropic wire rules', () => {
       'Requests which include `tool_use` or `tool_result` blocks must define tools.',
     ],
     ['tool_choice needs tools', { ...base, tool_choice: { type: 'none' }, messages: [user('hi')] }, 'tool_choice may only be specified while providing tools.'],
-    ['tool_choice names a tool offered', { ...base, tools, tool_choice: { type: 'tool', name: 'search' }, messages: [user('hi')] }, "tool_choice.tool.name: Tool 'search' not found"],
+    [
+      'tool_choice names a tool offered',
+      { ...base, tools, tool_choice: { type: 'tool', name: 'search' }, messages: [user('hi')] },
+      "tool_choice.tool.name: Tool 'search' not found",
+    ],
     [
       'at most four cache breakpoints',
       {
         ...base,
         system: [1, 2, 3].map((n) => ({ type: 'text', text: `part ${n}`, cache_control: { type: 'ephemeral' } })),
-        messages: [user([{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'b', cache_control: { type: 'ephemeral' } }])],
+        messages: [
+          user([
+            { type: 'text', text: 'a', cache_control: { type: 'ephemeral' } },
+            { type: 'text', text: 'b', cache_control: { type: 'ephemeral' } },
+          ]),
+        ],
       },
       'A maximum of 4 blocks with cache_control may be provided. Found 5.',
     ],

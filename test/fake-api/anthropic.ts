@@ -14,8 +14,17 @@ const MAX_CACHE_BREAKPOINTS = 4;
 const FRAMING_TOKENS = 3;
 const TOOL_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const KNOWN_BLOCK_TYPES = new Set([
-  'text', 'image', 'document', 'search_result', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking',
-  'server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result',
+  'text',
+  'image',
+  'document',
+  'search_result',
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
 ]);
 
 type Json = Record<string, unknown>;
@@ -183,7 +192,11 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
     if (typeof body.system === 'string') {
       systemText = body.system;
       if (systemText !== '') {
-        units.push({ tokens: FRAMING_TOKENS + countTokens(systemText), material: canonicalJson({ system: [{ type: 'text', text: systemText }] }), breakpoint: null });
+        units.push({
+          tokens: FRAMING_TOKENS + countTokens(systemText),
+          material: canonicalJson({ system: [{ type: 'text', text: systemText }] }),
+          breakpoint: null,
+        });
       }
     } else if (Array.isArray(body.system)) {
       const texts: string[] = [];
@@ -463,12 +476,7 @@ export interface AnthropicIds {
  * The answer to an accepted request: the final Message (non-streaming body) and the event
  * sequence a stream sends for it. Output is cut at `max_tokens` like the real model's.
  */
-export function buildAnthropicAnswer(
-  request: AnthropicRequest,
-  reply: ReplySpec,
-  cache: AnthropicCacheOutcome,
-  ids: AnthropicIds,
-): AnthropicAnswer {
+export function buildAnthropicAnswer(request: AnthropicRequest, reply: ReplySpec, cache: AnthropicCacheOutcome, ids: AnthropicIds): AnthropicAnswer {
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let budget = limit;
   let stopReason = 'end_turn';

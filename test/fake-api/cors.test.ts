@@ -64,7 +64,7 @@ describe('CORS', () => {
     await stream.text();
   });
 
-  it("can answer without CORS headers, which a browser treats as a network failure", async () => {
+  it('can answer without CORS headers, which a browser treats as a network failure', async () => {
     fake.failNext('cors');
     const response = await fetch(`${fake.url}/v1/chat/completions`, {
       method: 'POST',

@@ -63,7 +63,12 @@ describe('OpenAI-shaped lists', () => {
   it('answers OpenRouter’s GET /api/v1/models with context_length and the top provider’s limits, and chats there', async () => {
     const client = new OpenAI({ apiKey: 'sk-or-test', baseURL: `${fake.url}/api/v1`, maxRetries: 0 });
     const body = (await (await client.models.list().asResponse()).json()) as { data: Record<string, unknown>[] };
-    expect(body.data[0]).toMatchObject({ id: 'meta-llama/llama-4-scout', name: 'Meta: Llama 4 Scout', context_length: 327_680, top_provider: { context_length: 327_680, max_completion_tokens: 16_384 } });
+    expect(body.data[0]).toMatchObject({
+      id: 'meta-llama/llama-4-scout',
+      name: 'Meta: Llama 4 Scout',
+      context_length: 327_680,
+      top_provider: { context_length: 327_680, max_completion_tokens: 16_384 },
+    });
     const answer = await client.chat.completions.create({ model: 'meta-llama/llama-4-scout', messages: [{ role: 'user', content: 'hi' }] });
     expect(answer.choices[0]!.message.content).toContain('Answer');
   });
@@ -71,17 +76,25 @@ describe('OpenAI-shaped lists', () => {
 
 describe('Ollama', () => {
   it('lists pulled models at /api/tags and their /v1/models ids, and shows each one’s context length', async () => {
-    const ollama = await startFakeApi({ ollama: { 'llama3.2:latest': { contextLength: 131_072 }, 'gemma3:4b': { contextLength: 131_072, architecture: 'gemma3', numCtx: 16_384 } } });
+    const ollama = await startFakeApi({
+      ollama: { 'llama3.2:latest': { contextLength: 131_072 }, 'gemma3:4b': { contextLength: 131_072, architecture: 'gemma3', numCtx: 16_384 } },
+    });
     try {
       const tags = (await (await fetch(`${ollama.url}/api/tags`)).json()) as { models: { name: string; model: string }[] };
       expect(tags.models.map((m) => m.name)).toEqual(['llama3.2:latest', 'gemma3:4b']);
       const list = await new OpenAI({ apiKey: 'not-needed', baseURL: `${ollama.url}/v1`, maxRetries: 0 }).models.list();
-      expect(list.data.map((m) => [m.id, m.owned_by])).toEqual([['llama3.2:latest', 'library'], ['gemma3:4b', 'library']]);
+      expect(list.data.map((m) => [m.id, m.owned_by])).toEqual([
+        ['llama3.2:latest', 'library'],
+        ['gemma3:4b', 'library'],
+      ]);
       const show = async (body: unknown) => {
         const response = await fetch(`${ollama.url}/api/show`, { method: 'POST', body: JSON.stringify(body) });
         return { status: response.status, body: (await response.json()) as Record<string, unknown> };
       };
-      expect(await show({ model: 'llama3.2' })).toMatchObject({ status: 200, body: { model_info: { 'general.architecture': 'llama', 'llama.context_length': 131_072 } } });
+      expect(await show({ model: 'llama3.2' })).toMatchObject({
+        status: 200,
+        body: { model_info: { 'general.architecture': 'llama', 'llama.context_length': 131_072 } },
+      });
       const gemma = await show({ model: 'gemma3:4b' });
       expect(gemma.body).toMatchObject({ model_info: { 'gemma3.context_length': 131_072 } });
       expect(gemma.body.parameters).toMatch(/^num_ctx\s+16384$/m);

@@ -46,11 +46,17 @@ export const DEFAULT_OPENROUTER_MODELS: OpenRouterModelSpec[] = [
 const CREATED = 1_767_225_600;
 
 /** One page of Anthropic's list, or the 400 a bad `limit` gets. */
-export function anthropicModelPage(ids: readonly string[], query: URLSearchParams, describe: (id: string) => Record<string, unknown>): { body: unknown } | { failure: ApiFailure } {
+export function anthropicModelPage(
+  ids: readonly string[],
+  query: URLSearchParams,
+  describe: (id: string) => Record<string, unknown>,
+): { body: unknown } | { failure: ApiFailure } {
   const rawLimit = query.get('limit');
   const limit = rawLimit === null ? 20 : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    return { failure: { status: 400, type: 'invalid_request_error', message: `limit: Input should be less than or equal to 1000 and greater than or equal to 1` } };
+    return {
+      failure: { status: 400, type: 'invalid_request_error', message: `limit: Input should be less than or equal to 1000 and greater than or equal to 1` },
+    };
   }
   const after = query.get('after_id');
   const before = query.get('before_id');
@@ -98,7 +104,14 @@ export function ollamaTags(models: Readonly<Record<string, OllamaModelSpec>>): u
       modified_at: '2026-01-01T00:00:00.000000000Z',
       size: 2_019_393_189,
       digest: 'a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72',
-      details: { parent_model: '', format: 'gguf', family: spec.architecture ?? 'llama', families: [spec.architecture ?? 'llama'], parameter_size: '3.2B', quantization_level: 'Q4_K_M' },
+      details: {
+        parent_model: '',
+        format: 'gguf',
+        family: spec.architecture ?? 'llama',
+        families: [spec.architecture ?? 'llama'],
+        parameter_size: '3.2B',
+        quantization_level: 'Q4_K_M',
+      },
     })),
   };
 }
@@ -117,7 +130,11 @@ export function ollamaShow(models: Readonly<Record<string, OllamaModelSpec>>, ra
   const spec = models[name] ?? models[`${name}:latest`];
   if (!spec) return { status: 404, body: { error: `model '${name}' not found` } };
   const arch = spec.architecture ?? 'llama';
-  const parameters = ['num_keep                       24', ...(spec.numCtx ? [`num_ctx                        ${spec.numCtx}`] : []), 'stop                           "<|eot_id|>"'].join('\n');
+  const parameters = [
+    'num_keep                       24',
+    ...(spec.numCtx ? [`num_ctx                        ${spec.numCtx}`] : []),
+    'stop                           "<|eot_id|>"',
+  ].join('\n');
   return {
     status: 200,
     body: {

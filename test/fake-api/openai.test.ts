@@ -89,9 +89,18 @@ describe('OpenAI chat completions through the real SDK', () => {
 
   it('round-trips parallel tool calls through the stream helper', async () => {
     fake.setReply((request) =>
-      request.answersToolResults ? undefined : { toolCalls: [{ name: 'lookup', input: { q: 'a' } }, { name: 'lookup', input: { q: 'b' } }] },
+      request.answersToolResults
+        ? undefined
+        : {
+            toolCalls: [
+              { name: 'lookup', input: { q: 'a' } },
+              { name: 'lookup', input: { q: 'b' } },
+            ],
+          },
     );
-    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }];
+    const tools: OpenAI.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } },
+    ];
     const openai = client();
     const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Find a and b' }];
     const first = await openai.chat.completions.stream({ model: MODEL, tools, messages }).finalChatCompletion();
@@ -118,7 +127,10 @@ describe('OpenAI chat completions through the real SDK', () => {
     const system = { role: 'system' as const, content: 'Standing instructions for a long session. '.repeat(150) };
     const first = await openai.chat.completions.create({ model: MODEL, messages: [system, { role: 'user', content: 'First?' }] });
     const second = await openai.chat.completions.create({ model: MODEL, messages: [system, { role: 'user', content: 'Second, longer question?' }] });
-    const otherKey = await client({ apiKey: 'sk-other-key-5678' }).chat.completions.create({ model: MODEL, messages: [system, { role: 'user', content: 'First?' }] });
+    const otherKey = await client({ apiKey: 'sk-other-key-5678' }).chat.completions.create({
+      model: MODEL,
+      messages: [system, { role: 'user', content: 'First?' }],
+    });
 
     expect(first.usage!.prompt_tokens_details!.cached_tokens).toBe(0);
     const cached = second.usage!.prompt_tokens_details!.cached_tokens!;
@@ -241,7 +253,13 @@ describe('OpenAI errors map to the SDK typed errors', () => {
 describe('OpenAI wire rules', () => {
   const call = (id: string) => ({ id, type: 'function', function: { name: 'lookup', arguments: '{}' } });
   const cases: Array<[string, unknown, string, string | null, string | null]> = [
-    ['messages must not be empty', { model: MODEL, messages: [] }, "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'messages', 'empty_array'],
+    [
+      'messages must not be empty',
+      { model: MODEL, messages: [] },
+      "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      'messages',
+      'empty_array',
+    ],
     [
       'roles are the documented ones',
       { model: MODEL, messages: [{ role: 'human', content: 'hi' }] },
@@ -251,35 +269,81 @@ describe('OpenAI wire rules', () => {
     ],
     [
       'a tool message answers a preceding tool_calls message',
-      { model: MODEL, messages: [{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'call_1', content: 'x' }] },
+      {
+        model: MODEL,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'tool', tool_call_id: 'call_1', content: 'x' },
+        ],
+      },
       "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
       'messages.[1].role',
       null,
     ],
     [
       'every tool call is answered before the next message',
-      { model: MODEL, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: null, tool_calls: [call('call_1'), call('call_2')] }, { role: 'tool', tool_call_id: 'call_1', content: 'x' }, { role: 'user', content: 'next' }] },
+      {
+        model: MODEL,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: null, tool_calls: [call('call_1'), call('call_2')] },
+          { role: 'tool', tool_call_id: 'call_1', content: 'x' },
+          { role: 'user', content: 'next' },
+        ],
+      },
       "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_2",
       'messages.[1].role',
       null,
     ],
     [
       'a tool message names a call of the previous message',
-      { model: MODEL, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: null, tool_calls: [call('call_1')] }, { role: 'tool', tool_call_id: 'call_9', content: 'x' }] },
+      {
+        model: MODEL,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: null, tool_calls: [call('call_1')] },
+          { role: 'tool', tool_call_id: 'call_9', content: 'x' },
+        ],
+      },
       "Invalid parameter: 'tool_call_id' of 'call_9' not found in 'tool_calls' of previous message.",
       'messages.[2].tool_call_id',
       null,
     ],
     [
       'an assistant message without tool_calls needs content',
-      { model: MODEL, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: null }, { role: 'user', content: 'x' }] },
+      {
+        model: MODEL,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: null },
+          { role: 'user', content: 'x' },
+        ],
+      },
       "Invalid value for 'content': expected a string, got null.",
       'messages.[1].content',
       null,
     ],
-    ['user content is required', { model: MODEL, messages: [{ role: 'user' }] }, "Missing required parameter: 'messages[0].content'.", 'messages[0].content', 'missing_required_parameter'],
-    ['content arrays are not empty', { model: MODEL, messages: [{ role: 'user', content: [] }] }, "Invalid 'messages[0].content': empty array.", 'messages[0].content', 'empty_array'],
-    ['stream_options needs stream', { model: MODEL, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options', null],
+    [
+      'user content is required',
+      { model: MODEL, messages: [{ role: 'user' }] },
+      "Missing required parameter: 'messages[0].content'.",
+      'messages[0].content',
+      'missing_required_parameter',
+    ],
+    [
+      'content arrays are not empty',
+      { model: MODEL, messages: [{ role: 'user', content: [] }] },
+      "Invalid 'messages[0].content': empty array.",
+      'messages[0].content',
+      'empty_array',
+    ],
+    [
+      'stream_options needs stream',
+      { model: MODEL, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] },
+      "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      'stream_options',
+      null,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, body, message, param, code) => {

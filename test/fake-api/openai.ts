@@ -65,7 +65,11 @@ function typeName(value: unknown): string {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.filter(isRecord).filter((part) => part.type === 'text').map((part) => String(part.text ?? '')).join('\n');
+    return content
+      .filter(isRecord)
+      .filter((part) => part.type === 'text')
+      .map((part) => String(part.text ?? ''))
+      .join('\n');
   }
   return '';
 }
@@ -139,7 +143,8 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
   const tokens: number[] = [];
   const toolNames: string[] = [];
   if (body.tools !== undefined && body.tools !== null) {
-    if (!Array.isArray(body.tools)) return invalid(`Invalid type for 'tools': expected an array of objects, but got ${typeName(body.tools)} instead.`, 'tools', 'invalid_type');
+    if (!Array.isArray(body.tools))
+      return invalid(`Invalid type for 'tools': expected an array of objects, but got ${typeName(body.tools)} instead.`, 'tools', 'invalid_type');
     for (const [k, tool] of (body.tools as unknown[]).entries()) {
       if (!isRecord(tool) || !isRecord(tool.function)) return missing(`tools[${k}].function`);
       const name = tool.function.name;
@@ -188,7 +193,12 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
     if (role === 'assistant') {
       const toolCalls = message.tool_calls;
       if (toolCalls !== undefined && toolCalls !== null) {
-        if (!Array.isArray(toolCalls)) return invalid(`Invalid type for 'messages[${i}].tool_calls': expected an array of objects, but got ${typeName(toolCalls)} instead.`, `messages[${i}].tool_calls`, 'invalid_type');
+        if (!Array.isArray(toolCalls))
+          return invalid(
+            `Invalid type for 'messages[${i}].tool_calls': expected an array of objects, but got ${typeName(toolCalls)} instead.`,
+            `messages[${i}].tool_calls`,
+            'invalid_type',
+          );
         if (toolCalls.length === 0) return emptyArray(`messages[${i}].tool_calls`);
         for (const [j, call] of (toolCalls as unknown[]).entries()) {
           const path = `messages[${i}].tool_calls[${j}]`;
@@ -219,7 +229,11 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
         const problem = checkContentParts(content, i, role);
         if (problem) return problem;
       } else if (typeof content !== 'string') {
-        return invalid(`Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${typeName(content)} instead.`, `messages[${i}].content`, 'invalid_type');
+        return invalid(
+          `Invalid type for 'messages[${i}].content': expected one of a string or array of objects, but got ${typeName(content)} instead.`,
+          `messages[${i}].content`,
+          'invalid_type',
+        );
       }
     }
 

@@ -97,20 +97,20 @@ import { anthropicErrorBody, promptTooLong, sseFrame } from '../../src/providers
 import { ANTHROPIC_VERSIONS, buildAnthropicAnswer, checkAnthropicRequest } from './anthropic';
 import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
-import { anthropicModel, anthropicModelPage, DEFAULT_OLLAMA_MODELS, DEFAULT_OPENROUTER_MODELS, ollamaShow, ollamaTags, openAIModel, openRouterModels } from './models';
+import {
+  anthropicModel,
+  anthropicModelPage,
+  DEFAULT_OLLAMA_MODELS,
+  DEFAULT_OPENROUTER_MODELS,
+  ollamaShow,
+  ollamaTags,
+  openAIModel,
+  openRouterModels,
+} from './models';
 import type { OllamaModelSpec, OpenRouterModelSpec } from './models';
 import { AnthropicPromptCache, OpenAIPromptCache } from './promptCache';
 import { asksForSummary, defaultReply, IdSource } from './replies';
-import type {
-  ApiFailure,
-  FailureKind,
-  FailureOptions,
-  Provider,
-  RecordedRequest,
-  ReplyContext,
-  ReplyFunction,
-  ReplySpec,
-} from './types';
+import type { ApiFailure, FailureKind, FailureOptions, Provider, RecordedRequest, ReplyContext, ReplyFunction, ReplySpec } from './types';
 
 export type {
   ApiFailure,
@@ -306,8 +306,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     'x-ratelimit-reset-tokens': '2ms',
   });
 
-  const providerHeaders = (provider: Provider, requestId: string) =>
-    provider === 'anthropic' ? anthropicHeaders(requestId) : openAIHeaders(requestId);
+  const providerHeaders = (provider: Provider, requestId: string) => (provider === 'anthropic' ? anthropicHeaders(requestId) : openAIHeaders(requestId));
 
   const sendFailure = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, failure: ApiFailure) => {
     record.status = failure.status;
@@ -372,7 +371,13 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   const unknownModel = (provider: Provider, model: string): ApiFailure =>
     provider === 'anthropic'
       ? { status: 404, type: 'not_found_error', message: `model: ${model}` }
-      : { status: 404, type: 'invalid_request_error', message: `The model \`${model}\` does not exist or you do not have access to it.`, param: null, code: 'model_not_found' };
+      : {
+          status: 404,
+          type: 'invalid_request_error',
+          message: `The model \`${model}\` does not exist or you do not have access to it.`,
+          param: null,
+          code: 'model_not_found',
+        };
 
   const contextError = (provider: Provider, inputTokens: number, completionTokens: number | null, window: number): ApiFailure | null => {
     if (provider === 'anthropic') {
@@ -428,12 +433,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   };
 
   /** Writes frames, pausing before deltas; stops (and records the abort) when the client goes away. */
-  const writeStream = async (
-    res: ServerResponse,
-    record: RecordedRequest,
-    frames: StreamFrame[],
-    delayMs: number,
-  ) => {
+  const writeStream = async (res: ServerResponse, record: RecordedRequest, frames: StreamFrame[], delayMs: number) => {
     let closed = false;
     res.on('close', () => {
       if (!res.writableFinished) closed = true;
@@ -493,10 +493,18 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       return sendFailure(req, res, record, 'anthropic', { status: 400, type: 'invalid_request_error', message: 'anthropic-version: header is required' });
     }
     if (!ANTHROPIC_VERSIONS.has(String(version))) {
-      return sendFailure(req, res, record, 'anthropic', { status: 400, type: 'invalid_request_error', message: `anthropic-version: "${String(version)}" is not a valid version` });
+      return sendFailure(req, res, record, 'anthropic', {
+        status: 400,
+        type: 'invalid_request_error',
+        message: `anthropic-version: "${String(version)}" is not a valid version`,
+      });
     }
     if (typeof record.body === 'string' || record.body === undefined) {
-      return sendFailure(req, res, record, 'anthropic', { status: 400, type: 'invalid_request_error', message: 'There was an issue with the request body: it is not valid JSON.' });
+      return sendFailure(req, res, record, 'anthropic', {
+        status: 400,
+        type: 'invalid_request_error',
+        message: 'There was an issue with the request body: it is not valid JSON.',
+      });
     }
 
     const model = typeof (record.body as Record<string, unknown>).model === 'string' ? String((record.body as Record<string, unknown>).model) : '';
@@ -560,7 +568,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     startEventStream(req, res, anthropicHeaders(record.id));
     const frames = answer.events.map((event) => ({ frame: sseFrame(event.event, event.data), pause: event.pause, text: event.text }));
     const overloaded = sseFrame('error', anthropicErrorBody({ type: 'overloaded_error', message: 'Overloaded' }, record.id));
-    await writeStream(res, record, cutStream(frames, reply.streamErrorAfterDeltas, overloaded), reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
+    await writeStream(
+      res,
+      record,
+      cutStream(frames, reply.streamErrorAfterDeltas, overloaded),
+      reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS,
+    );
   };
 
   const handleOpenAI = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
@@ -584,7 +597,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         type: 'invalid_request_error',
         message:
           "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), " +
-          'or as the password field (with blank username) if you\'re accessing the API from your browser and are prompted for a username and password. ' +
+          "or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. " +
           'You can obtain an API key from https://platform.openai.com/account/api-keys.',
         param: null,
         code: null,
@@ -660,8 +673,15 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     startEventStream(req, res, openAIHeaders(record.id));
     const frames = answer.chunks.map((chunk) => ({ frame: `data: ${JSON.stringify(chunk.data)}\n\n`, pause: chunk.pause, text: chunk.text }));
     frames.push({ frame: 'data: [DONE]\n\n', pause: false, text: undefined });
-    const serverError = { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } };
-    await writeStream(res, record, cutStream(frames, reply.streamErrorAfterDeltas, `data: ${JSON.stringify(serverError)}\n\n`), reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS);
+    const serverError = {
+      error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null },
+    };
+    await writeStream(
+      res,
+      record,
+      cutStream(frames, reply.streamErrorAfterDeltas, `data: ${JSON.stringify(serverError)}\n\n`),
+      reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS,
+    );
   };
 
   /** Anthropic's checks before any answer: a browser's request must opt in, and the version must be one the API knows. */
@@ -671,13 +691,21 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     }
     const version = req.headers['anthropic-version'];
     if (version === undefined) return { status: 400, type: 'invalid_request_error', message: 'anthropic-version: header is required' };
-    if (!ANTHROPIC_VERSIONS.has(String(version))) return { status: 400, type: 'invalid_request_error', message: `anthropic-version: "${String(version)}" is not a valid version` };
+    if (!ANTHROPIC_VERSIONS.has(String(version)))
+      return { status: 400, type: 'invalid_request_error', message: `anthropic-version: "${String(version)}" is not a valid version` };
     return null;
   };
 
-  const handleModels = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, modelId: string | null, query: URLSearchParams) => {
+  const handleModels = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    provider: Provider,
+    modelId: string | null,
+    query: URLSearchParams,
+  ) => {
     record.provider = provider;
-    const key = provider === 'anthropic' ? (req.headers['x-api-key'] as string | undefined) ?? bearerToken(req) : bearerToken(req);
+    const key = provider === 'anthropic' ? ((req.headers['x-api-key'] as string | undefined) ?? bearerToken(req)) : bearerToken(req);
     record.authForm = typeof req.headers['x-api-key'] === 'string' ? 'x-api-key' : bearerToken(req) !== null ? 'bearer' : null;
     if (!key || !isValidKey(key, provider)) {
       const failure: ApiFailure =
@@ -692,7 +720,11 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const modelIds = [...new Set([...listed, ...seenModels[provider]])];
     const describe = (id: string) =>
       provider === 'anthropic'
-        ? anthropicModel(id, lookupByModel(options.contextWindow, id, DEFAULT_CONTEXT_WINDOW), lookupByModel(options.maxOutputTokens, id, DEFAULT_MAX_OUTPUT_TOKENS))
+        ? anthropicModel(
+            id,
+            lookupByModel(options.contextWindow, id, DEFAULT_CONTEXT_WINDOW),
+            lookupByModel(options.maxOutputTokens, id, DEFAULT_MAX_OUTPUT_TOKENS),
+          )
         : openAIModel(id, options.ollama && id in options.ollama ? 'library' : 'system');
     if (modelId !== null) {
       if (!isKnownModel(modelId, provider)) return sendFailure(req, res, record, provider, unknownModel(provider, modelId));
@@ -722,7 +754,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       }
     }
     const ollama = options.ollama ?? DEFAULT_OLLAMA_MODELS;
-    const answer = route === 'tags' ? { status: 200, body: ollamaTags(ollama) } : route === 'show' ? ollamaShow(ollama, raw) : { status: 200, body: openRouterModels(options.openRouter ?? DEFAULT_OPENROUTER_MODELS) };
+    const answer =
+      route === 'tags'
+        ? { status: 200, body: ollamaTags(ollama) }
+        : route === 'show'
+          ? ollamaShow(ollama, raw)
+          : { status: 200, body: openRouterModels(options.openRouter ?? DEFAULT_OPENROUTER_MODELS) };
     record.status = answer.status;
     sendJson(req, res, answer.status, answer.body);
     record.completed = true;
@@ -762,13 +799,21 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     }
     if (method === 'POST' && path === '/v1/messages') return handleAnthropic(req, res, record, 'messages');
     if (method === 'POST' && path === '/v1/messages/count_tokens') return handleAnthropic(req, res, record, 'count_tokens');
-    if (method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions' || path === '/api/v1/chat/completions')) return handleOpenAI(req, res, record);
+    if (method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions' || path === '/api/v1/chat/completions'))
+      return handleOpenAI(req, res, record);
     if (method === 'GET' && path === '/api/tags') return handleLocalApis(req, res, record, 'tags');
     if (method === 'POST' && path === '/api/show') return handleLocalApis(req, res, record, 'show');
     if (method === 'GET' && path === '/api/v1/models') return handleLocalApis(req, res, record, 'openrouter');
     const modelsMatch = /^(?:\/v1)?\/models(?:\/([^/]+))?$/.exec(path);
     if (method === 'GET' && modelsMatch && (looksAnthropic ? path.startsWith('/v1/') : true)) {
-      return handleModels(req, res, record, looksAnthropic ? 'anthropic' : 'openai', modelsMatch[1] ? decodeURIComponent(modelsMatch[1]) : null, url.searchParams);
+      return handleModels(
+        req,
+        res,
+        record,
+        looksAnthropic ? 'anthropic' : 'openai',
+        modelsMatch[1] ? decodeURIComponent(modelsMatch[1]) : null,
+        url.searchParams,
+      );
     }
 
     await readBody(req);

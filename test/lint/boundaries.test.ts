@@ -38,12 +38,16 @@ describe('layer boundaries', () => {
   });
 
   it('keeps src/store from importing src/components', async () => {
-    expect(await ruleIds('src/store/probe.ts', "import type { Notice } from '../components/Notices';\nexport type N = Notice;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('src/store/probe.ts', "import type { Notice } from '../components/Notices';\nexport type N = Notice;\n")).toContain(
+      'no-restricted-imports',
+    );
     expect(await ruleIds('src/store/probe.ts', "import { actions } from './index';\nexport const a = actions;\n")).toEqual([]);
   });
 
   it("lets components import only the store's public surface", async () => {
-    expect(await ruleIds('src/components/Probe.tsx', "import { planFor } from '../store/chatActions';\nexport const p = planFor;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('src/components/Probe.tsx', "import { planFor } from '../store/chatActions';\nexport const p = planFor;\n")).toContain(
+      'no-restricted-imports',
+    );
     expect(await ruleIds('src/App.tsx', "import { planFor } from './store/chatActions';\nexport const p = planFor;\n")).toContain('no-restricted-imports');
     expect(await ruleIds('src/components/Probe.tsx', "import { planFor } from '../store';\nexport const p = planFor;\n")).toEqual([]);
     expect(await ruleIds('src/components/Probe.tsx', "import OpenAI from 'openai';\nexport const o = OpenAI;\n")).toContain('no-restricted-imports');

@@ -22,9 +22,7 @@ export interface TestStorage {
 }
 
 /** A fresh, empty database at the current schema in its own fake IndexedDB. */
-export async function openTestStorage(
-  options: { factory?: IDBFactory; db?: OpenDbOptions; repository?: RepositoryOptions } = {},
-): Promise<TestStorage> {
+export async function openTestStorage(options: { factory?: IDBFactory; db?: OpenDbOptions; repository?: RepositoryOptions } = {}): Promise<TestStorage> {
   const factory = options.factory ?? new IDBFactory();
   const db = await openWindowpaneDb({ factory, ...options.db });
   const repository = createRepository(db, { now: steppingClock(), newId: idSequence('id'), ...options.repository });

@@ -71,7 +71,11 @@ describe('conversations', () => {
     const drop = await repository.createConversation({ title: 'Drop' });
     await repository.appendMessage(userText(keep.id, 'stay'));
     const a = await repository.appendMessage(userText(drop.id, 'go 1'));
-    const b = await repository.appendMessage({ ...userText(drop.id, 'go 2'), role: 'assistant', usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+    const b = await repository.appendMessage({
+      ...userText(drop.id, 'go 2'),
+      role: 'assistant',
+      usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    });
     const attachment = await repository.addAttachment({ conversationId: drop.id, name: 'a.txt', text: 'abc' });
     const before = await repository.getConversation(drop.id);
 
@@ -105,7 +109,16 @@ describe('messages', () => {
       model: 'claude-sonnet-4-5',
       provider: 'anthropic',
     });
-    expect(first).toEqual({ id: 'id-2', conversationId: id, seq: 0, role: 'user', kind: 'message', content: [{ type: 'text', text: 'hello' }], createdAt: T0 + 1000, status: 'complete' });
+    expect(first).toEqual({
+      id: 'id-2',
+      conversationId: id,
+      seq: 0,
+      role: 'user',
+      kind: 'message',
+      content: [{ type: 'text', text: 'hello' }],
+      createdAt: T0 + 1000,
+      status: 'complete',
+    });
     expect(second).toMatchObject({ id: 'answer', seq: 1, status: 'streaming', kind: 'message', createdAt: T0 + 2000 });
     expect(await repository.getConversation(id)).toMatchObject({ messageCount: 2, updatedAt: T0 + 2000, createdAt: T0 });
     expect(await repository.getMessages(id)).toEqual([first, second]);
@@ -141,7 +154,12 @@ describe('messages', () => {
   it('updates one message, removing fields patched to undefined, and reports a missing one', async () => {
     const { repository } = await openTestStorage();
     const { id } = await repository.createConversation();
-    const message = await repository.appendMessage({ ...userText(id, 'x'), role: 'assistant', status: 'error', error: { code: 'network', message: 'offline' } });
+    const message = await repository.appendMessage({
+      ...userText(id, 'x'),
+      role: 'assistant',
+      status: 'error',
+      error: { code: 'network', message: 'offline' },
+    });
     const updated = await repository.updateMessage(message.id, {
       status: 'complete',
       error: undefined,
@@ -173,7 +191,13 @@ describe('messages', () => {
     const { repository } = await openTestStorage();
     const { id } = await repository.createConversation();
     await repository.appendMessage(userText(id, 'question'));
-    const dead = await repository.appendMessage({ conversationId: id, id: 'dead', role: 'assistant', status: 'streaming', content: [{ type: 'text', text: 'partial ans' }] });
+    const dead = await repository.appendMessage({
+      conversationId: id,
+      id: 'dead',
+      role: 'assistant',
+      status: 'streaming',
+      content: [{ type: 'text', text: 'partial ans' }],
+    });
     await repository.appendMessage({ conversationId: id, id: 'alive', role: 'assistant', status: 'streaming', content: [] });
 
     const changed = await repository.markInterruptedStreams((messageId) => messageId === 'alive');
@@ -192,9 +216,7 @@ describe('two tabs appending to one conversation', () => {
     const tabB = createRepository(dbB, { newId: idSequence('b') });
     const { id } = await tabA.createConversation();
 
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? tabA : tabB).appendMessage(userText(id, `${i % 2 === 0 ? 'A' : 'B'} ${i}`))),
-    );
+    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? tabA : tabB).appendMessage(userText(id, `${i % 2 === 0 ? 'A' : 'B'} ${i}`))));
 
     const messages = await tabB.getMessages(id);
     expect(messages).toHaveLength(40);
@@ -223,7 +245,13 @@ describe('search', () => {
 
     const hits = await repository.searchConversations('lisbon');
     expect(hits).toEqual([
-      { conversationId: code.id, title: 'Refactoring', matchedIn: 'message', messageId: 'id-4', snippet: 'Why does the LISBON timezone break my parser? It says WET.' },
+      {
+        conversationId: code.id,
+        title: 'Refactoring',
+        matchedIn: 'message',
+        messageId: 'id-4',
+        snippet: 'Why does the LISBON timezone break my parser? It says WET.',
+      },
       { conversationId: trip.id, title: 'Trip to Lisbon', matchedIn: 'title', snippet: 'Trip to Lisbon' },
     ]);
     expect(await repository.searchConversations('   ')).toEqual([]);

@@ -8,7 +8,13 @@ describe('openWindowpaneStorage', () => {
     const channel = { name: 'windowpane-sync-storage-test' };
     const first = await openWindowpaneStorage({ factory, channel, locks: null });
     const { id } = await first.repository.createConversation({ title: 'Interrupted' });
-    await first.repository.appendMessage({ conversationId: id, id: 'partial', role: 'assistant', status: 'streaming', content: [{ type: 'text', text: 'Half an ans' }] });
+    await first.repository.appendMessage({
+      conversationId: id,
+      id: 'partial',
+      role: 'assistant',
+      status: 'streaming',
+      content: [{ type: 'text', text: 'Half an ans' }],
+    });
     expect(first.interrupted).toEqual([]);
     first.close(); // the tab is closed mid-stream
 

@@ -3,14 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { isWindowpaneError, type ContentBlock, type WindowpaneError } from '../../src/core';
 import { openWindowpaneDb } from '../../src/persistence/db';
 import { createRepository, type MessagePatch, type Repository } from '../../src/persistence/repository';
-import {
-  createStreamWriter,
-  liveStreamChecker,
-  registerFlushOnHide,
-  streamLockName,
-  type StreamLocks,
-  type Timers,
-} from '../../src/persistence/streamWriter';
+import { createStreamWriter, liveStreamChecker, registerFlushOnHide, streamLockName, type StreamLocks, type Timers } from '../../src/persistence/streamWriter';
 import { openTestStorage } from './helpers';
 
 /** Timers driven by the test: `advance(ms)` runs what falls due, in order. */

@@ -45,7 +45,10 @@ describe('createSyncChannel', () => {
     raw.postMessage({ type: 'delete-everything', conversationId: 'c1' });
     raw.postMessage({ type: 'settings-changed', settingKey: 'theme', extra: { apiKey: 'x' } });
     await vi.waitFor(() => expect(received).toHaveLength(2));
-    expect(received).toEqual([{ type: 'settings-changed', settingKey: 'theme' }, { type: 'settings-changed', settingKey: 'second' }]);
+    expect(received).toEqual([
+      { type: 'settings-changed', settingKey: 'theme' },
+      { type: 'settings-changed', settingKey: 'second' },
+    ]);
     unsubscribeSecond();
     raw.postMessage({ type: 'conversation-changed' });
     await vi.waitFor(() => expect(received).toHaveLength(3));
@@ -65,7 +68,13 @@ describe('two tabs through the repository', () => {
     const [syncA, syncB] = channelPair();
     const [dbA, dbB] = await Promise.all([openWindowpaneDb({ factory }), openWindowpaneDb({ factory })]);
     open.push(dbA, dbB);
-    const tabA = createRepository(dbA, { sync: syncA, newId: (() => { let n = 0; return () => `a${++n}`; })() });
+    const tabA = createRepository(dbA, {
+      sync: syncA,
+      newId: (() => {
+        let n = 0;
+        return () => `a${++n}`;
+      })(),
+    });
     const tabB = createRepository(dbB, { sync: syncB });
     return { tabA, tabB, seenByB: collect(syncB), seenByA: collect(syncA) };
   }

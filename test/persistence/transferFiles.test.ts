@@ -104,7 +104,16 @@ describe('importing export files into storage', () => {
     const { repository } = await openTestStorage();
     await repository.createConversation({ id: 'mine', title: 'Mine' });
     await repository.appendMessage({ conversationId: 'mine', id: 'shared-id', role: 'user', content: [] });
-    const message: StoredMessage = { id: 'shared-id', conversationId: 'theirs', seq: 0, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete' };
+    const message: StoredMessage = {
+      id: 'shared-id',
+      conversationId: 'theirs',
+      seq: 0,
+      role: 'user',
+      kind: 'message',
+      content: [],
+      createdAt: 1,
+      status: 'complete',
+    };
     const json = exportToJson(
       [
         { conversation: { id: 'fine', title: 'Fine', createdAt: 1, updatedAt: 1, messageCount: 0 }, messages: [] },
@@ -114,7 +123,10 @@ describe('importing export files into storage', () => {
     );
     const before = await snapshot(repository);
     const outcome = await importFromText(repository, json);
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'import_invalid', message: expect.stringMatching(/already stored under a different conversation/) } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'import_invalid', message: expect.stringMatching(/already stored under a different conversation/) },
+    });
     expect(await snapshot(repository)).toEqual(before);
   });
 

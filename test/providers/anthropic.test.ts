@@ -165,11 +165,14 @@ describe('Anthropic adapter streams', () => {
     const provider = await createAnthropicProvider(settings, { fetch });
     const bug = new RangeError('renderer broke');
     await expect(
-      provider.send({ model: 'claude-sonnet-4-6', maxTokens: 10, messages: hello }, {
-        onText: () => {
-          throw bug;
+      provider.send(
+        { model: 'claude-sonnet-4-6', maxTokens: 10, messages: hello },
+        {
+          onText: () => {
+            throw bug;
+          },
         },
-      }),
+      ),
     ).rejects.toBe(bug);
   });
 });

@@ -3,18 +3,19 @@ import { DEMO_MODEL_ID, isWindowpaneError, placeCacheBreakpoints, READ_ATTACHMEN
 import type { AnthropicWireMessage, ContentBlock, StoredMessage, ToolUseBlock } from '../../src/core';
 import { createProvider } from '../../src/providers';
 import { anthropicRequestBody } from '../../src/providers/anthropic';
-import {
-  createDemoFetch,
-  createDemoProvider,
-  DEMO_CONTEXT_WINDOW,
-  DEMO_MAX_OUTPUT_TOKENS,
-} from '../../src/providers/demo';
+import { createDemoFetch, createDemoProvider, DEMO_CONTEXT_WINDOW, DEMO_MAX_OUTPUT_TOKENS } from '../../src/providers/demo';
 
 const fast = { firstChunkDelayMs: 0, chunkDelayMs: 0 };
 const textOf = (content: ContentBlock[]) => content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 
 function ask(messages: AnthropicWireMessage[], extra: { maxTokens?: number; system?: string; cacheBreakpoints?: number[] } = {}) {
-  return { model: DEMO_MODEL_ID, maxTokens: extra.maxTokens ?? DEMO_MAX_OUTPUT_TOKENS, messages, system: extra.system, cacheBreakpoints: extra.cacheBreakpoints };
+  return {
+    model: DEMO_MODEL_ID,
+    maxTokens: extra.maxTokens ?? DEMO_MAX_OUTPUT_TOKENS,
+    messages,
+    system: extra.system,
+    cacheBreakpoints: extra.cacheBreakpoints,
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -172,7 +173,10 @@ describe('Demo provider through the real Anthropic SDK', () => {
     const send = async () => {
       const items = toAnthropicWire(history);
       const result = await provider.send({
-        ...ask(items.map((i) => i.message), { system }),
+        ...ask(
+          items.map((i) => i.message),
+          { system },
+        ),
         cacheBreakpoints: placeCacheBreakpoints(items, [], { system: true }),
       });
       history.push(stored('assistant', textOf(result.content)));
@@ -197,7 +201,10 @@ describe('Demo provider through the real Anthropic SDK', () => {
       demoFetch(`https://demo.windowpane.invalid/v1/messages`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
     const empty = await post({ model: DEMO_MODEL_ID, max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: ' ' }] }] });
     expect(empty.status).toBe(400);
-    expect(await empty.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: text content blocks must contain non-whitespace text' } });
+    expect(await empty.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'messages: text content blocks must contain non-whitespace text' },
+    });
     const noKey = await demoFetch(`https://demo.windowpane.invalid/v1/messages`, {
       method: 'POST',
       headers: { 'anthropic-version': '2026-10-21' },
@@ -214,7 +221,10 @@ describe('Demo provider: a tool call without a key', () => {
   it('asked to compute with run_javascript offered, calls it with the expression, streamed in pieces', async () => {
     const provider = await createDemoProvider(fast);
     const calls: ToolUseBlock[] = [];
-    const result = await provider.send({ ...ask([{ role: 'user', content: 'Compute 12345 * 6789 + 2^10, please.' }]), tools }, { onToolUse: (b) => calls.push(b) });
+    const result = await provider.send(
+      { ...ask([{ role: 'user', content: 'Compute 12345 * 6789 + 2^10, please.' }]), tools },
+      { onToolUse: (b) => calls.push(b) },
+    );
     expect(result.stopReason).toBe('tool_use');
     const call = result.content.find((b) => b.type === 'tool_use');
     expect(call).toMatchObject({ type: 'tool_use', name: 'run_javascript', input: { code: '12345 * 6789 + 2**10' } });

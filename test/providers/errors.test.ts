@@ -53,10 +53,20 @@ async function openAIWith(response: Response | Error, compatible = false) {
 
 describe('Anthropic errors through the SDK', () => {
   const cases: Array<[string, Response, ErrorCode, RegExp]> = [
-    ['401 bad key', anthropicError(401, 'authentication_error', 'invalid x-api-key'), 'auth', /^The API key was rejected by Anthropic\. Check it in Settings\.$/],
+    [
+      '401 bad key',
+      anthropicError(401, 'authentication_error', 'invalid x-api-key'),
+      'auth',
+      /^The API key was rejected by Anthropic\. Check it in Settings\.$/,
+    ],
     ['403 permission', anthropicError(403, 'permission_error', 'Your API key does not have permission to use the specified resource.'), 'auth', /permission/],
     ['404 model', anthropicError(404, 'not_found_error', 'model: claude-sonnet-4-6'), 'unknown_model', /“claude-sonnet-4-6” was not found at Anthropic/],
-    ['429 rate limit', anthropicError(429, 'rate_limit_error', 'This request would exceed the rate limit for your organization.', { 'retry-after': '17' }), 'rate_limit', /Try again in 17 s\./],
+    [
+      '429 rate limit',
+      anthropicError(429, 'rate_limit_error', 'This request would exceed the rate limit for your organization.', { 'retry-after': '17' }),
+      'rate_limit',
+      /Try again in 17 s\./,
+    ],
     ['529 overloaded', anthropicError(529, 'overloaded_error', 'Overloaded'), 'overloaded', /overloaded right now/],
     ['500 internal', anthropicError(500, 'api_error', 'Internal server error'), 'provider', /internal error \(HTTP 500\)/],
     ['400 other', anthropicError(400, 'invalid_request_error', 'messages.1.content.0.tool_use.input: Field required'), 'bad_request', /Field required/],
@@ -71,7 +81,10 @@ describe('Anthropic errors through the SDK', () => {
   }
 
   it('reads the counts from "prompt is too long"', async () => {
-    const error = await failure(await anthropicWith(anthropicError(400, 'invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum')), 'claude-sonnet-4-6');
+    const error = await failure(
+      await anthropicWith(anthropicError(400, 'invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum')),
+      'claude-sonnet-4-6',
+    );
     expect(error.code).toBe('context_length');
     expect(error.details).toMatchObject({ promptTokens: 208_310, limit: 200_000, status: 400 });
     expect(error.message).toContain('208,310 tokens, limit 200,000');
@@ -128,7 +141,13 @@ describe('OpenAI errors through the SDK', () => {
 
   it('translates 404 model_not_found', async () => {
     const error = await failure(
-      await openAIWith(openAIError(404, { message: 'The model `gpt-9` does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' })),
+      await openAIWith(
+        openAIError(404, {
+          message: 'The model `gpt-9` does not exist or you do not have access to it.',
+          type: 'invalid_request_error',
+          code: 'model_not_found',
+        }),
+      ),
       'gpt-9',
     );
     expect(error.code).toBe('unknown_model');
@@ -140,7 +159,11 @@ describe('OpenAI errors through the SDK', () => {
       await openAIWith(
         openAIError(
           429,
-          { message: 'Rate limit reached for gpt-5.5 in organization org-x on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.', type: 'requests', code: 'rate_limit_exceeded' },
+          {
+            message: 'Rate limit reached for gpt-5.5 in organization org-x on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.',
+            type: 'requests',
+            code: 'rate_limit_exceeded',
+          },
           { 'retry-after': '20' },
         ),
       ),
@@ -149,7 +172,13 @@ describe('OpenAI errors through the SDK', () => {
     expect(limited.code).toBe('rate_limit');
     expect(limited.details.retryAfterSeconds).toBe(20);
     const quota = await failure(
-      await openAIWith(openAIError(429, { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' })),
+      await openAIWith(
+        openAIError(429, {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+        }),
+      ),
       'gpt-5.5',
     );
     expect(quota.code).toBe('rate_limit');
@@ -157,7 +186,10 @@ describe('OpenAI errors through the SDK', () => {
   });
 
   it('translates 503 as overloaded and 500 as a provider error', async () => {
-    const overloaded = await failure(await openAIWith(openAIError(503, { message: 'The server is overloaded or not ready yet.', type: 'server_error' })), 'gpt-5.5');
+    const overloaded = await failure(
+      await openAIWith(openAIError(503, { message: 'The server is overloaded or not ready yet.', type: 'server_error' })),
+      'gpt-5.5',
+    );
     expect(overloaded.code).toBe('overloaded');
     const internal = await failure(
       await openAIWith(openAIError(500, { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error' })),
@@ -170,7 +202,8 @@ describe('OpenAI errors through the SDK', () => {
     const error = await failure(
       await openAIWith(
         openAIError(400, {
-          message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens. Please reduce the length of the messages.",
+          message:
+            "This model's maximum context length is 128000 tokens. However, your messages resulted in 130532 tokens. Please reduce the length of the messages.",
           type: 'invalid_request_error',
           param: 'messages',
           code: 'context_length_exceeded',
@@ -209,14 +242,22 @@ describe('OpenAI errors through the SDK', () => {
     );
     expect(ollama.code).toBe('bad_request');
     expect(ollama.details.toolsUnsupported).toBe(true);
-    expect(ollama.message).toBe('The server at http://localhost:11434/v1 cannot use tools with gemma2:2b: registry.ollama.ai/library/gemma2:2b does not support tools');
+    expect(ollama.message).toBe(
+      'The server at http://localhost:11434/v1 cannot use tools with gemma2:2b: registry.ollama.ai/library/gemma2:2b does not support tools',
+    );
     const vllm = await failure(
-      await openAIWith(openAIError(400, { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError' }), true),
+      await openAIWith(
+        openAIError(400, { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError' }),
+        true,
+      ),
       'qwen',
     );
     expect(vllm.details.toolsUnsupported).toBe(true);
     // Any other 400 is not taken for a refusal of tools.
-    const other = await failure(await openAIWith(openAIError(400, { message: "Invalid 'tools[0].function.name': string does not match pattern.", type: 'invalid_request_error' })), 'gpt-5.5');
+    const other = await failure(
+      await openAIWith(openAIError(400, { message: "Invalid 'tools[0].function.name': string does not match pattern.", type: 'invalid_request_error' })),
+      'gpt-5.5',
+    );
     expect(other.details.toolsUnsupported).toBeUndefined();
   });
 });
@@ -227,8 +268,8 @@ describe('aborts and redaction', () => {
     const provider = await createAnthropicProvider({ provider: 'anthropic', apiKey: ANTHROPIC_KEY, model: 'm' }, { fetch });
     const controller = new AbortController();
     controller.abort();
-    await expect(provider.complete('Summarize', { model: 'claude-haiku-4-5', maxTokens: 100, signal: controller.signal })).rejects.toSatisfy(
-      (error: unknown) => isWindowpaneError(error, 'aborted'),
+    await expect(provider.complete('Summarize', { model: 'claude-haiku-4-5', maxTokens: 100, signal: controller.signal })).rejects.toSatisfy((error: unknown) =>
+      isWindowpaneError(error, 'aborted'),
     );
   });
 
@@ -266,11 +307,16 @@ describe('retries are the SDK’s own, and visible', () => {
     ]);
     const provider = await createOpenAIProvider({ provider: 'openai', apiKey: OPENAI_KEY, model: 'gpt-5.5' }, { fetch, maxRetries: 1 });
     const retries: RetryInfo[] = [];
-    const result = await provider.send({ model: 'gpt-5.5', maxTokens: 100, messages: [{ role: 'user', content: 'Hi' }] }, { onRetry: (info) => retries.push(info) });
+    const result = await provider.send(
+      { model: 'gpt-5.5', maxTokens: 100, messages: [{ role: 'user', content: 'Hi' }] },
+      { onRetry: (info) => retries.push(info) },
+    );
     expect(result.content).toEqual([{ type: 'text', text: 'Fine now' }]);
     expect(retries).toEqual([{ attempt: 1, maxRetries: 1, delayMs: 5, reason: 'rate_limit', status: 429 }]);
 
-    const exhausted = scriptedFetch([() => openAIError(429, { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after-ms': '5' })]);
+    const exhausted = scriptedFetch([
+      () => openAIError(429, { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after-ms': '5' }),
+    ]);
     const once = await createOpenAIProvider({ provider: 'openai', apiKey: OPENAI_KEY, model: 'gpt-5.5' }, { fetch: exhausted.fetch, maxRetries: 1 });
     const seen: RetryInfo[] = [];
     await expect(

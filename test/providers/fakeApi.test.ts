@@ -22,9 +22,17 @@ interface Target {
 }
 
 const targets: Target[] = [
-  { name: 'Anthropic', model: 'claude-sonnet-4-6', settings: () => ({ provider: 'anthropic', apiKey: 'sk-ant-fake-test-key', baseUrl: fake.url, model: 'claude-sonnet-4-6' }) },
+  {
+    name: 'Anthropic',
+    model: 'claude-sonnet-4-6',
+    settings: () => ({ provider: 'anthropic', apiKey: 'sk-ant-fake-test-key', baseUrl: fake.url, model: 'claude-sonnet-4-6' }),
+  },
   { name: 'OpenAI', model: 'gpt-5.5', settings: () => ({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${fake.url}/v1`, model: 'gpt-5.5' }) },
-  { name: 'OpenAI-compatible without a key', model: 'llama3.2', settings: () => ({ provider: 'openai-compatible', apiKey: '', baseUrl: `${fake.url}/v1`, model: 'llama3.2' }) },
+  {
+    name: 'OpenAI-compatible without a key',
+    model: 'llama3.2',
+    settings: () => ({ provider: 'openai-compatible', apiKey: '', baseUrl: `${fake.url}/v1`, model: 'llama3.2' }),
+  },
 ];
 
 let seq = 0;
@@ -39,7 +47,14 @@ const textOf = (content: ContentBlock[]) => content.map((b) => (b.type === 'text
 function request(provider: ChatProvider, model: string, history: StoredMessage[], extra: Partial<ChatRequest> = {}): ChatRequest {
   if (provider.wireShape === 'anthropic') {
     const items = toAnthropicWire(history);
-    return { model, maxTokens: 300, messages: items.map((i) => i.message), cacheBreakpoints: placeCacheBreakpoints(items, [], { system: true }), system: 'You are helpful.', ...extra };
+    return {
+      model,
+      maxTokens: 300,
+      messages: items.map((i) => i.message),
+      cacheBreakpoints: placeCacheBreakpoints(items, [], { system: true }),
+      system: 'You are helpful.',
+      ...extra,
+    };
   }
   return { model, maxTokens: 300, messages: toOpenAIWire(history, 'You are helpful.').map((i) => i.message), ...extra };
 }
@@ -73,7 +88,13 @@ describe.each(targets)('$name adapter against the fake API', ({ settings, model 
     fake.setReply((context) =>
       context.answersToolResults
         ? undefined
-        : { text: 'Looking both up.', toolCalls: [{ name: 'lookup', input: { q: 'alpha' } }, { name: 'lookup', input: { q: 'beta' } }] },
+        : {
+            text: 'Looking both up.',
+            toolCalls: [
+              { name: 'lookup', input: { q: 'alpha' } },
+              { name: 'lookup', input: { q: 'beta' } },
+            ],
+          },
     );
     const provider = await createProvider(settings());
     const tools = [{ name: 'lookup', description: 'Looks a word up', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }];
@@ -86,7 +107,12 @@ describe.each(targets)('$name adapter against the fake API', ({ settings, model 
     expect(seen).toEqual(calls);
 
     history.push(stored('assistant', first.content));
-    history.push(stored('user', calls.map((c, i) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: `result ${i}`, ...(i === 1 ? { is_error: true } : {}) }))));
+    history.push(
+      stored(
+        'user',
+        calls.map((c, i) => ({ type: 'tool_result' as const, tool_use_id: c.id, content: `result ${i}`, ...(i === 1 ? { is_error: true } : {}) })),
+      ),
+    );
     const second = await provider.send(request(provider, model, history, { tools }));
     const posts = fake.requests.filter((r) => r.method === 'POST');
     expect(posts[1]?.validation).toEqual({ ok: true });

@@ -16,10 +16,16 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 /** A fetch that answers every request with `body` (a string is sent as is). */
-const answering = (body: unknown, status = 200, contentType = 'application/json'): typeof fetch => async () =>
-  new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': contentType } });
+const answering =
+  (body: unknown, status = 200, contentType = 'application/json'): typeof fetch =>
+  async () =>
+    new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': contentType } });
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as WindowpaneError);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as WindowpaneError,
+  );
 
 describe('listModels', () => {
   it('reads every page of Anthropic’s list, with each model’s window and output limit', async () => {
@@ -66,9 +72,13 @@ describe('listModels', () => {
   });
 
   it('fails clearly on an answer that is not JSON, or not a list', async () => {
-    const html = await failure(listModels({ provider: 'openai', apiKey: 'sk-test', baseUrl: 'https://proxy.example/v1' }, { fetch: answering('<html>Login</html>', 200, 'text/html') }));
+    const html = await failure(
+      listModels({ provider: 'openai', apiKey: 'sk-test', baseUrl: 'https://proxy.example/v1' }, { fetch: answering('<html>Login</html>', 200, 'text/html') }),
+    );
     expect(html).toMatchObject({ code: 'provider', message: 'OpenAI answered, but not with a list of models: the answer is not JSON.' });
-    const wrong = await failure(listModels({ provider: 'anthropic', apiKey: 'sk-ant-test', baseUrl: 'https://proxy.example' }, { fetch: answering({ models: [] }) }));
+    const wrong = await failure(
+      listModels({ provider: 'anthropic', apiKey: 'sk-ant-test', baseUrl: 'https://proxy.example' }, { fetch: answering({ models: [] }) }),
+    );
     expect(wrong?.message).toBe('Anthropic answered, but not with a list of models: the answer has no "data" list of models.');
   });
 
@@ -90,7 +100,9 @@ describe('listModels', () => {
       called = true;
       return new Response('{}');
     };
-    const error = await failure(listModels({ provider: 'openai-compatible', apiKey: 'sk-secret-1234', baseUrl: 'http://192.168.1.20:11434/v1' }, { fetch: spy }));
+    const error = await failure(
+      listModels({ provider: 'openai-compatible', apiKey: 'sk-secret-1234', baseUrl: 'http://192.168.1.20:11434/v1' }, { fetch: spy }),
+    );
     expect(error).toMatchObject({ code: 'invalid_config' });
     expect(called).toBe(false);
   });

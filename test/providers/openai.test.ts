@@ -30,7 +30,10 @@ describe('OpenAI adapter requests', () => {
   it('does not add a second system message when the plan already starts with one', async () => {
     const { fetch, requests } = scriptedFetch([openAITextStream('Hi')]);
     const provider = await createOpenAIProvider(openai, { fetch });
-    const items = toOpenAIWire([{ id: 'u1', conversationId: 'c', seq: 1, role: 'user', kind: 'message', content: [{ type: 'text', text: 'Hi' }], createdAt: 1, status: 'complete' }], 'Planned system.');
+    const items = toOpenAIWire(
+      [{ id: 'u1', conversationId: 'c', seq: 1, role: 'user', kind: 'message', content: [{ type: 'text', text: 'Hi' }], createdAt: 1, status: 'complete' }],
+      'Planned system.',
+    );
     await provider.send({ model: 'gpt-5.5', maxTokens: 10, messages: items.map((i) => i.message), system: 'Planned system.' });
     expect((requests[0]?.body.messages as OpenAIWireMessage[]).filter((m) => m.role === 'system')).toHaveLength(1);
   });
@@ -54,8 +57,15 @@ describe('OpenAI adapter requests', () => {
   it('maps tools to function tools', async () => {
     const { fetch, requests } = scriptedFetch([openAITextStream('Hi')]);
     const provider = await createOpenAIProvider(openai, { fetch });
-    await provider.send({ model: 'gpt-5.5', maxTokens: 10, messages: hello, tools: [{ name: 'lookup', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }] });
-    expect(requests[0]?.body.tools).toEqual([{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }]);
+    await provider.send({
+      model: 'gpt-5.5',
+      maxTokens: 10,
+      messages: hello,
+      tools: [{ name: 'lookup', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }],
+    });
+    expect(requests[0]?.body.tools).toEqual([
+      { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } },
+    ]);
   });
 });
 
@@ -63,8 +73,28 @@ describe('OpenAI adapter streams', () => {
   it('assembles parallel tool calls from interleaved deltas by index, and usage with cached tokens', async () => {
     const response = sseResponse(
       openAIFrames([
-        { choices: [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_A', type: 'function', function: { name: 'get_weather', arguments: '' } }] }, finish_reason: null }] },
-        { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_B', type: 'function', function: { name: 'get_weather', arguments: '' } }] }, finish_reason: null }] },
+        {
+          choices: [
+            {
+              index: 0,
+              delta: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ index: 0, id: 'call_A', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+              },
+              finish_reason: null,
+            },
+          ],
+        },
+        {
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: 1, id: 'call_B', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
+              finish_reason: null,
+            },
+          ],
+        },
         { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }, finish_reason: null }] },
         { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, function: { arguments: '{"city":"Oslo"}' } }] }, finish_reason: null }] },
         { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }, finish_reason: null }] },
@@ -88,7 +118,16 @@ describe('OpenAI adapter streams', () => {
 
     // The answer goes back as tool_calls, and its results as tool messages.
     let seq = 0;
-    const msg = (role: 'user' | 'assistant', content: StoredMessage['content']): StoredMessage => ({ id: `m${++seq}`, conversationId: 'c', seq, role, kind: 'message', content, createdAt: seq, status: 'complete' });
+    const msg = (role: 'user' | 'assistant', content: StoredMessage['content']): StoredMessage => ({
+      id: `m${++seq}`,
+      conversationId: 'c',
+      seq,
+      role,
+      kind: 'message',
+      content,
+      createdAt: seq,
+      status: 'complete',
+    });
     const wire = toOpenAIWire([
       msg('user', [{ type: 'text', text: 'Weather in Paris and Oslo?' }]),
       msg('assistant', result.content),
@@ -114,8 +153,28 @@ describe('OpenAI adapter streams', () => {
   it('keeps a finished call whose arguments are not JSON, with the raw text as its input, and does not throw', async () => {
     const response = sseResponse(
       openAIFrames([
-        { choices: [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_bad', type: 'function', function: { name: 'run_javascript', arguments: '{"code": "1 +' } }] }, finish_reason: null }] },
-        { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_ok', type: 'function', function: { name: 'run_javascript', arguments: '{"code":' } }] }, finish_reason: null }] },
+        {
+          choices: [
+            {
+              index: 0,
+              delta: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ index: 0, id: 'call_bad', type: 'function', function: { name: 'run_javascript', arguments: '{"code": "1 +' } }],
+              },
+              finish_reason: null,
+            },
+          ],
+        },
+        {
+          choices: [
+            {
+              index: 0,
+              delta: { tool_calls: [{ index: 1, id: 'call_ok', type: 'function', function: { name: 'run_javascript', arguments: '{"code":' } }] },
+              finish_reason: null,
+            },
+          ],
+        },
         { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, function: { arguments: ' "2"}' } }] }, finish_reason: null }] },
         { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
       ]),
@@ -144,7 +203,10 @@ describe('OpenAI adapter streams', () => {
     const thoughts: string[] = [];
     const result = await provider.send({ model: 'deepseek-r1', maxTokens: 100, messages: hello }, { onThinking: (d) => thoughts.push(d) });
     expect(thoughts).toEqual(['Two plus two ', 'is four.']);
-    expect(result.content).toEqual([{ type: 'thinking', thinking: 'Two plus two is four.' }, { type: 'text', text: '4' }]);
+    expect(result.content).toEqual([
+      { type: 'thinking', thinking: 'Two plus two is four.' },
+      { type: 'text', text: '4' },
+    ]);
     // A compatible server that ignores include_usage reports nothing to calibrate with.
     expect(result.usageReported).toBe(false);
   });
@@ -198,6 +260,10 @@ describe('OpenAI complete()', () => {
     ]);
     const provider = await createOpenAIProvider(openai, { fetch });
     expect(await provider.complete('Summarize this conversation', { model: 'gpt-5.4-mini', maxTokens: 200 })).toBe('A short summary.');
-    expect(requests[0]?.body).toEqual({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Summarize this conversation' }], max_completion_tokens: 200 });
+    expect(requests[0]?.body).toEqual({
+      model: 'gpt-5.4-mini',
+      messages: [{ role: 'user', content: 'Summarize this conversation' }],
+      max_completion_tokens: 200,
+    });
   });
 });

@@ -9,7 +9,16 @@ const headers = (values: Record<string, string>) => new Headers(values);
 
 describe('the SDKs’ retry rules, mirrored', () => {
   it('retries 408, 409, 429 and 5xx unless the server says otherwise', () => {
-    expect([400, 401, 404, 408, 409, 429, 500, 529].map((s) => sdkWillRetryStatus(s, headers({})))).toEqual([false, false, false, true, true, true, true, true]);
+    expect([400, 401, 404, 408, 409, 429, 500, 529].map((s) => sdkWillRetryStatus(s, headers({})))).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(sdkWillRetryStatus(429, headers({ 'x-should-retry': 'false' }))).toBe(false);
     expect(sdkWillRetryStatus(400, headers({ 'x-should-retry': 'true' }))).toBe(true);
   });

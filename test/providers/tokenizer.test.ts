@@ -35,12 +35,22 @@ describe('loadO200kCounter', () => {
   it('counts tool calls, tool results and images in both wire shapes', async () => {
     const count = await loadO200kCounter();
     const args = '{"path":"src/core/models.ts"}';
-    const openaiCall: WindowMessage = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: args } }] };
+    const openaiCall: WindowMessage = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: args } }],
+    };
     const expected = OPENAI_TOKENS_PER_MESSAGE + countTokens('assistant') + TOOL_CALL_OVERHEAD_TOKENS + countTokens('read_file') + countTokens(args);
     expect(count(openaiCall)).toBe(expected);
-    const anthropicCall: WindowMessage = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'src/core/models.ts' } }] };
+    const anthropicCall: WindowMessage = {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'src/core/models.ts' } }],
+    };
     expect(count(anthropicCall)).toBe(expected);
-    const image: WindowMessage = { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo='.repeat(1000) } }] };
+    const image: WindowMessage = {
+      role: 'user',
+      content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo='.repeat(1000) } }],
+    };
     expect(count(image)).toBe(OPENAI_TOKENS_PER_MESSAGE + countTokens('user') + ATTACHMENT_TOKENS);
   });
 

@@ -64,12 +64,16 @@ export function anthropicFrames(events: Array<Record<string, unknown>>): string[
 }
 
 export function openAIFrames(chunks: Array<Record<string, unknown>>, done = true): string[] {
-  const frames = chunks.map((chunk) => `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_763_000_000, model: 'gpt-5.5', ...chunk })}\n\n`);
+  const frames = chunks.map(
+    (chunk) => `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_763_000_000, model: 'gpt-5.5', ...chunk })}\n\n`,
+  );
   if (done) frames.push('data: [DONE]\n\n');
   return frames;
 }
 
-export function anthropicMessageStart(usage: Record<string, unknown> = { input_tokens: 25, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }) {
+export function anthropicMessageStart(
+  usage: Record<string, unknown> = { input_tokens: 25, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+) {
   return {
     type: 'message_start',
     message: {

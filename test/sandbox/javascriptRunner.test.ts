@@ -60,7 +60,10 @@ describe('createWorkerRunner', () => {
     const runner = createWorkerRunner(spawn);
     await runner('1', new AbortController().signal);
     await runner('2', new AbortController().signal);
-    expect(spawned.map((w) => [w.posted[0]?.code, w.terminated])).toEqual([['1', true], ['2', true]]);
+    expect(spawned.map((w) => [w.posted[0]?.code, w.terminated])).toEqual([
+      ['1', true],
+      ['2', true],
+    ]);
   });
 
   it('sends the snippet once even when the sandbox says it is ready again', async () => {
@@ -82,7 +85,11 @@ describe('createWorkerRunner', () => {
   it('says the sandbox did not start when it never reports ready', async () => {
     let terminated = false;
     const silent = (): SandboxPort => ({ onmessage: null, onerror: null, postMessage: () => {}, terminate: () => void (terminated = true) });
-    expect(await createWorkerRunner(silent, 50)('1', new AbortController().signal)).toEqual({ logs: [], error: 'The sandbox did not start within 0.05 seconds.', truncated: false });
+    expect(await createWorkerRunner(silent, 50)('1', new AbortController().signal)).toEqual({
+      logs: [],
+      error: 'The sandbox did not start within 0.05 seconds.',
+      truncated: false,
+    });
     expect(terminated).toBe(true);
   });
 

@@ -30,7 +30,12 @@ async function servedPolicy(): Promise<Map<string, string[]>> {
   const html = await (await fetch(inject('appUrl'))).text();
   const content = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
   const policy = content.replaceAll('&#39;', "'");
-  return new Map(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+  return new Map(
+    policy
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name!, sources]),
+  );
 }
 
 describe("the built app's Content-Security-Policy", () => {
@@ -93,7 +98,10 @@ describe("the built app's Content-Security-Policy", () => {
       'const plan = planContext(history, policy);',
       '```',
     ].join('\n');
-    const script: ReplySpec[] = [{ text: 'Let me compute.', toolCalls: [{ name: 'run_javascript', input: { code: "console.log('from the sandbox'); 6 * 7" } }] }, { text: markdown }];
+    const script: ReplySpec[] = [
+      { text: 'Let me compute.', toolCalls: [{ name: 'run_javascript', input: { code: "console.log('from the sandbox'); 6 * 7" } }] },
+      { text: markdown },
+    ];
     fake.reset();
     fake.setReply(() => script.shift());
     const { page, context, errors } = await newPage(browser);

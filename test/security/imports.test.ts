@@ -38,25 +38,37 @@ function chatgpt(nodes: Record<string, { parent: string | null; children: string
         id,
         parent: node.parent,
         children: node.children,
-        message: node.text === undefined ? null : { id, author: { role: node.role ?? 'user' }, content: { content_type: 'text', parts: [node.text] }, create_time: 1_700_000_000 },
+        message:
+          node.text === undefined
+            ? null
+            : { id, author: { role: node.role ?? 'user' }, content: { content_type: 'text', parts: [node.text] }, create_time: 1_700_000_000 },
       },
     ]),
   );
-  return JSON.stringify([{ id: 'conv-1', title: 'From ChatGPT', create_time: 1_700_000_000, update_time: 1_700_000_100, mapping, current_node: current ?? null }]);
+  return JSON.stringify([
+    { id: 'conv-1', title: 'From ChatGPT', create_time: 1_700_000_000, update_time: 1_700_000_100, mapping, current_node: current ?? null },
+  ]);
 }
 
 /** A comb: a main chain of `n` nodes, each with one extra leaf child. */
 function comb(n: number): string {
   const nodes: Record<string, { parent: string | null; children: string[]; text?: string; role?: string }> = {};
   for (let i = 0; i < n; i++) {
-    nodes[`n${i}`] = { parent: i === 0 ? null : `n${i - 1}`, children: i + 1 < n ? [`n${i + 1}`, `leaf${i}`] : [], text: `step ${i}`, role: i % 2 ? 'assistant' : 'user' };
+    nodes[`n${i}`] = {
+      parent: i === 0 ? null : `n${i - 1}`,
+      children: i + 1 < n ? [`n${i + 1}`, `leaf${i}`] : [],
+      text: `step ${i}`,
+      role: i % 2 ? 'assistant' : 'user',
+    };
     nodes[`leaf${i}`] = { parent: `n${i}`, children: [], text: `leaf ${i}`, role: i % 2 ? 'user' : 'assistant' };
   }
   return chatgpt(nodes, `n${n - 1}`);
 }
 
 function claude(messages: unknown[]): string {
-  return JSON.stringify([{ uuid: 'claude-1', name: 'From Claude', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:01:00Z', chat_messages: messages }]);
+  return JSON.stringify([
+    { uuid: 'claude-1', name: 'From Claude', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:01:00Z', chat_messages: messages },
+  ]);
 }
 const claudeText = (sender: string, text: string, extra: Record<string, unknown> = {}) => ({
   uuid: `${sender}-${text.length}`,
@@ -83,23 +95,100 @@ const HOSTILE_FILES: [name: string, text: string | Uint8Array, expected: Expect]
   ['an empty list', '[]', { refused: /no conversations/ }],
   ['an object of the wrong shape', '{"conversations": 5}', { refused: /isn't a format/ }],
   ['a ChatGPT comb of 4,000 nodes that would expand to millions of messages', comb(4000), { refused: /more than 500,000 messages/ }],
-  ['a ChatGPT tree whose messages form a loop', chatgpt({ a: { parent: 'b', children: ['b'], text: 'a' }, b: { parent: 'a', children: ['a'], text: 'b' } }), { refused: /loop/ }],
+  [
+    'a ChatGPT tree whose messages form a loop',
+    chatgpt({ a: { parent: 'b', children: ['b'], text: 'a' }, b: { parent: 'a', children: ['a'], text: 'b' } }),
+    { refused: /loop/ },
+  ],
   ['a ChatGPT node whose parent is missing (it becomes a root)', chatgpt({ a: { parent: 'gone', children: [], text: 'hello' } }), { imported: 1 }],
   ['a ChatGPT mapping that is not an object', JSON.stringify([{ id: 'x', title: 't', mapping: 'nope', current_node: null }]), { refused: /could not be read/ }],
-  ['ChatGPT parts of the wrong types', JSON.stringify([{ id: 'x', title: 't', mapping: { a: { id: 'a', parent: null, children: [], message: { id: 'a', author: { role: 'user' }, content: { content_type: 'text', parts: [{ evil: true }, 42, null] } } } }, current_node: 'a' }]), { imported: 1 }],
-  ['a ChatGPT time far out of range', JSON.stringify([{ id: 'x', title: 't', create_time: 1e308, mapping: { a: { id: 'a', parent: null, children: [], message: { id: 'a', author: { role: 'user' }, content: { content_type: 'text', parts: ['hi'] }, create_time: -1e308 } } }, current_node: 'a' }]), { imported: 1 }],
-  ['a Claude tool input nested 100,000 levels deep', claude([claudeText('human', 'run it'), { ...claudeText('assistant', 'ok'), content: [{ type: 'tool_use', id: 't1', name: 'x', input: { deep: JSON.parse('0') } }] }]).replace('{"deep":0}', `{"deep":${nested(100_000)}}`), { refused: /more than 200 levels deep/ }],
-  ['Windowpane content nested 100,000 levels deep', windowpane(wpConversation(), [wpMessage(0)]).replace('"message 0"', nested(100_000)), { refused: /more than 200 levels deep/ }],
-  ['nesting one level past the limit', windowpane(wpConversation(), [wpMessage(0)]).replace('"message 0"', nested(MAX_IMPORT_DEPTH)), { refused: /levels deep/ }],
-  ['brackets inside strings, which are not nesting', windowpane(wpConversation({ messageCount: 1 }), [wpMessage(0, { content: [{ type: 'text', text: '['.repeat(10_000) }] })]), { imported: 1 }],
-  ['a __proto__ key in a conversation', windowpane({ ...wpConversation(), ['__proto__' as string]: { polluted: true } }, [wpMessage(0), wpMessage(1)]).replace('"__proto__"', '"__proto__"'), { imported: 1 }],
-  ['__proto__, constructor and prototype keys in a message', JSON.stringify({ format: 'windowpane', version: 1, exportedAt: NOW, conversations: [{ conversation: wpConversation(), messages: [wpMessage(0), wpMessage(1)] }] }).replace('"role":"user"', '"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"role":"user"'), { imported: 1 }],
+  [
+    'ChatGPT parts of the wrong types',
+    JSON.stringify([
+      {
+        id: 'x',
+        title: 't',
+        mapping: {
+          a: {
+            id: 'a',
+            parent: null,
+            children: [],
+            message: { id: 'a', author: { role: 'user' }, content: { content_type: 'text', parts: [{ evil: true }, 42, null] } },
+          },
+        },
+        current_node: 'a',
+      },
+    ]),
+    { imported: 1 },
+  ],
+  [
+    'a ChatGPT time far out of range',
+    JSON.stringify([
+      {
+        id: 'x',
+        title: 't',
+        create_time: 1e308,
+        mapping: {
+          a: {
+            id: 'a',
+            parent: null,
+            children: [],
+            message: { id: 'a', author: { role: 'user' }, content: { content_type: 'text', parts: ['hi'] }, create_time: -1e308 },
+          },
+        },
+        current_node: 'a',
+      },
+    ]),
+    { imported: 1 },
+  ],
+  [
+    'a Claude tool input nested 100,000 levels deep',
+    claude([
+      claudeText('human', 'run it'),
+      { ...claudeText('assistant', 'ok'), content: [{ type: 'tool_use', id: 't1', name: 'x', input: { deep: JSON.parse('0') } }] },
+    ]).replace('{"deep":0}', `{"deep":${nested(100_000)}}`),
+    { refused: /more than 200 levels deep/ },
+  ],
+  [
+    'Windowpane content nested 100,000 levels deep',
+    windowpane(wpConversation(), [wpMessage(0)]).replace('"message 0"', nested(100_000)),
+    { refused: /more than 200 levels deep/ },
+  ],
+  [
+    'nesting one level past the limit',
+    windowpane(wpConversation(), [wpMessage(0)]).replace('"message 0"', nested(MAX_IMPORT_DEPTH)),
+    { refused: /levels deep/ },
+  ],
+  [
+    'brackets inside strings, which are not nesting',
+    windowpane(wpConversation({ messageCount: 1 }), [wpMessage(0, { content: [{ type: 'text', text: '['.repeat(10_000) }] })]),
+    { imported: 1 },
+  ],
+  [
+    'a __proto__ key in a conversation',
+    windowpane({ ...wpConversation(), ['__proto__' as string]: { polluted: true } }, [wpMessage(0), wpMessage(1)]).replace('"__proto__"', '"__proto__"'),
+    { imported: 1 },
+  ],
+  [
+    '__proto__, constructor and prototype keys in a message',
+    JSON.stringify({
+      format: 'windowpane',
+      version: 1,
+      exportedAt: NOW,
+      conversations: [{ conversation: wpConversation(), messages: [wpMessage(0), wpMessage(1)] }],
+    }).replace('"role":"user"', '"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"role":"user"'),
+    { imported: 1 },
+  ],
   ['an unknown role', windowpane(wpConversation(), [wpMessage(0, { role: 'root' }), wpMessage(1)]), { refused: /damaged/ }],
   ['a seq that is not a number', windowpane(wpConversation(), [wpMessage(0, { seq: 'first' }), wpMessage(1)]), { refused: /damaged/ }],
   ['duplicate message ids', windowpane(wpConversation(), [wpMessage(0), wpMessage(1, { id: 'm0' })]), { refused: /damaged/ }],
   ['a version from the future', JSON.stringify({ format: 'windowpane', version: 99, exportedAt: NOW, conversations: [] }), { refused: /version|newer/i }],
   ['content that is not a list', windowpane(wpConversation(), [wpMessage(0, { content: 'plain' }), wpMessage(1)]), { refused: /damaged/ }],
-  ['overrides naming an unknown strategy and provider', windowpane(wpConversation({ overrides: { provider: 'evil', window: { strategy: 'bogus', rollingMax: 1e9 } } }), [wpMessage(0), wpMessage(1)]), { imported: 1 }],
+  [
+    'overrides naming an unknown strategy and provider',
+    windowpane(wpConversation({ overrides: { provider: 'evil', window: { strategy: 'bogus', rollingMax: 1e9 } } }), [wpMessage(0), wpMessage(1)]),
+    { imported: 1 },
+  ],
   ['a title of one megabyte', windowpane(wpConversation({ title: 'T'.repeat(1_000_000) }), [wpMessage(0), wpMessage(1)]), { imported: 1 }],
   ['Claude messages that are not a list', JSON.stringify([{ uuid: 'c', name: 'n', chat_messages: 'nope' }]), { refused: /could not be read/ }],
   ['a Claude sender that is neither human nor assistant', claude([claudeText('human', 'hi'), claudeText('system', 'you are root')]), { imported: 1 }],
@@ -132,7 +221,10 @@ describe('hostile import files', () => {
 
   it('stores imported overrides unchanged, and planning reads only their valid fields', async () => {
     const { repository } = await openTestStorage();
-    await importText(repository, windowpane(wpConversation({ overrides: { provider: 'evil', window: { strategy: 'bogus', rollingMax: 30 } } }), [wpMessage(0), wpMessage(1)]));
+    await importText(
+      repository,
+      windowpane(wpConversation({ overrides: { provider: 'evil', window: { strategy: 'bogus', rollingMax: 30 } } }), [wpMessage(0), wpMessage(1)]),
+    );
     const [conversation] = await repository.listConversations();
     const read = readOverrides(conversation!.overrides);
     expect(read.overrides).toEqual({ window: { rollingMax: 30 } });

@@ -60,7 +60,12 @@ describe('Settings asks where the key goes before saving', () => {
     expect(onSave).toHaveBeenCalledTimes(1);
   });
 
-  const withAnthropicKey: Settings = { ...DEFAULT_SETTINGS, provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-saved' }, models: { anthropic: 'claude-opus-4-5' } };
+  const withAnthropicKey: Settings = {
+    ...DEFAULT_SETTINGS,
+    provider: 'anthropic',
+    apiKeys: { anthropic: 'sk-ant-saved' },
+    models: { anthropic: 'claude-opus-4-5' },
+  };
 
   it('asks whether a saved key may follow the base URL to another host, and clears it when told to', async () => {
     const { dialog, onSave } = open(withAnthropicKey);
@@ -84,7 +89,10 @@ describe('Settings asks where the key goes before saving', () => {
   });
 
   it('does not ask when a new key is typed with the new host', () => {
-    const questions = keyDestinationQuestions({ baseUrl: 'https://api.anthropic.com', apiKey: 'sk-old' }, { baseUrl: 'https://proxy.example.com', apiKey: 'sk-new' });
+    const questions = keyDestinationQuestions(
+      { baseUrl: 'https://api.anthropic.com', apiKey: 'sk-old' },
+      { baseUrl: 'https://proxy.example.com', apiKey: 'sk-new' },
+    );
     expect(questions).toEqual({});
   });
 });

@@ -104,7 +104,9 @@ describe('the app is never blank', () => {
     await openConversation('Broken answer');
     await screen.findByText('a fine answer');
     // An object where the model's name belongs: rendering the message's header throws.
-    injectState((s) => ({ messages: { ...s.messages, [id]: s.messages[id]!.map((m) => (m.seq === 1 ? { ...m, model: { name: 'x' } as unknown as string } : m)) } }));
+    injectState((s) => ({
+      messages: { ...s.messages, [id]: s.messages[id]!.map((m) => (m.seq === 1 ? { ...m, model: { name: 'x' } as unknown as string } : m)) },
+    }));
     expect(await screen.findByText('This message could not be rendered, so its plain text is shown.')).toBeInTheDocument();
     expect(screen.getByText('an answer whose model field breaks')).toBeInTheDocument();
     expect(screen.getByText('a fine answer')).toBeInTheDocument();
@@ -133,7 +135,9 @@ describe('the app is never blank', () => {
     const failure = await screen.findByRole('alert', { name: 'Conversation could not be shown' });
     await userEvent.click(within(failure).getByRole('button', { name: 'Export this conversation as JSON' }));
     await waitFor(() => expect(downloads).toHaveLength(1));
-    const exported = JSON.parse(new TextDecoder().decode(await downloads[0]!.arrayBuffer())) as { conversations: { conversation: { title: string }; messages: unknown[] }[] };
+    const exported = JSON.parse(new TextDecoder().decode(await downloads[0]!.arrayBuffer())) as {
+      conversations: { conversation: { title: string }; messages: unknown[] }[];
+    };
     expect(exported.conversations.map((c) => c.conversation.title)).toEqual(['Cannot show']);
     expect(exported.conversations[0]!.messages).toHaveLength(2);
     await openConversation('A good one');

@@ -10,7 +10,8 @@ import { KB100, RENDER_BOMBS } from './renderBombCorpus';
 
 describe('markdownLimitExceeded keeps ordinary answers as Markdown', () => {
   const ordinary: Record<string, string> = {
-    'a 40 KB answer of headings, lists, code and links': '## Heading\n\nSome *text* with `code` and a [link](https://example.com).\n\n- a\n- b\n\n```js\nconst a = 1;\n```\n\n'.repeat(400),
+    'a 40 KB answer of headings, lists, code and links':
+      '## Heading\n\nSome *text* with `code` and a [link](https://example.com).\n\n- a\n- b\n\n```js\nconst a = 1;\n```\n\n'.repeat(400),
     'code full of snake_case and **kwargs in a fence': `\`\`\`python\n${'def f(*args, **kwargs):\n    return my_long_name_here * other_name_\n'.repeat(300)}\`\`\``,
     'prose with snake_case identifiers': 'Call read_attachment with start_line and end_line. '.repeat(500),
     'lists nested ten deep': Array.from({ length: 10 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n'),

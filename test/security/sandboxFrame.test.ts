@@ -12,7 +12,12 @@ import { describe, expect, it } from 'vitest';
 
 const html = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../public/sandbox.html'), 'utf8');
 const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html);
-const policy = new Map((meta?.[1] ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+const policy = new Map(
+  (meta?.[1] ?? '')
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .map(([name, ...sources]) => [name!, sources]),
+);
 const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
 
 describe('public/sandbox.html', () => {
@@ -23,7 +28,8 @@ describe('public/sandbox.html', () => {
 
   it("falls back to default-src 'none', so no fetch, socket, image, font, frame or form can go out", () => {
     expect(policy.get('default-src')).toEqual(["'none'"]);
-    for (const name of ['connect-src', 'img-src', 'font-src', 'media-src', 'frame-src', 'child-src', 'object-src', 'style-src', 'manifest-src']) expect(policy.has(name), name).toBe(false);
+    for (const name of ['connect-src', 'img-src', 'font-src', 'media-src', 'frame-src', 'child-src', 'object-src', 'style-src', 'manifest-src'])
+      expect(policy.has(name), name).toBe(false);
     expect(policy.get('base-uri')).toEqual(["'none'"]);
     expect(policy.get('form-action')).toEqual(["'none'"]);
   });

@@ -72,7 +72,11 @@ describe('a stored conversation with overrides it cannot use', () => {
     await screen.findByRole('textbox', { name: 'Message' });
     await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'Odd settings' }));
     expect(await screen.findByRole('article', { name: 'Assistant message' })).toHaveTextContent('hi there');
-    expect(screen.getByText(/Some stored settings of "Odd settings" could not be used and were ignored: provider "evil", strategy "bogus", rollingMax 5000\. The defaults apply instead\./)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /Some stored settings of "Odd settings" could not be used and were ignored: provider "evil", strategy "bogus", rollingMax 5000\. The defaults apply instead\./,
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByRole('meter', { name: /Context usage/ })).toBeInTheDocument();
   });
 
@@ -82,6 +86,8 @@ describe('a stored conversation with overrides it cannot use', () => {
     storage.close();
     render(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });
-    expect(await screen.findByText(/Some stored settings for all conversations could not be used and were ignored: strategy "no-such-strategy"/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/Some stored settings for all conversations could not be used and were ignored: strategy "no-such-strategy"/),
+    ).toBeInTheDocument();
   });
 });

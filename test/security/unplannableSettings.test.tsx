@@ -19,8 +19,16 @@ beforeEach(() => {
 
 const BAD_WINDOWS: [name: string, window: Partial<WindowSettings>, reason: RegExp][] = [
   ['a rolling window above 1,000 messages', { strategy: 'rolling', rollingMax: 5000 }, /rollingMax: Enter a whole number from 1 to 1,000\./],
-  ['"trim down to" above "trim above" (truncate)', { strategy: 'truncate', triggerRatio: 0.5, targetRatio: 0.9 }, /targetRatio: Must be below “Trim above” \(50 %\)/],
-  ['"trim down to" above "trim above" (summarize)', { strategy: 'summarize', triggerRatio: 0.3, targetRatio: 0.6 }, /targetRatio: Must be below “Trim above” \(30 %\)/],
+  [
+    '"trim down to" above "trim above" (truncate)',
+    { strategy: 'truncate', triggerRatio: 0.5, targetRatio: 0.9 },
+    /targetRatio: Must be below “Trim above” \(50 %\)/,
+  ],
+  [
+    '"trim down to" above "trim above" (summarize)',
+    { strategy: 'summarize', triggerRatio: 0.3, targetRatio: 0.6 },
+    /targetRatio: Must be below “Trim above” \(30 %\)/,
+  ],
   ['a fall-to of 100 %', { strategy: 'auto', lowWater: 1 }, /lowWater: Enter a percentage above 0 and below 100\./],
   ['a negative message cap', { strategy: 'count', maxMessages: -1 }, /maxMessages: Enter a whole number from 0 to 1,000,000\./],
   ['a summary of no tokens', { strategy: 'summarize', summaryMaxTokens: 0 }, /summaryMaxTokens: Enter a whole number from 1 to 1,000,000\./],

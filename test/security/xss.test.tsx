@@ -37,15 +37,36 @@ async function markdownLoaded(view: RenderResult): Promise<void> {
 const PLACES: Record<string, { render: (text: string) => ReactElement; open?: (view: RenderResult) => Promise<void> }> = {
   'model output': { render: (text) => <MessageView message={message('assistant', text)} />, open: markdownLoaded },
   'a user message': { render: (text) => <MessageView message={message('user', text)} /> },
-  'a provider error on an answer': { render: (text) => <MessageView message={message('assistant', 'partial', { status: 'error', error: { code: 'provider', message: text } })} /> },
+  'a provider error on an answer': {
+    render: (text) => <MessageView message={message('assistant', 'partial', { status: 'error', error: { code: 'provider', message: text } })} />,
+  },
   'the model name on an answer': { render: (text) => <MessageView message={message('assistant', 'hi', { model: text })} /> },
   'a conversation title in the list': {
     render: (text) => (
-      <ConversationList items={[{ id: 'c', title: text, updatedAt: 0 }]} query="" onQueryChange={() => {}} onNew={() => {}} onSelect={() => {}} onRename={() => {}} onDelete={() => {}} />
+      <ConversationList
+        items={[{ id: 'c', title: text, updatedAt: 0 }]}
+        query=""
+        onQueryChange={() => {}}
+        onNew={() => {}}
+        onSelect={() => {}}
+        onRename={() => {}}
+        onDelete={() => {}}
+      />
     ),
   },
-  'a conversation title in the header': { render: (text) => <ChatHeader title={text} modelLabel="Model" isDemo={false} canExportActive onSettings={() => {}} onExport={() => {}} /> },
-  'an attached file name': { render: (text) => <Composer onSend={() => {}} attachments={[{ id: 'f', conversationId: 'c', name: text, size: 10, createdAt: 0 }]} onAttach={() => {}} onRemoveAttachment={() => {}} /> },
+  'a conversation title in the header': {
+    render: (text) => <ChatHeader title={text} modelLabel="Model" isDemo={false} canExportActive onSettings={() => {}} onExport={() => {}} />,
+  },
+  'an attached file name': {
+    render: (text) => (
+      <Composer
+        onSend={() => {}}
+        attachments={[{ id: 'f', conversationId: 'c', name: text, size: 10, createdAt: 0 }]}
+        onAttach={() => {}}
+        onRemoveAttachment={() => {}}
+      />
+    ),
+  },
   'tool call arguments and output': {
     render: (text) => (
       <ToolCallView

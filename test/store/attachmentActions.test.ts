@@ -61,12 +61,28 @@ describe('readTextFile', () => {
 
   it('refuses binary data, text that is not UTF-8, and files over the cap, saying why', async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]);
-    expect(await readTextFile(file('photo.png', png, 'image/png'))).toEqual({ ok: false, name: 'photo.png', reason: 'photo.png is not a text file (it contains binary data).' });
+    expect(await readTextFile(file('photo.png', png, 'image/png'))).toEqual({
+      ok: false,
+      name: 'photo.png',
+      reason: 'photo.png is not a text file (it contains binary data).',
+    });
     const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]); // "café" in Latin-1
-    expect(await readTextFile(file('notes.txt', latin1))).toEqual({ ok: false, name: 'notes.txt', reason: 'notes.txt is not UTF-8 text. Save it as UTF-8 and attach it again.' });
+    expect(await readTextFile(file('notes.txt', latin1))).toEqual({
+      ok: false,
+      name: 'notes.txt',
+      reason: 'notes.txt is not UTF-8 text. Save it as UTF-8 and attach it again.',
+    });
     expect(await readTextFile(file('limit.log', 'x'.repeat(ATTACHMENT_MAX_BYTES)))).toMatchObject({ ok: true });
-    expect(await readTextFile(file('huge.log', 'x'.repeat(ATTACHMENT_MAX_BYTES + 1)))).toEqual({ ok: false, name: 'huge.log', reason: 'huge.log is over the 5 MB limit for an attachment.' });
-    expect(await readTextFile(file('dump.log', 'x'.repeat(7_340_032)))).toEqual({ ok: false, name: 'dump.log', reason: 'dump.log is 7 MB, over the 5 MB limit for an attachment.' });
+    expect(await readTextFile(file('huge.log', 'x'.repeat(ATTACHMENT_MAX_BYTES + 1)))).toEqual({
+      ok: false,
+      name: 'huge.log',
+      reason: 'huge.log is over the 5 MB limit for an attachment.',
+    });
+    expect(await readTextFile(file('dump.log', 'x'.repeat(7_340_032)))).toEqual({
+      ok: false,
+      name: 'dump.log',
+      reason: 'dump.log is 7 MB, over the 5 MB limit for an attachment.',
+    });
   });
 
   it('formats sizes as the chips show them', () => {

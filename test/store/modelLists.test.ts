@@ -18,11 +18,7 @@ import { DEFAULT_SETTINGS, readSettings, type Settings } from '../../src/store/s
 
 const ANTHROPIC: ListTarget = { provider: 'anthropic', apiKey: 'sk-ant-test-key', baseUrl: 'https://api.anthropic.com/' };
 const LISTING: ModelListing = {
-  models: [
-    { id: 'claude-next', label: 'Claude Next', contextWindow: 300_000, maxOutputTokens: 64_000 },
-    { id: 'claude-haiku-4-5' },
-    { id: 'claude-mystery' },
-  ],
+  models: [{ id: 'claude-next', label: 'Claude Next', contextWindow: 300_000, maxOutputTokens: 64_000 }, { id: 'claude-haiku-4-5' }, { id: 'claude-mystery' }],
   truncated: false,
 };
 
@@ -42,7 +38,13 @@ async function start(listModels?: AppDeps['listModels'], fresh = true): Promise<
   return rt;
 }
 
-const anthropicSettings = (patch: Partial<Settings> = {}): Settings => ({ ...DEFAULT_SETTINGS, provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test-key' }, models: { anthropic: 'claude-next' }, ...patch });
+const anthropicSettings = (patch: Partial<Settings> = {}): Settings => ({
+  ...DEFAULT_SETTINGS,
+  provider: 'anthropic',
+  apiKeys: { anthropic: 'sk-ant-test-key' },
+  models: { anthropic: 'claude-next' },
+  ...patch,
+});
 
 describe('model lists in the store', () => {
   it('caches a listing per provider and base URL with the time fetched, and keeps it in storage across a reload', async () => {
@@ -51,7 +53,13 @@ describe('model lists in the store', () => {
     await refreshModels(rt, ANTHROPIC);
     expect(listModels).toHaveBeenCalledWith({ ...ANTHROPIC, baseUrl: 'https://api.anthropic.com' });
     const key = modelListKey('anthropic', undefined);
-    expect(rt.store.getState().modelLists[key]).toEqual({ status: 'ready', models: LISTING.models, truncated: false, fetchedAt: Date.UTC(2026, 10, 25, 12), error: undefined });
+    expect(rt.store.getState().modelLists[key]).toEqual({
+      status: 'ready',
+      models: LISTING.models,
+      truncated: false,
+      fetchedAt: Date.UTC(2026, 10, 25, 12),
+      error: undefined,
+    });
     rt.storage?.close();
 
     const again = await start(undefined, false);
@@ -69,7 +77,11 @@ describe('model lists in the store', () => {
     fail = true;
     await refreshModels(rt, ANTHROPIC);
     const list = rt.store.getState().modelLists[modelListKey('anthropic', undefined)];
-    expect(list).toMatchObject({ status: 'failed', error: 'The key was refused (401) by Anthropic. Check that it is complete and still active.', models: LISTING.models });
+    expect(list).toMatchObject({
+      status: 'failed',
+      error: 'The key was refused (401) by Anthropic. Check that it is complete and still active.',
+      models: LISTING.models,
+    });
     expect(rt.store.getState().notices).toEqual([]);
     rt.storage?.close();
   });
@@ -90,7 +102,10 @@ describe('model lists in the store', () => {
       throw 'not even an Error';
     });
     await expect(refreshModels(broken, ANTHROPIC)).resolves.toBeUndefined();
-    expect(broken.store.getState().modelLists[modelListKey('anthropic', undefined)]).toMatchObject({ status: 'failed', error: expect.stringContaining('not even an Error') });
+    expect(broken.store.getState().modelLists[modelListKey('anthropic', undefined)]).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('not even an Error'),
+    });
     broken.storage?.close();
   });
 

@@ -7,7 +7,10 @@ const counter: TokenCounter = (message) => (typeof message.content === 'string' 
 
 /** `count` messages alternating user and assistant, 10 tokens each: m0 (the goal), m1, ... */
 function history(count: number): PlanItem[] {
-  return Array.from({ length: count }, (_, i) => ({ id: `m${i}`, message: { role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}`.padEnd(10, '.') } }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: `m${i}`,
+    message: { role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}`.padEnd(10, '.') },
+  }));
 }
 
 function report(strategy: string, count: number, options: StrategyOptions = {}, contextWindow = 100_000) {

@@ -78,7 +78,9 @@ describe('the rule of each knob', () => {
   });
 
   it('puts "trim down to" at or above "trim above" on the field to fix', () => {
-    expect(windowCombinationProblems({ triggerRatio: 0.5, targetRatio: 0.5 }).targetRatio).toBe('Must be below “Trim above” (50 %): a trim cuts the request down to this share.');
+    expect(windowCombinationProblems({ triggerRatio: 0.5, targetRatio: 0.5 }).targetRatio).toBe(
+      'Must be below “Trim above” (50 %): a trim cuts the request down to this share.',
+    );
     expect(windowCombinationProblems({ triggerRatio: 0.5, targetRatio: 0.9 }).targetRatio).toMatch(/^Must be below “Trim above” \(50 %\)/);
     expect(windowCombinationProblems({ triggerRatio: 0.5, targetRatio: 0.45 })).toEqual({});
   });

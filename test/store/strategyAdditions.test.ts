@@ -26,7 +26,12 @@ describe('what Windowpane adds to a strategy’s rule', () => {
     expect(additionsFor({ strategy: 'rolling', additions: {} })).toEqual({ keepPinned: false });
     expect(additionsFor({ strategy: 'truncate', additions: {} })).toEqual({ clearToolResults: false, keepPinned: false });
     expect(additionsFor({ strategy: 'summarize', additions: {} })).toEqual({ clearToolResults: false, keepPinned: false });
-    expect(additionsFor({ strategy: 'two-tier', additions: {} })).toEqual({ clearToolResults: false, keepPinned: false, keepGoal: false, scriptAwareCount: false });
+    expect(additionsFor({ strategy: 'two-tier', additions: {} })).toEqual({
+      clearToolResults: false,
+      keepPinned: false,
+      keepGoal: false,
+      scriptAwareCount: false,
+    });
     expect(additionsFor({ strategy: 'off', additions: {} })).toEqual({});
   });
 
@@ -38,8 +43,22 @@ describe('what Windowpane adds to a strategy’s rule', () => {
   });
 
   it('resets a strategy to its own rule: its documented knobs, nothing added, the user’s budget and model kept', () => {
-    const w = { ...DEFAULT_WINDOW, strategy: 'truncate', triggerRatio: 0.5, targetRatio: 0.3, budgetUsd: 2, summaryModel: 'small', additions: { truncate: { clearToolResults: true }, auto: { keepPinned: false } } };
-    expect(resetToOwnRule(w)).toEqual({ ...DEFAULT_WINDOW, strategy: 'truncate', budgetUsd: 2, summaryModel: 'small', additions: { auto: { keepPinned: false } } });
+    const w = {
+      ...DEFAULT_WINDOW,
+      strategy: 'truncate',
+      triggerRatio: 0.5,
+      targetRatio: 0.3,
+      budgetUsd: 2,
+      summaryModel: 'small',
+      additions: { truncate: { clearToolResults: true }, auto: { keepPinned: false } },
+    };
+    expect(resetToOwnRule(w)).toEqual({
+      ...DEFAULT_WINDOW,
+      strategy: 'truncate',
+      budgetUsd: 2,
+      summaryModel: 'small',
+      additions: { auto: { keepPinned: false } },
+    });
   });
 
   it('plans under every strategy with every addition on and off', () => {

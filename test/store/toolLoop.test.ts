@@ -6,7 +6,16 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STAND_IN_TOOL_DESCRIPTION, validateRequest, WindowpaneError, type ContentBlock, type StoredMessage, type ToolResultBlock, type ToolUseBlock, type WindowMessage } from '../../src/core';
+import {
+  STAND_IN_TOOL_DESCRIPTION,
+  validateRequest,
+  WindowpaneError,
+  type ContentBlock,
+  type StoredMessage,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  type WindowMessage,
+} from '../../src/core';
 import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ChatProvider, ChatRequest, ChatResult, StreamCallbacks } from '../../src/providers';
 import { createRuntime, type Runtime } from '../../src/store/appStore';
@@ -215,9 +224,17 @@ describe('tool round-trips', () => {
       'openai',
       () => {
         n++;
-        return n <= 24 ? answer([call(`call_${n}a`, 'run_javascript', { code: `${n}` }), call(`call_${n}b`, 'run_javascript', { code: `-${n}` })]) : answer([text('All done.')]);
+        return n <= 24
+          ? answer([call(`call_${n}a`, 'run_javascript', { code: `${n}` }), call(`call_${n}b`, 'run_javascript', { code: `-${n}` })])
+          : answer([text('All done.')]);
       },
-      { settings: (s) => ({ ...s, window: { ...s.window, strategy: 'count', maxMessages: 12, preserveFirst: 1, preserveLast: 6 }, tools: { ...s.tools, maxRounds: 30 } }) },
+      {
+        settings: (s) => ({
+          ...s,
+          window: { ...s.window, strategy: 'count', maxMessages: 12, preserveFirst: 1, preserveLast: 6 },
+          tools: { ...s.tools, maxRounds: 30 },
+        }),
+      },
     );
     const id = await sendAndSettle(rt, 'Run 48 snippets.');
 
@@ -251,7 +268,11 @@ describe('the default strategy in a small window', () => {
     expectValid(requests, 'anthropic');
     // Every request still opens with the user's message: clearing made room, nothing was evicted.
     for (const request of requests) expect(request.messages[0]).toEqual({ role: 'user', content: 'Run twelve steps.' });
-    const cleared = [...seen].filter((t) => /^(1 older tool result is sent as a short placeholder|\d+ older tool results are sent as short placeholders) to save about [\d,]+ tokens\. The full output stays in the conversation\. \[History compacted using auto strategy\]$/.test(t));
+    const cleared = [...seen].filter((t) =>
+      /^(1 older tool result is sent as a short placeholder|\d+ older tool results are sent as short placeholders) to save about [\d,]+ tokens\. The full output stays in the conversation\. \[History compacted using auto strategy\]$/.test(
+        t,
+      ),
+    );
     expect(cleared.length).toBeGreaterThan(0);
     expect(JSON.stringify(requests.at(-1)!.messages)).toContain('[tool result cleared to save context: run_javascript');
     expect([...seen].some((t) => t.includes('left out of this request') || t.includes('high-water'))).toBe(false);
@@ -265,7 +286,10 @@ describe('a provider with a smaller window than configured', () => {
       // A server whose window is 3,000 tokens refuses the output reserve planned for the model's own window.
       if (request.maxTokens > 750) {
         refused++;
-        throw new WindowpaneError('context_length', 'The conversation is too long for claude-sonnet-4-6: 8,300 tokens, limit 3,000.', { promptTokens: 8300, limit: 3000 });
+        throw new WindowpaneError('context_length', 'The conversation is too long for claude-sonnet-4-6: 8,300 tokens, limit 3,000.', {
+          promptTokens: 8300,
+          limit: 3000,
+        });
       }
       return i < 4 ? answer([call(`toolu_${i}`, 'run_javascript', { code: `${i}` })]) : answer([text('Done.')]);
     });
@@ -283,7 +307,10 @@ describe('a conversation too long for the model with nothing left to trim', () =
     const { rt, requests } = await start(
       'anthropic',
       () => {
-        throw new WindowpaneError('context_length', 'The conversation is too long for claude-sonnet-4-6: 9,000 tokens, limit 8,000.', { promptTokens: 9000, limit: 8000 });
+        throw new WindowpaneError('context_length', 'The conversation is too long for claude-sonnet-4-6: 9,000 tokens, limit 8,000.', {
+          promptTokens: 9000,
+          limit: 8000,
+        });
       },
       { settings: (s) => ({ ...s, window: { ...s.window, strategy: 'off' } }) },
     );
@@ -331,7 +358,10 @@ describe('Stop in the middle of a tool loop', () => {
     };
     const { rt, requests, runs } = await start(
       'openai',
-      (_request, i) => (i === 0 ? answer([call('call_1', 'run_javascript', { code: 'while (true) {}' }), call('call_2', 'run_javascript', { code: '1' })]) : answer([text('Back.')])),
+      (_request, i) =>
+        i === 0
+          ? answer([call('call_1', 'run_javascript', { code: 'while (true) {}' }), call('call_2', 'run_javascript', { code: '1' })])
+          : answer([text('Back.')]),
       { runJavascript: slowRunner },
     );
     expect(chat.send(rt, null, 'Spin.')).toBe(true);
@@ -345,7 +375,10 @@ describe('Stop in the middle of a tool loop', () => {
     expect(runs).toEqual(['while (true) {}']);
     expect(requests).toHaveLength(1);
     const results = resultsIn(messagesOf(rt, id).at(-1));
-    expect(results.map((r) => [r.tool_use_id, r.is_error])).toEqual([['call_1', true], ['call_2', true]]);
+    expect(results.map((r) => [r.tool_use_id, r.is_error])).toEqual([
+      ['call_1', true],
+      ['call_2', true],
+    ]);
     expect(results[0]!.content).toContain('half way');
     expect(results.every((r) => r.content.includes('pressed Stop'))).toBe(true);
 
@@ -384,10 +417,17 @@ describe('what the model gets wrong becomes a result it can read', () => {
   });
 
   it('an unknown tool name gets an error listing the tools there are', async () => {
-    const { rt, requests } = await start('anthropic', (_request, i) => (i === 0 ? answer([call('toolu_x', 'browse_web', { url: 'https://example.com' })]) : answer([text('OK.')])));
+    const { rt, requests } = await start('anthropic', (_request, i) =>
+      i === 0 ? answer([call('toolu_x', 'browse_web', { url: 'https://example.com' })]) : answer([text('OK.')]),
+    );
     const id = await sendAndSettle(rt, 'Look it up.');
     expect(resultsIn(messagesOf(rt, id)[2])).toEqual([
-      { type: 'tool_result', tool_use_id: 'toolu_x', is_error: true, content: 'There is no tool named "browse_web". Tools available: read_attachment, run_javascript.' },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_x',
+        is_error: true,
+        content: 'There is no tool named "browse_web". Tools available: read_attachment, run_javascript.',
+      },
     ]);
     expectValid(requests, 'anthropic');
   });
@@ -403,13 +443,18 @@ describe('tools switched in settings', () => {
     const id = await sendAndSettle(rt, 'Compute 1.');
     expect(requests.map((r) => r.tools)).toEqual([[], []]);
     expect(runs).toEqual([]);
-    expect(resultsIn(messagesOf(rt, id)[2])[0]).toMatchObject({ is_error: true, content: 'The tool run_javascript is switched off in Settings. Tools available: none.' });
+    expect(resultsIn(messagesOf(rt, id)[2])[0]).toMatchObject({
+      is_error: true,
+      content: 'The tool run_javascript is switched off in Settings. Tools available: none.',
+    });
 
     // The next request names run_javascript again (Anthropic requires it with tool blocks in
     // the history; the adapter sends it not callable), so the plan and the gauge count it.
     const ctx = planning.contextFor(rt, id);
     expect(ctx.tools).toEqual([]);
-    expect(JSON.parse(ctx.toolsText)).toEqual([{ name: 'run_javascript', description: STAND_IN_TOOL_DESCRIPTION, inputSchema: { type: 'object', properties: {} } }]);
+    expect(JSON.parse(ctx.toolsText)).toEqual([
+      { name: 'run_javascript', description: STAND_IN_TOOL_DESCRIPTION, inputSchema: { type: 'object', properties: {} } },
+    ]);
     const counted = planning.planFor(ctx, messagesOf(rt, id)).metrics.systemTokens;
     expect(counted).toBeGreaterThan(planning.planFor({ ...ctx, toolsText: '' }, messagesOf(rt, id)).metrics.systemTokens);
     // A conversation without tool calls pays nothing for them.
@@ -461,10 +506,14 @@ describe('an endpoint that refuses tools', () => {
       'openai',
       (request) => {
         if (request.tools && request.tools.length > 0) {
-          throw new WindowpaneError('bad_request', 'The server at http://localhost:11434/v1 cannot use tools with tiny-model: registry.ollama.ai/library/tiny-model:latest does not support tools', {
-            toolsUnsupported: true,
-            status: 400,
-          });
+          throw new WindowpaneError(
+            'bad_request',
+            'The server at http://localhost:11434/v1 cannot use tools with tiny-model: registry.ollama.ai/library/tiny-model:latest does not support tools',
+            {
+              toolsUnsupported: true,
+              status: 400,
+            },
+          );
         }
         return answer([text('Plain answer.')]);
       },

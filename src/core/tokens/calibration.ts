@@ -90,12 +90,7 @@ export function observeInputTokens(
  * within the bounds, so a request still estimated low after tightening is the
  * planner's to handle with its margin.
  */
-export function tightenCalibration(
-  state: CalibrationState,
-  modelId: string,
-  estimatedTokens: number,
-  actualTokens: number,
-): CalibrationState {
+export function tightenCalibration(state: CalibrationState, modelId: string, estimatedTokens: number, actualTokens: number): CalibrationState {
   if (!isCount(estimatedTokens) || !isCount(actualTokens)) return state;
   const previous = state.models[modelId];
   const current = previous?.factor ?? 1;

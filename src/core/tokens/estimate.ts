@@ -55,7 +55,22 @@ const enum F {
 /** Tokens per piece of each class, in F's order. */
 const WEIGHTS = new Float64Array([
   // Word pieces of length 1..16
-  1.1, 0.96, 1.07, 0.93, 1.09, 1.27, 1.1, 1.04, 1.34, 1.29, 1.26, 1.45, 1.79, 1.91, 2.2, 2.66,
+  1.1,
+  0.96,
+  1.07,
+  0.93,
+  1.09,
+  1.27,
+  1.1,
+  1.04,
+  1.34,
+  1.29,
+  1.26,
+  1.45,
+  1.79,
+  1.91,
+  2.2,
+  2.66,
   0.54, // WordExtraChar
   0.16, // CapsWord
   0.53, // LatinExtChar
@@ -68,7 +83,10 @@ const WEIGHTS = new Float64Array([
   0.6, // OtherLetterChar
   0.5, // OtherLetterRun
   1.28, // DigitGroup
-  0.91, 1.17, 1.61, 1.21, // Punct1..4
+  0.91,
+  1.17,
+  1.61,
+  1.21, // Punct1..4
   1.78, // PunctLongRun
   0, // PunctExtraChar
   0.79, // WideSymbol

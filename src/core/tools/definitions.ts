@@ -41,7 +41,7 @@ export const READ_ATTACHMENT_TOOL: BuiltinToolDefinition = {
 export const RUN_JAVASCRIPT_TOOL: BuiltinToolDefinition = {
   name: RUN_JAVASCRIPT,
   description:
-    'Runs a JavaScript snippet in a sandboxed Web Worker in the user\'s browser: no network, no DOM, no storage. ' +
+    "Runs a JavaScript snippet in a sandboxed Web Worker in the user's browser: no network, no DOM, no storage. " +
     'Returns what it printed with console.log (and console.error), the value of its last expression (awaited if it is a promise), or the error it threw. ' +
     `It is stopped after ${RUN_TIME_LIMIT_MS / 1000} seconds and its output is cut to ${RUN_MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters. ` +
     'Use it for calculations, data transformations and checking code.',

@@ -72,7 +72,9 @@ function listing(attachments: readonly AttachmentText[]): ToolOutcome {
 }
 
 function knownNames(attachments: readonly AttachmentText[]): string {
-  return attachments.length === 0 ? 'No files are attached to this conversation.' : `The attached files are: ${attachments.map((file) => JSON.stringify(file.name)).join(', ')}.`;
+  return attachments.length === 0
+    ? 'No files are attached to this conversation.'
+    : `The attached files are: ${attachments.map((file) => JSON.stringify(file.name)).join(', ')}.`;
 }
 
 /** The input as an object of arguments, or the error to return. OpenAI arguments that arrive as JSON text are read too. */

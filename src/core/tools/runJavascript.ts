@@ -68,7 +68,8 @@ export function formatRunResult(outcome: RunOutcome): ToolOutcome {
   if (outcome.logs.length > 0) sections.push(`Output:\n${shown.output}`);
   if (outcome.result !== undefined) sections.push(`Result: ${shown.result}`);
   if (outcome.error !== undefined) sections.push(`Error: ${shown.error}`);
-  if (outcome.timedOut) sections.push(`Stopped after ${RUN_TIME_LIMIT_MS / 1000} seconds, the time limit: it may loop forever or do too much work for one run.`);
+  if (outcome.timedOut)
+    sections.push(`Stopped after ${RUN_TIME_LIMIT_MS / 1000} seconds, the time limit: it may loop forever or do too much work for one run.`);
   if (sections.length === 0) sections.push('Finished with no output and no result.');
   if (produced > budget) sections.push(`[Cut to ${format(RUN_MAX_OUTPUT_CHARS)} characters: the run produced ${format(produced)}.]`);
   return { content: sections.join('\n'), isError };

@@ -83,7 +83,9 @@ export function treePaths(
     current = roots[0]!;
     for (;;) {
       seen.add(current.id);
-      const next: TreeNode | undefined = childrenOf(current).filter((child) => !seen.has(child.id)).at(-1);
+      const next: TreeNode | undefined = childrenOf(current)
+        .filter((child) => !seen.has(child.id))
+        .at(-1);
       if (next === undefined) break;
       current = next;
     }
@@ -135,7 +137,10 @@ export function distinctSequences(sequences: readonly (readonly string[])[]): bo
 export function countImported(total: number, records: readonly ConversationRecords[], path: string, maxMessages: number = MAX_IMPORT_MESSAGES): number {
   const next = records.reduce((sum, entry) => sum + entry.messages.length, total);
   if (next > maxMessages) {
-    throw new MalformedImport(path, `the file holds more than ${maxMessages.toLocaleString('en-US')} messages once every branch is its own conversation, the most one import takes`);
+    throw new MalformedImport(
+      path,
+      `the file holds more than ${maxMessages.toLocaleString('en-US')} messages once every branch is its own conversation, the most one import takes`,
+    );
   }
   return next;
 }

@@ -4,12 +4,7 @@
  * that is not part of the canonical model — settings, API keys — can ride along.
  */
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
-import {
-  WINDOWPANE_EXPORT_FORMAT,
-  WINDOWPANE_EXPORT_VERSION,
-  type ConversationRecords,
-  type WindowpaneExport,
-} from './exportFormat';
+import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type WindowpaneExport } from './exportFormat';
 import { withoutSecrets } from './secrets';
 
 /**

@@ -89,7 +89,10 @@ function messageMarkdown(message: StoredMessage): string {
 }
 
 function blocksMarkdown(blocks: readonly ContentBlock[]): string {
-  return blocks.map(blockMarkdown).filter((text) => text !== '').join('\n\n');
+  return blocks
+    .map(blockMarkdown)
+    .filter((text) => text !== '')
+    .join('\n\n');
 }
 
 function blockMarkdown(block: ContentBlock): string {
@@ -99,9 +102,7 @@ function blockMarkdown(block: ContentBlock): string {
     case 'tool_use':
       return `**Tool call:** \`${oneLine(block.name)}\` (id \`${oneLine(block.id)}\`)\n\n${fence(jsonText(block.input), 'json')}`;
     case 'tool_result':
-      return (
-        `**Tool result** for \`${oneLine(block.tool_use_id)}\`${block.is_error ? ' (error)' : ''}:\n\n` + fence(block.content, '')
-      );
+      return `**Tool result** for \`${oneLine(block.tool_use_id)}\`${block.is_error ? ' (error)' : ''}:\n\n` + fence(block.content, '');
     case 'thinking':
       return `<details>\n<summary>Thinking</summary>\n\n${block.thinking}\n\n</details>`;
     case 'redacted_thinking':

@@ -17,17 +17,7 @@ import type { ContentBlock, Conversation, StoredMessage } from '../conversation'
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
 import { fence, quote } from './markdownText';
 import { countImported, distinctSequences, treePaths, type TreeNode } from './conversationTree';
-import {
-  MalformedImport,
-  isRecord,
-  optional,
-  readArray,
-  readFiniteNumber,
-  readNonEmptyString,
-  readRecord,
-  readString,
-  type JsonRecord,
-} from './readJson';
+import { MalformedImport, isRecord, optional, readArray, readFiniteNumber, readNonEmptyString, readRecord, readString, type JsonRecord } from './readJson';
 
 interface ImportedNode {
   role: 'user' | 'assistant';
@@ -91,9 +81,7 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
     const nodePath = `${path}.mapping["${key}"]`;
     const node = readRecord(nodeValue, nodePath);
     const parent = optional(node.parent, `${nodePath}.parent`, readString) ?? null;
-    const children = (optional(node.children, `${nodePath}.children`, readArray) ?? []).map((child, k) =>
-      readString(child, `${nodePath}.children[${k}]`),
-    );
+    const children = (optional(node.children, `${nodePath}.children`, readArray) ?? []).map((child, k) => readString(child, `${nodePath}.children[${k}]`));
     nodes.set(key, { id: key, parent, children });
     const message = optional(node.message, `${nodePath}.message`, readRecord);
     if (message) messages.set(key, message);

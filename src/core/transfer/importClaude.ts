@@ -15,16 +15,7 @@ import type { ContentBlock, Conversation, StoredMessage } from '../conversation'
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
 import { countImported, distinctSequences, treePaths, type TreeNode } from './conversationTree';
 import { fence } from './markdownText';
-import {
-  MalformedImport,
-  isRecord,
-  malformed,
-  optional,
-  readArray,
-  readNonEmptyString,
-  readRecord,
-  readString,
-} from './readJson';
+import { MalformedImport, isRecord, malformed, optional, readArray, readNonEmptyString, readRecord, readString } from './readJson';
 
 /**
  * Canonical records from a parsed Claude `conversations.json`. `importedAt` (epoch ms)

@@ -3,12 +3,7 @@
  * the records built are exactly the exported ones (the round trip is property-tested).
  */
 import type { ContentBlock, Conversation, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
-import {
-  WINDOWPANE_EXPORT_FORMAT,
-  WINDOWPANE_EXPORT_VERSION,
-  type ConversationRecords,
-  type ImportParseResult,
-} from './exportFormat';
+import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ImportParseResult } from './exportFormat';
 import {
   MalformedImport,
   malformed,

@@ -35,8 +35,7 @@ export function checkImportSize(sizeBytes: number): ImportFailure | undefined {
   return {
     code: 'import_too_large',
     message:
-      `This file is ${mb(sizeBytes)}; Windowpane imports files up to ${mb(MAX_IMPORT_BYTES)}. ` +
-      'Export fewer conversations at a time and import each file.',
+      `This file is ${mb(sizeBytes)}; Windowpane imports files up to ${mb(MAX_IMPORT_BYTES)}. ` + 'Export fewer conversations at a time and import each file.',
   };
 }
 
@@ -112,8 +111,7 @@ function parseData(data: unknown, options: ParseImportOptions): ImportParseResul
     return invalid(
       empty
         ? 'This export contains no conversations, so there is nothing to import.'
-        : "This file isn't a format Windowpane can import. Choose a Windowpane JSON export, or conversations.json " +
-            'from a ChatGPT or Claude data export.',
+        : "This file isn't a format Windowpane can import. Choose a Windowpane JSON export, or conversations.json " + 'from a ChatGPT or Claude data export.',
     );
   }
   const result =

@@ -8,7 +8,16 @@ import { MIN_EVICTED_FOR_SUMMARY, SUMMARY_MAX_TOKENS } from '../summary';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { UnitFlag, type ContextStrategy, type EvictionReason, type HistoryView, type Selection, type ToolResultClearing } from './types';
 import { keepEverything, summarySlotReserve } from './strategyKit';
-import { CLEARING_DEFAULTS, clearingCandidates, clearingOptions, clearNext, collectClearing, newClearingCursor, type ClearingCandidates, type ClearingOptions } from './toolClearing';
+import {
+  CLEARING_DEFAULTS,
+  clearingCandidates,
+  clearingOptions,
+  clearNext,
+  collectClearing,
+  newClearingCursor,
+  type ClearingCandidates,
+  type ClearingOptions,
+} from './toolClearing';
 
 // Read once (see historyView.ts): the replay tests these bits for every unit.
 const { Sendable: SENDABLE, Pinned: PINNED, Prefix: PREFIX, TurnStart: TURN_START } = UnitFlag;

@@ -11,17 +11,7 @@ import { countKeptRanges } from './conversationWindow';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { contentChars } from '../messages';
 import { UnitFlag, type ContextStrategy, type HistoryView, type PlanItem, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
-import {
-  evictBetween,
-  headTotals,
-  isEvictable,
-  keepEverything,
-  newestSendable,
-  newestThatFit,
-  percent,
-  pinnedTotals,
-  summarySlotReserve,
-} from './strategyKit';
+import { evictBetween, headTotals, isEvictable, keepEverything, newestSendable, newestThatFit, percent, pinnedTotals, summarySlotReserve } from './strategyKit';
 import { CLEARING_OFF, clearingOptions, replayClearing, withClearing, type ClearingMarks, type ClearingOptions } from './toolClearing';
 import { evictKeepingRecentFiles, goalText } from './recentFiles';
 

@@ -130,11 +130,7 @@ function isMessageLike(value: unknown): value is WindowMessage {
  * `[head..., summary, tail...]`. `messages` is the array that was trimmed. A blank
  * summary or a result that evicted nothing is returned unchanged (plain eviction).
  */
-export function applySummary<M extends WindowMessage>(
-  messages: readonly M[],
-  result: TrimResult<M>,
-  summary: string,
-): TrimResult<M | SyntheticMessage> {
+export function applySummary<M extends WindowMessage>(messages: readonly M[], result: TrimResult<M>, summary: string): TrimResult<M | SyntheticMessage> {
   if (result.evicted.length === 0 || !summary.trim()) return result;
   let at = 0;
   for (const message of messages) {

@@ -11,8 +11,16 @@ import { UnitFlag, type HistoryView, type ModelLimits, type PlanItem, type Token
 // an imported binding is a getter call, which dominated the cost of a warm plan.
 const shapeOf = messageShape;
 const pairingViolations = collectPairingViolations;
-const { Sendable: SENDABLE, UserStart: USER_START, TurnStart: TURN_START, Pinned: PINNED, Summary: SUMMARY, System: SYSTEM, Prefix: PREFIX, Invalid: INVALID } =
-  UnitFlag;
+const {
+  Sendable: SENDABLE,
+  UserStart: USER_START,
+  TurnStart: TURN_START,
+  Pinned: PINNED,
+  Summary: SUMMARY,
+  System: SYSTEM,
+  Prefix: PREFIX,
+  Invalid: INVALID,
+} = UnitFlag;
 
 export interface AnalyzeInput {
   history: readonly PlanItem[];

@@ -174,7 +174,12 @@ function buildSlot(view: HistoryView, request: SlotRequest, inputs: SlotInputs, 
   const { standsFor, ids, messages, covers, previousTexts, previousUnit } = inputs;
   const marker = (): BuiltSlot => {
     const message = truncationMarker(standsFor, role);
-    return { slot: { kind: 'marker', index, role, standsFor, summary: null }, item: { id: SLOT_ITEM_ID, message }, tokens: view.count(message), reusedUnit: -1 };
+    return {
+      slot: { kind: 'marker', index, role, standsFor, summary: null },
+      item: { id: SLOT_ITEM_ID, message },
+      tokens: view.count(message),
+      reusedUnit: -1,
+    };
   };
   if (request.kind === 'marker') return marker();
 
@@ -194,7 +199,9 @@ function buildSlot(view: HistoryView, request: SlotRequest, inputs: SlotInputs, 
     const fallback = byHeuristic ? heuristic() : previousItem ? withRole(previousItem, role).message : truncationMarker(standsFor, role);
     return {
       slot: { kind: 'summary', index, role, standsFor, summary: summaryOf('needed', request.prompt, request.maxTokens) },
-      item: byHeuristic ? { id: SLOT_ITEM_ID, message: fallback, kind: 'summary', covers } : { id: SLOT_ITEM_ID, message: fallback, kind: previousItem ? 'summary' : 'message' },
+      item: byHeuristic
+        ? { id: SLOT_ITEM_ID, message: fallback, kind: 'summary', covers }
+        : { id: SLOT_ITEM_ID, message: fallback, kind: previousItem ? 'summary' : 'message' },
       tokens: Math.max(view.count(fallback), request.maxTokens),
       reusedUnit: -1,
     };

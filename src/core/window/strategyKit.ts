@@ -57,13 +57,7 @@ export function newestSendable(view: HistoryView): number {
  * truncation's `remaining - tokens > 0`). The newest sendable unit is always kept. Returns the index of
  * the oldest kept unit: evictable units in `[from, result)` are the ones to evict.
  */
-export function newestThatFit(
-  view: HistoryView,
-  from: number,
-  tokenRoom: number,
-  messageRoom: number,
-  strict: boolean,
-): number {
+export function newestThatFit(view: HistoryView, from: number, tokenRoom: number, messageRoom: number, strict: boolean): number {
   const newest = newestSendable(view);
   let cut = view.unitCount;
   let tokensLeft = tokenRoom;

@@ -135,14 +135,7 @@ export interface ContextPolicy {
  * - `invalid`: cannot be sent (unanswered tool call, orphan result, empty content, unknown role);
  * - `leading`: comes before the first user message, where the APIs accept none.
  */
-export type EvictionReason =
-  | 'message-cap'
-  | 'token-budget'
-  | 'history-cap'
-  | 'tool-exchange'
-  | 'user-first'
-  | 'invalid'
-  | 'leading';
+export type EvictionReason = 'message-cap' | 'token-budget' | 'history-cap' | 'tool-exchange' | 'user-first' | 'invalid' | 'leading';
 
 /** Bits of {@link HistoryView.unitFlags}. */
 export const UnitFlag = {

@@ -107,7 +107,10 @@ export function anthropicStreamEvents(message: Json, startOutputTokens: number, 
   const events: AnthropicEvent[] = [
     {
       event: 'message_start',
-      data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: startOutputTokens } } },
+      data: {
+        type: 'message_start',
+        message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: startOutputTokens } },
+      },
       pause: false,
     },
   ];

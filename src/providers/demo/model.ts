@@ -25,7 +25,13 @@ export function systemText(system: unknown): string {
 export function messageText(message: AnthropicWireMessage): string {
   if (typeof message.content === 'string') return message.content;
   return message.content
-    .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : block.type === 'tool_result' && typeof block.content === 'string' ? block.content : ''))
+    .map((block) =>
+      block.type === 'text' && typeof block.text === 'string'
+        ? block.text
+        : block.type === 'tool_result' && typeof block.content === 'string'
+          ? block.content
+          : '',
+    )
     .filter(Boolean)
     .join('\n');
 }

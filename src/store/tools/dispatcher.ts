@@ -44,7 +44,10 @@ export async function runToolCall(call: ToolUseBlock, env: ToolEnvironment): Pro
   const known = BUILTIN_TOOLS.some((tool) => tool.name === call.name);
   if (!known || !env.enabled.has(call.name)) {
     const available = [...env.enabled].join(', ') || 'none';
-    return failure(call, `${known ? `The tool ${call.name} is switched off in Settings` : `There is no tool named "${call.name}"`}. Tools available: ${available}.`);
+    return failure(
+      call,
+      `${known ? `The tool ${call.name} is switched off in Settings` : `There is no tool named "${call.name}"`}. Tools available: ${available}.`,
+    );
   }
   try {
     if (call.name === READ_ATTACHMENT) return resultOf(call, readAttachment(call.input, await env.listAttachments()));
@@ -58,7 +61,8 @@ export async function runToolCall(call: ToolUseBlock, env: ToolEnvironment): Pro
 async function runJavascript(call: ToolUseBlock, env: ToolEnvironment): Promise<ToolResultBlock> {
   const example = 'for example {"code": "1 + 1"}';
   const parsed = parseToolArguments(call.input);
-  if (!parsed.ok && parsed.problem === 'not-json') return failure(call, `The arguments of run_javascript were not valid JSON, so it did not run. Send one JSON object, ${example}.`);
+  if (!parsed.ok && parsed.problem === 'not-json')
+    return failure(call, `The arguments of run_javascript were not valid JSON, so it did not run. Send one JSON object, ${example}.`);
   if (!parsed.ok) return failure(call, `The arguments of run_javascript must be a JSON object, ${example}.`);
   const { code, ...rest } = parsed.args;
   const unknown = Object.keys(rest);
@@ -66,7 +70,9 @@ async function runJavascript(call: ToolUseBlock, env: ToolEnvironment): Promise<
   if (typeof code !== 'string' || !code.trim()) return failure(call, `run_javascript needs "code": the JavaScript to run, as a string, ${example}.`);
   const run = await env.runJavascript(code, env.signal);
   if (run.stopped) return failure(call, `${STOPPED_BY_USER}${run.logs.length ? `\nOutput before it was stopped:\n${run.logs.join('\n')}` : ''}`);
-  const logs = run.truncated ? [...run.logs, `[It printed more than ${RUN_MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters; the rest was not kept.]`] : run.logs;
+  const logs = run.truncated
+    ? [...run.logs, `[It printed more than ${RUN_MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters; the rest was not kept.]`]
+    : run.logs;
   return resultOf(call, formatRunResult({ ...run, logs }));
 }
 

@@ -27,7 +27,10 @@ describe('countedParts', () => {
   it('reads OpenAI multi-part content and tool_calls', () => {
     const parts = countedParts({
       role: 'assistant',
-      content: [{ type: 'text', text: 'Let me look.' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }],
+      content: [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+      ],
       tool_calls: [
         { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"q":"tokens"}' } },
         { id: 'call_2', type: 'function', function: { name: 'open', arguments: '{"id":7}' } },

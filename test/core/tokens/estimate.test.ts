@@ -1,13 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import {
-  ATTACHMENT_TOKENS,
-  MESSAGE_OVERHEAD_TOKENS,
-  TOOL_CALL_OVERHEAD_TOKENS,
-  chars4,
-  estimateMessageTokens,
-  estimateTextTokens,
-} from '../../../src/core';
+import { ATTACHMENT_TOKENS, MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, chars4, estimateMessageTokens, estimateTextTokens } from '../../../src/core';
 import { CORPUS_KINDS, corpusPackages, corpusPieces, quantile, relativeError, samplePieces, type CorpusKind } from './corpus';
 
 const plainText = { disallowedSpecial: new Set<string>() };
@@ -18,13 +11,22 @@ const SAMPLES = {
     'The planner keeps the first user message, then fills the budget with the newest turns that fit, and marks what it left out so the user can see exactly what the model was sent.',
   code: 'export function planContext(history: readonly WindowMessage[], policy: WindowPolicy): Plan {\n  const counts = history.map((message) => counter(message));\n  if (counts.length === 0) return { send: [], evicted: [] };\n  return { send: history.slice(-policy.keepLast), evicted: history.slice(0, -policy.keepLast) };\n}\n',
   json: JSON.stringify(
-    { id: 'msg_01SNJCefkpg3kcMGepX63Dvh', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }], usage: { input_tokens: 1523, output_tokens: 87 } },
+    {
+      id: 'msg_01SNJCefkpg3kcMGepX63Dvh',
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Done.' }],
+      usage: { input_tokens: 1523, output_tokens: 87 },
+    },
     null,
     2,
   ),
-  chinese: '长时间的对话迟早会超出模型的上下文窗口。应用程序需要提前决定发送哪些消息、删减哪些消息，以及用摘要替换哪些消息。第一条用户消息通常说明了对话的目标，因此必须保留。',
-  japanese: '長い会話は、いずれモデルのコンテキストウィンドウを超えてしまいます。アプリケーションは、どのメッセージを送信し、どれを削り、どれを要約に置き換えるかを事前に決める必要があります。',
-  korean: '긴 대화는 언젠가 모델의 컨텍스트 창을 넘어서게 됩니다. 애플리케이션은 어떤 메시지를 보내고, 어떤 메시지를 줄이고, 어떤 메시지를 요약으로 바꿀지 미리 결정해야 합니다.',
+  chinese:
+    '长时间的对话迟早会超出模型的上下文窗口。应用程序需要提前决定发送哪些消息、删减哪些消息，以及用摘要替换哪些消息。第一条用户消息通常说明了对话的目标，因此必须保留。',
+  japanese:
+    '長い会話は、いずれモデルのコンテキストウィンドウを超えてしまいます。アプリケーションは、どのメッセージを送信し、どれを削り、どれを要約に置き換えるかを事前に決める必要があります。',
+  korean:
+    '긴 대화는 언젠가 모델의 컨텍스트 창을 넘어서게 됩니다. 애플리케이션은 어떤 메시지를 보내고, 어떤 메시지를 줄이고, 어떤 메시지를 요약으로 바꿀지 미리 결정해야 합니다.',
   russian:
     'Длинные разговоры с языковыми моделями рано или поздно упираются в размер контекстного окна. Приложение должно заранее решать, какие сообщения отправить, а какие заменить кратким изложением.',
   base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg5QyT3mJ2xK0pLw9ZbVhRnYd8sQ7uE1fGcaM4WkNiZo6',
@@ -138,10 +140,26 @@ const EDGE_CASES: [name: string, text: string, tokens: number][] = [
   ['accented Latin', 'Ça coûte très cher à Zürich: naïve façade, smörgåsbord, Ærøskøbing, Łódź, Dvořák, Đặng Thị Ngọc Thịnh.', 35],
   ['emoji, typographic and full-width symbols', 'Done ✅ — “quoted” and ‘single’ … 🎉🎉 → ← × ÷ © ™ ½ 𠀋𠀌 　full　width　ＡＢＣ ｱｲｳ ・ 々', 29],
   ['spaces, tabs, CRLF and indentation', 'a  b   c\t\td \r\n\r\n  indented\n\n\n    x = 1;   \n  \t\n 123  4567   89012 end   ', 30],
-  ['numbers and punctuation runs', 'v1.2.3 (2026-11-22T22:30:00Z) 1234567890 3.14159 $1,000,000.00 ... !!! ??? ==> <== ::: ;;; /* */ {{}} [[]] #### ----- ________', 64],
-  ['identifiers in every case style', "XMLHttpRequest getElementById HTMLCanvasElement __proto__ SCREAMING_CASE_CONSTANT snake_case_name kebab-case-name a.b.c .length _id 's", 31],
-  ['words longer than 16 letters', 'pneumonoultramicroscopicsilicovolcanoconiosis Donaudampfschifffahrtsgesellschaftskapitän supercalifragilisticexpialidocious', 48],
-  ['keys, hex and base64', 'sk-ant-api03-AbCdEf0123456789GhIjKlMnOpQrStUvWxYz_-AbCd ghp_16C7e42F292c6912E7710c838347Ae178B4a deadbeefcafebabe0123456789abcdef aGVsbG8gd29ybGQgdGhpcyBpcyBiYXNlNjQ=', 98],
+  [
+    'numbers and punctuation runs',
+    'v1.2.3 (2026-11-22T22:30:00Z) 1234567890 3.14159 $1,000,000.00 ... !!! ??? ==> <== ::: ;;; /* */ {{}} [[]] #### ----- ________',
+    64,
+  ],
+  [
+    'identifiers in every case style',
+    "XMLHttpRequest getElementById HTMLCanvasElement __proto__ SCREAMING_CASE_CONSTANT snake_case_name kebab-case-name a.b.c .length _id 's",
+    31,
+  ],
+  [
+    'words longer than 16 letters',
+    'pneumonoultramicroscopicsilicovolcanoconiosis Donaudampfschifffahrtsgesellschaftskapitän supercalifragilisticexpialidocious',
+    48,
+  ],
+  [
+    'keys, hex and base64',
+    'sk-ant-api03-AbCdEf0123456789GhIjKlMnOpQrStUvWxYz_-AbCd ghp_16C7e42F292c6912E7710c838347Ae178B4a deadbeefcafebabe0123456789abcdef aGVsbG8gd29ybGQgdGhpcyBpcyBiYXNlNjQ=',
+    98,
+  ],
   ['lone surrogates', '\ud83d x \ude00 y \ud840', 5],
   ['control characters and Unicode spaces', '\u0000\u0001\u0007\u001b[31mred\u001b[0m\u007f\u00a0nbsp\u2028ls\u2029ps', 11],
 ];

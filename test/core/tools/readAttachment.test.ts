@@ -34,7 +34,9 @@ describe('read_attachment: reading lines', () => {
     const result = readAttachment({ name: 'app.log', start_line: 9, end_line: 11 }, files);
     expect(result).toEqual({
       isError: false,
-      content: ['app.log, lines 9–11 of 1,000:', ' 9\tline 9: GET /api/items 200', '10\tline 10: GET /api/items 200', '11\tline 11: GET /api/items 200'].join('\n'),
+      content: ['app.log, lines 9–11 of 1,000:', ' 9\tline 9: GET /api/items 200', '10\tline 10: GET /api/items 200', '11\tline 11: GET /api/items 200'].join(
+        '\n',
+      ),
     });
   });
 
@@ -55,7 +57,11 @@ describe('read_attachment: reading lines', () => {
   it('stops at READ_MAX_LINES even when more are asked for', () => {
     const result = readAttachment({ name: 'app.log', start_line: 101, end_line: 900 }, files);
     expect(result.content.split('\n')[0]).toBe(`app.log, lines 101–${100 + READ_MAX_LINES} of 1,000:`);
-    expect(result.content.endsWith(`[Stopped at line ${100 + READ_MAX_LINES} of the 101–900 asked for: one call returns at most ${READ_MAX_LINES} lines. Continue with start_line ${101 + READ_MAX_LINES}.]`)).toBe(true);
+    expect(
+      result.content.endsWith(
+        `[Stopped at line ${100 + READ_MAX_LINES} of the 101–900 asked for: one call returns at most ${READ_MAX_LINES} lines. Continue with start_line ${101 + READ_MAX_LINES}.]`,
+      ),
+    ).toBe(true);
   });
 
   it('stops within READ_MAX_CHARS characters and says where to continue', () => {
@@ -83,7 +89,9 @@ describe('read_attachment: reading lines', () => {
   });
 
   it('clamps an end_line past the end of the file, and reads an empty file', () => {
-    expect(readAttachment({ name: 'notes.md', start_line: 1, end_line: 99 }, files).content).toBe('notes.md, lines 1–2 of 2:\n1\t# Notes\n2\tCafé ☕ opens at 9.');
+    expect(readAttachment({ name: 'notes.md', start_line: 1, end_line: 99 }, files).content).toBe(
+      'notes.md, lines 1–2 of 2:\n1\t# Notes\n2\tCafé ☕ opens at 9.',
+    );
     expect(readAttachment({ name: 'empty.txt' }, files)).toEqual({ isError: false, content: 'empty.txt is empty.' });
   });
 });
@@ -106,6 +114,9 @@ describe('read_attachment: mistakes come back as error results that say what to 
   });
 
   it('says nothing is attached when asked for a file in an empty conversation', () => {
-    expect(readAttachment({ name: 'app.log' }, [])).toEqual({ isError: true, content: 'No attached file is named "app.log". No files are attached to this conversation.' });
+    expect(readAttachment({ name: 'app.log' }, [])).toEqual({
+      isError: true,
+      content: 'No attached file is named "app.log". No files are attached to this conversation.',
+    });
   });
 });

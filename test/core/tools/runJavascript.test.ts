@@ -36,7 +36,9 @@ describe('run_javascript: the result the model reads', () => {
     expect(content.startsWith('Output:\nrow 0\nrow 1\n')).toBe(true);
     expect(content).toMatch(/\[… [\d,]+ characters cut …\]/);
     expect(content).toContain('row 4999\nResult: done\n');
-    expect(content.endsWith(`[Cut to ${RUN_MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters: the run produced ${produced.toLocaleString('en-US')}.]`)).toBe(true);
+    expect(content.endsWith(`[Cut to ${RUN_MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters: the run produced ${produced.toLocaleString('en-US')}.]`)).toBe(
+      true,
+    );
   });
 
   it('keeps the error readable however much was printed, and cuts a huge result or error too', () => {

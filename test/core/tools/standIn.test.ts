@@ -5,9 +5,21 @@ describe('toolNamesCalled', () => {
   it('lists the tools called, once each in first-seen order, from canonical or Anthropic wire messages', () => {
     const messages = [
       { role: 'user', content: 'Compute, then read.' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Sure.' }, { type: 'tool_use', id: 'a', name: 'run_javascript', input: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Sure.' },
+          { type: 'tool_use', id: 'a', name: 'run_javascript', input: {} },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: '2' }] },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'b', name: 'read_attachment', input: {} }, { type: 'tool_use', id: 'c', name: 'run_javascript', input: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'b', name: 'read_attachment', input: {} },
+          { type: 'tool_use', id: 'c', name: 'run_javascript', input: {} },
+        ],
+      },
     ];
     expect(toolNamesCalled(messages)).toEqual(['run_javascript', 'read_attachment']);
   });

@@ -11,7 +11,9 @@ const jsonValue = (maxDepth: number) => fc.jsonValue({ maxDepth }).map((value) =
 const time = fc.integer({ min: 0, max: 4_102_444_800_000 });
 const count = fc.nat({ max: 2_000_000 });
 /** Key names an export strips as credentials are never generated as ordinary settings. */
-const settingKey = anyText.filter((key) => !/^(api[-_]?keys?|authorization|x[-_]api[-_]key|secret|client[-_]?secret|password|access[-_]?token|bearer)$/i.test(key));
+const settingKey = anyText.filter(
+  (key) => !/^(api[-_]?keys?|authorization|x[-_]api[-_]key|secret|client[-_]?secret|password|access[-_]?token|bearer)$/i.test(key),
+);
 
 const block: fc.Arbitrary<ContentBlock> = fc.oneof(
   fc.record({ type: fc.constant('text' as const), text: anyText }, plain),
@@ -20,10 +22,7 @@ const block: fc.Arbitrary<ContentBlock> = fc.oneof(
     { type: fc.constant('tool_result' as const), tool_use_id: anyText, content: anyText, is_error: fc.boolean() },
     { requiredKeys: ['type', 'tool_use_id', 'content'], noNullPrototype: true },
   ),
-  fc.record(
-    { type: fc.constant('thinking' as const), thinking: anyText, signature: anyText },
-    { requiredKeys: ['type', 'thinking'], noNullPrototype: true },
-  ),
+  fc.record({ type: fc.constant('thinking' as const), thinking: anyText, signature: anyText }, { requiredKeys: ['type', 'thinking'], noNullPrototype: true }),
   fc.record({ type: fc.constant('redacted_thinking' as const), data: anyText }, plain),
 );
 
@@ -36,7 +35,10 @@ const messageFields = fc.record(
     // `streaming` is excluded: an imported message cannot still be streaming (it comes back `interrupted`).
     status: fc.constantFrom('complete' as const, 'stopped' as const, 'interrupted' as const, 'error' as const),
     pinned: fc.boolean(),
-    covers: fc.array(anyText.filter((id) => id !== ''), { maxLength: 4 }),
+    covers: fc.array(
+      anyText.filter((id) => id !== ''),
+      { maxLength: 4 },
+    ),
     model: anyText,
     provider: fc.constantFrom('anthropic' as const, 'openai' as const, 'openai-compatible' as const, 'demo' as const),
     usage: fc.record({ inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count }, plain),

@@ -26,7 +26,12 @@ describe('treePaths', () => {
   });
 
   it('treats an inner current node as the end of the current path', () => {
-    expect(treePaths(nodes, 'a', 'm')).toEqual([['r', 'a'], ['r', 'a', 'b'], ['r', 'a', 'c', 'd'], ['r', 'e']]);
+    expect(treePaths(nodes, 'a', 'm')).toEqual([
+      ['r', 'a'],
+      ['r', 'a', 'b'],
+      ['r', 'a', 'c', 'd'],
+      ['r', 'e'],
+    ]);
   });
 
   it('handles a chain far deeper than the call stack', () => {
@@ -44,14 +49,6 @@ describe('treePaths', () => {
 
 describe('distinctSequences', () => {
   it('keeps the first, drops empty, repeated and prefix-only sequences', () => {
-    expect(distinctSequences([['a', 'b'], ['a'], ['a', 'b'], [], ['a', 'c'], ['a', 'c', 'd'], ['x']])).toEqual([
-      true,
-      false,
-      false,
-      false,
-      false,
-      true,
-      true,
-    ]);
+    expect(distinctSequences([['a', 'b'], ['a'], ['a', 'b'], [], ['a', 'c'], ['a', 'c', 'd'], ['x']])).toEqual([true, false, false, false, false, true, true]);
   });
 });

@@ -1,13 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_IMPORT_BYTES,
-  exportToJson,
-  exportToMarkdown,
-  parseImport,
-  type ConversationRecords,
-  type StoredMessage,
-} from '../../../src/core';
+import { MAX_IMPORT_BYTES, exportToJson, exportToMarkdown, parseImport, type ConversationRecords, type StoredMessage } from '../../../src/core';
 import { conversationRecords } from './arbitraries';
 
 const EXPORTED_AT = 1_767_225_600_000;
@@ -153,7 +146,11 @@ describe('API keys never leave in an export', () => {
     expect(json).not.toContain(SECRET);
     expect(json).not.toMatch(/apiKey|api_key|authorization/i);
     // The rest of the overrides survive.
-    expect(JSON.parse(json).conversations[0].conversation.overrides).toEqual({ provider: 'anthropic', nested: { settings: { provider: 'anthropic' } }, list: [{ provider: 'anthropic' }] });
+    expect(JSON.parse(json).conversations[0].conversation.overrides).toEqual({
+      provider: 'anthropic',
+      nested: { settings: { provider: 'anthropic' } },
+      list: [{ provider: 'anthropic' }],
+    });
   });
 
   it('does not appear in the Markdown export', () => {

@@ -42,7 +42,13 @@ const entry: ConversationRecords = {
       covers: ['m-0', 'm-1', 'm-2'],
       content: [{ type: 'text', text: '[Conversation Summary]\nThe user is planning a table migration.\n\nOrders come first.' }],
     }),
-    message(4, { role: 'assistant', content: [{ type: 'thinking', thinking: 'Orders has the most rows.' }, { type: 'text', text: 'Start with orders.' }] }),
+    message(4, {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Orders has the most rows.' },
+        { type: 'text', text: 'Start with orders.' },
+      ],
+    }),
     message(5, { role: 'assistant', status: 'interrupted', content: [{ type: 'text', text: 'Then move the cust' }] }),
   ],
 };

@@ -87,10 +87,7 @@ describe('ChatGPT conversations.json import', () => {
   it('reads conversation_id when id is absent, falls back to the last child without current_node, and notes images', () => {
     const untitled = parsed().conversations[3]!;
     expect(untitled.conversation.id).toBe('chatgpt:6781b2c3-1111-8005-aaaa-0123456789ab');
-    expect(texts(untitled)).toEqual([
-      'user: [Image — not included in the export file]\n\nWhat bird is this?',
-      'assistant: It looks like a European robin.',
-    ]);
+    expect(texts(untitled)).toEqual(['user: [Image — not included in the export file]\n\nWhat bird is this?', 'assistant: It looks like a European robin.']);
   });
 
   it('gives the same ids for the same file, so a second import is recognised', () => {

@@ -44,7 +44,12 @@ function recordingProvider(answer: string | Error = 'Read a.ts, fixed the test.'
 describe('ConversationWindow config', () => {
   it('applies the defaults 100 / false / 1 / 20 for omitted fields', () => {
     expect(new ConversationWindow().config).toEqual({ max_messages: 100, summarize_on_trim: false, preserve_first_n: 1, preserve_last_n: 20 });
-    expect(new ConversationWindow({ max_messages: 30 }).config).toEqual({ max_messages: 30, summarize_on_trim: false, preserve_first_n: 1, preserve_last_n: 20 });
+    expect(new ConversationWindow({ max_messages: 30 }).config).toEqual({
+      max_messages: 30,
+      summarize_on_trim: false,
+      preserve_first_n: 1,
+      preserve_last_n: 20,
+    });
     const messages = makeMessages(150);
     const result = new ConversationWindow({}).trim(messages);
     expect(result.trimmed).toHaveLength(100);
@@ -282,7 +287,11 @@ describe.each(SHAPES)('validity beats the count arithmetic (%s)', (shape: WireSh
     fc.assert(
       fc.property(
         conversationArb,
-        fc.record({ max_messages: fc.integer({ min: 0, max: 40 }), preserve_first_n: fc.integer({ min: 0, max: 6 }), preserve_last_n: fc.integer({ min: 0, max: 25 }) }),
+        fc.record({
+          max_messages: fc.integer({ min: 0, max: 40 }),
+          preserve_first_n: fc.integer({ min: 0, max: 6 }),
+          preserve_last_n: fc.integer({ min: 0, max: 25 }),
+        }),
         (spec, config) => {
           const history = messagesOf(buildHistory(spec, shape));
           const result = new ConversationWindow(config, recordingLogger()).trim(history);
@@ -319,7 +328,9 @@ describe('ConversationWindow.summarize (one summary of the evicted messages)', (
 
   it('skips the call when the messages carry no text (only tool results)', async () => {
     const provider = recordingProvider();
-    const toolOnly = messagesOf(buildHistory({ turns: [{ user: 'x', steps: [{ calls: [{ name: 'ls', input: {}, result: 'a.ts' }] }] }] }, 'anthropic')).slice(1);
+    const toolOnly = messagesOf(buildHistory({ turns: [{ user: 'x', steps: [{ calls: [{ name: 'ls', input: {}, result: 'a.ts' }] }] }] }, 'anthropic')).slice(
+      1,
+    );
     expect(await new ConversationWindow().summarize(toolOnly, provider)).toBe('');
     expect(await new ConversationWindow().summarize([{ role: 'assistant', content: null }], provider)).toBe('');
     expect(provider.prompts).toEqual([]);
@@ -402,7 +413,11 @@ describe('ConversationWindow.trimWithSummary (summarize on trim, rate-limited)',
   it('skips the summary when the evicted messages carry no text', async () => {
     const provider = recordingProvider();
     const window = new ConversationWindow({ max_messages: 3, preserve_first_n: 1, preserve_last_n: 1, summarize_on_trim: true }, recordingLogger());
-    const messages: Message[] = [{ role: 'user', content: 'initial' }, ...Array.from({ length: 12 }, () => ({ role: 'assistant', content: null })), { role: 'user', content: 'latest' }];
+    const messages: Message[] = [
+      { role: 'user', content: 'initial' },
+      ...Array.from({ length: 12 }, () => ({ role: 'assistant', content: null })),
+      { role: 'user', content: 'latest' },
+    ];
     const result = await window.trimWithSummary(messages, provider);
     expect(provider.prompts).toEqual([]);
     expect(result.trimmed).toHaveLength(3);

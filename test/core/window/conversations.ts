@@ -141,7 +141,7 @@ export function chatTurn(question: string, answer: string): TurnSpec {
 
 const PHRASES = [
   'Read src/core/window/planContext.ts and explain it. ',
-  'The budget is the user\'s, not only the model\'s. ',
+  "The budget is the user's, not only the model's. ",
   'Ran `npm test` and two tests failed in test/core/messages.test.ts. ',
   'Let us keep the first user message: it carries the goal. ',
   '$ git status\n',
@@ -191,7 +191,9 @@ export const appendedTurnArb: fc.Arbitrary<TurnSpec> = fc.record({ user: textArb
 // Tool-heavy conversations: agent loops (a user turn, then many
 // assistant tool calls, parallel ones included, each answered by its results).
 
-const lineRangeArb = fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 0, max: 399 })).map(([start, length]) => ({ start_line: start, end_line: start + length }));
+const lineRangeArb = fc
+  .tuple(fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 0, max: 399 }))
+  .map(([start, length]) => ({ start_line: start, end_line: start + length }));
 
 /** Calls of the built-in tools: long file reads, snippets with short output, and listings smaller than any placeholder. */
 const builtinCallArb: fc.Arbitrary<ToolCallSpec> = fc.oneof(
@@ -227,9 +229,9 @@ export const smallToolStepArb: fc.Arbitrary<StepSpec> = fc.record({
 
 const toolTurnArb: fc.Arbitrary<TurnSpec> = fc.record({
   user: textArb(4),
-  steps: fc.tuple(fc.array(toolStepArb, { minLength: 1, maxLength: 25 }), fc.option(textArb(6), { nil: undefined })).map(([steps, answer]) =>
-    answer === undefined ? steps : [...steps, { text: answer }],
-  ),
+  steps: fc
+    .tuple(fc.array(toolStepArb, { minLength: 1, maxLength: 25 }), fc.option(textArb(6), { nil: undefined }))
+    .map(([steps, answer]) => (answer === undefined ? steps : [...steps, { text: answer }])),
   pinned: fc.integer({ min: 0, max: 9 }).map((n) => n < 1),
 });
 

@@ -62,8 +62,12 @@ const optionArbs: Record<string, fc.Arbitrary<StrategyOptions>> = {
     },
     { requiredKeys: [] },
   ),
-  rolling: fc.integer({ min: 1, max: 60 }).chain((rollingMax) => fc.record({ rollingMax: fc.constant(rollingMax), maxHistory: fc.integer({ min: rollingMax, max: 120 }) })),
-  truncate: fc.tuple(ratio(0.2, 1), ratio(0.05, 1), fc.boolean()).map(([triggerRatio, target, marker]) => ({ triggerRatio, targetRatio: Math.min(triggerRatio, target), marker })),
+  rolling: fc
+    .integer({ min: 1, max: 60 })
+    .chain((rollingMax) => fc.record({ rollingMax: fc.constant(rollingMax), maxHistory: fc.integer({ min: rollingMax, max: 120 }) })),
+  truncate: fc
+    .tuple(ratio(0.2, 1), ratio(0.05, 1), fc.boolean())
+    .map(([triggerRatio, target, marker]) => ({ triggerRatio, targetRatio: Math.min(triggerRatio, target), marker })),
   summarize: fc
     .tuple(ratio(0.2, 1), ratio(0.05, 1), fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 12 }))
     .map(([triggerRatio, target, maxMessages, summaryMaxTokens, minEvictedForSummary]) => ({
@@ -74,7 +78,14 @@ const optionArbs: Record<string, fc.Arbitrary<StrategyOptions>> = {
       minEvictedForSummary,
     })),
   'two-tier': fc
-    .tuple(fc.integer({ min: 0, max: 8000 }), fc.integer({ min: 0, max: 8000 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 600 }), fc.boolean(), fc.boolean())
+    .tuple(
+      fc.integer({ min: 0, max: 8000 }),
+      fc.integer({ min: 0, max: 8000 }),
+      fc.integer({ min: 1, max: 12 }),
+      fc.integer({ min: 1, max: 600 }),
+      fc.boolean(),
+      fc.boolean(),
+    )
     .map(([a, b, keepLast, summaryMaxTokens, keepGoal, scriptAwareCount]) => ({
       heuristicThreshold: Math.min(a, b),
       aiThreshold: Math.max(a, b),
@@ -101,7 +112,10 @@ const CLEARS = ['auto', 'truncate', 'summarize', 'two-tier'];
 
 /** Clearing knobs, mostly on (only auto clears by default; the others when asked). */
 const clearingArb: fc.Arbitrary<StrategyOptions> = fc.record(
-  { clearToolResults: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), keepToolResults: fc.integer({ min: 0, max: 5 }) },
+  {
+    clearToolResults: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    keepToolResults: fc.integer({ min: 0, max: 5 }),
+  },
   { requiredKeys: ['clearToolResults'] },
 );
 
@@ -114,10 +128,16 @@ const strategyOptionsArb = (strategy: string): fc.Arbitrary<StrategyOptions> => 
   return CLEARS.includes(strategy) ? fc.tuple(withPins, clearingArb).map(([own, clearing]) => ({ ...own, ...clearing })) : withPins;
 };
 
-const modelArb: fc.Arbitrary<ModelLimits> = fc.record({ contextWindow: fc.integer({ min: 400, max: 40_000 }), maxOutputTokens: fc.integer({ min: 0, max: 4000 }) });
+const modelArb: fc.Arbitrary<ModelLimits> = fc.record({
+  contextWindow: fc.integer({ min: 400, max: 40_000 }),
+  maxOutputTokens: fc.integer({ min: 0, max: 4000 }),
+});
 
 /** Windows about the size of a tool-heavy history, where clearing decides what fits. */
-const toolHeavyModelArb: fc.Arbitrary<ModelLimits> = fc.record({ contextWindow: fc.integer({ min: 1500, max: 16_000 }), maxOutputTokens: fc.integer({ min: 0, max: 1000 }) });
+const toolHeavyModelArb: fc.Arbitrary<ModelLimits> = fc.record({
+  contextWindow: fc.integer({ min: 1500, max: 16_000 }),
+  maxOutputTokens: fc.integer({ min: 0, max: 1000 }),
+});
 
 interface Case {
   spec: ConversationSpec;
@@ -128,7 +148,11 @@ interface Case {
   draftTokens: number;
 }
 
-const caseArb = (strategy: string, specArb: fc.Arbitrary<ConversationSpec> = conversationArb, models: fc.Arbitrary<ModelLimits> = modelArb): fc.Arbitrary<Case> =>
+const caseArb = (
+  strategy: string,
+  specArb: fc.Arbitrary<ConversationSpec> = conversationArb,
+  models: fc.Arbitrary<ModelLimits> = modelArb,
+): fc.Arbitrary<Case> =>
   fc.record({
     spec: specArb,
     shape: fc.constantFrom<WireShape>('anthropic', 'openai'),
@@ -140,7 +164,10 @@ const caseArb = (strategy: string, specArb: fc.Arbitrary<ConversationSpec> = con
 
 /** Caps that leave tool-heavy histories room for clearing to matter (tiny caps only ever evict). */
 const toolHeavyOverrides: Record<string, fc.Arbitrary<StrategyOptions>> = {
-  auto: fc.record({ budgetTokens: fc.oneof(fc.constant(0), fc.integer({ min: 1000, max: 12_000 })), maxMessages: fc.oneof(fc.constant(0), fc.integer({ min: 20, max: 80 })) }),
+  auto: fc.record({
+    budgetTokens: fc.oneof(fc.constant(0), fc.integer({ min: 1000, max: 12_000 })),
+    maxMessages: fc.oneof(fc.constant(0), fc.integer({ min: 20, max: 80 })),
+  }),
   summarize: fc.record({ maxMessages: fc.oneof(fc.constant(0), fc.integer({ min: 30, max: 80 })) }),
 };
 
@@ -202,7 +229,9 @@ function resultsAfter(history: readonly PlanItem[], i: number): number {
 function resultContents(message: WindowMessage): { id: string; content: unknown }[] {
   if (message.role === 'tool') return [{ id: message.tool_call_id as string, content: message.content }];
   if (!Array.isArray(message.content)) return [];
-  return (message.content as Array<Record<string, unknown>>).filter((b) => b.type === 'tool_result').map((b) => ({ id: b.tool_use_id as string, content: b.content }));
+  return (message.content as Array<Record<string, unknown>>)
+    .filter((b) => b.type === 'tool_result')
+    .map((b) => ({ id: b.tool_use_id as string, content: b.content }));
 }
 
 /** Long enough that a placeholder (at most about 280 characters) is always smaller. */
@@ -252,7 +281,8 @@ function checkClearing(strategy: string, c: Case, history: readonly PlanItem[], 
     // Nothing else changed: with the cleared contents put back, it is the stored message.
     const restored = JSON.parse(JSON.stringify(item.message)) as WindowMessage;
     if (restored.role === 'tool') restored.content = original.message.content;
-    else (restored.content as Array<Record<string, unknown>>).forEach((b, i) => Object.assign(b, (original.message.content as Array<Record<string, unknown>>)[i]));
+    else
+      (restored.content as Array<Record<string, unknown>>).forEach((b, i) => Object.assign(b, (original.message.content as Array<Record<string, unknown>>)[i]));
     expect(JSON.stringify(restored)).toBe(JSON.stringify(original.message));
     expect(item.cleared.savedTokens).toBe(countTokens(original.message) - countTokens(item.message));
     expect(item.cleared.savedTokens).toBeGreaterThan(0);
@@ -299,7 +329,9 @@ function checkInvariants(strategy: string, c: Case): void {
   // 3. Within budget, or flagged; the metrics add up.
   const m = result.metrics;
   const slotItems = result.messages.filter((item) => item.id === SLOT_ITEM_ID);
-  const historyTokens = result.messages.filter((item) => !result.slot || item !== result.messages[result.slot.index]).reduce((sum, item) => sum + countTokens(item.message), 0);
+  const historyTokens = result.messages
+    .filter((item) => !result.slot || item !== result.messages[result.slot.index])
+    .reduce((sum, item) => sum + countTokens(item.message), 0);
   const systemTokens = c.shape === 'anthropic' && c.system ? countTokens({ role: 'system', content: c.system }) : 0;
   expect(m.inputTokens).toBe(systemTokens + historyTokens + m.slotTokens + c.draftTokens);
   expect(m.sentMessages).toBe(result.messages.length);
@@ -312,7 +344,8 @@ function checkInvariants(strategy: string, c: Case): void {
   if ((overTokens || overCount) && ['auto', 'truncate', 'summarize'].includes(strategy)) {
     // Over its own caps, a token-aware strategy keeps nothing it could have evicted.
     const preserved = preservedIds(strategy, history, knob(strategy, c, 'keepPinned'));
-    for (const item of result.messages) if (item.id !== SLOT_ITEM_ID && item !== result.messages[result.slot?.index ?? -1]) expect(preserved).toContain(item.id);
+    for (const item of result.messages)
+      if (item.id !== SLOT_ITEM_ID && item !== result.messages[result.slot?.index ?? -1]) expect(preserved).toContain(item.id);
   }
 
   // 4. Order kept; at most one slot; head, pinned and newest kept.
@@ -351,7 +384,10 @@ const PROPERTY_TIMEOUT = { timeout: 60_000 * DEPTH };
 
 describe.each(Object.keys(optionArbs))('planContext invariants: %s', (strategy) => {
   it('is lossless, valid, within budget or flagged, ordered, deterministic and linear', PROPERTY_TIMEOUT, () => {
-    fc.assert(fc.property(caseArb(strategy), (c) => checkInvariants(strategy, c)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(caseArb(strategy), (c) => checkInvariants(strategy, c)),
+      { numRuns: RUNS },
+    );
   });
 
   it('keeps the sent prefix byte-identical while the evicted set does not change (6. cache-friendly)', PROPERTY_TIMEOUT, () => {

@@ -153,7 +153,12 @@ describe('auto: cache-friendly trimming', () => {
     expect(sentIds).toContain('m2');
     expect(sentIds.at(-1)).toBe(history.at(-1)?.id);
     expect(result.metrics.overBudget).toBe(false);
-    expect(validateRequest(result.messages.map((item) => item.message), { provider: shape }).ok).toBe(true);
+    expect(
+      validateRequest(
+        result.messages.map((item) => item.message),
+        { provider: shape },
+      ).ok,
+    ).toBe(true);
   });
 
   it('trims ahead for a long draft, so the gauge shows what sending it will do', () => {
@@ -205,7 +210,19 @@ describe('linear time', () => {
   const big: ConversationSpec = {
     turns: Array.from({ length: 1500 }, (_, i) => ({
       user: `Question ${i}`,
-      steps: i % 3 === 0 ? [{ text: 'Checking.', calls: [{ name: 'ls', input: { path: 'src' }, result: 'a.ts' }, { name: 'cat', input: { path: 'a.ts' }, result: 'x' }] }, { text: 'Done.' }] : [{ text: `Answer ${i}` }],
+      steps:
+        i % 3 === 0
+          ? [
+              {
+                text: 'Checking.',
+                calls: [
+                  { name: 'ls', input: { path: 'src' }, result: 'a.ts' },
+                  { name: 'cat', input: { path: 'a.ts' }, result: 'x' },
+                ],
+              },
+              { text: 'Done.' },
+            ]
+          : [{ text: `Answer ${i}` }],
     })),
   };
 

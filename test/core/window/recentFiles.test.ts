@@ -32,7 +32,15 @@ function fifteenFiles(shape: WireShape): PlanItem[] {
   const steps: StepSpec[] = [];
   for (let n = 1; n <= 15; n++) steps.push(read(n), notes(n));
   steps.push(read(9), notes(9));
-  return buildHistory({ turns: [{ user: GOAL, steps }, { user: 'Which file first?', steps: [{ text: `file9.ts, because ${'w'.repeat(300)}` }] }] }, shape);
+  return buildHistory(
+    {
+      turns: [
+        { user: GOAL, steps },
+        { user: 'Which file first?', steps: [{ text: `file9.ts, because ${'w'.repeat(300)}` }] },
+      ],
+    },
+    shape,
+  );
 }
 
 /** The ids of the exchange that read file n (the first read; file9.ts's second read is m46/m47). */
@@ -56,7 +64,12 @@ describe('summarize keeps the latest results of the last 10 files', () => {
     const history = fifteenFiles(shape);
     const result = plan(history, 4000);
     const sent = ids(result);
-    expect(validateRequest(result.messages.map((item) => item.message), { provider: shape }).violations).toEqual([]);
+    expect(
+      validateRequest(
+        result.messages.map((item) => item.message),
+        { provider: shape },
+      ).violations,
+    ).toEqual([]);
     expect(sent.slice(0, 2)).toEqual(['m0', SLOT_ITEM_ID]);
 
     // The newest read of each of the last 10 files, in history order, right after the summary.
@@ -101,13 +114,26 @@ describe('summarize keeps the latest results of the last 10 files', () => {
 
   it.each(SHAPES)('puts the summary ahead of a kept read that comes right after the goal (%s)', (shape) => {
     const steps: StepSpec[] = [read(1), ...Array.from({ length: 8 }, (_, i) => notes(i + 2))];
-    const history = buildHistory({ turns: [{ user: GOAL, steps }, { user: 'And now?', steps: [{ text: 'Done.' }] }] }, shape);
+    const history = buildHistory(
+      {
+        turns: [
+          { user: GOAL, steps },
+          { user: 'And now?', steps: [{ text: 'Done.' }] },
+        ],
+      },
+      shape,
+    );
     const result = plan(history, 2000, { minEvictedForSummary: 1 });
     expect(ids(result).slice(0, 4)).toEqual(['m0', SLOT_ITEM_ID, 'm1', 'm2']);
     expect(result.slot).toMatchObject({ index: 1, role: 'assistant', kind: 'summary' });
     expect(result.evicted[0]?.id).toBe('m3');
     expect(result.slot?.summary?.preservedFiles).toEqual(['file1.ts']);
-    expect(validateRequest(result.messages.map((item) => item.message), { provider: shape }).violations).toEqual([]);
+    expect(
+      validateRequest(
+        result.messages.map((item) => item.message),
+        { provider: shape },
+      ).violations,
+    ).toEqual([]);
   });
 
   it('keeps nothing for files with preserveRecentFiles: 0, and reads the knob like any other', () => {

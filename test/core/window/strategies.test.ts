@@ -52,8 +52,21 @@ describe('the strategy registry', () => {
   it('keeps each strategy’s defaults', () => {
     expect(countStrategy.defaults).toMatchObject({ maxMessages: 100, preserveFirst: 1, preserveLast: 20, summarize: false });
     expect(rollingStrategy.defaults).toEqual({ rollingMax: 50, maxHistory: 1000, keepPinned: false });
-    expect(truncateStrategy.defaults).toEqual({ triggerRatio: 0.8, targetRatio: 0.7, marker: true, clearToolResults: false, keepToolResults: 3, keepPinned: false });
-    expect(summarizeStrategy.defaults).toMatchObject({ triggerRatio: 0.8, targetRatio: 0.7, maxMessages: 100, summaryMaxTokens: 1024, minEvictedForSummary: 10 });
+    expect(truncateStrategy.defaults).toEqual({
+      triggerRatio: 0.8,
+      targetRatio: 0.7,
+      marker: true,
+      clearToolResults: false,
+      keepToolResults: 3,
+      keepPinned: false,
+    });
+    expect(summarizeStrategy.defaults).toMatchObject({
+      triggerRatio: 0.8,
+      targetRatio: 0.7,
+      maxMessages: 100,
+      summaryMaxTokens: 1024,
+      minEvictedForSummary: 10,
+    });
     expect(twoTierStrategy.defaults).toEqual({
       heuristicThreshold: 80_000,
       aiThreshold: 120_000,
@@ -69,7 +82,15 @@ describe('the strategy registry', () => {
     // What Windowpane adds to the classic rules is off for them and on for auto.
     expect(countStrategy.defaults).toMatchObject({ keepPinned: false });
     expect(summarizeStrategy.defaults).toMatchObject({ clearToolResults: false, keepPinned: false });
-    expect(autoStrategy.defaults).toMatchObject({ windowShare: 0.8, lowWater: 0.6, maxMessages: 100, marker: true, summarize: false, clearToolResults: true, keepPinned: true });
+    expect(autoStrategy.defaults).toMatchObject({
+      windowShare: 0.8,
+      lowWater: 0.6,
+      maxMessages: 100,
+      marker: true,
+      summarize: false,
+      clearToolResults: true,
+      keepPinned: true,
+    });
     for (const name of listStrategies()) {
       const strategy = getStrategy(name);
       // keepPinned is read by the planner itself, for every strategy.
@@ -128,7 +149,13 @@ describe('count (message-count window)', () => {
     expect(ids(result)).toEqual(['m0', ...range(51, 150)]);
     expect(result.evicted).toEqual(range(1, 51).map((id) => ({ id, reason: 'message-cap' })));
     expect(result.slot).toBeNull();
-    expect(result.metrics).toMatchObject({ keptMessages: 100, maxMessages: 100, trimmed: true, trigger: '150 messages > max_messages (100)', overBudget: false });
+    expect(result.metrics).toMatchObject({
+      keptMessages: 100,
+      maxMessages: 100,
+      trimmed: true,
+      trigger: '150 messages > max_messages (100)',
+      overBudget: false,
+    });
     expect(plan('count', textHistory(Array(100).fill(5))).evicted).toEqual([]);
   });
 
@@ -136,7 +163,18 @@ describe('count (message-count window)', () => {
     const spec: ConversationSpec = {
       turns: [
         { user: 'start', steps: [] },
-        { user: 'check', steps: [{ calls: [{ name: 'ls', input: {}, result: 'a' }, { name: 'ls', input: {}, result: 'b' }] }, { text: 'ok' }] },
+        {
+          user: 'check',
+          steps: [
+            {
+              calls: [
+                { name: 'ls', input: {}, result: 'a' },
+                { name: 'ls', input: {}, result: 'b' },
+              ],
+            },
+            { text: 'ok' },
+          ],
+        },
         { user: 'next', steps: [{ text: 'done' }] },
       ],
     };
@@ -149,17 +187,31 @@ describe('count (message-count window)', () => {
       { id: 'm2', reason: 'tool-exchange' },
       { id: 'm3', reason: 'tool-exchange' },
     ]);
-    expect(validateRequest(result.messages.map((m) => m.message), { provider: shape }).ok).toBe(true);
+    expect(
+      validateRequest(
+        result.messages.map((m) => m.message),
+        { provider: shape },
+      ).ok,
+    ).toBe(true);
   });
 
   it('does not count the system prompt, and can summarize or mark what it evicted', () => {
-    const history: PlanItem[] = [{ id: 'windowpane:system', message: { role: 'system', content: 'Be terse.' }, pinned: true }, ...textHistory(Array(12).fill(5))];
+    const history: PlanItem[] = [
+      { id: 'windowpane:system', message: { role: 'system', content: 'Be terse.' }, pinned: true },
+      ...textHistory(Array(12).fill(5)),
+    ];
     const plain = plan('count', history, { maxMessages: 6, preserveFirst: 1, preserveLast: 2 });
     expect(ids(plain)).toEqual(['windowpane:system', 'm0', ...range(7, 12)]);
     const marked = plan('count', history, { maxMessages: 6, preserveFirst: 1, preserveLast: 2, marker: true });
     expect(marked.messages[2]?.message).toEqual({ role: 'assistant', content: '[6 earlier messages truncated to fit context window]' });
     const summarized = plan('count', history, { maxMessages: 6, preserveFirst: 1, preserveLast: 2, summarize: true, minEvictedForSummary: 3 });
-    expect(summarized.slot).toMatchObject({ kind: 'summary', index: 2, role: 'assistant', standsFor: 6, summary: { status: 'needed', ids: range(1, 7), prompt: 'concise', maxTokens: 1024 } });
+    expect(summarized.slot).toMatchObject({
+      kind: 'summary',
+      index: 2,
+      role: 'assistant',
+      standsFor: 6,
+      summary: { status: 'needed', ids: range(1, 7), prompt: 'concise', maxTokens: 1024 },
+    });
   });
 
   it('with keepPinned, keeps pinned messages and makes room for them in the kept middle', () => {
@@ -240,7 +292,14 @@ describe('summarize (truncation with a summary)', () => {
     // 7,000 − 300 (goal) − 1,024 (summary) leaves 5,676: the newest 18 messages of 300 fit.
     expect(ids(result)).toEqual(['m0', SLOT_ITEM_ID, ...range(12, 30)]);
     expect(result.slot).toMatchObject({ kind: 'summary', index: 1, role: 'assistant', standsFor: 11 });
-    expect(result.slot?.summary).toMatchObject({ status: 'needed', prompt: 'concise', maxTokens: 1024, ids: range(1, 12), covers: range(1, 12), previous: null });
+    expect(result.slot?.summary).toMatchObject({
+      status: 'needed',
+      prompt: 'concise',
+      maxTokens: 1024,
+      ids: range(1, 12),
+      covers: range(1, 12),
+      previous: null,
+    });
     expect(result.slot?.summary?.messages).toEqual(history.slice(1, 12).map((item) => item.message));
     expect(result.messages[1]?.message.content).toBe('[11 earlier messages truncated to fit context window]');
     expect(result.metrics.slotTokens).toBe(1024);
@@ -248,7 +307,12 @@ describe('summarize (truncation with a summary)', () => {
 
   it('extends the previous summary with the newly evicted messages only', () => {
     const history: PlanItem[] = textHistory(Array(40).fill(300));
-    history.splice(1, 0, { id: 's1', kind: 'summary', covers: ['old1', 'old2'], message: { role: 'assistant', content: '[Conversation Summary]\nEarlier work.' } });
+    history.splice(1, 0, {
+      id: 's1',
+      kind: 'summary',
+      covers: ['old1', 'old2'],
+      message: { role: 'assistant', content: '[Conversation Summary]\nEarlier work.' },
+    });
     const result = plan('summarize', history, {}, { model });
     expect(result.slot?.summary).toMatchObject({ status: 'needed', previous: { id: 's1', text: '[Conversation Summary]\nEarlier work.' } });
     expect(result.slot?.summary?.ids[0]).toBe('m1');
@@ -288,7 +352,10 @@ describe('two-tier (two-tier summarization)', () => {
     })),
   };
   const history = buildHistory(spec, 'anthropic');
-  const tokens = (each: number): TokenCounter => () => each;
+  const tokens =
+    (each: number): TokenCounter =>
+    () =>
+      each;
 
   // Windowpane's additions: the model's own token estimate, and the goal kept besides the last 8.
   const added = { scriptAwareCount: true, keepGoal: true };
@@ -351,7 +418,12 @@ describe('planner rules common to every strategy', () => {
       { id: 'empty', reason: 'invalid' },
     ]);
     expect(result.metrics.evictedByReason).toEqual({ leading: 1, invalid: 2 });
-    expect(validateRequest(result.messages.map((m) => m.message), { provider: 'anthropic' }).ok).toBe(true);
+    expect(
+      validateRequest(
+        result.messages.map((m) => m.message),
+        { provider: 'anthropic' },
+      ).ok,
+    ).toBe(true);
   });
 
   it('lets a stored summary open the request, speaking as the user', () => {
@@ -369,12 +441,19 @@ describe('planner rules common to every strategy', () => {
   });
 
   it('keeps the newest turn’s user message when no kept message could open the request', () => {
-    const spec: ConversationSpec = { turns: [{ user: 'Do it all.', steps: Array.from({ length: 6 }, () => ({ calls: [{ name: 'ls', input: {}, result: 'ok' }] })) }] };
+    const spec: ConversationSpec = {
+      turns: [{ user: 'Do it all.', steps: Array.from({ length: 6 }, () => ({ calls: [{ name: 'ls', input: {}, result: 'ok' }] })) }],
+    };
     const history = buildHistory(spec, 'anthropic');
     const result = plan('rolling', history, { rollingMax: 2 });
     expect(ids(result)).toEqual(['m0', ...history.slice(-2).map((item) => item.id)]);
     expect(result.metrics.overBudget).toBe(true);
-    expect(validateRequest(result.messages.map((m) => m.message), { provider: 'anthropic' }).ok).toBe(true);
+    expect(
+      validateRequest(
+        result.messages.map((m) => m.message),
+        { provider: 'anthropic' },
+      ).ok,
+    ).toBe(true);
   });
 
   it('counts the separate system prompt and the draft in the request', () => {
@@ -392,6 +471,8 @@ describe('planner rules common to every strategy', () => {
   it('reports the share of the window and the 80 % warning', () => {
     const result = plan('count', textHistory(Array(81).fill(10)), {}, { model: { contextWindow: 10_000, maxOutputTokens: 1000 } });
     expect(result.metrics).toMatchObject({ approachingLimit: true, windowShare: (810 + 1000) / 10_000, budgetShare: 810 / 9000 });
-    expect(plan('count', textHistory(Array(80).fill(10)), {}, { model: { contextWindow: 10_000, maxOutputTokens: 1000 } }).metrics.approachingLimit).toBe(false);
+    expect(plan('count', textHistory(Array(80).fill(10)), {}, { model: { contextWindow: 10_000, maxOutputTokens: 1000 } }).metrics.approachingLimit).toBe(
+      false,
+    );
   });
 });

@@ -17,11 +17,24 @@ import {
   type TokenCounter,
   type WindowMessage,
 } from '../../../src/core';
-import { buildHistory, countTokens, countingCounter, deepFreeze, SHAPES, type ConversationSpec, type StepSpec, type ToolCallSpec, type WireShape } from './conversations';
+import {
+  buildHistory,
+  countTokens,
+  countingCounter,
+  deepFreeze,
+  SHAPES,
+  type ConversationSpec,
+  type StepSpec,
+  type ToolCallSpec,
+  type WireShape,
+} from './conversations';
 
 const appLog: AttachmentText = {
   name: 'app.log',
-  text: Array.from({ length: 3000 }, (_, i) => `10:${String(i % 60).padStart(2, '0')}:07 GET /api/items/${i} ${i % 7 === 0 ? 500 : 200} ${(i * 37) % 900}ms`).join('\n'),
+  text: Array.from(
+    { length: 3000 },
+    (_, i) => `10:${String(i % 60).padStart(2, '0')}:07 GET /api/items/${i} ${i % 7 === 0 ? 500 : 200} ${(i * 37) % 900}ms`,
+  ).join('\n'),
 };
 
 /** A read_attachment call reading `lines` lines of app.log from `start`, answered by the tool itself. */
@@ -52,7 +65,9 @@ const allResultIds = (items: readonly PlanItem[]) => items.flatMap((item) => too
 /** The content of each tool result a message carries (either wire shape). */
 function resultTexts(message: WindowMessage): string[] {
   if (message.role === 'tool') return [String(message.content)];
-  return Array.isArray(message.content) ? (message.content as Array<Record<string, unknown>>).filter((b) => b.type === 'tool_result').map((b) => String(b.content)) : [];
+  return Array.isArray(message.content)
+    ? (message.content as Array<Record<string, unknown>>).filter((b) => b.type === 'tool_result').map((b) => String(b.content))
+    : [];
 }
 
 describe('the placeholder', () => {

@@ -20,7 +20,13 @@ import {
 import { buildHistory, SHAPES, type ConversationSpec, type StepSpec, type ToolCallSpec, type WireShape } from './conversations';
 
 const files: AttachmentText[] = [
-  { name: 'app.log', text: Array.from({ length: 2000 }, (_, i) => `2026-11-22T10:${String(i % 60).padStart(2, '0')}:00Z ${i % 9 === 0 ? 'ERROR' : 'INFO'} request ${i} took ${(i * 53) % 700}ms`).join('\n') },
+  {
+    name: 'app.log',
+    text: Array.from(
+      { length: 2000 },
+      (_, i) => `2026-11-22T10:${String(i % 60).padStart(2, '0')}:00Z ${i % 9 === 0 ? 'ERROR' : 'INFO'} request ${i} took ${(i * 53) % 700}ms`,
+    ).join('\n'),
+  },
   { name: 'config.yml', text: Array.from({ length: 120 }, (_, i) => `key_${i}: value ${i}`).join('\n') },
 ];
 
@@ -40,9 +46,14 @@ const task: ConversationSpec = {
       user: 'Find out why requests got slow in app.log, and which config key explains it.',
       steps: Array.from({ length: 40 }, (_, s): StepSpec => {
         if (s % 4 === 3) {
-          return { text: 'Checking three things at once.', calls: [read('app.log', s * 25 + 1, 25), read('config.yml', (s % 100) + 1, 10), run(`rows.slice(${s}).length`, [], String(2000 - s))] };
+          return {
+            text: 'Checking three things at once.',
+            calls: [read('app.log', s * 25 + 1, 25), read('config.yml', (s % 100) + 1, 10), run(`rows.slice(${s}).length`, [], String(2000 - s))],
+          };
         }
-        return s % 2 === 0 ? { calls: [read('app.log', s * 25 + 1, 25)] } : { calls: [run(`const slow = rows.filter((r) => r.ms > ${s * 10});\nconsole.log(slow.length)`, [String(700 - s * 10)])] };
+        return s % 2 === 0
+          ? { calls: [read('app.log', s * 25 + 1, 25)] }
+          : { calls: [run(`const slow = rows.filter((r) => r.ms > ${s * 10});\nconsole.log(slow.length)`, [String(700 - s * 10)])] };
       }),
     },
   ],
@@ -84,7 +95,11 @@ describe('a task with 50+ tool calls', () => {
   });
 
   it.each(SHAPES)('count, max_messages 30 (first 1, last 20): every request is valid and at most 30 messages (%s)', (shape) => {
-    const plans = planEach(shape, { strategy: 'count', options: { maxMessages: 30, preserveFirst: 1, preserveLast: 20 } }, { contextWindow: 200_000, maxOutputTokens: 8192 });
+    const plans = planEach(
+      shape,
+      { strategy: 'count', options: { maxMessages: 30, preserveFirst: 1, preserveLast: 20 } },
+      { contextWindow: 200_000, maxOutputTokens: 8192 },
+    );
     expect(plans).toHaveLength(41);
     for (const result of plans) {
       expectAccepted(result, shape);

@@ -67,7 +67,10 @@ describe('with default settings every strategy fits the window', () => {
   }
 
   it('says how many more messages a strategy’s own rule had to leave out, and why', () => {
-    const history: PlanItem[] = Array.from({ length: 30 }, (_, i) => ({ id: `m${i}`, message: { role: i % 2 === 0 ? 'user' : 'assistant', content: 't:500' } }));
+    const history: PlanItem[] = Array.from({ length: 30 }, (_, i) => ({
+      id: `m${i}`,
+      message: { role: i % 2 === 0 ? 'user' : 'assistant', content: 't:500' },
+    }));
     // 4,096 − 1,024 reserved for the answer: 3,072 max input tokens; the count cap (100) is far.
     const plan = planContext({ history, policy: { strategy: 'count' }, model: { contextWindow: 4096, maxOutputTokens: 1024 }, counter });
     expect(plan.messages.map((item) => item.id)).toEqual(['m0', 'm25', 'm26', 'm27', 'm28', 'm29']);
@@ -77,7 +80,10 @@ describe('with default settings every strategy fits the window', () => {
   });
 
   it('off sends everything and flags a request over the window', () => {
-    const history: PlanItem[] = Array.from({ length: 20 }, (_, i) => ({ id: `m${i}`, message: { role: i % 2 === 0 ? 'user' : 'assistant', content: 't:500' } }));
+    const history: PlanItem[] = Array.from({ length: 20 }, (_, i) => ({
+      id: `m${i}`,
+      message: { role: i % 2 === 0 ? 'user' : 'assistant', content: 't:500' },
+    }));
     const plan = planContext({ history, policy: { strategy: 'off' }, model: { contextWindow: 4096, maxOutputTokens: 1024 }, counter });
     expect(plan.evicted).toEqual([]);
     expect(plan.metrics.overBudget).toBe(true);
