@@ -350,7 +350,6 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
             </Field>
             <StrategyAdditionsFields
               window={w}
-              strategyLabel={strategyChoices().find((c) => c.name === w.strategy)?.label ?? w.strategy}
               onToggle={(addition, on) => setWindow({ additions: { ...w.additions, [w.strategy]: { ...w.additions[w.strategy], [addition]: on } } })}
               onReset={() => setDraft((d) => ({ ...d, window: resetToOwnRule(d.window) }))}
             />

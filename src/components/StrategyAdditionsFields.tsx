@@ -3,14 +3,12 @@ import { ADDITIONS, additionsFor, type Addition, type WindowSettings } from '../
 
 export interface StrategyAdditionsFieldsProps {
   window: WindowSettings;
-  /** The label of the chosen strategy, as the picker shows it. */
-  strategyLabel: string;
   onToggle: (addition: Addition, on: boolean) => void;
   onReset: () => void;
 }
 
 /** Under the strategy picker: what Windowpane adds to the chosen strategy's rule, each a switch, and a way back to the rule itself. */
-export function StrategyAdditionsFields({ window: w, strategyLabel, onToggle, onReset }: StrategyAdditionsFieldsProps) {
+export function StrategyAdditionsFields({ window: w, onToggle, onReset }: StrategyAdditionsFieldsProps) {
   const id = useId();
   const values = additionsFor(w);
   const shown = ADDITIONS.filter((a) => values[a.key] !== undefined);
@@ -18,9 +16,7 @@ export function StrategyAdditionsFields({ window: w, strategyLabel, onToggle, on
     <fieldset className="strategy-additions" aria-describedby={`${id}-about`}>
       <legend>Added by Windowpane</legend>
       <small id={`${id}-about`} className="muted">
-        {w.strategy === 'auto'
-          ? 'The automatic strategy uses all of these by default.'
-          : `Off by default, so “${strategyLabel}” does exactly what its rule says.`}
+        {w.strategy === 'auto' ? 'The automatic strategy uses all of these by default.' : `Off by default, so ${w.strategy} does exactly what its rule says.`}
       </small>
       {shown.map((a) => (
         <div className="switch-field" key={a.key}>
