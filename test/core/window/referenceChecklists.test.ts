@@ -1,0 +1,414 @@
+// Every item of the checklists Windowpane's context strategies were specified with, each
+// proved here directly through the public API (src/core, and the store where the app turns
+// settings into a plan): the message-count window module's definition of done, its unit-test
+// list and summarize-on-trim's, the rolling window's acceptance criteria, the token-ratio
+// strategies with the window they are shares of, and two-tier summarization's two tiers.
+// Items about another runtime (executor source lines, a DSL grammar, logging to stdout, build
+// gates) have no counterpart here and no test. Inputs are real wire-shaped histories; the only
+// stand-ins are the model calls a summary needs, which the API takes as an injected function.
+import { describe, expect, it } from 'vitest';
+import {
+  ConversationWindow,
+  SLOT_ITEM_ID,
+  estimateTokens,
+  planContext,
+  resolvePlanSummary,
+  type ContextPlan,
+  type ConversationHistoryConfig,
+  type ConversationMetrics,
+  type ModelLimits,
+  type PlanItem,
+  type StrategyOptions,
+  type TokenCounter,
+  type TrimResult,
+  type WindowMessage,
+} from '../../../src/core';
+import { buildHistory, SHAPES, type ConversationSpec } from './conversations';
+
+interface Message {
+  role: string;
+  content: unknown;
+}
+
+/** `count` alternating user / assistant messages with string content "Message i". */
+function numbered(count: number): Message[] {
+  return Array.from({ length: count }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `Message ${i}` }));
+}
+
+/** Records the window's warnings instead of printing them. */
+function recordingLogger(): { warn(message: string): void; warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, warn: (message: string) => void warnings.push(message) };
+}
+
+/** The model call a summary needs, as the API injects it: answers `answer` (or throws it) and keeps every prompt. */
+function summaryProvider(answer: string | Error = 'Read a.ts, fixed the failing test.'): { call(prompt: string): Promise<string>; prompts: string[] } {
+  const prompts: string[] = [];
+  return {
+    prompts,
+    call: async (prompt: string) => {
+      prompts.push(prompt);
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+  };
+}
+
+/** Runs `run` with console.warn collected, and gives back what was warned. */
+function consoleWarnings(run: () => void): string[] {
+  const warnings: string[] = [];
+  const original = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+  try {
+    run();
+  } finally {
+    console.warn = original;
+  }
+  return warnings;
+}
+
+const SUMMARY = '[Conversation Summary]';
+const isSummary = (message: { content: unknown }) => typeof message.content === 'string' && message.content.startsWith(SUMMARY);
+
+/** n characters of string content cost n tokens; any other content its characters ÷ 4. */
+const lengthCounter: TokenCounter = (message) => (typeof message.content === 'string' ? message.content.length : Math.ceil(JSON.stringify(message.content ?? '').length / 4));
+
+/** Alternating user / assistant text items m0, m1, ... whose contents have the given lengths. */
+function textHistory(sizes: readonly number[]): PlanItem[] {
+  return sizes.map((size, i) => ({ id: `m${i}`, message: { role: i % 2 === 0 ? 'user' : 'assistant', content: `m${i} `.padEnd(size, '.').slice(0, size) } }));
+}
+
+const ids = (plan: { messages: readonly PlanItem[] }) => plan.messages.map((item) => item.id);
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `m${from + i}`);
+
+function plan(strategy: string, history: readonly PlanItem[], model: ModelLimits, options: StrategyOptions = {}, counter: TokenCounter = lengthCounter): ContextPlan {
+  return planContext({ history, policy: { strategy, options }, model, counter });
+}
+
+describe('the message-count window module, its definition of done', () => {
+  it('is a module of the core, exported with its class, its estimate and its types', () => {
+    const config: ConversationHistoryConfig = { max_messages: 10 };
+    const window = new ConversationWindow(config);
+    expect(window).toBeInstanceOf(ConversationWindow);
+    const messages = numbered(3);
+    const result: TrimResult<Message> = window.trim(messages);
+    const metrics: ConversationMetrics = result.metrics;
+    expect(metrics).toEqual({ totalMessages: 3, preservedMessages: 3, evictedMessages: 0, estimatedTokens: estimateTokens(messages) });
+    expect(window.estimateTokens(messages)).toBe(estimateTokens(messages));
+  });
+
+  it('takes the history config in its constructor: max_messages, summarize_on_trim, preserve_first_n, preserve_last_n', () => {
+    const window = new ConversationWindow({ max_messages: 6, summarize_on_trim: true, preserve_first_n: 2, preserve_last_n: 3 });
+    expect(window.config).toEqual({ max_messages: 6, summarize_on_trim: true, preserve_first_n: 2, preserve_last_n: 3 });
+    const messages = numbered(10);
+    // 2 first, the newest 6 - 2 - 3 = 1 of the middle, 3 last.
+    expect(window.trim(messages).trimmed).toEqual([messages[0], messages[1], messages[6], messages[7], messages[8], messages[9]]);
+  });
+
+  it('applies the defaults for omitted fields: max_messages 100, summarize_on_trim false, preserve_first_n 1, preserve_last_n 20', () => {
+    const defaults = { max_messages: 100, summarize_on_trim: false, preserve_first_n: 1, preserve_last_n: 20 };
+    expect(new ConversationWindow().config).toEqual(defaults);
+    expect(new ConversationWindow({}).config).toEqual(defaults);
+    expect(new ConversationWindow({ preserve_last_n: 5 }).config).toEqual({ ...defaults, preserve_last_n: 5 });
+    const messages = numbered(150);
+    const { trimmed, evicted } = new ConversationWindow({}).trim(messages);
+    expect(trimmed).toHaveLength(100);
+    expect(trimmed[0]).toBe(messages[0]);
+    expect(trimmed.slice(1)).toEqual(messages.slice(51));
+    expect(evicted).toEqual(messages.slice(1, 51));
+  });
+
+  it('trim() runs the sliding window: unchanged under the cap, else head, the newest of the middle and tail, returned with the evicted and the metrics', () => {
+    const window = new ConversationWindow({ max_messages: 10, preserve_first_n: 2, preserve_last_n: 3 });
+    // Step 1: at most max_messages, nothing to do.
+    const few = numbered(10);
+    expect(window.trim(few).trimmed).toBe(few);
+    // Steps 2-6: head [0, 2), middle [2, 27), tail [27, 30); keep_middle = 10 - 2 - 3 = 5, the last 5 of the middle.
+    const messages = numbered(30);
+    const result = window.trim(messages);
+    expect(result.trimmed).toEqual([...messages.slice(0, 2), ...messages.slice(22, 27), ...messages.slice(27)]);
+    result.trimmed.forEach((message, i) => expect(message).toBe([...messages.slice(0, 2), ...messages.slice(22)][i]));
+    expect(result.evicted).toEqual(messages.slice(2, 22));
+    expect(result.metrics).toEqual({ totalMessages: 30, preservedMessages: 10, evictedMessages: 20, estimatedTokens: estimateTokens(result.trimmed) });
+  });
+
+  it('trim() returns messages under the cap unchanged, with an empty evicted array and computed metrics', () => {
+    const messages = numbered(7);
+    const result = new ConversationWindow({ max_messages: 10 }).trim(messages);
+    expect(result.trimmed).toEqual(messages);
+    result.trimmed.forEach((message, i) => expect(message).toBe(messages[i]));
+    expect(result.evicted).toEqual([]);
+    expect(result.metrics).toEqual({ totalMessages: 7, preservedMessages: 7, evictedMessages: 0, estimatedTokens: estimateTokens(messages) });
+  });
+
+  it('trim() keeps only head and tail, and warns on the console, when preserve_first_n + preserve_last_n >= max_messages', () => {
+    const messages = numbered(20);
+    let equal: TrimResult<Message> | undefined;
+    const warnedEqual = consoleWarnings(() => (equal = new ConversationWindow({ max_messages: 5, preserve_first_n: 2, preserve_last_n: 3 }).trim(messages)));
+    expect(equal?.trimmed).toEqual([messages[0], messages[1], messages[17], messages[18], messages[19]]);
+    expect(equal?.evicted).toEqual(messages.slice(2, 17));
+    expect(warnedEqual).toHaveLength(1);
+    expect(warnedEqual[0]).toMatch(/preserve_first_n.*preserve_last_n.*max_messages/);
+    let over: TrimResult<Message> | undefined;
+    const warnedOver = consoleWarnings(() => (over = new ConversationWindow({ max_messages: 5, preserve_first_n: 3, preserve_last_n: 4 }).trim(messages)));
+    expect(over?.trimmed).toEqual([...messages.slice(0, 3), ...messages.slice(16)]);
+    expect(warnedOver).toHaveLength(1);
+    // Settings that fit warn nothing.
+    expect(consoleWarnings(() => new ConversationWindow({ max_messages: 10, preserve_first_n: 2, preserve_last_n: 3 }).trim(messages))).toEqual([]);
+  });
+
+  it('trim() handles an empty message array', () => {
+    const result = new ConversationWindow().trim([]);
+    expect(result).toEqual({ trimmed: [], evicted: [], metrics: { totalMessages: 0, preservedMessages: 0, evictedMessages: 0, estimatedTokens: 0 } });
+  });
+
+  it('trim() keeps the most recent middle messages and evicts the oldest', () => {
+    const messages = numbered(30);
+    // Middle [1, 26); keep_middle = 10 - 1 - 4 = 5: the newest five of it, 21 to 25.
+    const result = new ConversationWindow({ max_messages: 10, preserve_first_n: 1, preserve_last_n: 4 }).trim(messages);
+    expect(result.trimmed.slice(1, 6)).toEqual(messages.slice(21, 26));
+    expect(result.evicted).toEqual(messages.slice(1, 21));
+  });
+
+  it('estimateTokens() handles string content, object content and arrays of content blocks', () => {
+    const window = new ConversationWindow();
+    expect(window.estimateTokens([{ role: 'user', content: 'abcdefgh' }])).toBe(2);
+    const object = { note: 'a plain object' };
+    expect(window.estimateTokens([{ role: 'user', content: object }])).toBe(Math.ceil(JSON.stringify(object).length / 4));
+    const anthropicBlocks = [
+      { type: 'text', text: 'Reading it.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'read_attachment', input: { name: 'a.ts' } },
+    ];
+    const anthropicResult = [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const a = 1;' }];
+    expect(window.estimateTokens([{ role: 'assistant', content: anthropicBlocks }])).toBe(Math.ceil(JSON.stringify(anthropicBlocks).length / 4));
+    expect(window.estimateTokens([{ role: 'user', content: anthropicResult }])).toBe(Math.ceil(JSON.stringify(anthropicResult).length / 4));
+    const toolCalls = [{ id: 'call_1', type: 'function', function: { name: 'read_attachment', arguments: '{"name":"a.ts"}' } }];
+    const openai: WindowMessage[] = [
+      { role: 'assistant', content: null, tool_calls: toolCalls },
+      { role: 'tool', tool_call_id: 'call_1', content: 'export const a = 1;' },
+    ];
+    expect(window.estimateTokens(openai)).toBe(Math.ceil((JSON.stringify(toolCalls).length + 'export const a = 1;'.length) / 4));
+  });
+
+  it('estimateTokens() is the characters of all messages divided by 4', () => {
+    const window = new ConversationWindow();
+    // Two messages of 6 characters: 12 / 4 = 3 (not 2 + 2 rounded per message).
+    expect(window.estimateTokens([{ role: 'user', content: 'abcdef' }, { role: 'assistant', content: 'ghijkl' }])).toBe(3);
+    expect(window.estimateTokens([{ role: 'user', content: 'x'.repeat(4000) }])).toBe(1000);
+    // Characters that do not divide by 4 give a whole number within one token of chars / 4.
+    const eleven = window.estimateTokens([{ role: 'user', content: 'Hello world' }]);
+    expect(Number.isInteger(eleven) && Math.abs(eleven - 11 / 4) < 1).toBe(true);
+  });
+
+  it('is provider-agnostic: any { role, content } messages, Anthropic and OpenAI wire messages alike, come back as the same objects', () => {
+    interface Tagged {
+      role: string;
+      content: unknown;
+      tag: number;
+    }
+    const tagged: Tagged[] = numbered(12).map((message, tag) => ({ ...message, tag }));
+    const kept: Tagged[] = new ConversationWindow({ max_messages: 4, preserve_first_n: 1, preserve_last_n: 2 }).trim(tagged).trimmed;
+    expect(kept.map((message) => message.tag)).toEqual([0, 9, 10, 11]);
+    const spec: ConversationSpec = {
+      turns: Array.from({ length: 6 }, (_, i) => ({ user: `Step ${i}`, steps: [{ calls: [{ name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file ${i}` }] }, { text: `Done ${i}.` }] })),
+    };
+    for (const shape of SHAPES) {
+      const messages = buildHistory(spec, shape).map((item) => item.message);
+      const result = new ConversationWindow({ max_messages: 10, preserve_first_n: 1, preserve_last_n: 4 }).trim(messages);
+      expect(result.trimmed.length + result.evicted.length).toBe(messages.length);
+      expect(result.trimmed.length).toBeLessThanOrEqual(10);
+      // The kept messages are the caller's own objects, in their order.
+      let at = 0;
+      for (const message of result.trimmed) {
+        at = messages.indexOf(message, at);
+        expect(at).toBeGreaterThanOrEqual(0);
+      }
+    }
+  });
+});
+
+describe('the message-count window and summarize on trim, their unit-test lists', () => {
+  describe('trim() and estimateTokens()', () => {
+    it('trim() returns messages unchanged when under the cap', () => {
+      const messages = numbered(40);
+      const result = new ConversationWindow().trim(messages);
+      expect(result.trimmed).toBe(messages);
+      expect(result.evicted).toEqual([]);
+    });
+
+    it('trim() preserves the first N and the last N messages', () => {
+      const messages = numbered(50);
+      const { trimmed } = new ConversationWindow({ max_messages: 12, preserve_first_n: 3, preserve_last_n: 5 }).trim(messages);
+      expect(trimmed.slice(0, 3)).toEqual(messages.slice(0, 3));
+      expect(trimmed.slice(-5)).toEqual(messages.slice(-5));
+      trimmed.slice(0, 3).forEach((message, i) => expect(message).toBe(messages[i]));
+    });
+
+    it('trim() evicts the oldest middle messages first', () => {
+      const messages = numbered(50);
+      const window = new ConversationWindow({ max_messages: 12, preserve_first_n: 3, preserve_last_n: 5 });
+      // 50 messages, 12 kept: the 38 evicted are the oldest after the head, 3 to 40.
+      expect(window.trim(messages).evicted).toEqual(messages.slice(3, 41));
+      // One message more evicts one more, again the oldest of the middle.
+      const more = [...messages, { role: 'user', content: 'Message 50' }];
+      expect(window.trim(more).evicted).toEqual(more.slice(3, 42));
+    });
+
+    it('trim() handles fewer messages than preserve_first_n + preserve_last_n', () => {
+      const few = numbered(15);
+      expect(new ConversationWindow().trim(few).trimmed).toBe(few);
+      // Over a cap of 4, head (2) and tail (4) overlap on 5 messages: each is kept once.
+      const five = numbered(5);
+      const logger = recordingLogger();
+      const result = new ConversationWindow({ max_messages: 4, preserve_first_n: 2, preserve_last_n: 4 }, logger).trim(five);
+      expect(result.trimmed).toEqual(five);
+      expect(result.evicted).toEqual([]);
+      expect(logger.warnings).toHaveLength(1);
+    });
+
+    it('trim() handles exactly max_messages messages without trimming', () => {
+      const messages = numbered(100);
+      const result = new ConversationWindow().trim(messages);
+      expect(result.trimmed).toBe(messages);
+      expect(result.metrics).toMatchObject({ totalMessages: 100, preservedMessages: 100, evictedMessages: 0 });
+    });
+
+    it('trim() handles an empty message array', () => {
+      expect(new ConversationWindow({ max_messages: 1, preserve_first_n: 0, preserve_last_n: 0 }).trim([])).toEqual({
+        trimmed: [],
+        evicted: [],
+        metrics: { totalMessages: 0, preservedMessages: 0, evictedMessages: 0, estimatedTokens: 0 },
+      });
+    });
+
+    it('estimateTokens() gives reasonable estimates for string content, object content and mixed arrays', () => {
+      const window = new ConversationWindow();
+      const prose = 'The parser now reports every syntax error it finds, with its line and column.';
+      const object = { path: 'src/parser.ts', lines: [1, 200] };
+      const blocks = [
+        { type: 'text', text: prose },
+        { type: 'tool_use', id: 'toolu_1', name: 'read_attachment', input: { name: 'parser.ts' } },
+      ];
+      const mixed: WindowMessage[] = [
+        { role: 'user', content: prose },
+        { role: 'assistant', content: blocks },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export function parse() {}' }] },
+        { role: 'assistant', content: object },
+      ];
+      const chars = prose.length + JSON.stringify(blocks).length + JSON.stringify(mixed[2]?.content).length + JSON.stringify(object).length;
+      expect(window.estimateTokens([{ role: 'user', content: prose }])).toBe(Math.ceil(prose.length / 4));
+      expect(window.estimateTokens([{ role: 'assistant', content: object }])).toBe(Math.ceil(JSON.stringify(object).length / 4));
+      expect(window.estimateTokens(mixed)).toBe(Math.ceil(chars / 4));
+      // Reasonable: 1 token ~ 4 characters, and more text never estimates fewer tokens.
+      expect(window.estimateTokens(mixed)).toBeGreaterThan(window.estimateTokens(mixed.slice(0, 2)));
+    });
+
+    it('computes the metrics after trimming: total, preserved, evicted, and the kept messages’ estimated tokens', () => {
+      const messages = numbered(30);
+      const result = new ConversationWindow({ max_messages: 10, preserve_first_n: 1, preserve_last_n: 4 }).trim(messages);
+      expect(result.metrics).toEqual({ totalMessages: 30, preservedMessages: 10, evictedMessages: 20, estimatedTokens: estimateTokens(result.trimmed) });
+      expect(result.metrics.estimatedTokens).toBe(Math.ceil(result.trimmed.reduce((sum, m) => sum + String(m.content).length, 0) / 4));
+    });
+
+    it('applies the config defaults when fields are omitted', () => {
+      const window = new ConversationWindow({ max_messages: 30 });
+      expect(window.config).toEqual({ max_messages: 30, summarize_on_trim: false, preserve_first_n: 1, preserve_last_n: 20 });
+      const messages = numbered(40);
+      const { trimmed } = window.trim(messages);
+      // First 1, the newest 30 - 1 - 20 = 9 of the middle, last 20.
+      expect(trimmed).toEqual([messages[0], ...messages.slice(11)]);
+    });
+  });
+
+  describe('summary on trim', () => {
+    const window = () => new ConversationWindow({ max_messages: 5, preserve_first_n: 1, preserve_last_n: 2, summarize_on_trim: true }, recordingLogger());
+
+    it('replaces the evicted messages with a single synthetic summary message', async () => {
+      const messages = numbered(18);
+      const result = await window().trimWithSummary(messages, summaryProvider('The first steps.'));
+      expect(result.evicted).toEqual(messages.slice(1, 14));
+      expect(result.trimmed).toHaveLength(messages.length - result.evicted.length + 1);
+      expect(result.trimmed.filter(isSummary)).toEqual([{ role: 'assistant', content: `${SUMMARY}\nThe first steps.` }]);
+      for (const gone of result.evicted) expect(result.trimmed).not.toContain(gone);
+    });
+
+    it('puts the summary message between head and tail', async () => {
+      const messages = numbered(18);
+      const result = await window().trimWithSummary(messages, summaryProvider('The first steps.'));
+      expect(result.trimmed[0]).toBe(messages[0]);
+      expect(result.trimmed[1]).toEqual({ role: 'assistant', content: `${SUMMARY}\nThe first steps.` });
+      expect(result.trimmed.slice(2)).toEqual(messages.slice(14));
+      // The app's count strategy with summarize on puts it in the same place.
+      const history = textHistory(Array(18).fill(20));
+      const counted = plan('count', history, { contextWindow: 200_000, maxOutputTokens: 8192 }, { maxMessages: 5, preserveFirst: 1, preserveLast: 2, summarize: true });
+      expect(ids(counted)).toEqual(['m0', SLOT_ITEM_ID, ...range(14, 18)]);
+      const resolved = await resolvePlanSummary(counted, { summarize: async () => 'The first steps.' });
+      expect(resolved.messages[1]?.message).toEqual({ role: 'assistant', content: `${SUMMARY}\nThe first steps.` });
+    });
+
+    it('falls back to plain eviction when summarizing fails', async () => {
+      const messages = numbered(18);
+      const failing = window();
+      const result = await failing.trimWithSummary(messages, summaryProvider(new Error('timeout')));
+      expect(result).toEqual(failing.trim(messages));
+      expect(result.trimmed.some(isSummary)).toBe(false);
+      // The app's count strategy: no summary is sent, and the evicted messages stay out.
+      const history = textHistory(Array(18).fill(20));
+      const counted = plan('count', history, { contextWindow: 200_000, maxOutputTokens: 8192 }, { maxMessages: 5, preserveFirst: 1, preserveLast: 2, summarize: true });
+      const resolved = await resolvePlanSummary(counted, {
+        summarize: async () => {
+          throw new Error('timeout');
+        },
+      });
+      expect(resolved.outcome).toBe('fallback');
+      expect(resolved.messages.some((item) => isSummary(item.message))).toBe(false);
+      expect(resolved.messages.map((item) => item.id).filter((id) => id !== SLOT_ITEM_ID)).toEqual(['m0', ...range(14, 18)]);
+    });
+
+    it('skips summarization when the evicted messages have no text content', async () => {
+      const provider = summaryProvider();
+      const messages: Message[] = [{ role: 'user', content: 'initial task' }, ...Array.from({ length: 14 }, () => ({ role: 'assistant', content: null })), { role: 'user', content: 'latest' }];
+      const result = await new ConversationWindow({ max_messages: 3, preserve_first_n: 1, preserve_last_n: 1, summarize_on_trim: true }, recordingLogger()).trimWithSummary(messages, provider);
+      expect(provider.prompts).toEqual([]);
+      expect(result.trimmed.some(isSummary)).toBe(false);
+      // Tool calls and results alone carry no text either.
+      const toolOnly = buildHistory({ turns: [{ user: 'List them.', steps: Array.from({ length: 12 }, (_, i) => ({ calls: [{ name: 'read_attachment', input: {}, result: `f${i}.ts` }] })) }] }, 'anthropic').map((item) => item.message);
+      const toolProvider = summaryProvider();
+      await new ConversationWindow({ max_messages: 3, preserve_first_n: 1, preserve_last_n: 2, summarize_on_trim: true }, recordingLogger()).trimWithSummary(toolOnly, toolProvider);
+      expect(toolProvider.prompts).toEqual([]);
+    });
+
+    it('does not summarize on every small trim: at most once per 10 evicted messages', async () => {
+      const provider = summaryProvider();
+      const loop = new ConversationWindow({ max_messages: 8, preserve_first_n: 1, preserve_last_n: 2, summarize_on_trim: true }, recordingLogger());
+      let messages: Message[] = numbered(8);
+      const calls: number[] = [];
+      // An agent loop: 3 messages appended, trimmed, the trimmed array carried to the next round.
+      for (let round = 0; round < 7; round++) {
+        messages = [...messages, ...numbered(3).map((m, i) => ({ ...m, content: `round ${round} #${i}` }))];
+        messages = (await loop.trimWithSummary(messages, provider)).trimmed;
+        calls.push(provider.prompts.length);
+      }
+      // 3 evicted per round: the 4th round reaches 12 and summarizes; the count starts again.
+      expect(calls).toEqual([0, 0, 0, 1, 1, 1, 2]);
+    });
+
+    it('asks the injected model call with the summarization prompt, followed by the evicted messages’ text', async () => {
+      const provider = summaryProvider();
+      const messages = numbered(18);
+      await window().trimWithSummary(messages, provider);
+      expect(provider.prompts).toHaveLength(1);
+      const prompt = provider.prompts[0] ?? '';
+      expect(
+        prompt.startsWith(
+          'Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.',
+        ),
+      ).toBe(true);
+      // The evicted messages (1 to 13), one line each, and nothing of the kept ones.
+      const lines = prompt.split('\n');
+      for (let i = 1; i < 14; i++) expect(lines).toContain(`[${i % 2 === 0 ? 'user' : 'assistant'}]: Message ${i}`);
+      expect(lines).not.toContain('[user]: Message 0');
+      expect(lines).not.toContain('[user]: Message 14');
+    });
+  });
+});
