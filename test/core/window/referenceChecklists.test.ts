@@ -8,9 +8,12 @@
 // stand-ins are the model calls a summary needs, which the API takes as an injected function.
 import { describe, expect, it } from 'vitest';
 import {
+  ConfigError,
   ConversationWindow,
   SLOT_ITEM_ID,
+  emptyCalibration,
   estimateTokens,
+  getStrategy,
   planContext,
   resolvePlanSummary,
   type ContextPlan,
@@ -23,7 +26,14 @@ import {
   type TrimResult,
   type WindowMessage,
 } from '../../../src/core';
-import { buildHistory, SHAPES, type ConversationSpec } from './conversations';
+import { browserDeps } from '../../../src/store';
+import { createRuntime } from '../../../src/store/appStore';
+import { announcePlan } from '../../../src/store/planning';
+import { planReport } from '../../../src/store/planReport';
+import { DEFAULT_SETTINGS, DEFAULT_WINDOW, type ConversationOverrides, type Settings, type WindowSettings } from '../../../src/store/settings';
+import { settingsProblems } from '../../../src/store/settingsRules';
+import { turnContext } from '../../../src/store/turn';
+import { buildHistory, chatTurn, deepFreeze, SHAPES, type ConversationSpec, type TurnSpec } from './conversations';
 
 interface Message {
   role: string;
@@ -83,6 +93,28 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 
 function plan(strategy: string, history: readonly PlanItem[], model: ModelLimits, options: StrategyOptions = {}, counter: TokenCounter = lengthCounter): ContextPlan {
   return planContext({ history, policy: { strategy, options }, model, counter });
+}
+
+/** A model whose window never binds in these tests: only the strategy's own rule trims. */
+const LARGE: ModelLimits = { contextWindow: 1_000_000, maxOutputTokens: 128_000 };
+
+/** Settings for the app: Anthropic's Claude Haiku 4.5 (200k window in the registry) and the given window settings. */
+function appSettings(window: Partial<WindowSettings>, patch: Partial<Settings> = {}): Settings {
+  return { ...DEFAULT_SETTINGS, provider: 'anthropic', models: { anthropic: 'claude-haiku-4-5' }, window: { ...DEFAULT_WINDOW, ...window }, ...patch };
+}
+
+/** The plan the app makes for `history` with these settings (and a conversation's overrides). */
+function appPlan(settings: Settings, overrides: ConversationOverrides | undefined, history: readonly PlanItem[]): ContextPlan {
+  const ctx = turnContext(settings, overrides, emptyCalibration());
+  const { contextWindow, maxOutputTokens, maxInputTokens } = ctx.model;
+  return planContext({ history, policy: ctx.policy, model: { contextWindow, maxOutputTokens, maxInputTokens }, counter: ctx.counter });
+}
+
+/** The notices the app shows for a plan about to be sent. */
+function announced(plan: ContextPlan): string[] {
+  const rt = createRuntime({ ...browserDeps, session: undefined, newId: () => 'notice' });
+  announcePlan(rt, plan);
+  return rt.store.getState().notices.map((notice) => notice.text);
 }
 
 describe('the message-count window module, its definition of done', () => {
@@ -410,5 +442,107 @@ describe('the message-count window and summarize on trim, their unit-test lists'
       expect(lines).not.toContain('[user]: Message 0');
       expect(lines).not.toContain('[user]: Message 14');
     });
+  });
+});
+
+describe('the rolling window, its acceptance criteria', () => {
+  it('keeps the last 50 messages by default; the limit can be set in Settings and for one conversation', () => {
+    expect(getStrategy('rolling')?.defaults.rollingMax).toBe(50);
+    expect(DEFAULT_WINDOW.rollingMax).toBe(50);
+    const history = textHistory(Array(80).fill(10));
+    expect(ids(plan('rolling', history, LARGE))).toEqual(range(30, 80));
+    // The app, from its settings.
+    expect(turnContext(appSettings({ strategy: 'rolling' }), undefined, emptyCalibration()).policy).toMatchObject({ strategy: 'rolling', options: { rollingMax: 50 } });
+    expect(ids(appPlan(appSettings({ strategy: 'rolling' }), undefined, history))).toEqual(range(30, 80));
+    // Overridden in Settings, and for one conversation (the others keep the global value).
+    const global = appSettings({ strategy: 'rolling', rollingMax: 24 });
+    expect(ids(appPlan(global, undefined, history))).toEqual(range(56, 80));
+    expect(ids(appPlan(global, { window: { rollingMax: 10 } }, history))).toEqual(range(70, 80));
+  });
+
+  it('refuses a limit that is not above 0', () => {
+    for (const rollingMax of [0, -1, 2.5]) {
+      expect(() => plan('rolling', textHistory([10, 10]), LARGE, { rollingMax })).toThrow(ConfigError);
+      try {
+        plan('rolling', textHistory([10, 10]), LARGE, { rollingMax });
+      } catch (error) {
+        expect((error as ConfigError).field).toBe('rollingMax');
+      }
+      expect(settingsProblems(appSettings({ strategy: 'rolling', rollingMax })).rollingMax).toBeTruthy();
+    }
+  });
+
+  it('after every message appended, the request never holds more than the limit, and pruning is silent', () => {
+    // Turns of each kind the app appends: a question and its answer, a tool call and its result, parallel calls and their results.
+    const turns: TurnSpec[] = Array.from({ length: 45 }, (_, i) => {
+      if (i % 3 === 0) return chatTurn(`Question ${i}?`, `Answer ${i}.`);
+      if (i % 3 === 1) return { user: `Read f${i}.ts`, steps: [{ calls: [{ name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file ${i}` }] }, { text: `Read ${i}.` }] };
+      return {
+        user: `Compare f${i}.ts and g${i}.ts`,
+        steps: [
+          {
+            text: 'Reading both.',
+            calls: [
+              { name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file f${i}` },
+              { name: 'read_attachment', input: { name: `g${i}.ts` }, result: `file g${i}` },
+            ],
+          },
+          { text: `Compared ${i}.` },
+        ],
+      };
+    });
+    for (const shape of SHAPES) {
+      const history = buildHistory({ turns }, shape);
+      expect(history.length).toBeGreaterThan(100);
+      for (let n = 1; n <= history.length; n++) {
+        const sent = plan('rolling', history.slice(0, n), LARGE);
+        expect(sent.messages.length).toBeLessThanOrEqual(50);
+        expect(sent.metrics.overBudget).toBe(false);
+        // Silent: nothing stands in for the pruned messages.
+        expect(sent.slot).toBeNull();
+      }
+    }
+  });
+
+  it('discards the oldest messages first, always keeps the most recent, and keeps their order', () => {
+    const history = textHistory(Array(60).fill(10));
+    const pruned = plan('rolling', history, LARGE);
+    expect(ids(pruned)).toEqual(range(10, 60));
+    expect(pruned.evicted.map((entry) => entry.id)).toEqual(range(0, 10));
+    // A question and its answer more: the two oldest kept go next, first in, first out.
+    const grown = plan('rolling', textHistory(Array(62).fill(10)), LARGE);
+    expect(ids(grown)).toEqual(range(12, 62));
+  });
+
+  it('reports each pruning with the message counts before and after', () => {
+    const pruned = plan('rolling', textHistory(Array(60).fill(10)), LARGE);
+    expect(pruned.metrics).toMatchObject({ totalMessages: 60, keptMessages: 50, evictedMessages: 10, trimmed: true });
+    expect(planReport(pruned).pruned).toBe('Pruning from 60 to 50 messages (~600 → ~500 tokens)');
+    expect(announced(pruned).join('\n')).toContain('Pruning from 60 to 50 messages (~600 → ~500 tokens).');
+    // No pruning, nothing reported.
+    const kept = plan('rolling', textHistory(Array(50).fill(10)), LARGE);
+    expect(planReport(kept).pruned).toBeNull();
+    expect(announced(kept)).toEqual([]);
+  });
+
+  it('changes nothing for a history within the limit, and never modifies the caller’s history', () => {
+    const within = deepFreeze(textHistory(Array(50).fill(10)));
+    const sent = plan('rolling', within, LARGE);
+    expect(sent.messages).toHaveLength(50);
+    sent.messages.forEach((item, i) => expect(item).toBe(within[i]));
+    expect(sent.evicted).toEqual([]);
+    // Over the limit, planning reads a frozen history (a write would throw) and leaves it as it was.
+    const over = deepFreeze(textHistory(Array(80).fill(10)));
+    const before = JSON.stringify(over);
+    expect(ids(plan('rolling', over, LARGE))).toEqual(range(30, 80));
+    expect(JSON.stringify(over)).toBe(before);
+  });
+
+  it('cuts a history of 500 messages and more to 50, and the tokens sent by 90 %', () => {
+    for (const count of [500, 800]) {
+      const sent = plan('rolling', textHistory(Array(count).fill(200)), LARGE);
+      expect(sent.messages).toHaveLength(50);
+      expect(sent.metrics.inputTokens).toBeLessThanOrEqual(0.1 * sent.metrics.fullInputTokens);
+    }
   });
 });
