@@ -10,11 +10,13 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   ConversationWindow,
+  DEFAULT_CONTEXT_WINDOW,
   SLOT_ITEM_ID,
   emptyCalibration,
   estimateTokens,
   getStrategy,
   planContext,
+  resolveModelInfo,
   resolvePlanSummary,
   type ContextPlan,
   type ConversationHistoryConfig,
@@ -28,7 +30,7 @@ import {
 } from '../../../src/core';
 import { browserDeps } from '../../../src/store';
 import { createRuntime } from '../../../src/store/appStore';
-import { announcePlan } from '../../../src/store/planning';
+import { announcePlan, planFor } from '../../../src/store/planning';
 import { planReport } from '../../../src/store/planReport';
 import { DEFAULT_SETTINGS, DEFAULT_WINDOW, type ConversationOverrides, type Settings, type WindowSettings } from '../../../src/store/settings';
 import { settingsProblems } from '../../../src/store/settingsRules';
@@ -544,5 +546,115 @@ describe('the rolling window, its acceptance criteria', () => {
       expect(sent.messages).toHaveLength(50);
       expect(sent.metrics.inputTokens).toBeLessThanOrEqual(0.1 * sent.metrics.fullInputTokens);
     }
+  });
+});
+
+describe('token-ratio truncation and summarization, and the window they are shares of', () => {
+  describe('the window: an explicit setting, else the model registry, else 4,096 tokens', () => {
+    it('an explicit value wins over the model registry', () => {
+      expect(resolveModelInfo('claude-haiku-4-5', { explicit: { contextWindow: 50_000 } })).toMatchObject({ contextWindow: 50_000, known: true });
+      expect(resolveModelInfo('claude-haiku-4-5', { explicit: { maxInputTokens: 40_000 } }).maxInputTokens).toBe(40_000);
+      // The app: Settings' "Context window", and a conversation's own.
+      const explicit = turnContext(appSettings({}, { contextWindow: 50_000 }), undefined, emptyCalibration());
+      expect(explicit.model.contextWindow).toBe(50_000);
+      expect(planFor(explicit, []).metrics.contextWindow).toBe(50_000);
+      expect(turnContext(appSettings({}), { contextWindow: 64_000 }, emptyCalibration()).model.contextWindow).toBe(64_000);
+    });
+
+    it('the model registry gives the window when none is set', () => {
+      expect(resolveModelInfo('claude-haiku-4-5')).toMatchObject({ contextWindow: 200_000, known: true });
+      const registry = turnContext(appSettings({}), undefined, emptyCalibration());
+      expect(registry.model.contextWindow).toBe(200_000);
+      expect(planFor(registry, []).metrics.contextWindow).toBe(200_000);
+    });
+
+    it('a model no registry knows gets the default of 4,096 tokens', () => {
+      expect(DEFAULT_CONTEXT_WINDOW).toBe(4096);
+      expect(resolveModelInfo('my-local-model', { provider: 'openai-compatible' })).toMatchObject({ contextWindow: 4096, maxOutputTokens: 4096, known: false });
+      const unknown = turnContext(appSettings({}, { provider: 'openai-compatible', models: { 'openai-compatible': 'my-local-model' } }), undefined, emptyCalibration());
+      expect(unknown.model.contextWindow).toBe(4096);
+      expect(planFor(unknown, []).metrics.contextWindow).toBe(4096);
+    });
+  });
+
+  describe('truncate', () => {
+    // The max input tokens are 1,000: truncate above 800, down to 700.
+    const model: ModelLimits = { contextWindow: 1_000_000, maxOutputTokens: 8192, maxInputTokens: 1000 };
+
+    it('leaves the history alone up to 80 % of the max input tokens, and truncates above it', () => {
+      expect(getStrategy('truncate')?.defaults).toMatchObject({ triggerRatio: 0.8, targetRatio: 0.7 });
+      const at = plan('truncate', textHistory(Array(8).fill(100)), model);
+      expect(at.metrics).toMatchObject({ maxInputTokens: 1000, inputTokens: 800, trimmed: false });
+      expect(at.evicted).toEqual([]);
+      const over = plan('truncate', textHistory([...Array(7).fill(100), 101]), model);
+      expect(over.metrics.trimmed).toBe(true);
+      expect(over.evicted.length).toBeGreaterThan(0);
+    });
+
+    it('keeps the first user message and the newest messages that fit 70 %, stopping at the first that does not', () => {
+      // 700 - 100 for the first message leaves 600: five messages of 100 leave 100, a sixth would leave nothing.
+      const even = plan('truncate', textHistory(Array(10).fill(100)), model);
+      expect(ids(even)).toEqual(['m0', SLOT_ITEM_ID, ...range(5, 10)]);
+      // Walking back from the newest: 200 and 100 fit, 400 does not, and the walk stops there (50 older would fit).
+      const uneven = plan('truncate', textHistory([100, 100, 50, 400, 100, 200]), model);
+      expect(ids(uneven)).toEqual(['m0', SLOT_ITEM_ID, 'm4', 'm5']);
+    });
+
+    it('puts "[N earlier messages truncated to fit context window]" between the first message and the kept ones, N the messages dropped', () => {
+      const truncated = plan('truncate', textHistory(Array(10).fill(100)), model);
+      expect(truncated.messages[1]?.message).toEqual({ role: 'assistant', content: '[4 earlier messages truncated to fit context window]' });
+      expect(truncated.slot).toMatchObject({ kind: 'marker', index: 1, standsFor: 4 });
+      expect(truncated.evicted.map((entry) => entry.id)).toEqual(range(1, 5));
+      // Nothing dropped, no marker.
+      expect(ids(plan('truncate', textHistory(Array(8).fill(100)), model))).toEqual(range(0, 8));
+    });
+  });
+
+  describe('summarize', () => {
+    // The max input tokens are 10,000: summarize above 8,000, down to 7,000.
+    const model: ModelLimits = { contextWindow: 1_000_000, maxOutputTokens: 8192, maxInputTokens: 10_000 };
+
+    it('leaves the history alone up to 80 % of the max input tokens, and summarizes above it', () => {
+      expect(getStrategy('summarize')?.defaults).toMatchObject({ triggerRatio: 0.8, targetRatio: 0.7 });
+      const at = plan('summarize', textHistory(Array(40).fill(200)), model);
+      expect(at.metrics).toMatchObject({ maxInputTokens: 10_000, inputTokens: 8000, trimmed: false });
+      expect(at.slot).toBeNull();
+      const over = plan('summarize', textHistory([...Array(39).fill(200), 201]), model);
+      expect(over.slot).toMatchObject({ kind: 'summary', summary: { status: 'needed', prompt: 'concise' } });
+    });
+
+    it('keeps the goal, the first user message, with one "[Conversation Summary]" message after it', async () => {
+      const history = textHistory(Array(60).fill(200));
+      const summarized = plan('summarize', history, model);
+      expect(summarized.slot).toMatchObject({ kind: 'summary', index: 1, role: 'assistant' });
+      const prompts: string[] = [];
+      const resolved = await resolvePlanSummary(summarized, {
+        summarize: async (prompt) => {
+          prompts.push(prompt);
+          return 'Refactored the parser.';
+        },
+      });
+      expect(resolved.outcome).toBe('summarized');
+      expect(resolved.messages[0]).toBe(history[0]);
+      expect(resolved.messages[1]?.message).toEqual({ role: 'assistant', content: '[Conversation Summary]\nRefactored the parser.' });
+      expect(resolved.messages.filter((item) => isSummary(item.message))).toHaveLength(1);
+      expect(resolved.messages.at(-1)).toBe(history.at(-1));
+      // The summary is asked about what was left out.
+      expect(prompts).toHaveLength(1);
+      expect(prompts[0]).toContain(String(history[1]?.message.content));
+    });
+  });
+
+  it('shows each compaction to the user as "[History compacted using <strategy> strategy]"', () => {
+    const truncated = plan('truncate', textHistory(Array(10).fill(100)), { contextWindow: 1_000_000, maxOutputTokens: 8192, maxInputTokens: 1000 });
+    expect(planReport(truncated).compacted).toBe('[History compacted using truncate strategy]');
+    expect(announced(truncated).join('\n')).toContain('[History compacted using truncate strategy]');
+    const summarized = plan('summarize', textHistory(Array(60).fill(200)), { contextWindow: 1_000_000, maxOutputTokens: 8192, maxInputTokens: 10_000 });
+    expect(planReport(summarized).compacted).toBe('[History compacted using summarize strategy]');
+    expect(announced(summarized).join('\n')).toContain('[History compacted using summarize strategy]');
+    // Nothing compacted, nothing shown.
+    const whole = plan('truncate', textHistory(Array(8).fill(100)), { contextWindow: 1_000_000, maxOutputTokens: 8192, maxInputTokens: 1000 });
+    expect(planReport(whole).compacted).toBeNull();
+    expect(announced(whole)).toEqual([]);
   });
 });
