@@ -658,3 +658,145 @@ describe('token-ratio truncation and summarization, and the window they are shar
     expect(announced(whole)).toEqual([]);
   });
 });
+
+describe('two-tier summarization, its two tiers', () => {
+  /**
+   * Ten steps of an agent, four wire messages each: a question naming a file, a read and a
+   * command run in parallel (each result `resultChars` long), their results, and an answer.
+   */
+  function agentSteps(resultChars: number): PlanItem[] {
+    const turns: TurnSpec[] = Array.from({ length: 10 }, (_, i) => ({
+      user: `Step ${i}: check src/file${i}.ts`,
+      steps: [
+        {
+          text: 'Looking.',
+          calls: [
+            { name: 'read_file', input: { path: `src/file${i}.ts` }, result: 'x'.repeat(resultChars) },
+            { name: 'bash', input: { command: `npm test -- file${i}` }, result: 'ok' },
+          ],
+        },
+        { text: `Done with step ${i}.` },
+      ],
+    }));
+    return buildHistory({ turns }, 'anthropic');
+  }
+
+  /** A model call that answers `answer` and keeps each prompt and its max_tokens. */
+  function recordingSummarizer(answer = 'Steps 0 to 7 are done.') {
+    const calls: { prompt: string; maxTokens: number }[] = [];
+    return {
+      calls,
+      summarize: async (prompt: string, request: { maxTokens: number }) => {
+        calls.push({ prompt, maxTokens: request.maxTokens });
+        return answer;
+      },
+    };
+  }
+
+  it('summarizes nothing up to 80,000 tokens', () => {
+    expect(getStrategy('two-tier')?.defaults).toMatchObject({ heuristicThreshold: 80_000, aiThreshold: 120_000, keepLast: 8 });
+    // 20 messages of 16,000 characters: 80,000 tokens.
+    const at = plan('two-tier', textHistory(Array(20).fill(16_000)), LARGE, {}, () => 1);
+    expect(at.evicted).toEqual([]);
+    expect(at.slot).toBeNull();
+  });
+
+  it('estimates tokens as characters ÷ 4, rounded up', () => {
+    // 20 × ceil(16,001 / 4) = 80,020 tokens, whatever the model's own estimate says (1 a message here).
+    const over = plan('two-tier', textHistory(Array(20).fill(16_001)), LARGE, {}, () => 1);
+    expect(over.metrics.trigger).toBe('80020 tokens > 80000 (heuristic summary)');
+  });
+
+  it('tier one, above 80,000 tokens: keeps the last 8 messages intact', () => {
+    const history = agentSteps(40_000);
+    const summarized = plan('two-tier', history, LARGE);
+    expect(summarized.slot?.summary?.status).toBe('heuristic');
+    expect(summarized.messages).toHaveLength(9);
+    summarized.messages.slice(1).forEach((item, i) => expect(item).toBe(history[history.length - 8 + i]));
+  });
+
+  it('tier one: the summary lists the tools used, files explored and commands run, without a model call', async () => {
+    const summarized = plan('two-tier', agentSteps(40_000), LARGE);
+    const text = String(summarized.messages[0]?.message.content);
+    expect(text.startsWith(`${SUMMARY}\n`)).toBe(true);
+    expect(text).toContain('Tools used: read_file (8), bash (8)');
+    expect(text).toContain(`Files explored: ${Array.from({ length: 8 }, (_, i) => `src/file${i}.ts`).join(', ')}`);
+    expect(text).toContain(`Commands run: ${Array.from({ length: 8 }, (_, i) => `npm test -- file${i}`).join('; ')}`);
+    const model = recordingSummarizer();
+    const resolved = await resolvePlanSummary(summarized, { summarize: model.summarize });
+    expect(resolved.outcome).toBe('unchanged');
+    expect(model.calls).toEqual([]);
+  });
+
+  it('tier one holds up to 120,000 tokens', () => {
+    // 30 messages of 16,000 characters: 120,000 tokens, not above the second tier.
+    const at = plan('two-tier', textHistory(Array(30).fill(16_000)), LARGE, {}, () => 1);
+    expect(at.slot?.summary?.status).toBe('heuristic');
+    expect(at.metrics.trigger).toBe('120000 tokens > 80000 (heuristic summary)');
+  });
+
+  it('tier two, above 120,000 tokens: keeps the last 8 messages intact and asks the model for the summary', async () => {
+    const over = plan('two-tier', textHistory(Array(30).fill(16_001)), LARGE, {}, () => 1);
+    expect(over.slot?.summary).toMatchObject({ status: 'needed', prompt: 'structured' });
+    const history = agentSteps(60_000);
+    const summarized = plan('two-tier', history, LARGE);
+    expect(summarized.slot?.summary).toMatchObject({ status: 'needed', prompt: 'structured' });
+    const model = recordingSummarizer();
+    const resolved = await resolvePlanSummary(summarized, { summarize: model.summarize });
+    expect(resolved.outcome).toBe('summarized');
+    expect(model.calls).toHaveLength(1);
+    expect(resolved.messages[0]?.message.content).toBe(`${SUMMARY}\nSteps 0 to 7 are done.`);
+    expect(resolved.messages).toHaveLength(9);
+    resolved.messages.slice(1).forEach((item, i) => expect(item).toBe(history[history.length - 8 + i]));
+  });
+
+  it('tier two asks for the six-part summary: progress, decisions, files, errors, focus, context', async () => {
+    const model = recordingSummarizer();
+    await resolvePlanSummary(plan('two-tier', agentSteps(60_000), LARGE), { summarize: model.summarize });
+    const prompt = model.calls[0]?.prompt ?? '';
+    expect(
+      prompt.startsWith(
+        [
+          'Create a detailed, structured summary that includes:',
+          '1. Task Progress: What has been accomplished so far?',
+          '2. Key Decisions: Important choices made and why',
+          '3. Files & Changes: What files were created, modified, or read?',
+          '4. Errors & Solutions: Any errors and how they were resolved',
+          '5. Current Focus: What was the agent working on most recently?',
+          '6. Important Context: Domain-specific knowledge discovered',
+        ].join('\n'),
+      ),
+    ).toBe(true);
+    // Then the messages it condenses: steps 0 to 7.
+    expect(prompt).toContain('Step 7: check src/file7.ts');
+    expect(prompt).not.toContain('Step 8: check src/file8.ts');
+  });
+
+  it('tier two allows up to 2,000 output tokens', async () => {
+    const summarized = plan('two-tier', agentSteps(60_000), LARGE);
+    expect(summarized.slot?.summary?.maxTokens).toBe(2000);
+    const model = recordingSummarizer();
+    await resolvePlanSummary(summarized, { summarize: model.summarize });
+    expect(model.calls.map((call) => call.maxTokens)).toEqual([2000]);
+  });
+
+  it('tier two caches its summaries: unchanged content is not summarized again', async () => {
+    const history = agentSteps(60_000);
+    const cache = new Map<string, string>();
+    const model = recordingSummarizer();
+    const first = await resolvePlanSummary(plan('two-tier', history, LARGE), { summarize: model.summarize, cache });
+    const again = await resolvePlanSummary(plan('two-tier', history, LARGE), { summarize: model.summarize, cache });
+    expect(first.outcome).toBe('summarized');
+    expect(again.outcome).toBe('cached');
+    expect(model.calls).toHaveLength(1);
+    expect(again.messages[0]?.message).toEqual(first.messages[0]?.message);
+  });
+
+  it('tier two needs more than 8 messages to summarize', () => {
+    // 160,000 tokens or more either way: 16 messages leave 8 to summarize (the first tier), 17 leave 9 (the second).
+    const eight = plan('two-tier', textHistory(Array(16).fill(40_000)), LARGE, {}, () => 1);
+    expect(eight.slot?.summary?.status).toBe('heuristic');
+    const nine = plan('two-tier', textHistory(Array(17).fill(40_000)), LARGE, {}, () => 1);
+    expect(nine.slot?.summary).toMatchObject({ status: 'needed', prompt: 'structured' });
+  });
+});
