@@ -104,7 +104,34 @@ export function summaryBody(text: string): string {
 }
 
 /**
- * The prompt for a summary of `messages`: the chosen instructions, then (for an
+ * What a summary should keep in view besides the transcript (the `summarize` strategy's):
+ * the conversation's goal, and the files whose latest tool results are sent verbatim after
+ * the summary, which it therefore need not repeat.
+ */
+export interface SummaryFocus {
+  goal?: string;
+  preservedFiles?: readonly string[];
+}
+
+/** Characters of the goal quoted into a summary prompt. */
+const MAX_GOAL_CHARS = 2000;
+
+function focusParts(focus: SummaryFocus | undefined): string[] {
+  const parts: string[] = [];
+  const goal = focus?.goal?.trim();
+  if (goal) parts.push(`The user's goal: ${quote(goal, MAX_GOAL_CHARS)}`);
+  const files = focus?.preservedFiles ?? [];
+  if (files.length > 0) {
+    parts.push(
+      `Files whose latest results are kept verbatim after this summary: ${files.join(', ')}. Focus on what happened — what was done with these files and why — and do not repeat their contents.`,
+    );
+  }
+  return parts;
+}
+
+/**
+ * The prompt for a summary of `messages`: the chosen instructions, then what to keep in
+ * view (`focus`: the goal and the files kept verbatim, when given), then (for an
  * incremental summary) the previous summary to extend, then the transcript. Never
  * re-sends what the previous summary already covers.
  */
@@ -112,10 +139,11 @@ export function buildSummaryPrompt(
   kind: SummaryPromptKind,
   messages: readonly WindowMessage[],
   previousSummary?: string,
+  focus?: SummaryFocus,
 ): string {
   const instructions = kind === 'structured' ? STRUCTURED_SUMMARY_PROMPT : CONCISE_SUMMARY_PROMPT;
   const previous = previousSummary ? summaryBody(previousSummary) : '';
-  const parts = [instructions];
+  const parts = [instructions, ...focusParts(focus)];
   if (previous) {
     parts.push(`Previous summary (extend it with the conversation below; keep what still matters):\n${previous}`);
   }
@@ -180,7 +208,8 @@ const MAX_COMMAND_CHARS = 120;
 const MAX_RANGES = 8;
 /** Characters of each text scanned for paths: enough for what a message is about, cheap on file dumps. */
 const MAX_SCANNED_CHARS = 4000;
-const FILE_KEYS = ['path', 'file', 'file_path', 'filePath', 'filename', 'target_file', 'paths', 'files'];
+/** Tool arguments that name files (a path or a list of paths), whatever the tool. */
+export const FILE_KEYS: readonly string[] = ['path', 'file', 'file_path', 'filePath', 'filename', 'target_file', 'paths', 'files'];
 const COMMAND_KEYS = ['command', 'cmd'];
 const PATH_PATTERN =
   /(?:^|[\s"'`([])((?:~|\.{1,2})?\/?(?:[\w@.-]+\/)+[\w@.-]+\.[A-Za-z][\w]{0,7}|[\w@-][\w@.-]*\.(?:tsx?|jsx?|mjs|cjs|json|md|py|go|rs|java|kt|rb|php|c|h|cpp|hpp|cs|css|scss|html|ya?ml|toml|sh|sql|txt|lock))(?=$|[\s"'`),:;\]]|\.(?:\s|$))/g;
@@ -318,8 +347,11 @@ export interface SummaryCache {
 
 /**
  * Cache key of a summary: the prompt kind plus a hash of the previous summary and the
- * exact messages it condenses. Same evicted range and same previous summary, same key.
+ * exact messages it condenses (and the focus, when the prompt has one, since it changes
+ * what is asked). Same evicted range, previous summary and focus, same key.
  */
-export function summaryCacheKey(kind: SummaryPromptKind, messages: readonly WindowMessage[], previousSummary?: string): string {
-  return `${kind}:${hashString(JSON.stringify([previousSummary ?? null, messages]))}`;
+export function summaryCacheKey(kind: SummaryPromptKind, messages: readonly WindowMessage[], previousSummary?: string, focus?: SummaryFocus): string {
+  const parts = focusParts(focus);
+  const input = parts.length > 0 ? [previousSummary ?? null, messages, parts] : [previousSummary ?? null, messages];
+  return `${kind}:${hashString(JSON.stringify(input))}`;
 }

@@ -227,7 +227,8 @@ export function reportError(rt: Runtime, error: unknown, doing: string): string 
   const message = isWindowpaneError(error) ? error.message : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
   // The same failure met by several writes in a row (e.g. storage full) is shown once.
   const shown = rt.store.getState().notices.find((n) => n.tone === 'error' && n.text === message);
-  notify(rt, { id: shown?.id, tone: 'error', text: message });
+  // A conversation too long for the model fails each send with new counts: one notice says it, the newest.
+  notify(rt, { id: isWindowpaneError(error, 'context_length') ? 'context-length' : shown?.id, tone: 'error', text: message });
   return message;
 }
 

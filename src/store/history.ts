@@ -36,23 +36,21 @@ export function activeSummary(messages: readonly StoredMessage[]): StoredMessage
 
 /**
  * The ordered stored messages a request is planned from: the summary in force stands
- * where the last message it covers stood, and the messages it covers (and older
- * summaries) are left out. Empty placeholders (an answer not yet streamed) drop out in
- * the wire mapping.
+ * where the first message it covers stood — where the plan that asked for it put its
+ * slot, ahead of anything kept from inside the covered range (pinned messages, the file
+ * reads `summarize` keeps) — and the messages it covers (and older summaries) are left
+ * out. Empty placeholders (an answer not yet streamed) drop out in the wire mapping.
  */
 export function requestOrder(messages: readonly StoredMessage[]): StoredMessage[] {
   const summary = activeSummary(messages);
   if (!summary) return messages.filter((m) => m.kind !== 'summary');
   const covered = new Set(summary.covers ?? []);
-  let lastCovered = -1;
-  messages.forEach((m, i) => {
-    if (covered.has(m.id)) lastCovered = i;
-  });
+  const firstCovered = messages.findIndex((m) => covered.has(m.id));
   const out: StoredMessage[] = [];
-  if (lastCovered < 0) out.push(summary);
+  if (firstCovered < 0) out.push(summary);
   messages.forEach((m, i) => {
+    if (i === firstCovered) out.push(summary);
     if (m.kind !== 'summary' && !covered.has(m.id)) out.push(m);
-    if (i === lastCovered) out.push(summary);
   });
   return out;
 }

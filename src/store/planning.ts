@@ -130,7 +130,8 @@ export function announcePlan(rt: Runtime, plan: ContextPlan): void {
   const report = planReport(plan);
   const event = [report.pruned ? `${report.pruned}.` : '', report.differs ?? '', report.compacted ?? ''].filter(Boolean).join(' ');
   if (m.overBudget) {
-    notify(rt, { id: 'over-budget', tone: 'warning', text: `This request is over its limit even after trimming: ${m.overBudgetReasons.join(' ')}` });
+    const after = m.trimmed ? ' even after trimming' : '';
+    notify(rt, { id: 'over-budget', tone: 'warning', text: `This request is over its limit${after}: ${m.overBudgetReasons.join('; ')}.` });
   }
   const count = m.evictedMessages;
   if (m.trimmed && count > 0) {

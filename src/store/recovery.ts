@@ -52,7 +52,7 @@ function withoutToolsAfter(turn: Turn, attempt: Attempt, error: Error, answerId:
  * A limit below the window we planned for means the window setting is too large (or the
  * server's smaller): only a plan within the stated limit can succeed.
  */
-async function smallerAfter(turn: Turn, attempt: Attempt, counted: { promptTokens: number; limit: number }, answerId: string): Promise<Attempt> {
+async function smallerAfter(turn: Turn, attempt: Attempt, counted: { promptTokens: number; limit: number }, answerId: string): Promise<Attempt | null> {
   const { rt } = turn;
   const { promptTokens, limit } = counted;
   const { ctx: failed, plan: tooLarge } = attempt;
@@ -65,9 +65,20 @@ async function smallerAfter(turn: Turn, attempt: Attempt, counted: { promptToken
   const history = () => turnHistory(turn, answerId);
   const plan = await ensureSummary(turn, ctx, planFor(ctx, history()), history);
   const trimmed = Math.max(0, plan.metrics.evictedMessages - tooLarge.metrics.evictedMessages);
+  // The same messages again would be refused again (`off` sends everything): give up, and the error says why.
+  if (sameMessages(plan, tooLarge)) return null;
   notify(rt, {
+    id: 'context-retry',
     tone: 'warning',
     text: `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${trimmed} more message(s) and retried.${statedLimit ? ` Set the Context window in Settings to ${statedLimit.toLocaleString('en-US')} or less to avoid this.` : ''}`,
   });
   return { ctx, plan, contextRetried: true };
+}
+
+/** The two plans make the same request: the same window and answer reserve, messages, stand-in and cleared results. */
+function sameMessages(a: ContextPlan, b: ContextPlan): boolean {
+  if (a.metrics.contextWindow !== b.metrics.contextWindow || a.metrics.outputReserveTokens !== b.metrics.outputReserveTokens) return false;
+  if (a.slot?.kind !== b.slot?.kind || a.slot?.standsFor !== b.slot?.standsFor) return false;
+  if (a.metrics.clearedToolResults !== b.metrics.clearedToolResults) return false;
+  return a.messages.length === b.messages.length && a.messages.every((item, i) => item.id === b.messages[i]?.id);
 }

@@ -3,7 +3,7 @@
  * when the same messages were summarized before), in batches a small window can read, and
  * stored as a `summary` message covering the ids it replaces.
  */
-import type { ContextPlan, PlanItem, StoredMessage, SummaryRequest, WindowMessage } from '../core';
+import type { ContextPlan, PlanItem, StoredMessage, SummaryFocus, SummaryRequest, WindowMessage } from '../core';
 import { SLOT_ITEM_ID, WindowpaneError, buildSummaryPrompt, estimateTextTokens, resolveModelInfo, summaryCacheKey, summaryMessage } from '../core';
 import type { ChatProvider } from '../providers';
 import { notify, repo, reportError, type Runtime } from './appStore';
@@ -40,9 +40,14 @@ function slotText(plan: ContextPlan): string | null {
   return typeof content === 'string' ? content : null;
 }
 
+/** What the plan asks the summary to keep in view: the goal and the files kept verbatim after it (summarize). */
+function focusOf(request: SummaryRequest): SummaryFocus {
+  return { goal: request.goal, preservedFiles: request.preservedFiles };
+}
+
 async function summarize(rt: Runtime, ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string | null> {
   const kind = request.prompt ?? 'concise';
-  const key = summaryCacheKey(kind, request.messages, request.previous?.text);
+  const key = summaryCacheKey(kind, request.messages, request.previous?.text, focusOf(request));
   const cached = await repo(rt).getCachedSummary(key).catch(() => undefined);
   if (cached) return cached;
   try {
@@ -64,15 +69,16 @@ async function summarize(rt: Runtime, ctx: TurnContext, provider: ChatProvider, 
  */
 async function writeInBatches(ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string> {
   const kind = request.prompt ?? 'concise';
+  const focus = focusOf(request);
   const model = ctx.settings.window.summaryModel || ctx.modelId;
   const maxTokens = Math.min(request.maxTokens, ctx.model.maxOutputTokens);
   const window = ctx.settings.window.summaryModel ? resolveModelInfo(model, { provider: ctx.provider }).contextWindow : ctx.model.contextWindow;
   const fits = (batch: WindowMessage[], previous: string | undefined) =>
-    Math.ceil(estimateTextTokens(buildSummaryPrompt(kind, batch, previous)) * ctx.calibrationFactor * 1.1) + maxTokens <= window;
+    Math.ceil(estimateTextTokens(buildSummaryPrompt(kind, batch, previous, focus)) * ctx.calibrationFactor * 1.1) + maxTokens <= window;
   let summary = request.previous?.text;
   let batch: WindowMessage[] = [];
   const write = async () => {
-    const text = (await provider.complete(buildSummaryPrompt(kind, batch, summary), { model, maxTokens, signal })).trim();
+    const text = (await provider.complete(buildSummaryPrompt(kind, batch, summary, focus), { model, maxTokens, signal })).trim();
     if (!text) throw new WindowpaneError('provider', 'the summary came back empty');
     summary = text;
     batch = [];

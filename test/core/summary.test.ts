@@ -61,6 +61,25 @@ describe('summary prompts', () => {
     expect(prompt.endsWith('Conversation:\n[user]: Now add tests.')).toBe(true);
   });
 
+  it('keeps the goal and the files kept verbatim in view when given them', () => {
+    const messages = [{ role: 'user', content: 'Now add tests.' }];
+    const prompt = buildSummaryPrompt('concise', messages, `${SUMMARY_PREFIX}\nThe store was renamed.`, {
+      goal: 'Rename the settings store and keep the tests green.',
+      preservedFiles: ['src/store/settings.ts', 'test/store/settings.test.ts'],
+    });
+    expect(prompt.startsWith(`${CONCISE_SUMMARY_PROMPT}\n\nThe user's goal: Rename the settings store and keep the tests green.\n\n`)).toBe(true);
+    expect(prompt).toContain(
+      'Files whose latest results are kept verbatim after this summary: src/store/settings.ts, test/store/settings.test.ts. Focus on what happened — what was done with these files and why — and do not repeat their contents.',
+    );
+    // Before the previous summary and the transcript.
+    expect(prompt.indexOf('Files whose latest results')).toBeLessThan(prompt.indexOf('Previous summary'));
+    expect(prompt.endsWith('Conversation:\n[user]: Now add tests.')).toBe(true);
+    // No focus, or an empty one: the prompt and its cache key are as before.
+    expect(buildSummaryPrompt('concise', messages, undefined, {})).toBe(buildSummaryPrompt('concise', messages));
+    expect(summaryCacheKey('concise', messages, undefined, { preservedFiles: [] })).toBe(summaryCacheKey('concise', messages));
+    expect(summaryCacheKey('concise', messages, undefined, { goal: 'Ship it.' })).not.toBe(summaryCacheKey('concise', messages));
+  });
+
   it.each(SHAPES)('writes tool calls and results of the %s shape into the transcript', (shape) => {
     const transcript = summaryTranscript(messagesOf(buildHistory(spec, shape)));
     expect(transcript).toContain('[user]: Why does the build fail?');

@@ -278,6 +278,25 @@ describe('a provider with a smaller window than configured', () => {
   });
 });
 
+describe('a conversation too long for the model with nothing left to trim', () => {
+  it('is not sent again unchanged, and each refusal replaces the last notice instead of piling up', async () => {
+    const { rt, requests } = await start(
+      'anthropic',
+      () => {
+        throw new WindowpaneError('context_length', 'The conversation is too long for claude-sonnet-4-6: 9,000 tokens, limit 8,000.', { promptTokens: 9000, limit: 8000 });
+      },
+      { settings: (s) => ({ ...s, window: { ...s.window, strategy: 'off' } }) },
+    );
+    await sendAndSettle(rt, 'One.');
+    expect(requests).toHaveLength(1);
+    await sendAndSettle(rt, 'Two.');
+    await sendAndSettle(rt, 'Three.');
+    expect(requests).toHaveLength(3);
+    expect(noticeTexts(rt).filter((t) => t.startsWith('The conversation is too long'))).toHaveLength(1);
+    expect(noticeTexts(rt).filter((t) => t.startsWith('The provider counted'))).toHaveLength(0);
+  });
+});
+
 describe('Stop in the middle of a tool loop', () => {
   it('during a stream: a finished call gets a result saying the user stopped it, nothing runs, and the next message works', async () => {
     const { rt, requests, runs } = await start('anthropic', async (request, i, callbacks) => {

@@ -23,6 +23,10 @@ import {
   summarySlotReserve,
 } from './strategyKit';
 import { CLEARING_OFF, clearingOptions, replayClearing, withClearing, type ClearingMarks, type ClearingOptions } from './toolClearing';
+import { evictKeepingRecentFiles, goalText } from './recentFiles';
+
+/** `summarize` keeps the latest tool results of this many most recently named files. */
+const PRESERVE_RECENT_FILES = 10;
 
 // Read once (see historyView.ts): the strategies test these bits for every unit.
 const { Sendable: SENDABLE, Prefix: PREFIX } = UnitFlag;
@@ -256,6 +260,8 @@ export interface SummarizeOptions extends ClearingOptions {
   maxMessages: number;
   summaryMaxTokens: number;
   minEvictedForSummary: number;
+  /** After a trim, the newest tool exchange of each of this many most recently named files stays (0: off). */
+  preserveRecentFiles: number;
 }
 
 /**
@@ -267,6 +273,10 @@ export interface SummarizeOptions extends ClearingOptions {
  * newly evicted messages and only when they carry prose; otherwise the previous summary
  * stays, or the truncation marker stands in (also the fallback when summarizing fails).
  * Old tool results are cleared before any message is evicted for tokens, as `truncate` does.
+ * When it trims, the newest tool exchange (call and results) of each of the last
+ * `preserveRecentFiles` (10) distinct files read or modified is kept first, after the summary,
+ * most recent file first while they fit; the newest messages take the room left. The summary
+ * prompt is given the goal and those files, so it says what happened instead of repeating them.
  */
 export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
   label: 'Summarize: replace evicted messages with a summary',
@@ -278,6 +288,7 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     maxMessages: 100,
     summaryMaxTokens: SUMMARY_MAX_TOKENS,
     minEvictedForSummary: MIN_EVICTED_FOR_SUMMARY,
+    preserveRecentFiles: PRESERVE_RECENT_FILES,
     ...CLEARING_OFF,
     keepPinned: false,
   },
@@ -286,6 +297,7 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     maxMessages: wholeOption(options, 'maxMessages', 100),
     summaryMaxTokens: wholeOption(options, 'summaryMaxTokens', SUMMARY_MAX_TOKENS, 1),
     minEvictedForSummary: wholeOption(options, 'minEvictedForSummary', MIN_EVICTED_FOR_SUMMARY),
+    preserveRecentFiles: wholeOption(options, 'preserveRecentFiles', PRESERVE_RECENT_FILES),
     ...clearingOptions(options, CLEARING_OFF),
   }),
   select(full, o) {
@@ -304,12 +316,22 @@ export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
     const tokenTarget = overTokens ? target : trigger;
     const tokenRoom = tokenTarget - head.tokens - pinned.tokens - summarySlotReserve(view, o.summaryMaxTokens);
     const messageRoom = o.maxMessages > 0 ? o.maxMessages - head.messages - pinned.messages : Infinity;
-    const cut = newestThatFit(view, view.headEnd, tokenRoom, messageRoom, false);
-    evictBetween(view, evict, view.headEnd, cut, overTokens ? 'token-budget' : 'message-cap');
+    const reason = overTokens ? 'token-budget' : 'message-cap';
+    const kept = evictKeepingRecentFiles(view, evict, { from: view.headEnd, tokenRoom, messageRoom, limit: o.preserveRecentFiles, clearing, reason });
+    const goal = goalText(view);
     return withCleared(
       {
         evict,
-        slot: { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary },
+        slot: {
+          kind: 'summary',
+          source: 'llm',
+          prompt: 'concise',
+          maxTokens: o.summaryMaxTokens,
+          minEvicted: o.minEvictedForSummary,
+          ...(goal === undefined ? {} : { goal }),
+          ...(kept.files.length > 0 ? { preservedFiles: kept.files } : {}),
+        },
+        ...(kept.slotBefore === undefined ? {} : { slotBefore: kept.slotBefore }),
         trigger: overTokens
           ? `${view.fullInputTokens} tokens > ${percent(o.triggerRatio)} of the ${limit} max input tokens`
           : `${view.fullMessages} messages > max_messages (${o.maxMessages})`,

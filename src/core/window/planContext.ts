@@ -104,7 +104,12 @@ function settle(view: HistoryView, selection: Selection): Array<EvictionReason |
  * assistant unit in front forces a user-role marker before it. Returns the slot request
  * and where it goes.
  */
-function openWithUser(view: HistoryView, reasons: Array<EvictionReason | null>, requested: SlotRequest | null): { slot: SlotRequest | null; at: number } {
+function openWithUser(
+  view: HistoryView,
+  reasons: Array<EvictionReason | null>,
+  requested: SlotRequest | null,
+  slotBefore: number | undefined,
+): { slot: SlotRequest | null; at: number } {
   const opens = USER_START | SUMMARY;
   // keptOpenerAfter[u]: a kept unit after u can open the request.
   const keptOpenerAfter = new Uint8Array(view.unitCount + 1);
@@ -140,6 +145,8 @@ function openWithUser(view: HistoryView, reasons: Array<EvictionReason | null>, 
     const reason = reasons[u];
     if (reason != null && STRATEGY_REASONS.has(reason)) at = u;
   }
+  // A strategy that keeps units inside its evicted range may want the slot ahead of them.
+  if (at >= 0 && slotBefore !== undefined && slotBefore >= view.headEnd && slotBefore < at) at = slotBefore;
   return { slot: at >= 0 ? slot : null, at };
 }
 
@@ -173,15 +180,12 @@ function buildSlot(view: HistoryView, request: SlotRequest, inputs: SlotInputs, 
 
   const previousItem = previousUnit >= 0 ? (view.items[view.unitStart[previousUnit] as number] as PlanItem) : null;
   const previous = previousItem ? { id: previousItem.id, text: previousTexts.join('\n\n') } : null;
-  const summaryOf = (status: SummaryRequest['status'], prompt: SummaryRequest['prompt'], maxTokens: number): SummaryRequest => ({
-    status,
-    prompt,
-    maxTokens,
-    ids,
-    messages,
-    previous,
-    covers,
-  });
+  const summaryOf = (status: SummaryRequest['status'], prompt: SummaryRequest['prompt'], maxTokens: number): SummaryRequest => {
+    const summary: SummaryRequest = { status, prompt, maxTokens, ids, messages, previous, covers };
+    if (request.source === 'llm' && request.goal !== undefined) summary.goal = request.goal;
+    if (request.source === 'llm' && request.preservedFiles?.length) summary.preservedFiles = [...request.preservedFiles];
+    return summary;
+  };
 
   const heuristic = () => summaryMessage(heuristicSummary(messages, { previous: previous?.text, condensed: standsFor }), role);
   const byHeuristic = request.source === 'heuristic' || request.fallback === 'heuristic';
@@ -226,7 +230,7 @@ function assemblePlan(view: HistoryView, selection: Selection, strategy: string)
   let nextCleared = 0;
   let clearedResults = 0;
   let clearedTokens = 0;
-  const opening = openWithUser(view, reasons, selection.slot);
+  const opening = openWithUser(view, reasons, selection.slot, selection.slotBefore);
   const request = opening.slot;
   const gather = request !== null && request.kind === 'summary';
   const inputs: SlotInputs = { standsFor: 0, ids: [], messages: [], covers: [], previousTexts: [], previousUnit: -1 };

@@ -56,12 +56,13 @@ export async function resolvePlanSummary<M extends WindowMessage>(
     return { messages: plan.messages, outcome: 'unchanged', summary: null };
   }
   const previousText = request.previous?.text;
-  const cacheKey = summaryCacheKey(request.prompt, request.messages, previousText);
+  const focus = { goal: request.goal, preservedFiles: request.preservedFiles };
+  const cacheKey = summaryCacheKey(request.prompt, request.messages, previousText, focus);
   let text = options.cache?.get(cacheKey);
   const cached = text !== undefined;
   if (!cached) {
     try {
-      text = await options.summarize(buildSummaryPrompt(request.prompt, request.messages, previousText), { maxTokens: request.maxTokens });
+      text = await options.summarize(buildSummaryPrompt(request.prompt, request.messages, previousText, focus), { maxTokens: request.maxTokens });
     } catch (error) {
       return { messages: plan.messages, outcome: 'fallback', summary: null, error };
     }

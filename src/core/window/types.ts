@@ -108,6 +108,13 @@ export interface StrategyOptions {
   keepGoal?: boolean;
   /** two-tier: compare its thresholds with the model's token estimate (default off: characters ÷ 4, rounded up, per message). */
   scriptAwareCount?: boolean;
+  /**
+   * summarize: after a trim, keep the newest tool exchange (call and result) of each of the
+   * last this many distinct files read or modified, so their latest contents need not be
+   * read again (default 10; 0 turns it off). A file is named by `read_attachment`'s `name`
+   * or by a file argument of any tool (`path`, `file_path`, `paths`...).
+   */
+  preserveRecentFiles?: number;
   [knob: string]: unknown;
 }
 
@@ -219,6 +226,10 @@ export type SlotRequest =
        * heuristic summary of the same messages, which needs no model call).
        */
       fallback?: 'previous' | 'heuristic';
+      /** The first user message, for the summary prompt to keep the summary on task. */
+      goal?: string;
+      /** Files whose latest tool results are sent after the summary, for the prompt to leave out. */
+      preservedFiles?: readonly string[];
     }
   | { kind: 'summary'; source: 'heuristic' };
 
@@ -251,6 +262,12 @@ export interface Selection {
   readonly marks?: { readonly trigger: number; readonly target: number };
   /** Old tool results sent as placeholders; items in evicted units are ignored. Absent: none. */
   readonly cleared?: ToolResultClearing;
+  /**
+   * The unit the slot goes before, when the strategy keeps units inside the range it
+   * evicted and wants the slot ahead of them (summarize's preserved file results). Only
+   * ever moves the slot earlier than the first evicted unit. Absent: at the first evicted unit.
+   */
+  readonly slotBefore?: number;
 }
 
 /**
@@ -296,6 +313,10 @@ export interface SummaryRequest {
   previous: { id: string; text: string } | null;
   /** Ids of every stored message the resulting summary stands for: the previous one's plus `ids`. */
   covers: string[];
+  /** The conversation's goal (its first user message), when the strategy asks the prompt to keep it in view. */
+  goal?: string;
+  /** Files whose latest tool results the request keeps after the summary, so the summary need not repeat them. */
+  preservedFiles?: string[];
 }
 
 /** The marker or summary that stands where messages were evicted. */

@@ -1,0 +1,128 @@
+/**
+ * The summary the `summarize` strategy asks for, through `send` as the composer calls it,
+ * on the real store and fake IndexedDB with a scripted provider: the prompt the provider
+ * receives names the conversation's goal and the files whose latest reads stay verbatim.
+ */
+import { IDBFactory } from 'fake-indexeddb';
+import { describe, expect, it, vi } from 'vitest';
+import type { ContentBlock, ToolUseBlock, WindowMessage } from '../../src/core';
+import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
+import type { ChatProvider, ChatResult } from '../../src/providers';
+import { createRuntime, type Runtime } from '../../src/store/appStore';
+import { attachFiles } from '../../src/store/attachmentActions';
+import { hydrate } from '../../src/store/hydrate';
+import * as chat from '../../src/store/sendPipeline';
+import { DEFAULT_SETTINGS } from '../../src/store/settings';
+
+const text = (t: string): ContentBlock => ({ type: 'text', text: t });
+const call = (id: string, name: string, input: unknown): ToolUseBlock => ({ type: 'tool_use', id, name, input });
+
+function answer(content: ContentBlock[]): ChatResult {
+  return {
+    content,
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    usageReported: false,
+    stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+    model: 'scripted-model',
+  };
+}
+
+async function sendAndSettle(rt: Runtime, message: string): Promise<string> {
+  expect(chat.send(rt, rt.store.getState().activeId, message)).toBe(true);
+  await vi.waitFor(
+    () => {
+      expect(rt.store.getState().sendingId).toBeNull();
+      expect(rt.controllers.size).toBe(0);
+    },
+    { timeout: 5000 },
+  );
+  return rt.store.getState().activeId!;
+}
+
+const FILES = 12;
+
+/** A runtime on fake IndexedDB whose provider answers with `send` and records every summary prompt. */
+async function start(send: ChatProvider['send']): Promise<{ rt: Runtime; prompts: string[]; requests: WindowMessage[][] }> {
+  globalThis.indexedDB = new IDBFactory();
+  const prompts: string[] = [];
+  const requests: WindowMessage[][] = [];
+  const provider: ChatProvider = {
+    id: 'anthropic',
+    wireShape: 'anthropic',
+    async send(request, callbacks) {
+      requests.push(structuredClone(request.messages) as WindowMessage[]);
+      return send(request, callbacks);
+    },
+    async complete(prompt) {
+      prompts.push(prompt);
+      return 'Read the files one by one.';
+    },
+  };
+  const rt = createRuntime({
+    openStorage: () => openWindowpaneStorage(),
+    createProvider: async () => provider,
+    now: () => Date.now(),
+    newId: randomUuid,
+    runJavascript: async () => ({ logs: [], result: '', truncated: false }),
+  });
+  await hydrate(rt);
+  rt.store.setState({
+    settings: {
+      ...DEFAULT_SETTINGS,
+      provider: 'anthropic',
+      apiKeys: { anthropic: 'sk-test-key-0123456789' },
+      models: { anthropic: 'claude-sonnet-4-6' },
+      contextWindow: 4000,
+      window: { ...DEFAULT_SETTINGS.window, strategy: 'summarize' },
+    },
+  });
+  return { rt, prompts, requests };
+}
+
+const GOAL = 'Review the attached files.';
+
+/** The files a summary prompt says are kept verbatim after it. */
+function listedFiles(prompt: string): string[] {
+  return /Files whose latest results are kept verbatim after this summary: ([^\n]*?)\. Focus on what happened/.exec(prompt)?.[1]?.split(', ') ?? [];
+}
+
+/** What a request holds, one line per message: the first line of text (cut), `read <name>`, `result`. */
+function outline(messages: WindowMessage[]): string[] {
+  const cut = (t: string) => (t.split('\n')[0] as string).slice(0, 30);
+  return messages.map((m) => {
+    if (typeof m.content === 'string') return `${m.role}: ${cut(m.content)}`;
+    const blocks = (m.content as Array<Record<string, unknown>>).map((b) =>
+      b.type === 'tool_use' ? `read ${(b.input as { name: string }).name}` : b.type === 'tool_result' ? 'result' : cut(String(b.text)),
+    );
+    return `${m.role}: ${blocks.join(' + ')}`;
+  });
+}
+
+describe('summarize in the store', () => {
+  it('asks the provider for a summary that names the goal and the files kept after it, and sends it before them', async () => {
+    const { rt, prompts, requests } = await start(async (request) => {
+      const last = request.messages.at(-1)!;
+      if (last.content === GOAL) return answer([text('Attach them, please.')]);
+      const asked = typeof last.content === 'string' ? /^Read (f\d+\.txt)\.$/.exec(last.content)?.[1] : undefined;
+      if (asked) return answer([call(`toolu_${asked}`, 'read_attachment', { name: asked })]);
+      const read = request.messages.at(-2)!.content as unknown as ToolUseBlock[];
+      return answer([text(`Notes on ${(read[0]!.input as { name: string }).name}: ${'n'.repeat(1200)}`)]);
+    });
+    const id = await sendAndSettle(rt, GOAL);
+    const files = Array.from({ length: FILES }, (_, i) => new File([`line one of f${i + 1}\nline two\n`], `f${i + 1}.txt`, { type: 'text/plain' }));
+    await attachFiles(rt, id, files);
+    for (let n = 1; n <= FILES; n++) await sendAndSettle(rt, `Read f${n}.txt.`);
+
+    expect(prompts.length).toBeGreaterThan(0);
+    for (const prompt of prompts) {
+      expect(prompt).toContain(`The user's goal: ${GOAL}`);
+      expect(listedFiles(prompt).length).toBeGreaterThan(1);
+      for (const name of listedFiles(prompt)) expect(name).toMatch(/^f\d+\.txt$/);
+    }
+    expect((rt.store.getState().messages[id] ?? []).some((m) => m.kind === 'summary')).toBe(true);
+    // The last request: the goal, the summary, then the reads it kept, then the newest messages.
+    const last = outline(requests.at(-1)!);
+    expect(last.slice(0, 2)).toEqual([`user: ${GOAL}`, 'assistant: [Conversation Summary]']);
+    expect(last[2]).toMatch(/^assistant: read f\d+\.txt$/);
+  });
+});
