@@ -25,6 +25,8 @@ import {
   type PlanItem,
   type StrategyOptions,
   type TokenCounter,
+  parseToolArguments,
+  toolCallsOf,
   type TrimResult,
   type WindowMessage,
 } from '../../../src/core';
@@ -642,6 +644,59 @@ describe('token-ratio truncation and summarization, and the window they are shar
       // The summary is asked about what was left out.
       expect(prompts).toHaveLength(1);
       expect(prompts[0]).toContain(String(history[1]?.message.content));
+    });
+
+    it('keeps the latest tool results of the last 10 files read after the summary, then the newest messages; the summary request carries the goal and the files', async () => {
+      const names = ['lexer.ts', 'ast.ts', 'parser.ts', 'printer.ts', 'scope.ts', 'types.ts', 'errors.ts', 'tokens.ts', 'visitor.ts', 'emit.ts', 'config.ts', 'index.ts'];
+      const goal = 'Make the parser report every syntax error it finds, not just the first.';
+      // Twelve files read, then parser.ts read again: the last 10 are parser.ts and the 9 read after it (all but lexer.ts and ast.ts).
+      const lastTen = ['parser.ts', ...names.slice(3)];
+      const spec: ConversationSpec = {
+        turns: [
+          chatTurn(goal, 'I will read the sources first.'),
+          { user: 'Read every file.', steps: [...names.map((name) => ({ calls: [{ name: 'read_attachment', input: { name }, result: `contents of ${name}` }] })), { text: 'All read.' }] },
+          { user: 'Read parser.ts again.', steps: [{ calls: [{ name: 'read_attachment', input: { name: 'parser.ts' }, result: 'contents of parser.ts, edited' }] }, { text: 'Read it again.' }] },
+          ...Array.from({ length: 40 }, (_, i) => chatTurn(`Question ${i} about the error list?`, `Answer ${i}.`)),
+        ],
+      };
+      const filesOf = (item: PlanItem) =>
+        toolCallsOf(item.message).flatMap((call) => {
+          const parsed = parseToolArguments(call.input);
+          return parsed.ok && typeof parsed.args.name === 'string' ? [parsed.args.name] : [];
+        });
+      for (const shape of SHAPES) {
+        const history = buildHistory(spec, shape);
+        // 100 tokens a message: about 11,000 in all, over 8,000.
+        const summarized = plan('summarize', history, model, {}, () => 100);
+        const sent = summarized.messages;
+        expect(sent[0]?.message.content, shape).toBe(goal);
+        expect(sent[1]?.id, shape).toBe(SLOT_ITEM_ID);
+        expect(summarized.slot?.summary?.status, shape).toBe('needed');
+        // The latest exchange (call and results) of each of the last 10 files, right after the summary.
+        const called = sent.flatMap(filesOf);
+        expect([...called].sort(), shape).toEqual([...lastTen].sort());
+        const text = JSON.stringify(sent.map((item) => item.message));
+        for (const name of lastTen.slice(1)) expect(text, shape).toContain(`contents of ${name}`);
+        expect(text, shape).toContain('contents of parser.ts, edited');
+        // The first read of parser.ts is not sent: only its latest result.
+        expect(text, shape).not.toContain('contents of parser.ts"');
+        // Goal, summary, the 10 exchanges (a call and its result each), then the newest messages as they are, up to the last.
+        const isFileItem = (item: PlanItem) => filesOf(item).length > 0 || JSON.stringify(item.message).includes('contents of ');
+        expect(sent.flatMap((item, i) => (isFileItem(item) ? [i] : [])), shape).toEqual(Array.from({ length: 20 }, (_, i) => 2 + i));
+        const rest = sent.slice(22);
+        expect(rest.length, shape).toBeGreaterThan(0);
+        expect(rest, shape).toEqual(history.slice(history.length - rest.length));
+        // The summary request carries the goal and the files kept.
+        const prompts: string[] = [];
+        await resolvePlanSummary(summarized, {
+          summarize: async (prompt) => {
+            prompts.push(prompt);
+            return 'Read the sources; the error list is being reworked.';
+          },
+        });
+        expect(prompts[0], shape).toContain(goal);
+        for (const name of lastTen) expect(prompts[0], shape).toContain(name);
+      }
     });
   });
 
