@@ -30,6 +30,7 @@ import {
   type TrimResult,
   type WindowMessage,
 } from '../../../src/core';
+import * as conversationWindowModule from '../../../src/core/window/conversationWindow';
 import { browserDeps } from '../../../src/store';
 import { createRuntime } from '../../../src/store/appStore';
 import { announcePlan, planFor } from '../../../src/store/planning';
@@ -122,10 +123,17 @@ function announced(plan: ContextPlan): string[] {
 }
 
 describe('the message-count window module, its definition of done', () => {
-  it('is a module of the core, exported with its class, its estimate and its types', () => {
+  it('is a module of its own in the core, src/core/window/conversationWindow.ts', () => {
+    expect(typeof conversationWindowModule.ConversationWindow).toBe('function');
+    expect(typeof conversationWindowModule.estimateTokens).toBe('function');
+    expect(conversationWindowModule.DEFAULT_CONVERSATION_HISTORY_CONFIG).toEqual({ max_messages: 100, summarize_on_trim: false, preserve_first_n: 1, preserve_last_n: 20 });
+  });
+
+  it('is exported from the core with its class, its estimate and its types', () => {
+    expect(ConversationWindow).toBe(conversationWindowModule.ConversationWindow);
+    expect(estimateTokens).toBe(conversationWindowModule.estimateTokens);
     const config: ConversationHistoryConfig = { max_messages: 10 };
     const window = new ConversationWindow(config);
-    expect(window).toBeInstanceOf(ConversationWindow);
     const messages = numbered(3);
     const result: TrimResult<Message> = window.trim(messages);
     const metrics: ConversationMetrics = result.metrics;
