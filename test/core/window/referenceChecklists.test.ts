@@ -35,7 +35,7 @@ import { browserDeps } from '../../../src/store';
 import { createRuntime } from '../../../src/store/appStore';
 import { announcePlan, planFor } from '../../../src/store/planning';
 import { planReport } from '../../../src/store/planReport';
-import { DEFAULT_SETTINGS, DEFAULT_WINDOW, type ConversationOverrides, type Settings, type WindowSettings } from '../../../src/store/settings';
+import { DEFAULT_SETTINGS, DEFAULT_TOOLS, DEFAULT_WINDOW, type ConversationOverrides, type Settings, type WindowSettings } from '../../../src/store/settings';
 import { settingsProblems } from '../../../src/store/settingsRules';
 import { turnContext } from '../../../src/store/turn';
 import { buildHistory, chatTurn, deepFreeze, SHAPES, type ConversationSpec, type TurnSpec } from './conversations';
@@ -512,6 +512,35 @@ describe('the rolling window, its acceptance criteria', () => {
         expect(sent.metrics.overBudget).toBe(false);
         // Silent: nothing stands in for the pruned messages.
         expect(sent.slot).toBeNull();
+      }
+    }
+  });
+
+  it('prunes after every kind of append, tool results and parallel tool results included, in a tool loop longer than the limit too', () => {
+    // One question answered by as many tool rounds as a turn may have (single and parallel calls, alternately), then the answer.
+    const loop: TurnSpec = {
+      user: 'Read every attachment and list what each exports.',
+      steps: [
+        ...Array.from({ length: DEFAULT_TOOLS.maxRounds }, (_, i) =>
+          i % 2 === 0
+            ? { calls: [{ name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file ${i}` }] }
+            : {
+                text: 'Two more.',
+                calls: [
+                  { name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file f${i}` },
+                  { name: 'read_attachment', input: { name: `g${i}.ts` }, result: `file g${i}` },
+                ],
+              },
+        ),
+        { text: 'Each file exports one function.' },
+      ],
+    };
+    for (const shape of SHAPES) {
+      const history = buildHistory({ turns: [chatTurn('Hello?', 'Hi. What shall I read?'), loop] }, shape);
+      expect(history.length).toBeGreaterThan(50);
+      for (let n = 1; n <= history.length; n++) {
+        const sent = plan('rolling', history.slice(0, n), LARGE);
+        expect(sent.messages.length, `${shape}: ${sent.messages.length} messages sent after ${n} appended`).toBeLessThanOrEqual(50);
       }
     }
   });
