@@ -175,17 +175,35 @@ export const rollingStrategy: ContextStrategy<RollingOptions> = {
     const caps = { maxMessages: o.rollingMax };
     if (view.fullMessages <= o.rollingMax) return unchanged(view, caps);
     const evict = keepEverything(view);
-    const pinned = pinnedTotals(view, 0);
-    const cut = newestThatFit(view, 0, Infinity, o.rollingMax - pinned.messages, false);
+    const room = o.rollingMax - pinnedTotals(view, 0).messages;
+    let cut = newestThatFit(view, 0, Infinity, room, false);
+    // A request opens with a user message. When none of the last N can (a tool loop longer
+    // than N), the turn's question is kept and the tail gives up its room, so N still holds.
+    const opener = openerBefore(view, cut);
+    if (opener >= 0) cut = Math.max(newestThatFit(view, 0, Infinity, room - (view.unitMessages[opener] as number), false), opener + 1);
     let fromEnd = 0;
     for (let u = view.unitCount - 1; u >= 0; u--) {
       if (((view.unitFlags[u] as number) & (SENDABLE | PREFIX)) !== SENDABLE) continue;
       fromEnd += view.unitMessages[u] as number;
-      if (u < cut && isEvictable(view, u)) evict[u] = fromEnd > o.maxHistory ? 'history-cap' : 'message-cap';
+      if (u < cut && u !== opener && isEvictable(view, u)) evict[u] = fromEnd > o.maxHistory ? 'history-cap' : 'message-cap';
     }
     return { evict, slot: null, trigger: `${view.fullMessages} messages > ${o.rollingMax}`, caps };
   },
 };
+
+/** When no sendable unit from `cut` on can open a request, the newest one before it that can (a user turn's start or a stored summary); else -1. */
+function openerBefore(view: HistoryView, cut: number): number {
+  const opens = UnitFlag.UserStart | UnitFlag.Summary;
+  for (let u = cut; u < view.unitCount; u++) {
+    const flags = view.unitFlags[u] as number;
+    if (flags & SENDABLE && flags & opens) return -1;
+  }
+  for (let u = cut - 1; u >= 0; u--) {
+    const flags = view.unitFlags[u] as number;
+    if (flags & SENDABLE && flags & opens) return u;
+  }
+  return -1;
+}
 
 /** `truncate`'s knobs after defaults (shares of the window; see {@link truncateStrategy}). */
 export interface TruncateOptions extends ClearingOptions {

@@ -86,7 +86,8 @@ const SUMMARY = '[Conversation Summary]';
 const isSummary = (message: { content: unknown }) => typeof message.content === 'string' && message.content.startsWith(SUMMARY);
 
 /** n characters of string content cost n tokens; any other content its characters ÷ 4. */
-const lengthCounter: TokenCounter = (message) => (typeof message.content === 'string' ? message.content.length : Math.ceil(JSON.stringify(message.content ?? '').length / 4));
+const lengthCounter: TokenCounter = (message) =>
+  typeof message.content === 'string' ? message.content.length : Math.ceil(JSON.stringify(message.content ?? '').length / 4);
 
 /** Alternating user / assistant text items m0, m1, ... whose contents have the given lengths. */
 function textHistory(sizes: readonly number[]): PlanItem[] {
@@ -96,7 +97,13 @@ function textHistory(sizes: readonly number[]): PlanItem[] {
 const ids = (plan: { messages: readonly PlanItem[] }) => plan.messages.map((item) => item.id);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `m${from + i}`);
 
-function plan(strategy: string, history: readonly PlanItem[], model: ModelLimits, options: StrategyOptions = {}, counter: TokenCounter = lengthCounter): ContextPlan {
+function plan(
+  strategy: string,
+  history: readonly PlanItem[],
+  model: ModelLimits,
+  options: StrategyOptions = {},
+  counter: TokenCounter = lengthCounter,
+): ContextPlan {
   return planContext({ history, policy: { strategy, options }, model, counter });
 }
 
@@ -126,7 +133,12 @@ describe('the message-count window module, its definition of done', () => {
   it('is a module of its own in the core, src/core/window/conversationWindow.ts', () => {
     expect(typeof conversationWindowModule.ConversationWindow).toBe('function');
     expect(typeof conversationWindowModule.estimateTokens).toBe('function');
-    expect(conversationWindowModule.DEFAULT_CONVERSATION_HISTORY_CONFIG).toEqual({ max_messages: 100, summarize_on_trim: false, preserve_first_n: 1, preserve_last_n: 20 });
+    expect(conversationWindowModule.DEFAULT_CONVERSATION_HISTORY_CONFIG).toEqual({
+      max_messages: 100,
+      summarize_on_trim: false,
+      preserve_first_n: 1,
+      preserve_last_n: 20,
+    });
   });
 
   it('is exported from the core with its class, its estimate and its types', () => {
@@ -237,7 +249,12 @@ describe('the message-count window module, its definition of done', () => {
   it('estimateTokens() is the characters of all messages divided by 4', () => {
     const window = new ConversationWindow();
     // Two messages of 6 characters: 12 / 4 = 3 (not 2 + 2 rounded per message).
-    expect(window.estimateTokens([{ role: 'user', content: 'abcdef' }, { role: 'assistant', content: 'ghijkl' }])).toBe(3);
+    expect(
+      window.estimateTokens([
+        { role: 'user', content: 'abcdef' },
+        { role: 'assistant', content: 'ghijkl' },
+      ]),
+    ).toBe(3);
     expect(window.estimateTokens([{ role: 'user', content: 'x'.repeat(4000) }])).toBe(1000);
     // Characters that do not divide by 4 give a whole number within one token of chars / 4.
     const eleven = window.estimateTokens([{ role: 'user', content: 'Hello world' }]);
@@ -254,7 +271,10 @@ describe('the message-count window module, its definition of done', () => {
     const kept: Tagged[] = new ConversationWindow({ max_messages: 4, preserve_first_n: 1, preserve_last_n: 2 }).trim(tagged).trimmed;
     expect(kept.map((message) => message.tag)).toEqual([0, 9, 10, 11]);
     const spec: ConversationSpec = {
-      turns: Array.from({ length: 6 }, (_, i) => ({ user: `Step ${i}`, steps: [{ calls: [{ name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file ${i}` }] }, { text: `Done ${i}.` }] })),
+      turns: Array.from({ length: 6 }, (_, i) => ({
+        user: `Step ${i}`,
+        steps: [{ calls: [{ name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file ${i}` }] }, { text: `Done ${i}.` }],
+      })),
     };
     for (const shape of SHAPES) {
       const messages = buildHistory(spec, shape).map((item) => item.message);
@@ -384,7 +404,12 @@ describe('the message-count window and summarize on trim, their unit-test lists'
       expect(result.trimmed.slice(2)).toEqual(messages.slice(14));
       // The app's count strategy with summarize on puts it in the same place.
       const history = textHistory(Array(18).fill(20));
-      const counted = plan('count', history, { contextWindow: 200_000, maxOutputTokens: 8192 }, { maxMessages: 5, preserveFirst: 1, preserveLast: 2, summarize: true });
+      const counted = plan(
+        'count',
+        history,
+        { contextWindow: 200_000, maxOutputTokens: 8192 },
+        { maxMessages: 5, preserveFirst: 1, preserveLast: 2, summarize: true },
+      );
       expect(ids(counted)).toEqual(['m0', SLOT_ITEM_ID, ...range(14, 18)]);
       const resolved = await resolvePlanSummary(counted, { summarize: async () => 'The first steps.' });
       expect(resolved.messages[1]?.message).toEqual({ role: 'assistant', content: `${SUMMARY}\nThe first steps.` });
@@ -398,7 +423,12 @@ describe('the message-count window and summarize on trim, their unit-test lists'
       expect(result.trimmed.some(isSummary)).toBe(false);
       // The app's count strategy: no summary is sent, and the evicted messages stay out.
       const history = textHistory(Array(18).fill(20));
-      const counted = plan('count', history, { contextWindow: 200_000, maxOutputTokens: 8192 }, { maxMessages: 5, preserveFirst: 1, preserveLast: 2, summarize: true });
+      const counted = plan(
+        'count',
+        history,
+        { contextWindow: 200_000, maxOutputTokens: 8192 },
+        { maxMessages: 5, preserveFirst: 1, preserveLast: 2, summarize: true },
+      );
       const resolved = await resolvePlanSummary(counted, {
         summarize: async () => {
           throw new Error('timeout');
@@ -411,14 +441,31 @@ describe('the message-count window and summarize on trim, their unit-test lists'
 
     it('skips summarization when the evicted messages have no text content', async () => {
       const provider = summaryProvider();
-      const messages: Message[] = [{ role: 'user', content: 'initial task' }, ...Array.from({ length: 14 }, () => ({ role: 'assistant', content: null })), { role: 'user', content: 'latest' }];
-      const result = await new ConversationWindow({ max_messages: 3, preserve_first_n: 1, preserve_last_n: 1, summarize_on_trim: true }, recordingLogger()).trimWithSummary(messages, provider);
+      const messages: Message[] = [
+        { role: 'user', content: 'initial task' },
+        ...Array.from({ length: 14 }, () => ({ role: 'assistant', content: null })),
+        { role: 'user', content: 'latest' },
+      ];
+      const result = await new ConversationWindow(
+        { max_messages: 3, preserve_first_n: 1, preserve_last_n: 1, summarize_on_trim: true },
+        recordingLogger(),
+      ).trimWithSummary(messages, provider);
       expect(provider.prompts).toEqual([]);
       expect(result.trimmed.some(isSummary)).toBe(false);
       // Tool calls and results alone carry no text either.
-      const toolOnly = buildHistory({ turns: [{ user: 'List them.', steps: Array.from({ length: 12 }, (_, i) => ({ calls: [{ name: 'read_attachment', input: {}, result: `f${i}.ts` }] })) }] }, 'anthropic').map((item) => item.message);
+      const toolOnly = buildHistory(
+        {
+          turns: [
+            { user: 'List them.', steps: Array.from({ length: 12 }, (_, i) => ({ calls: [{ name: 'read_attachment', input: {}, result: `f${i}.ts` }] })) },
+          ],
+        },
+        'anthropic',
+      ).map((item) => item.message);
       const toolProvider = summaryProvider();
-      await new ConversationWindow({ max_messages: 3, preserve_first_n: 1, preserve_last_n: 2, summarize_on_trim: true }, recordingLogger()).trimWithSummary(toolOnly, toolProvider);
+      await new ConversationWindow({ max_messages: 3, preserve_first_n: 1, preserve_last_n: 2, summarize_on_trim: true }, recordingLogger()).trimWithSummary(
+        toolOnly,
+        toolProvider,
+      );
       expect(toolProvider.prompts).toEqual([]);
     });
 
@@ -464,7 +511,10 @@ describe('the rolling window, its acceptance criteria', () => {
     const history = textHistory(Array(80).fill(10));
     expect(ids(plan('rolling', history, LARGE))).toEqual(range(30, 80));
     // The app, from its settings.
-    expect(turnContext(appSettings({ strategy: 'rolling' }), undefined, emptyCalibration()).policy).toMatchObject({ strategy: 'rolling', options: { rollingMax: 50 } });
+    expect(turnContext(appSettings({ strategy: 'rolling' }), undefined, emptyCalibration()).policy).toMatchObject({
+      strategy: 'rolling',
+      options: { rollingMax: 50 },
+    });
     expect(ids(appPlan(appSettings({ strategy: 'rolling' }), undefined, history))).toEqual(range(30, 80));
     // Overridden in Settings, and for one conversation (the others keep the global value).
     const global = appSettings({ strategy: 'rolling', rollingMax: 24 });
@@ -488,7 +538,11 @@ describe('the rolling window, its acceptance criteria', () => {
     // Turns of each kind the app appends: a question and its answer, a tool call and its result, parallel calls and their results.
     const turns: TurnSpec[] = Array.from({ length: 45 }, (_, i) => {
       if (i % 3 === 0) return chatTurn(`Question ${i}?`, `Answer ${i}.`);
-      if (i % 3 === 1) return { user: `Read f${i}.ts`, steps: [{ calls: [{ name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file ${i}` }] }, { text: `Read ${i}.` }] };
+      if (i % 3 === 1)
+        return {
+          user: `Read f${i}.ts`,
+          steps: [{ calls: [{ name: 'read_attachment', input: { name: `f${i}.ts` }, result: `file ${i}` }] }, { text: `Read ${i}.` }],
+        };
       return {
         user: `Compare f${i}.ts and g${i}.ts`,
         steps: [
@@ -610,7 +664,11 @@ describe('token-ratio truncation and summarization, and the window they are shar
     it('a model no registry knows gets the default of 4,096 tokens', () => {
       expect(DEFAULT_CONTEXT_WINDOW).toBe(4096);
       expect(resolveModelInfo('my-local-model', { provider: 'openai-compatible' })).toMatchObject({ contextWindow: 4096, maxOutputTokens: 4096, known: false });
-      const unknown = turnContext(appSettings({}, { provider: 'openai-compatible', models: { 'openai-compatible': 'my-local-model' } }), undefined, emptyCalibration());
+      const unknown = turnContext(
+        appSettings({}, { provider: 'openai-compatible', models: { 'openai-compatible': 'my-local-model' } }),
+        undefined,
+        emptyCalibration(),
+      );
       expect(unknown.model.contextWindow).toBe(4096);
       expect(planFor(unknown, []).metrics.contextWindow).toBe(4096);
     });
@@ -684,15 +742,37 @@ describe('token-ratio truncation and summarization, and the window they are shar
     });
 
     it('keeps the latest tool results of the last 10 files read after the summary, then the newest messages; the summary request carries the goal and the files', async () => {
-      const names = ['lexer.ts', 'ast.ts', 'parser.ts', 'printer.ts', 'scope.ts', 'types.ts', 'errors.ts', 'tokens.ts', 'visitor.ts', 'emit.ts', 'config.ts', 'index.ts'];
+      const names = [
+        'lexer.ts',
+        'ast.ts',
+        'parser.ts',
+        'printer.ts',
+        'scope.ts',
+        'types.ts',
+        'errors.ts',
+        'tokens.ts',
+        'visitor.ts',
+        'emit.ts',
+        'config.ts',
+        'index.ts',
+      ];
       const goal = 'Make the parser report every syntax error it finds, not just the first.';
       // Twelve files read, then parser.ts read again: the last 10 are parser.ts and the 9 read after it (all but lexer.ts and ast.ts).
       const lastTen = ['parser.ts', ...names.slice(3)];
       const spec: ConversationSpec = {
         turns: [
           chatTurn(goal, 'I will read the sources first.'),
-          { user: 'Read every file.', steps: [...names.map((name) => ({ calls: [{ name: 'read_attachment', input: { name }, result: `contents of ${name}` }] })), { text: 'All read.' }] },
-          { user: 'Read parser.ts again.', steps: [{ calls: [{ name: 'read_attachment', input: { name: 'parser.ts' }, result: 'contents of parser.ts, edited' }] }, { text: 'Read it again.' }] },
+          {
+            user: 'Read every file.',
+            steps: [...names.map((name) => ({ calls: [{ name: 'read_attachment', input: { name }, result: `contents of ${name}` }] })), { text: 'All read.' }],
+          },
+          {
+            user: 'Read parser.ts again.',
+            steps: [
+              { calls: [{ name: 'read_attachment', input: { name: 'parser.ts' }, result: 'contents of parser.ts, edited' }] },
+              { text: 'Read it again.' },
+            ],
+          },
           ...Array.from({ length: 40 }, (_, i) => chatTurn(`Question ${i} about the error list?`, `Answer ${i}.`)),
         ],
       };
@@ -719,7 +799,10 @@ describe('token-ratio truncation and summarization, and the window they are shar
         expect(text, shape).not.toContain('contents of parser.ts"');
         // Goal, summary, the 10 exchanges (a call and its result each), then the newest messages as they are, up to the last.
         const isFileItem = (item: PlanItem) => filesOf(item).length > 0 || JSON.stringify(item.message).includes('contents of ');
-        expect(sent.flatMap((item, i) => (isFileItem(item) ? [i] : [])), shape).toEqual(Array.from({ length: 20 }, (_, i) => 2 + i));
+        expect(
+          sent.flatMap((item, i) => (isFileItem(item) ? [i] : [])),
+          shape,
+        ).toEqual(Array.from({ length: 20 }, (_, i) => 2 + i));
         const rest = sent.slice(22);
         expect(rest.length, shape).toBeGreaterThan(0);
         expect(rest, shape).toEqual(history.slice(history.length - rest.length));
