@@ -22,12 +22,21 @@ export const CALIBRATION_SMOOTHING = 0.3;
  */
 export const CALIBRATION_MIN_TOKENS = 256;
 
+/**
+ * How far the learned factor may drift from the one plans use before plans follow it. The
+ * learned factor moves a little with every answer; planned with as it is, each wobble would
+ * move where the window cuts and break the provider's prompt cache for nothing.
+ */
+export const CALIBRATION_PLAN_BAND = 0.05;
+
 /** One model's learned correction. */
 export interface ModelCalibration {
   /** reported ÷ estimated input tokens, smoothed; within [CALIBRATION_MIN_FACTOR, CALIBRATION_MAX_FACTOR]. */
   factor: number;
   /** Observations folded into `factor` (tightenings included). */
   samples: number;
+  /** The factor plans use, when it differs from `factor`: it follows `factor` once that is more than CALIBRATION_PLAN_BAND away. */
+  planned?: number;
 }
 
 /** Calibration for every model seen, as plain JSON so it can be persisted as is. */
@@ -43,8 +52,16 @@ export function emptyCalibration(): CalibrationState {
 }
 
 /** The factor to apply for `modelId`: 1 when the model has never been observed. */
+/** The factor plans for `modelId` are made with (1 when nothing was learned yet). */
 export function calibrationFactor(state: CalibrationState, modelId: string): number {
-  return state.models[modelId]?.factor ?? 1;
+  const model = state.models[modelId];
+  return model?.planned ?? model?.factor ?? 1;
+}
+
+/** A model's calibration after its learned factor became `factor`: plans keep their factor while it stays within the band. */
+function settled(previous: ModelCalibration | undefined, factor: number, samples: number): ModelCalibration {
+  const planned = previous ? (previous.planned ?? previous.factor) : factor;
+  return Math.abs(factor / planned - 1) > CALIBRATION_PLAN_BAND || planned === factor ? { factor, samples } : { factor, samples, planned };
 }
 
 function clampFactor(factor: number): number {
@@ -80,7 +97,7 @@ export function observeInputTokens(
   if (previous === undefined) return withModel(state, modelId, { factor: ratio, samples: 1 });
   const weight = Math.min(1, Math.max(smoothing, 1 / (previous.samples + 1)));
   const factor = clampFactor(Math.exp((1 - weight) * Math.log(previous.factor) + weight * Math.log(ratio)));
-  return withModel(state, modelId, { factor, samples: previous.samples + 1 });
+  return withModel(state, modelId, settled(previous, factor, previous.samples + 1));
 }
 
 /**
@@ -95,7 +112,13 @@ export function tightenCalibration(state: CalibrationState, modelId: string, est
   const previous = state.models[modelId];
   const current = previous?.factor ?? 1;
   const factor = Math.max(current, clampFactor(actualTokens / estimatedTokens));
-  return withModel(state, modelId, { factor, samples: (previous?.samples ?? 0) + 1 });
+  // An error proves the plan's count was too low: plans take the tightened factor at once.
+  const planned = Math.max(factor, previous?.planned ?? 0);
+  return withModel(
+    state,
+    modelId,
+    planned === factor ? { factor, samples: (previous?.samples ?? 0) + 1 } : { factor, samples: (previous?.samples ?? 0) + 1, planned },
+  );
 }
 
 /**
@@ -130,10 +153,14 @@ export function readCalibration(value: unknown): CalibrationState {
   if (typeof models !== 'object' || models === null) return state;
   for (const [modelId, entry] of Object.entries(models as Record<string, unknown>)) {
     if (typeof entry !== 'object' || entry === null) continue;
-    const { factor, samples } = entry as { factor?: unknown; samples?: unknown };
+    const { factor, samples, planned } = entry as { factor?: unknown; samples?: unknown; planned?: unknown };
     if (typeof factor !== 'number' || !Number.isFinite(factor) || factor <= 0) continue;
     if (typeof samples !== 'number' || !Number.isInteger(samples) || samples < 0) continue;
-    state.models[modelId] = { factor: clampFactor(factor), samples };
+    const usable = typeof planned === 'number' && Number.isFinite(planned) && planned > 0;
+    state.models[modelId] =
+      usable && clampFactor(planned) !== clampFactor(factor)
+        ? { factor: clampFactor(factor), samples, planned: clampFactor(planned) }
+        : { factor: clampFactor(factor), samples };
   }
   return state;
 }

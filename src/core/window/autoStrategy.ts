@@ -38,7 +38,7 @@ export interface AutoOptions extends ClearingOptions {
 
 /** The limits `auto` plans against, in input tokens (system + messages + draft) and conversation messages. */
 export interface AutoLimits {
-  /** Trim when the request would exceed this: min(window × windowShare, budgetTokens) − output reserve, so never past the max input tokens. */
+  /** Trim when the request would exceed this: min(max input tokens × windowShare, budgetTokens − output reserve). */
   highWaterTokens: number;
   /** A trim evicts whole turns until the request is at or under this: highWaterTokens × lowWater. */
   lowWaterTokens: number;
@@ -50,14 +50,12 @@ export interface AutoLimits {
 
 /**
  * The high- and low-water marks of `auto` for a model's max input tokens (the window minus
- * the answer's reserve), that reserve and the options. Its share and the user's budget are
- * of the whole request, so the reserve comes out of them and the marks always lie under the
- * max input tokens.
+ * the answer's reserve), that reserve and the options. The user's budget is for the whole
+ * request, so the reserve comes out of it.
  */
 export function autoLimits(maxInputTokens: number, outputReserve: number, o: AutoOptions): AutoLimits {
-  const share = Math.floor((maxInputTokens + outputReserve) * o.windowShare);
-  const budget = o.budgetTokens > 0 ? Math.min(share, o.budgetTokens) : share;
-  const highWaterTokens = Math.max(0, budget - outputReserve);
+  const share = Math.floor(maxInputTokens * o.windowShare);
+  const highWaterTokens = Math.max(0, o.budgetTokens > 0 ? Math.min(share, o.budgetTokens - outputReserve) : share);
   return {
     highWaterTokens,
     lowWaterTokens: Math.floor(highWaterTokens * o.lowWater),

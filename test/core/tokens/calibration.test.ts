@@ -38,6 +38,21 @@ describe('calibration from reported input tokens', () => {
     expect(after).toBeLessThan(1.5);
   });
 
+  it('keeps the factor plans use while the learned one wobbles within 5 %, and follows it beyond', () => {
+    let state = observeInputTokens(emptyCalibration(), MODEL, 10_000, 11_000); // 1.1
+    for (const reported of [11_300, 10_800, 11_200, 10_900]) {
+      state = observeInputTokens(state, MODEL, 10_000, reported);
+      expect(calibrationFactor(state, MODEL)).toBe(1.1);
+    }
+    expect(state.models[MODEL]!.factor).not.toBe(1.1);
+    for (let i = 0; i < 3; i++) state = observeInputTokens(state, MODEL, 10_000, 13_000);
+    expect(calibrationFactor(state, MODEL)).toBe(state.models[MODEL]!.factor);
+    expect(calibrationFactor(state, MODEL)).toBeGreaterThan(1.1 * 1.05);
+    expect(readCalibration(JSON.parse(JSON.stringify(observeInputTokens(state, MODEL, 10_000, 12_500))))).toEqual(
+      observeInputTokens(state, MODEL, 10_000, 12_500),
+    );
+  });
+
   it('is bounded to [0.5, 2] whatever the provider reports', () => {
     const high = observeInputTokens(emptyCalibration(), MODEL, 1_000, 50_000);
     expect(calibrationFactor(high, MODEL)).toBe(CALIBRATION_MAX_FACTOR);

@@ -39,9 +39,9 @@ function auto(history: readonly PlanItem[], options: StrategyOptions = {}, extra
 }
 
 describe('auto: limits', () => {
-  it('plans against min(80 % of the window, the user’s budget) minus the output reserve', () => {
+  it('plans against 80 % of the max input tokens (the window minus the reserve), or the user’s budget minus the reserve', () => {
     const options = autoStrategy.resolveOptions({});
-    expect(autoLimits(9_000, 1000, options)).toEqual({ highWaterTokens: 7000, lowWaterTokens: 4200, highWaterMessages: 100, lowWaterMessages: 60 });
+    expect(autoLimits(9_000, 1000, options)).toEqual({ highWaterTokens: 7200, lowWaterTokens: 4320, highWaterMessages: 100, lowWaterMessages: 60 });
     expect(autoLimits(9_000, 1000, { ...options, budgetTokens: 3000 })).toMatchObject({ highWaterTokens: 2000, lowWaterTokens: 1200 });
     expect(autoLimits(991_808, 8192, { ...options, budgetTokens: 100_000, maxMessages: 0 })).toEqual({
       highWaterTokens: 91_808,
@@ -65,7 +65,7 @@ describe('the plan reports where its strategy trims', () => {
     planContext({ history: turns(3), policy: { strategy, options }, model: limits, counter: lengthCounter }).metrics;
 
   it('auto: the high- and low-water marks plus the answer’s reserve', () => {
-    expect(plan('auto')).toMatchObject({ maxInputTokens: 9000, triggerTokens: 8000, targetTokens: 5200 });
+    expect(plan('auto')).toMatchObject({ maxInputTokens: 9000, triggerTokens: 8200, targetTokens: 5320 });
     expect(plan('auto', { budgetTokens: 3000 })).toMatchObject({ triggerTokens: 3000, targetTokens: 2200 });
   });
 
