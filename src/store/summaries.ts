@@ -4,7 +4,16 @@
  * stored as a `summary` message covering the ids it replaces.
  */
 import type { ContextPlan, PlanItem, StoredMessage, SummaryFocus, SummaryRequest, WindowMessage } from '../core';
-import { SLOT_ITEM_ID, WindowpaneError, buildSummaryPrompt, estimateTextTokens, resolveModelInfo, summaryCacheKey, summaryMessage } from '../core';
+import {
+  SLOT_ITEM_ID,
+  WindowpaneError,
+  buildSummaryPrompt,
+  estimateTextTokens,
+  resolveModelInfo,
+  summaryCacheKey,
+  summaryFocusOf,
+  summaryMessage,
+} from '../core';
 import type { ChatProvider } from '../providers';
 import { notify, repo, reportError, type Runtime } from './appStore';
 import { buildHistory } from './history';
@@ -115,13 +124,26 @@ export async function regenerateSummary(rt: Runtime, summaryId: string): Promise
   try {
     const provider = await rt.deps.createProvider(ctx.providerSettings);
     const maxTokens = Math.min(ctx.settings.window.summaryMaxTokens, ctx.model.maxOutputTokens);
-    const text = (
-      await provider.complete(buildSummaryPrompt('concise', messages), { model: ctx.settings.window.summaryModel || ctx.modelId, maxTokens })
-    ).trim();
+    const prompt = buildSummaryPrompt(summaryKind(ctx), messages, undefined, regeneratedFocus(ctx, list, covered));
+    const text = (await provider.complete(prompt, { model: ctx.settings.window.summaryModel || ctx.modelId, maxTokens })).trim();
     if (text) await updateMessage(rt, summary, { content: [{ type: 'text', text: summaryMessage(text).content }] });
   } catch (error) {
     reportError(rt, error, 'regenerate the summary');
   } finally {
     rt.store.setState({ sendingId: null });
   }
+}
+
+/** The prompt the conversation's strategy writes its summaries with: two-tier's structured one, else the concise one. */
+function summaryKind(ctx: TurnContext): 'structured' | 'concise' {
+  return ctx.policy.strategy === 'two-tier' ? 'structured' : 'concise';
+}
+
+/** Under `summarize`, a summary written again keeps the goal and the files read after it in view, as when it was first written. */
+function regeneratedFocus(ctx: TurnContext, list: readonly StoredMessage[], covered: ReadonlySet<string>): SummaryFocus | undefined {
+  if (ctx.policy.strategy !== 'summarize') return undefined;
+  const history = buildHistory(list, ctx.wireShape, '');
+  const goal = history.find((item) => item.message.role === 'user' && !covered.has(item.id))?.message;
+  const after = history.filter((item) => !covered.has(item.id) && item.kind !== 'summary').map((item) => item.message);
+  return summaryFocusOf(goal, after);
 }

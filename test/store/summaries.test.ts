@@ -12,6 +12,7 @@ import { createRuntime, type Runtime } from '../../src/store/appStore';
 import { attachFiles } from '../../src/store/attachmentActions';
 import { hydrate } from '../../src/store/hydrate';
 import * as chat from '../../src/store/sendPipeline';
+import { regenerateSummary } from '../../src/store/summaries';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';
 
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });
@@ -124,5 +125,26 @@ describe('summarize in the store', () => {
     const last = outline(requests.at(-1)!);
     expect(last.slice(0, 2)).toEqual([`user: ${GOAL}`, 'assistant: [Conversation Summary]']);
     expect(last[2]).toMatch(/^assistant: read f\d+\.txt$/);
+  });
+
+  it('writes a summary again with the same goal and kept files when asked to regenerate it', async () => {
+    const { rt, prompts } = await start(async (request) => {
+      const last = request.messages.at(-1)!;
+      if (last.content === GOAL) return answer([text('Attach them, please.')]);
+      const asked = typeof last.content === 'string' ? /^Read (f\d+\.txt)\.$/.exec(last.content)?.[1] : undefined;
+      if (asked) return answer([call(`toolu_${asked}`, 'read_attachment', { name: asked })]);
+      const read = request.messages.at(-2)!.content as unknown as ToolUseBlock[];
+      return answer([text(`Notes on ${(read[0]!.input as { name: string }).name}: ${'n'.repeat(1200)}`)]);
+    });
+    const id = await sendAndSettle(rt, GOAL);
+    const files = Array.from({ length: FILES }, (_, i) => new File([`line one of f${i + 1}\nline two\n`], `f${i + 1}.txt`, { type: 'text/plain' }));
+    await attachFiles(rt, id, files);
+    for (let n = 1; n <= FILES; n++) await sendAndSettle(rt, `Read f${n}.txt.`);
+    const summary = (rt.store.getState().messages[id] ?? []).find((m) => m.kind === 'summary')!;
+    const before = prompts.length;
+    await regenerateSummary(rt, summary.id);
+    expect(prompts).toHaveLength(before + 1);
+    expect(prompts.at(-1)).toContain(`The user's goal: ${GOAL}`);
+    expect(listedFiles(prompts.at(-1)!).length).toBeGreaterThan(1);
   });
 });

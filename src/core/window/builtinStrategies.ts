@@ -13,10 +13,9 @@ import { contentChars } from '../messages';
 import { UnitFlag, type ContextStrategy, type HistoryView, type PlanItem, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
 import { evictBetween, headTotals, isEvictable, keepEverything, newestSendable, newestThatFit, percent, pinnedTotals, summarySlotReserve } from './strategyKit';
 import { CLEARING_OFF, clearingOptions, replayClearing, withClearing, type ClearingMarks, type ClearingOptions } from './toolClearing';
-import { evictKeepingRecentFiles, goalText } from './recentFiles';
+import { evictKeepingRecentFiles, goalText, PRESERVE_RECENT_FILES } from './recentFiles';
 
 /** `summarize` keeps the latest tool results of this many most recently named files. */
-const PRESERVE_RECENT_FILES = 10;
 
 // Read once (see historyView.ts): the strategies test these bits for every unit.
 const { Sendable: SENDABLE, Prefix: PREFIX } = UnitFlag;
