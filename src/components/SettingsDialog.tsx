@@ -62,6 +62,7 @@ const KNOB_LABELS: Record<Knob, string> = {
   budgetUsd: 'Money budget per request',
   summaryModel: 'Summary model',
   summaryMaxTokens: 'Summary max tokens',
+  preserveRecentFiles: 'Files kept after the summary',
   readAttachment: 'read_attachment',
   runJavascript: 'run_javascript',
   maxRounds: 'Tool rounds per turn',
@@ -506,6 +507,25 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
                   />
                 )}
               </Field>
+              {w.strategy === 'summarize' && (
+                <Field
+                  label="Files kept after the summary"
+                  hint="The latest result of each of the last N files read or modified stays word for word after the summary. 0 keeps none."
+                  error={problems.preserveRecentFiles}
+                >
+                  {(id, hint, invalid) => (
+                    <NumberInput
+                      id={id}
+                      aria-describedby={hint}
+                      aria-invalid={invalid}
+                      min={0}
+                      step={1}
+                      value={w.preserveRecentFiles}
+                      onValue={(v) => setWindow({ preserveRecentFiles: typedNumber(v) })}
+                    />
+                  )}
+                </Field>
+              )}
             </div>
           </section>
 

@@ -32,6 +32,8 @@ export interface WindowSettings {
   summaryModel: string;
   /** Summaries are asked for with a small `max_tokens`. */
   summaryMaxTokens: number;
+  /** summarize: the latest result of each of this many distinct files read or modified stays after the summary (0: none). */
+  preserveRecentFiles: number;
   /** What Windowpane adds to each strategy's rule, as the user set it (see strategyAdditions.ts). */
   additions: StrategyAdditions;
 }
@@ -88,6 +90,7 @@ export const DEFAULT_WINDOW: WindowSettings = {
   budgetUsd: 0.5,
   summaryModel: '',
   summaryMaxTokens: 1024,
+  preserveRecentFiles: 10,
   additions: {},
 };
 

@@ -63,6 +63,7 @@ export const WINDOW_RULES: Record<keyof WindowSettings, Rule> = {
   budgetUsd: (value) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? null : 'Enter an amount of 0 or more.'),
   summaryModel: text(200),
   summaryMaxTokens: whole(1, 1_000_000),
+  preserveRecentFiles: whole(0, 1000),
   additions: additionsProblem,
 };
 

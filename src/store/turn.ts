@@ -184,6 +184,7 @@ function strategyOptions(w: WindowSettings, model: ResolvedModelInfo, outputRese
     lowWater: w.lowWater,
     outputReserve,
     summarize: w.summarize,
+    preserveRecentFiles: w.preserveRecentFiles,
     ...additionsFor(w),
     // Each strategy keeps its own default summary length unless the user changed it (two-tier:
     // 2,000); a summary is one answer of the model, so never more than it may write.

@@ -99,6 +99,23 @@ describe('SettingsDialog', () => {
     expect(saved()?.[0].window).toMatchObject({ strategy: 'two-tier', triggerRatio: 0.8, additions: {} });
   });
 
+  it('asks how many files summarize keeps after its summary, only for summarize, and checks it', async () => {
+    const { dialog, saved } = open();
+    const d = within(dialog);
+    expect(d.queryByRole('spinbutton', { name: 'Files kept after the summary' })).not.toBeInTheDocument();
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'summarize');
+    const field = d.getByRole('spinbutton', { name: 'Files kept after the summary' });
+    expect(field).toHaveValue(10);
+    await userEvent.clear(field);
+    await userEvent.type(field, '-2');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.clear(field);
+    await userEvent.type(field, '4');
+    expect(field).not.toHaveAttribute('aria-invalid');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].window).toMatchObject({ strategy: 'summarize', preserveRecentFiles: 4 });
+  });
+
   it('saves the edited settings globally', async () => {
     const { dialog, saved } = open();
     const d = within(dialog);

@@ -42,6 +42,11 @@ describe('what Windowpane adds to a strategy’s rule', () => {
     expect(options).toMatchObject({ keepGoal: true, scriptAwareCount: false, clearToolResults: false, keepPinned: false });
   });
 
+  it('gives summarize the number of files to keep after its summary', () => {
+    const options = turnContext(withWindow({ strategy: 'summarize', preserveRecentFiles: 3 }), undefined, emptyCalibration()).policy.options;
+    expect(options).toMatchObject({ preserveRecentFiles: 3 });
+  });
+
   it('resets a strategy to its own rule: its documented knobs, nothing added, the user’s budget and model kept', () => {
     const w = {
       ...DEFAULT_WINDOW,
