@@ -209,8 +209,8 @@ describe('several tabs and versions', () => {
   it('opens the same database from two tabs at once', async () => {
     const factory = new IDBFactory();
     const [a, b] = await Promise.all([openWindowpaneDb({ factory }), openWindowpaneDb({ factory })]);
-    await createRepository(a).createConversation({ id: 'shared', title: 'Shared' });
-    expect(await createRepository(b).getConversation('shared')).toMatchObject({ title: 'Shared' });
+    await createRepository(a).createConversation({ id: 'common', title: 'Common' });
+    expect(await createRepository(b).getConversation('common')).toMatchObject({ title: 'Common' });
     a.close();
     b.close();
     await request(factory.deleteDatabase('windowpane'));

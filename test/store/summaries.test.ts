@@ -99,20 +99,29 @@ function outline(messages: WindowMessage[]): string[] {
   });
 }
 
+/**
+ * The conversation both tests hold: the goal, the files attached, then one question per file
+ * that the model answers by reading it and taking long notes, so summarize trims and summarizes.
+ */
+async function readEveryFile(): Promise<{ rt: Runtime; prompts: string[]; requests: WindowMessage[][]; id: string }> {
+  const started = await start(async (request) => {
+    const last = request.messages.at(-1)!;
+    if (last.content === GOAL) return answer([text('Attach them, please.')]);
+    const asked = typeof last.content === 'string' ? /^Read (f\d+\.txt)\.$/.exec(last.content)?.[1] : undefined;
+    if (asked) return answer([call(`toolu_${asked}`, 'read_attachment', { name: asked })]);
+    const read = request.messages.at(-2)!.content as unknown as ToolUseBlock[];
+    return answer([text(`Notes on ${(read[0]!.input as { name: string }).name}: ${'n'.repeat(1200)}`)]);
+  });
+  const id = await sendAndSettle(started.rt, GOAL);
+  const files = Array.from({ length: FILES }, (_, i) => new File([`line one of f${i + 1}\nline two\n`], `f${i + 1}.txt`, { type: 'text/plain' }));
+  await attachFiles(started.rt, id, files);
+  for (let n = 1; n <= FILES; n++) await sendAndSettle(started.rt, `Read f${n}.txt.`);
+  return { ...started, id };
+}
+
 describe('summarize in the store', () => {
   it('asks the provider for a summary that names the goal and the files kept after it, and sends it before them', async () => {
-    const { rt, prompts, requests } = await start(async (request) => {
-      const last = request.messages.at(-1)!;
-      if (last.content === GOAL) return answer([text('Attach them, please.')]);
-      const asked = typeof last.content === 'string' ? /^Read (f\d+\.txt)\.$/.exec(last.content)?.[1] : undefined;
-      if (asked) return answer([call(`toolu_${asked}`, 'read_attachment', { name: asked })]);
-      const read = request.messages.at(-2)!.content as unknown as ToolUseBlock[];
-      return answer([text(`Notes on ${(read[0]!.input as { name: string }).name}: ${'n'.repeat(1200)}`)]);
-    });
-    const id = await sendAndSettle(rt, GOAL);
-    const files = Array.from({ length: FILES }, (_, i) => new File([`line one of f${i + 1}\nline two\n`], `f${i + 1}.txt`, { type: 'text/plain' }));
-    await attachFiles(rt, id, files);
-    for (let n = 1; n <= FILES; n++) await sendAndSettle(rt, `Read f${n}.txt.`);
+    const { rt, prompts, requests, id } = await readEveryFile();
 
     expect(prompts.length).toBeGreaterThan(0);
     for (const prompt of prompts) {
@@ -128,18 +137,7 @@ describe('summarize in the store', () => {
   });
 
   it('writes a summary again with the same goal and kept files when asked to regenerate it', async () => {
-    const { rt, prompts } = await start(async (request) => {
-      const last = request.messages.at(-1)!;
-      if (last.content === GOAL) return answer([text('Attach them, please.')]);
-      const asked = typeof last.content === 'string' ? /^Read (f\d+\.txt)\.$/.exec(last.content)?.[1] : undefined;
-      if (asked) return answer([call(`toolu_${asked}`, 'read_attachment', { name: asked })]);
-      const read = request.messages.at(-2)!.content as unknown as ToolUseBlock[];
-      return answer([text(`Notes on ${(read[0]!.input as { name: string }).name}: ${'n'.repeat(1200)}`)]);
-    });
-    const id = await sendAndSettle(rt, GOAL);
-    const files = Array.from({ length: FILES }, (_, i) => new File([`line one of f${i + 1}\nline two\n`], `f${i + 1}.txt`, { type: 'text/plain' }));
-    await attachFiles(rt, id, files);
-    for (let n = 1; n <= FILES; n++) await sendAndSettle(rt, `Read f${n}.txt.`);
+    const { rt, prompts, id } = await readEveryFile();
     const summary = (rt.store.getState().messages[id] ?? []).find((m) => m.kind === 'summary')!;
     const before = prompts.length;
     await regenerateSummary(rt, summary.id);

@@ -7,7 +7,7 @@ import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, SUMMARY_MAX_TOKENS } from '../summary';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { UnitFlag, type ContextStrategy, type EvictionReason, type HistoryView, type Selection, type ToolResultClearing } from './types';
-import { keepEverything, summarySlotReserve } from './strategyKit';
+import { keepEverything, summaryOrMarker, summarySlotReserve } from './strategyKit';
 import {
   CLEARING_DEFAULTS,
   clearingCandidates,
@@ -254,11 +254,7 @@ export const autoStrategy: ContextStrategy<AutoOptions> = {
     const messageLow = Number.isFinite(limits.lowWaterMessages) ? ` and ${limits.lowWaterMessages} messages` : '';
     return {
       evict,
-      slot: o.summarize
-        ? { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary }
-        : o.marker
-          ? { kind: 'marker' }
-          : null,
+      slot: summaryOrMarker(o),
       trigger: trimmed
         ? `whole turns trimmed at the high-water mark (${limits.highWaterTokens} tokens${messageCap}) down to ${limits.lowWaterTokens} tokens${messageLow}`
         : null,

@@ -11,11 +11,20 @@ import { countKeptRanges } from './conversationWindow';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { contentChars } from '../messages';
 import { UnitFlag, type ContextStrategy, type HistoryView, type PlanItem, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
-import { evictBetween, headTotals, isEvictable, keepEverything, newestSendable, newestThatFit, percent, pinnedTotals, summarySlotReserve } from './strategyKit';
+import {
+  evictBetween,
+  headTotals,
+  isEvictable,
+  keepEverything,
+  newestSendable,
+  newestThatFit,
+  percent,
+  pinnedTotals,
+  summaryOrMarker,
+  summarySlotReserve,
+} from './strategyKit';
 import { CLEARING_OFF, clearingOptions, replayClearing, withClearing, type ClearingMarks, type ClearingOptions } from './toolClearing';
 import { evictKeepingRecentFiles, goalText, PRESERVE_RECENT_FILES } from './recentFiles';
-
-/** `summarize` keeps the latest tool results of this many most recently named files. */
 
 // Read once (see historyView.ts): the strategies test these bits for every unit.
 const { Sendable: SENDABLE, Prefix: PREFIX } = UnitFlag;
@@ -135,11 +144,7 @@ export const countStrategy: ContextStrategy<CountOptions> = {
     }
     return {
       evict,
-      slot: o.summarize
-        ? { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary }
-        : o.marker
-          ? { kind: 'marker' }
-          : null,
+      slot: summaryOrMarker(o),
       trigger: `${total} messages > max_messages (${o.maxMessages})`,
       caps,
     };

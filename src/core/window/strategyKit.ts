@@ -1,5 +1,5 @@
 /** Small building blocks the built-in strategies share. All linear in the number of units. */
-import { UnitFlag, type EvictionReason, type HistoryView } from './types';
+import { UnitFlag, type EvictionReason, type HistoryView, type SlotRequest } from './types';
 
 // Read once (see historyView.ts): these run once per unit.
 const { Sendable: SENDABLE, Pinned: PINNED, Prefix: PREFIX, Summary: SUMMARY } = UnitFlag;
@@ -102,4 +102,10 @@ export function summarySlotReserve(view: HistoryView, maxTokens: number): number
     if (flags & SUMMARY && flags & SENDABLE) reserve = Math.max(reserve, view.unitTokens[u] as number);
   }
   return reserve;
+}
+
+/** What stands in for evicted messages under `summarize` / `marker` knobs: a concise summary, else the marker, else nothing. */
+export function summaryOrMarker(o: { summarize: boolean; marker: boolean; summaryMaxTokens: number; minEvictedForSummary: number }): SlotRequest | null {
+  if (o.summarize) return { kind: 'summary', source: 'llm', prompt: 'concise', maxTokens: o.summaryMaxTokens, minEvicted: o.minEvictedForSummary };
+  return o.marker ? { kind: 'marker' } : null;
 }
