@@ -112,10 +112,14 @@ export function TokenGauge(props: TokenGaugeProps) {
               </tbody>
             </table>
           )}
-          {report && <p className="gauge-metrics">{report.conversation}</p>}
-          {report?.trimmed && <p className="gauge-metrics">{report.trimmed}</p>}
-          {report?.pruned && <p className="gauge-metrics">{report.pruned}</p>}
-          {costSoFar !== undefined && <p>This conversation so far: {formatUsd(costSoFar)}</p>}
+          {(report || costSoFar !== undefined) && (
+            <div className="gauge-metrics">
+              {report && <p>{report.conversation}</p>}
+              {report?.trimmed && <p>{report.trimmed}</p>}
+              {report?.pruned && <p>{report.pruned}</p>}
+              {costSoFar !== undefined && <p>This conversation so far: {formatUsd(costSoFar)}</p>}
+            </div>
+          )}
         </div>
       </details>
       {approachingLimit && (

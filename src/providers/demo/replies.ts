@@ -10,7 +10,7 @@ import type { CacheAccount } from './promptCache';
 
 const TIPS = [
   'The gauge by the composer shows how full my window is. Every request is planned before it is sent: Windowpane keeps your first message and the newest ones, and decides what else fits.',
-  'Nothing you write is deleted. Trimming only changes what is sent; the whole conversation stays in this browser, and a pinned message is kept in every request.',
+  'Nothing you write is deleted. Trimming only changes what is sent; the whole conversation stays in this browser, and with the automatic strategy a pinned message is kept in every request.',
   'With summaries on (Settings), trimmed messages are replaced by one short summary, so I still know what we talked about. A summary costs one small extra request; plain trimming costs nothing.',
   'Providers can cache the repeated start of a request, and cached tokens are much cheaper. I report cache reads and writes the way Anthropic does, so you can watch them in the usage details.',
   'You can press Stop at any time: the partial answer is kept and marked as stopped. Try it on one of my answers if you are quick.',
