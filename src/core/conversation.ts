@@ -68,8 +68,15 @@ export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted'
 export interface StoredMessage {
   id: string;
   conversationId: string;
-  /** Position in the conversation, strictly increasing; the order of the transcript. */
+  /** Position in the conversation, strictly increasing in the order messages were written: a message's seq is above its parent's. */
   seq: number;
+  /**
+   * The message this one follows on its branch (see branches.ts); null for a first message.
+   * Editing a message or regenerating an answer adds a sibling: a new message with the same
+   * parent. Absent in records written before conversations had branches, which follow the
+   * message before them in `seq` order.
+   */
+  parentId?: string | null;
   role: 'user' | 'assistant';
   kind: MessageKind;
   content: ContentBlock[];
@@ -95,6 +102,8 @@ export interface Conversation {
   messageCount: number;
   /** Per-conversation overrides of the global settings (model, strategy, knobs). */
   overrides?: Record<string, unknown>;
+  /** The last message of the branch the user last had open; absent: the newest message. */
+  activeLeafId?: string;
   /** Present when imported, so importing the same file again does not duplicate it. */
   source?: { kind: 'windowpane' | 'chatgpt' | 'claude'; id: string };
 }
