@@ -370,6 +370,11 @@ describe('Anthropic wire rules', () => {
     ],
     ['the first message is the user', { ...base, messages: [assistant('hi'), user('yo')] }, 'messages: first message must use the "user" role'],
     [
+      'current models take no assistant prefill',
+      { ...base, model: 'claude-opus-4-6', messages: [user('hi'), assistant('Hello')] },
+      'This model does not support assistant message prefill. The conversation must end with a user message.',
+    ],
+    [
       'no empty string content',
       { ...base, messages: [user('')] },
       'messages.0: all messages must have non-empty content except for the optional final assistant message',

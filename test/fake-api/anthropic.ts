@@ -121,6 +121,19 @@ interface Turn {
 }
 
 /**
+ * Whether a model continues a final assistant message (prefill). Claude Opus and Sonnet 4.6
+ * and every later model refuse it with the error above (the API's own message, as
+ * reported for those models since February 2026); older models such as Haiku 4.5 take it.
+ */
+function supportsPrefill(model: string): boolean {
+  const version = /^claude-[a-z]+-(\d+)(?:-(\d{1,2}))?(?:-|$)/.exec(model);
+  if (!version) return true;
+  const major = Number(version[1]);
+  const minor = Number(version[2] ?? 0);
+  return major < 4 || (major === 4 && minor < 6);
+}
+
+/**
  * Checks a Messages API (or count_tokens) body against the documented rules and counts its
  * input tokens. Rules are checked in request order, and the first violation is reported.
  */
@@ -355,6 +368,9 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   }
 
   if (turns[0]?.role !== 'user') return invalid('messages: first message must use the "user" role');
+  if (endpoint === 'messages' && turns.at(-1)?.role === 'assistant' && !supportsPrefill(body.model)) {
+    return invalid('This model does not support assistant message prefill. The conversation must end with a user message.');
+  }
 
   // Mid-conversation system messages: right after a user turn, and followed by an assistant turn or nothing.
   for (const [t, turn] of turns.entries()) {
