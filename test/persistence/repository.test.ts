@@ -208,6 +208,29 @@ describe('messages', () => {
   });
 });
 
+describe('stored parents and branches read back', () => {
+  it('keeps valid ones, leaves out a message whose parent is not an id, and shows a conversation with a bad branch without it', async () => {
+    const notices: string[] = [];
+    const { db, repository } = await openTestStorage({ repository: { onUnreadable: (notice) => notices.push(notice) } });
+    const message = (id: string, seq: number, parentId: unknown) =>
+      ({ id, conversationId: 'c', seq, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete', parentId }) as StoredMessage;
+    await db.put('conversations', { id: 'c', title: 'Stored', createdAt: 1, updatedAt: 2, messageCount: 3, activeLeafId: 'b' });
+    await db.put('conversations', { id: 'd', title: 'Bad branch', createdAt: 1, updatedAt: 1, messageCount: 0, activeLeafId: 7 } as never);
+    await db.put('messages', message('a', 0, null));
+    await db.put('messages', message('b', 1, 'a'));
+    await db.put('messages', message('bad', 2, 42));
+
+    expect(await repository.getConversation('c')).toMatchObject({ activeLeafId: 'b' });
+    expect((await repository.getMessages('c')).map((m) => [m.id, m.parentId])).toEqual([
+      ['a', null],
+      ['b', 'a'],
+    ]);
+    expect(await repository.getConversation('d')).toStrictEqual({ id: 'd', title: 'Bad branch', createdAt: 1, updatedAt: 1, messageCount: 0 });
+    expect(notices).toHaveLength(2);
+    expect(await db.get('messages', 'bad')).toMatchObject({ parentId: 42 });
+  });
+});
+
 describe('two tabs appending to one conversation', () => {
   it('never lose or collide each other’s messages', async () => {
     const factory = new IDBFactory();
