@@ -41,6 +41,7 @@ export function readStoredConversation(value: unknown): { conversation: Conversa
       updatedAt: finite(raw.updatedAt, 0),
       messageCount: finite(raw.messageCount, 0),
     };
+    if (typeof raw.activeLeafId === 'string' && raw.activeLeafId !== '') conversation.activeLeafId = raw.activeLeafId;
     if (typeof raw.overrides === 'object' && raw.overrides !== null) conversation.overrides = raw.overrides as Record<string, unknown>;
     const source = raw.source as Record<string, unknown> | undefined;
     if (source && typeof source.kind === 'string' && typeof source.id === 'string') conversation.source = source as unknown as Conversation['source'];

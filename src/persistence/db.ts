@@ -4,7 +4,7 @@
  */
 import { wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Conversation, StoredMessage } from '../core';
-import { WindowpaneError } from '../core';
+import { WindowpaneError, buildTree, withExplicitParents } from '../core';
 import { storageBlockedError, toStorageError } from './storageErrors';
 
 /** A summary the provider wrote, cached by the hash of what it summarizes. */
@@ -72,7 +72,10 @@ export function conversationRange(conversationId: string): IDBKeyRange {
 //   v3 2026-11-22 index-messages-by-status: messages.byStatus, so startup finds streams a
 //                 closed tab left behind without reading every message.
 //   v4 2026-11-22 add-attachments-store: attachments (byConversation) for the tool feature.
-export const DB_VERSION = 4;
+//   v5 2026-11-25 messages-form-a-tree: writes out each message's parentId as records
+//                 without one were read (the message before it in seq order) and each
+//                 conversation's activeLeafId (its newest message). Adds fields only.
+export const DB_VERSION = 5;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -113,6 +116,28 @@ export const MIGRATIONS: readonly Migration[] = [
     up(db) {
       const attachments = db.createObjectStore('attachments', { keyPath: 'id' });
       attachments.createIndex('byConversation', 'conversationId');
+    },
+  },
+  {
+    version: 5,
+    name: 'messages-form-a-tree',
+    // Conversations became trees (core/branches.ts). Records without a parentId already
+    // read as one branch; this writes that reading out, so later writes can add siblings.
+    // A record that has a parentId, and every other field, is left as it is.
+    async up(_db, tx) {
+      const conversations = tx.objectStore('conversations');
+      const messages = tx.objectStore('messages');
+      const byConversation = messages.index('byConversation');
+      for (let cursor = await conversations.openCursor(); cursor; cursor = await cursor.continue()) {
+        const stored = await byConversation.getAll(conversationRange(cursor.value.id));
+        const explicit = withExplicitParents(stored);
+        await eachRequest(
+          explicit.filter((m, i) => stored[i]!.parentId === undefined && m !== stored[i]),
+          (m) => messages.put(m),
+        );
+        const newest = buildTree(stored).newest;
+        if (cursor.value.activeLeafId === undefined && newest) await cursor.update({ ...cursor.value, activeLeafId: newest.id });
+      }
     },
   },
 ];

@@ -6,10 +6,14 @@
  */
 import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessage } from '../core';
 import { WindowpaneError, messageText, readStoredConversation, storedMessageProblem } from '../core';
-import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb } from './db';
+import type { IDBPObjectStore } from 'idb';
+import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb, type WindowpaneSchema } from './db';
 import type { StorageChange, SyncChannel } from './sync';
 
-/** A message to append: `seq` is assigned in storage; `id`, `createdAt`, `status`, `kind` have defaults. */
+/**
+ * A message to append: `seq` is assigned in storage; `id`, `createdAt`, `status`, `kind` have
+ * defaults, and so does a message's `parentId` (see `Repository.appendMessage`).
+ */
 export type NewMessage = Omit<StoredMessage, 'id' | 'seq' | 'createdAt' | 'status' | 'kind'> & {
   id?: string;
   createdAt?: number;
@@ -72,6 +76,12 @@ export interface Repository {
   createConversation(input?: { id?: string; title?: string; overrides?: Record<string, unknown> }): Promise<Conversation>;
   /** Sets the title (trimmed; blank becomes "Untitled conversation"); undefined when the conversation is gone. */
   renameConversation(id: string, title: string): Promise<Conversation | undefined>;
+  /**
+   * Opens the branch ending at `leafId`: stores it as the conversation's `activeLeafId`,
+   * leaving `updatedAt` as it is (switching branch is not activity, so the conversation
+   * keeps its place in the list). Undefined when the conversation is gone.
+   */
+  setActiveLeaf(conversationId: string, leafId: string): Promise<Conversation | undefined>;
   /** Replaces the per-conversation settings overrides (`undefined` removes them). */
   setConversationOverrides(id: string, overrides: Record<string, unknown> | undefined): Promise<Conversation | undefined>;
   /** Removes the conversation, its messages and attachments; returns them for undo, or undefined if it was absent. */
@@ -84,8 +94,12 @@ export interface Repository {
   /**
    * Writes one message with `seq` = the conversation's highest stored seq + 1 (0 for the
    * first), read in the same transaction, so tabs appending at once never collide; bumps the
-   * conversation's `updatedAt` and `messageCount` in that transaction. Throws `storage`
-   * when the conversation no longer exists (deleted in another tab).
+   * conversation's `updatedAt` and `messageCount` in that transaction. A message (not a
+   * summary) without a `parentId` follows the end of the open branch: the conversation's
+   * `activeLeafId` when it names one of its messages, else its newest message (null for the
+   * first); a given `parentId` (null included) is stored as it is. A message becomes the
+   * conversation's `activeLeafId`; a summary moves nothing. No other message is rewritten.
+   * Throws `storage` when the conversation no longer exists (deleted in another tab).
    */
   appendMessage(message: NewMessage): Promise<StoredMessage>;
   /** Applies `patch` to one message; undefined when it no longer exists. */
@@ -98,7 +112,8 @@ export interface Repository {
   markInterruptedStreams(isStreamAlive?: (messageId: string) => boolean): Promise<StoredMessage[]>;
   /**
    * Conversations whose title or message text contains `query` (case-insensitive), most
-   * recently updated first, one hit per conversation. Scans every message: O(stored text).
+   * recently updated first, one hit per conversation. Scans every message of every branch:
+   * O(stored text). A message hit names the message, so the branch holding it can be opened.
    */
   searchConversations(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
   getSetting<T = unknown>(key: string): Promise<T | undefined>;
@@ -215,6 +230,10 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       return updateConversation(id, 'rename the conversation', (c) => ({ ...c, title: title.trim() || 'Untitled conversation' }));
     },
 
+    setActiveLeaf(conversationId, leafId) {
+      return updateConversation(conversationId, 'switch to the branch', (c) => ({ ...c, activeLeafId: leafId }));
+    },
+
     setConversationOverrides(id, overrides) {
       return updateConversation(id, 'save the conversation settings', (c) => {
         const next = { ...c, overrides };
@@ -275,21 +294,23 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
         const messages = tx.objectStore('messages');
         const last = await messages.index('byConversation').openKeyCursor(conversationRange(input.conversationId), 'prev');
         const seq = last ? last.key[1] + 1 : 0;
+        const kind = input.kind ?? 'message';
         const time = now();
         const message: StoredMessage = {
           ...input,
           id: input.id ?? newId(),
           seq,
-          kind: input.kind ?? 'message',
+          kind,
           createdAt: input.createdAt ?? time,
           status: input.status ?? 'complete',
         };
+        if (kind === 'message' && input.parentId === undefined) {
+          message.parentId = last ? await branchEnd(messages, conversation) : null;
+        }
         await messages.add(message);
-        await conversations.put({
-          ...conversation,
-          messageCount: conversation.messageCount + 1,
-          updatedAt: Math.max(conversation.updatedAt, time),
-        });
+        const next: Conversation = { ...conversation, messageCount: conversation.messageCount + 1, updatedAt: Math.max(conversation.updatedAt, time) };
+        if (kind === 'message') next.activeLeafId = message.id;
+        await conversations.put(next);
         return message;
       });
       announce(
@@ -485,6 +506,25 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
   };
   return repository;
+}
+
+type MessageStore = IDBPObjectStore<WindowpaneSchema, ['conversations', 'messages'], 'messages', 'readwrite'>;
+
+/**
+ * The message a new one follows by default: the conversation's `activeLeafId` when it names
+ * one of its messages (not a summary, which is never a parent), else the newest such
+ * message, else null. Reads one record when the conversation names its branch.
+ */
+async function branchEnd(messages: MessageStore, conversation: Conversation): Promise<string | null> {
+  if (conversation.activeLeafId !== undefined) {
+    const named = await messages.get(conversation.activeLeafId);
+    if (named && named.conversationId === conversation.id && named.kind !== 'summary') return named.id;
+  }
+  const range = conversationRange(conversation.id);
+  for (let cursor = await messages.index('byConversation').openCursor(range, 'prev'); cursor; cursor = await cursor.continue()) {
+    if (cursor.value.kind !== 'summary') return cursor.value.id;
+  }
+  return null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
-import { isWindowpaneError, type WindowpaneError } from '../../src/core';
+import { branchMessages, buildTree, isWindowpaneError, type StoredMessage, type WindowpaneError } from '../../src/core';
 import { DB_VERSION, MIGRATIONS, openWindowpaneDb, type Migration } from '../../src/persistence/db';
 import { createRepository } from '../../src/persistence/repository';
 import { rawAll, rawOpen, request } from './helpers';
@@ -20,6 +20,10 @@ function addV2(tx: IDBTransaction): void {
 
 function addV3(tx: IDBTransaction): void {
   tx.objectStore('messages').createIndex('byStatus', 'status');
+}
+
+function addV4(db: IDBDatabase): void {
+  db.createObjectStore('attachments', { keyPath: 'id' }).createIndex('byConversation', 'conversationId');
 }
 
 const textMessage = (id: string, conversationId: string, seq: number, status = 'complete') => ({
@@ -78,7 +82,7 @@ describe('migrations on hand-written databases of older versions', () => {
     const db = await openWindowpaneDb({ factory });
     const repository = createRepository(db);
     expect(await repository.listConversations()).toEqual([
-      { id: 'old', title: 'From v1', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_500_000, messageCount: 3 },
+      { id: 'old', title: 'From v1', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_500_000, messageCount: 3, activeLeafId: 'm3' },
       { id: 'empty', title: 'Nothing yet', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_100_000, messageCount: 0 },
     ]);
     expect((await repository.getMessages('old')).map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
@@ -105,7 +109,7 @@ describe('migrations on hand-written databases of older versions', () => {
     const db = await openWindowpaneDb({ factory });
     expect(await db.getAllKeysFromIndex('messages', 'byStatus', 'streaming')).toEqual(['a']);
     expect(await db.getAllKeysFromIndex('messages', 'byStatus', 'error')).toEqual(['b']);
-    expect(await db.getAll('conversations')).toEqual([{ id: 'c', title: 'From v2', createdAt: 1, updatedAt: 2, messageCount: 2 }]);
+    expect(await db.getAll('conversations')).toEqual([{ id: 'c', title: 'From v2', createdAt: 1, updatedAt: 2, messageCount: 2, activeLeafId: 'b' }]);
     expect(db.objectStoreNames.contains('attachments')).toBe(true);
     db.close();
   });
@@ -126,6 +130,124 @@ describe('migrations on hand-written databases of older versions', () => {
     await repository.addAttachment({ conversationId: 'c', name: 'notes.txt', text: 'hello' });
     expect(await repository.listAttachments('c')).toEqual([{ id: 'att-1', conversationId: 'c', name: 'notes.txt', text: 'hello', createdAt: 5 }]);
     expect(await repository.getConversation('c')).toEqual({ id: 'c', title: 'From v3', createdAt: 1, updatedAt: 2, messageCount: 0 });
+    db.close();
+  });
+
+  it('v4 → latest: writes out each message’s parent and each conversation’s newest message, changing nothing else', async () => {
+    const summary = (id: string, conversationId: string, seq: number, covers: string[]) => ({
+      ...textMessage(id, conversationId, seq),
+      role: 'user',
+      kind: 'summary',
+      covers,
+    });
+    const conversation = (id: string, messageCount: number) => ({ id, title: `Conversation ${id}`, createdAt: 1, updatedAt: 2, messageCount });
+    const messages = [
+      // One branch, seq with gaps (as an import leaves them), written out of seq order.
+      textMessage('l2', 'linear', 7),
+      textMessage('l0', 'linear', 0),
+      textMessage('l1', 'linear', 3, 'error'),
+      // Summaries follow the message before them and are never a parent; the newest record is a summary.
+      textMessage('s0', 'summarized', 0),
+      textMessage('s1', 'summarized', 1),
+      textMessage('s2', 'summarized', 2),
+      textMessage('s3', 'summarized', 3),
+      summary('sum1', 'summarized', 4, ['s0', 's1']),
+      textMessage('s5', 'summarized', 5),
+      textMessage('s6', 'summarized', 6),
+      summary('sum2', 'summarized', 7, ['s2', 's3']),
+      // Records that already state a parent keep it, even one core would read otherwise (p2's is
+      // not stored), in a conversation that keeps the branch it already names.
+      textMessage('p0', 'stated', 0),
+      { ...textMessage('p1', 'stated', 1), parentId: null },
+      { ...textMessage('p2', 'stated', 2), parentId: 'not-stored' },
+      textMessage('p3', 'stated', 3),
+      // A message whose conversation is gone is no conversation's: left alone.
+      textMessage('o0', 'gone', 0),
+    ];
+    const conversations: Array<ReturnType<typeof conversation> & { activeLeafId?: string; overrides?: object }> = [
+      conversation('linear', 3),
+      conversation('summarized', 8),
+      { ...conversation('stated', 4), activeLeafId: 'p0', overrides: { model: 'o3' } },
+      conversation('empty', 0),
+    ];
+    const factory = new IDBFactory();
+    (
+      await rawOpen(factory, 4, (db, tx) => {
+        createV1(db);
+        addV2(tx);
+        addV3(tx);
+        addV4(db);
+        for (const c of conversations) tx.objectStore('conversations').put(c);
+        for (const m of messages) tx.objectStore('messages').put(m);
+        tx.objectStore('settings').put({ provider: 'anthropic' }, 'settings');
+        tx.objectStore('calibration').put({ ratio: 1.08 }, 'claude-sonnet-4-5');
+        tx.objectStore('summaryCache').put({ hash: 'h1', text: 'cached summary', createdAt: 1 });
+        tx.objectStore('attachments').put({ id: 'att', conversationId: 'linear', name: 'a.txt', text: 'abc', createdAt: 1 });
+      })
+    ).close();
+    const readsBefore = new Map(
+      ['linear', 'summarized', 'stated'].map((id) => {
+        const own = (messages as unknown as StoredMessage[]).filter((m) => m.conversationId === id);
+        return [id, branchMessages(buildTree(own), conversations.find((c) => c.id === id)!.activeLeafId).map((m) => m.id)];
+      }),
+    );
+
+    const db = await openWindowpaneDb({ factory });
+    expect(db.version).toBe(DB_VERSION);
+    const storedMessages = new Map((await db.getAll('messages')).map((m) => [m.id, m]));
+    const storedConversations = new Map((await db.getAll('conversations')).map((c) => [c.id, c]));
+    const parents = Object.fromEntries([...storedMessages].map(([id, m]) => [id, m.parentId]));
+    expect(parents).toEqual({
+      l0: null,
+      l1: 'l0',
+      l2: 'l1',
+      s0: null,
+      s1: 's0',
+      s2: 's1',
+      s3: 's2',
+      sum1: 's3',
+      s5: 's3',
+      s6: 's5',
+      sum2: 's6',
+      p0: null,
+      p1: null,
+      p2: 'not-stored',
+      p3: 'p2',
+      o0: undefined,
+    });
+    expect(storedMessages.get('o0')).not.toHaveProperty('parentId');
+    expect(Object.fromEntries([...storedConversations].map(([id, c]) => [id, c.activeLeafId]))).toEqual({
+      linear: 'l2',
+      summarized: 's6',
+      stated: 'p0',
+      empty: undefined,
+    });
+    expect(storedConversations.get('empty')).not.toHaveProperty('activeLeafId');
+
+    // Nothing lost, nothing else changed: every record is the old one plus the new field.
+    expect(storedMessages.size).toBe(messages.length);
+    for (const old of messages) {
+      const { parentId: _parentId, ...rest } = storedMessages.get(old.id)!;
+      const { parentId: _oldParentId, ...oldRest } = old as Record<string, unknown>;
+      expect(rest).toStrictEqual(oldRest);
+    }
+    expect(storedConversations.size).toBe(conversations.length);
+    for (const old of conversations) {
+      const { activeLeafId: _activeLeafId, ...rest } = storedConversations.get(old.id)!;
+      const { activeLeafId: _oldActiveLeafId, ...oldRest } = old as Record<string, unknown>;
+      expect(rest).toStrictEqual(oldRest);
+    }
+    expect(await db.get('settings', 'settings')).toEqual({ provider: 'anthropic' });
+    expect(await db.get('calibration', 'claude-sonnet-4-5')).toEqual({ ratio: 1.08 });
+    expect(await db.getAll('summaryCache')).toEqual([{ hash: 'h1', text: 'cached summary', createdAt: 1 }]);
+    expect(await db.getAll('attachments')).toEqual([{ id: 'att', conversationId: 'linear', name: 'a.txt', text: 'abc', createdAt: 1 }]);
+
+    // Each conversation shows the same branch as it did before.
+    const repository = createRepository(db);
+    for (const [id, ids] of readsBefore) {
+      const tree = buildTree(await repository.getMessages(id));
+      expect(branchMessages(tree, (await repository.getConversation(id))!.activeLeafId).map((m) => m.id)).toEqual(ids);
+    }
     db.close();
   });
 

@@ -1,8 +1,9 @@
 import { IDBFactory, IDBDatabase as FakeIDBDatabase, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
-import { isWindowpaneError, type StoredMessage, type WindowpaneError } from '../../src/core';
+import { branchMessages, buildTree, isWindowpaneError, type StoredMessage, type WindowpaneError } from '../../src/core';
 import { openWindowpaneDb } from '../../src/persistence/db';
-import { createRepository, type NewMessage } from '../../src/persistence/repository';
+import { createRepository, type NewMessage, type Repository } from '../../src/persistence/repository';
+import type { SyncChannel } from '../../src/persistence/sync';
 import { idSequence, openTestStorage, steppingClock } from './helpers';
 
 const T0 = 1_767_225_600_000;
@@ -118,9 +119,10 @@ describe('messages', () => {
       content: [{ type: 'text', text: 'hello' }],
       createdAt: T0 + 1000,
       status: 'complete',
+      parentId: null,
     });
-    expect(second).toMatchObject({ id: 'answer', seq: 1, status: 'streaming', kind: 'message', createdAt: T0 + 2000 });
-    expect(await repository.getConversation(id)).toMatchObject({ messageCount: 2, updatedAt: T0 + 2000, createdAt: T0 });
+    expect(second).toMatchObject({ id: 'answer', seq: 1, status: 'streaming', kind: 'message', createdAt: T0 + 2000, parentId: first.id });
+    expect(await repository.getConversation(id)).toMatchObject({ messageCount: 2, updatedAt: T0 + 2000, createdAt: T0, activeLeafId: 'answer' });
     expect(await repository.getMessages(id)).toEqual([first, second]);
   });
 
@@ -208,6 +210,165 @@ describe('messages', () => {
   });
 });
 
+describe('branches', () => {
+  const answer = (conversationId: string, text: string, extra: Partial<NewMessage> = {}) => userText(conversationId, text, { role: 'assistant', ...extra });
+  const ids = (messages: readonly StoredMessage[]) => messages.map((m) => m.id);
+  const shownBranch = async (repository: Repository, id: string) =>
+    ids(branchMessages(buildTree(await repository.getMessages(id)), (await repository.getConversation(id))!.activeLeafId));
+
+  it('appends a message after the open branch’s last message by default, and opens it', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const question = await repository.appendMessage(userText(id, 'question'));
+    const first = await repository.appendMessage(answer(id, 'first answer'));
+    const second = await repository.appendMessage(answer(id, 'second answer', { parentId: question.id }));
+    expect([question.parentId, first.parentId, second.parentId]).toEqual([null, question.id, question.id]);
+    expect(await repository.getConversation(id)).toMatchObject({ activeLeafId: second.id });
+
+    await repository.setActiveLeaf(id, first.id);
+    const followUp = await repository.appendMessage(userText(id, 'about the first answer'));
+    expect(followUp.parentId).toBe(first.id);
+    expect(await repository.getConversation(id)).toMatchObject({ activeLeafId: followUp.id });
+    expect(await shownBranch(repository, id)).toEqual([question.id, first.id, followUp.id]);
+  });
+
+  it('without a usable open branch, appends after the newest message; a summary gets no parent and opens nothing', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const other = await repository.createConversation();
+    const elsewhere = await repository.appendMessage(userText(other.id, 'in another conversation'));
+    const a = await repository.appendMessage(userText(id, 'a'));
+    const b = await repository.appendMessage(answer(id, 'b'));
+    const summary = await repository.appendMessage({ ...userText(id, '[Conversation Summary]'), kind: 'summary', covers: [a.id] });
+    expect(summary).not.toHaveProperty('parentId');
+    expect(await repository.getConversation(id)).toMatchObject({ activeLeafId: b.id });
+
+    // The open branch names a summary, another conversation's message or nothing stored: the newest message it is.
+    let newest = b;
+    for (const named of [summary.id, elsewhere.id, 'not-stored']) {
+      await repository.setActiveLeaf(id, named);
+      const next = await repository.appendMessage(userText(id, `after ${named}`));
+      expect(next.parentId).toBe(newest.id);
+      expect(await repository.getConversation(id)).toMatchObject({ activeLeafId: next.id });
+      newest = next;
+    }
+  });
+
+  it('keeps a given parent (a sibling of an earlier message) and rewrites no other record', async () => {
+    const { db, repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const other = await repository.createConversation({ title: 'Other' });
+    await repository.appendMessage(userText(other.id, 'untouched'));
+    const question = await repository.appendMessage(userText(id, 'question'));
+    await repository.appendMessage(answer(id, 'answer'));
+    await repository.appendMessage(userText(id, 'follow-up'));
+    await repository.appendMessage(answer(id, 'second answer'));
+    const messagesBefore = await db.getAll('messages');
+    const conversationsBefore = await db.getAll('conversations');
+
+    const { result: edited, writes } = await watchStorage(() => repository.appendMessage(userText(id, 'question, edited', { parentId: null })));
+    const { result: regenerated } = await watchStorage(() => repository.appendMessage(answer(id, 'answer again', { parentId: question.id })));
+
+    expect(writes.sort()).toEqual(['add messages', 'put conversations']);
+    expect(edited).toMatchObject({ parentId: null, seq: 4 });
+    expect(regenerated).toMatchObject({ parentId: question.id, seq: 5 });
+    const messagesAfter = await db.getAll('messages');
+    expect(messagesAfter).toHaveLength(messagesBefore.length + 2);
+    for (const before of messagesBefore) expect(messagesAfter.find((m) => m.id === before.id)).toStrictEqual(before);
+    const conversationsAfter = await db.getAll('conversations');
+    expect(conversationsAfter.find((c) => c.id === other.id)).toStrictEqual(conversationsBefore.find((c) => c.id === other.id));
+    const before = conversationsBefore.find((c) => c.id === id)!;
+    expect(conversationsAfter.find((c) => c.id === id)).toStrictEqual({
+      ...before,
+      messageCount: before.messageCount + 2,
+      updatedAt: T0 + 8000,
+      activeLeafId: regenerated.id,
+    });
+    expect(await shownBranch(repository, id)).toEqual([question.id, regenerated.id]);
+  });
+
+  it('switches branch without counting as activity, telling the other tabs', async () => {
+    const announce = vi.fn();
+    const sync: SyncChannel = { announce, subscribe: () => () => undefined, close: () => undefined };
+    const { repository } = await openTestStorage({ repository: { now: steppingClock(), newId: idSequence('id'), sync } });
+    const older = await repository.createConversation({ title: 'Older' });
+    const question = await repository.appendMessage(userText(older.id, 'question'));
+    const first = await repository.appendMessage(answer(older.id, 'first'));
+    await repository.appendMessage(answer(older.id, 'second', { parentId: question.id }));
+    const newer = await repository.createConversation({ title: 'Newer' });
+    const before = (await repository.getConversation(older.id))!;
+    announce.mockClear();
+
+    const switched = await repository.setActiveLeaf(older.id, first.id);
+    expect(switched).toStrictEqual({ ...before, activeLeafId: first.id });
+    expect(await repository.getConversation(older.id)).toStrictEqual(switched);
+    expect(announce.mock.calls).toEqual([[{ type: 'conversation-changed', conversationId: older.id }]]);
+    expect((await repository.listConversations()).map((c) => c.id)).toEqual([newer.id, older.id]);
+    expect(await shownBranch(repository, older.id)).toEqual([question.id, first.id]);
+
+    await repository.deleteConversation(newer.id);
+    announce.mockClear();
+    expect(await repository.setActiveLeaf(newer.id, first.id)).toBeUndefined();
+    expect(announce).not.toHaveBeenCalled();
+  });
+
+  it('keeps parents and the open branch as given when importing and when undoing a delete', async () => {
+    const { repository } = await openTestStorage();
+    const conversation = { id: 'imported', title: 'Imported', createdAt: 1, updatedAt: 2, messageCount: 3, activeLeafId: 'r1' };
+    const record = (id: string, seq: number, parentId?: string | null): StoredMessage => ({
+      id,
+      conversationId: 'imported',
+      seq,
+      role: seq === 0 ? 'user' : 'assistant',
+      kind: 'message',
+      content: [{ type: 'text', text: id }],
+      createdAt: 1,
+      status: 'complete',
+      ...(parentId === undefined ? {} : { parentId }),
+    });
+    const messages = [record('q', 0, null), record('r1', 1, 'q'), record('r2', 2, 'q')];
+    await repository.importBatch({ format: 'windowpane', conversations: [{ conversation, messages }], branchIds: [] });
+    expect(await repository.getConversation('imported')).toStrictEqual(conversation);
+    expect(await repository.getMessages('imported')).toStrictEqual(messages);
+    expect(await shownBranch(repository, 'imported')).toEqual(['q', 'r1']);
+
+    const deleted = (await repository.deleteConversation('imported'))!;
+    await repository.restoreConversation(deleted);
+    expect(await repository.getConversation('imported')).toStrictEqual(conversation);
+    expect(await repository.getMessages('imported')).toStrictEqual(messages);
+
+    // Records from before branches have neither field, and are read as they were.
+    const { activeLeafId: _activeLeafId, ...legacy } = { ...conversation, id: 'legacy' };
+    const legacyMessages = [record('l0', 0), record('l1', 1)].map((m) => ({ ...m, conversationId: 'legacy' }));
+    await repository.importBatch({ format: 'windowpane', conversations: [{ conversation: legacy, messages: legacyMessages }], branchIds: [] });
+    expect(await repository.getMessages('legacy')).toStrictEqual(legacyMessages);
+    expect(await shownBranch(repository, 'legacy')).toEqual(['l0', 'l1']);
+  });
+});
+
+describe('stored parents and branches read back', () => {
+  it('keeps valid ones, leaves out a message whose parent is not an id, and shows a conversation with a bad branch without it', async () => {
+    const notices: string[] = [];
+    const { db, repository } = await openTestStorage({ repository: { onUnreadable: (notice) => notices.push(notice) } });
+    const message = (id: string, seq: number, parentId: unknown) =>
+      ({ id, conversationId: 'c', seq, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete', parentId }) as StoredMessage;
+    await db.put('conversations', { id: 'c', title: 'Stored', createdAt: 1, updatedAt: 2, messageCount: 3, activeLeafId: 'b' });
+    await db.put('conversations', { id: 'd', title: 'Bad branch', createdAt: 1, updatedAt: 1, messageCount: 0, activeLeafId: 7 } as never);
+    await db.put('messages', message('a', 0, null));
+    await db.put('messages', message('b', 1, 'a'));
+    await db.put('messages', message('bad', 2, 42));
+
+    expect(await repository.getConversation('c')).toMatchObject({ activeLeafId: 'b' });
+    expect((await repository.getMessages('c')).map((m) => [m.id, m.parentId])).toEqual([
+      ['a', null],
+      ['b', 'a'],
+    ]);
+    expect(await repository.getConversation('d')).toStrictEqual({ id: 'd', title: 'Bad branch', createdAt: 1, updatedAt: 1, messageCount: 0 });
+    expect(notices).toHaveLength(2);
+    expect(await db.get('messages', 'bad')).toMatchObject({ parentId: 42 });
+  });
+});
+
 describe('two tabs appending to one conversation', () => {
   it('never lose or collide each other’s messages', async () => {
     const factory = new IDBFactory();
@@ -224,6 +385,45 @@ describe('two tabs appending to one conversation', () => {
     expect(new Set(messages.map((m) => m.id)).size).toBe(40);
     expect(messages.filter((m) => m.id.startsWith('a-'))).toHaveLength(20);
     expect(await tabA.getConversation(id)).toMatchObject({ messageCount: 40 });
+    dbA.close();
+    dbB.close();
+  });
+
+  it('each on its own branch keep both branches, every message with its own parent and seq', async () => {
+    const factory = new IDBFactory();
+    const [dbA, dbB] = await Promise.all([openWindowpaneDb({ factory }), openWindowpaneDb({ factory })]);
+    const tabA = createRepository(dbA, { newId: idSequence('a') });
+    const tabB = createRepository(dbB, { newId: idSequence('b') });
+    const { id } = await tabA.createConversation();
+    const question = await tabA.appendMessage(userText(id, 'question'));
+    const answerA = await tabA.appendMessage(userText(id, 'answer A', { role: 'assistant', parentId: question.id }));
+    const answerB = await tabB.appendMessage(userText(id, 'answer B', { role: 'assistant', parentId: question.id }));
+
+    /** Five turns in a row on one tab, each after the one before. */
+    const continueOn = async (tab: Repository, from: StoredMessage) => {
+      const written: StoredMessage[] = [];
+      for (let i = 0, parent = from; i < 5; i++) {
+        parent = await tab.appendMessage(userText(id, `${parent.id} then ${i}`, { parentId: parent.id }));
+        written.push(parent);
+      }
+      return written;
+    };
+    const [onA, onB] = await Promise.all([continueOn(tabA, answerA), continueOn(tabB, answerB)]);
+
+    const messages = await tabB.getMessages(id);
+    expect(messages).toHaveLength(13);
+    expect(messages.map((m) => m.seq)).toEqual(Array.from({ length: 13 }, (_, i) => i));
+    for (const [branch, start] of [
+      [onA, answerA],
+      [onB, answerB],
+    ] as const) {
+      expect(branch.map((m) => m.parentId)).toEqual([start.id, ...branch.slice(0, -1).map((m) => m.id)]);
+      for (const m of branch) expect(messages.find((stored) => stored.id === m.id)).toStrictEqual(m);
+      const tree = buildTree(messages);
+      expect(branchMessages(tree, branch.at(-1)!.id).map((m) => m.id)).toEqual([question.id, start.id, ...branch.map((m) => m.id)]);
+    }
+    expect(await tabA.getConversation(id)).toMatchObject({ messageCount: 13 });
+    expect([onA.at(-1)!.id, onB.at(-1)!.id]).toContain((await tabA.getConversation(id))!.activeLeafId);
     dbA.close();
     dbB.close();
   });
@@ -256,6 +456,21 @@ describe('search', () => {
     ]);
     expect(await repository.searchConversations('   ')).toEqual([]);
     expect(await repository.searchConversations('nowhere to be found')).toEqual([]);
+  });
+
+  it('finds text on a branch that is not open, naming the message so its branch can be opened', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation({ title: 'Branches' });
+    const question = await repository.appendMessage(userText(id, 'Which city?'));
+    const hidden = await repository.appendMessage(userText(id, 'Porto, for the azulejos.', { role: 'assistant' }));
+    const shown = await repository.appendMessage(userText(id, 'Lisbon.', { role: 'assistant', parentId: question.id }));
+    await repository.setActiveLeaf(id, shown.id);
+
+    const hits = await repository.searchConversations('AZULEJOS');
+    expect(hits).toEqual([{ conversationId: id, title: 'Branches', matchedIn: 'message', messageId: hidden.id, snippet: 'Porto, for the azulejos.' }]);
+    const tree = buildTree(await repository.getMessages(id));
+    expect(branchMessages(tree, (await repository.getConversation(id))!.activeLeafId).map((m) => m.id)).not.toContain(hidden.id);
+    expect(branchMessages(tree, hits[0]!.messageId).map((m) => m.id)).toEqual([question.id, hidden.id]);
   });
 
   it('cuts a long message to a snippet around the match and searches past the first batch', async () => {

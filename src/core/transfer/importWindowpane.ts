@@ -97,6 +97,8 @@ export function readConversation(value: unknown, path: string): Conversation {
     updatedAt: readFiniteNumber(raw.updatedAt, `${path}.updatedAt`),
     messageCount: readFiniteNumber(raw.messageCount, `${path}.messageCount`),
   };
+  const activeLeafId = optional(raw.activeLeafId, `${path}.activeLeafId`, readNonEmptyString);
+  if (activeLeafId !== undefined) conversation.activeLeafId = activeLeafId;
   const overrides = optional(raw.overrides, `${path}.overrides`, readRecord);
   if (overrides !== undefined) conversation.overrides = readFreeForm(overrides, `${path}.overrides`) as JsonRecord;
   const source = optional(raw.source, `${path}.source`, readRecord);
@@ -123,6 +125,9 @@ export function readMessage(value: unknown, path: string): StoredMessage {
     createdAt: readFiniteNumber(raw.createdAt, `${path}.createdAt`),
     status: status === 'streaming' ? 'interrupted' : status,
   };
+  // null is a first message; absent (a record from before branches) follows the previous one.
+  if (raw.parentId === null) message.parentId = null;
+  else if (raw.parentId !== undefined) message.parentId = readNonEmptyString(raw.parentId, `${path}.parentId`);
   const pinned = optional(raw.pinned, `${path}.pinned`, readBoolean);
   if (pinned !== undefined) message.pinned = pinned;
   const covers = optional(raw.covers, `${path}.covers`, readArray);
