@@ -1,6 +1,19 @@
 import { forwardRef, useDeferredValue, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { actions, chatView, clearedToolCalls, contextOf, draftTokens, pairToolResults, screenPlan, useApp, type AttachmentInfo } from '../store';
+import {
+  actions,
+  branchOf,
+  chatView,
+  leafOf,
+  treeOf,
+  clearedToolCalls,
+  contextOf,
+  draftTokens,
+  pairToolResults,
+  screenPlan,
+  useApp,
+  type AttachmentInfo,
+} from '../store';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
 import { TokenGauge } from './TokenGauge';
@@ -22,7 +35,11 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
       lastUsage: s.activeId ? s.lastUsage[s.activeId] : undefined,
     })),
   );
-  const messages = useApp((s) => (s.activeId ? (s.messages[s.activeId] ?? NO_MESSAGES) : NO_MESSAGES));
+  const all = useApp((s) => (s.activeId ? (s.messages[s.activeId] ?? NO_MESSAGES) : NO_MESSAGES));
+  const leaf = useApp((s) => (s.activeId ? leafOf(s, s.activeId) : undefined));
+  const tree = useMemo(() => treeOf(all), [all]);
+  // The branch shown: every request, the gauge and the transcript read it; the other branches stay stored.
+  const messages = useMemo(() => branchOf(tree, leaf), [tree, leaf]);
   const attachments = useApp((s) => (s.activeId ? (s.attachments[s.activeId] ?? NO_ATTACHMENTS) : NO_ATTACHMENTS));
   const draft = useDeferredValue(useApp((s) => s.draft));
   const conversation = conversations.find((c) => c.id === activeId);
@@ -44,8 +61,8 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   // A setting planning cannot use leaves the conversation on screen, with the reason (`problem`).
   const { view, problem } = useMemo(() => {
     const { plan, problem } = screenPlan(ctx, messages, draftCount);
-    return { view: chatView(ctx, messages, plan, lastUsage, draftCount), problem };
-  }, [ctx, messages, draftCount, lastUsage]);
+    return { view: chatView(ctx, messages, plan, lastUsage, draftCount, tree), problem };
+  }, [ctx, messages, draftCount, lastUsage, tree]);
   const rows = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan)), [view.rows, view.plan]);
 
   const busy = sendingId !== null;
@@ -63,6 +80,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
           onRegenerate={(id) => void actions.regenerate(id)}
           onRegenerateSummary={(id) => void actions.regenerateSummary(id)}
           onTogglePin={(id) => void actions.togglePin(id)}
+          onSwitchVersion={(id, step) => void actions.switchVersion(id, step)}
         />
       ) : (
         <Welcome isDemo={ctx.provider === 'demo'} onAddKey={actions.openSettings} onTry={(text) => void actions.send(activeId, text)} />

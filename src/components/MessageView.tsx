@@ -22,6 +22,10 @@ export interface MessageViewProps {
   onEdit?: (id: string, text: string) => void;
   onRegenerate?: (id: string) => void;
   onTogglePin?: (id: string) => void;
+  /** Where the message stands among its versions (edits, regenerations), when it has others. */
+  versions?: { index: number; count: number };
+  /** Shows the previous (-1) or next (1) version; absent while an answer is being written. */
+  onSwitchVersion?: (id: string, step: -1 | 1) => void;
 }
 
 const STATUS_NOTE: Partial<Record<StoredMessage['status'], string>> = {
@@ -41,6 +45,8 @@ export const MessageView = memo(function MessageView({
   onEdit,
   onRegenerate,
   onTogglePin,
+  versions,
+  onSwitchVersion,
 }: MessageViewProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
@@ -85,6 +91,7 @@ export const MessageView = memo(function MessageView({
           </span>
         )}
         {note && <span className={`badge badge-status status-${message.status}`}>{note}</span>}
+        {versions && <VersionSwitch id={message.id} versions={versions} onSwitch={onSwitchVersion} />}
       </header>
       {editing ? (
         <form
@@ -166,3 +173,21 @@ export const MessageView = memo(function MessageView({
     </article>
   );
 });
+
+/** "‹ 2 / 3 ›": which version of the message this is, and the way to the others. */
+function VersionSwitch({ id, versions, onSwitch }: { id: string; versions: { index: number; count: number }; onSwitch?: (id: string, step: -1 | 1) => void }) {
+  const { index, count } = versions;
+  return (
+    <span className="versions" role="group" aria-label={`Version ${index + 1} of ${count}`}>
+      <button type="button" className="version-step" aria-label="Previous version" disabled={!onSwitch || index === 0} onClick={() => onSwitch?.(id, -1)}>
+        ‹
+      </button>
+      <span className="version-count">
+        {index + 1} / {count}
+      </span>
+      <button type="button" className="version-step" aria-label="Next version" disabled={!onSwitch || index >= count - 1} onClick={() => onSwitch?.(id, 1)}>
+        ›
+      </button>
+    </span>
+  );
+}

@@ -28,7 +28,8 @@ export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, sea
       query={query}
       onQueryChange={(q) => void actions.search(q)}
       onNew={actions.newChat}
-      onSelect={(id) => void actions.selectConversation(id)}
+      // A hit in a message opens the branch that holds it.
+      onSelect={(id) => void actions.selectConversation(id, hits?.find((h) => h.conversationId === id)?.messageId)}
       onRename={(id, title) => void actions.renameConversation(id, title)}
       onDelete={(id) => void actions.deleteConversation(id)}
       footer={

@@ -15,6 +15,8 @@ export interface TranscriptProps {
   onRegenerate?: (id: string) => void;
   onRegenerateSummary?: (id: string) => void;
   onTogglePin?: (id: string) => void;
+  /** Shows the previous (-1) or next (1) version of a message. */
+  onSwitchVersion?: (id: string, step: -1 | 1) => void;
   busy?: boolean;
   /** This conversation's turn is running (its tool calls may still be waiting for results). */
   sendingHere?: boolean;
@@ -25,7 +27,7 @@ export interface TranscriptProps {
  * 5,000-message conversation opens as fast as a short one. Sticks to the bottom while
  * new text arrives unless the reader has scrolled up.
  */
-export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerateSummary, onTogglePin, busy, sendingHere }: TranscriptProps) {
+export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerateSummary, onTogglePin, onSwitchVersion, busy, sendingHere }: TranscriptProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const lastScrollTop = useRef(0);
@@ -55,14 +57,6 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
   }, [rows.length, streaming?.text.length, totalSize, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
-  // Only the newest answer can be regenerated; elsewhere the button would only say so.
-  let newestMessage = -1;
-  for (let i = rows.length - 1; i >= 0; i--) {
-    if (rows[i]?.kind === 'message') {
-      newestMessage = i;
-      break;
-    }
-  }
   return (
     <div
       ref={scrollRef}
@@ -98,8 +92,10 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                         toolsPending={sendingHere && item.index === rows.length - 1}
                         streamingText={streaming?.messageId === row.message.id ? streaming.text : undefined}
                         onEdit={busy ? undefined : onEdit}
-                        onRegenerate={busy || item.index !== newestMessage ? undefined : onRegenerate}
+                        onRegenerate={busy ? undefined : onRegenerate}
                         onTogglePin={onTogglePin}
+                        versions={row.versions}
+                        onSwitchVersion={busy ? undefined : onSwitchVersion}
                       />
                     ) : (
                       <SummaryMessage message={row.message} onRegenerate={onRegenerateSummary} busy={busy} />

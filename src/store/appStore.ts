@@ -82,8 +82,10 @@ export interface AppState {
   settings: Settings;
   conversations: Conversation[];
   activeId: string | null;
-  /** Messages of conversations that have been opened, by conversation id. */
+  /** Messages of conversations that have been opened (every branch), by conversation id. */
   messages: Record<string, StoredMessage[]>;
+  /** The last message of the branch this tab shows, by conversation id (see branches.ts). */
+  branchLeaf: Record<string, string>;
   streaming: StreamingState | null;
   /** The conversation whose request is in flight, if any. */
   sendingId: string | null;
@@ -113,6 +115,7 @@ export const initialState = (): AppState => ({
   conversations: [],
   activeId: null,
   messages: {},
+  branchLeaf: {},
   streaming: null,
   sendingId: null,
   retry: null,

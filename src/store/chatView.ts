@@ -4,8 +4,8 @@
  * gauge. The gauge, the notice, the dimming and the summary all read the same plan that
  * the next request will be built from.
  */
-import type { ContextPlan, StoredMessage, Usage } from '../core';
-import { estimateRequestCost, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS, pricesForPrompt } from '../core';
+import type { ContextPlan, ConversationTree, StoredMessage, Usage } from '../core';
+import { estimateRequestCost, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS, pricesForPrompt, versionsOf } from '../core';
 import { activeSummary, storedMessageTokens } from './history';
 import { planReport, type PlanReport } from './planReport';
 import type { TranscriptRow } from './transcript';
@@ -47,10 +47,28 @@ function systemLabel(ctx: TurnContext): string {
   return ctx.wireShape === 'anthropic' && ctx.settings.systemPrompt.trim() ? 'System prompt and tools' : 'Tool definitions';
 }
 
-/** Rows and gauge for a conversation, given the plan of its next request. */
-export function chatView(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan, lastUsage: Usage | undefined, draftTokens: number): ChatView {
+/**
+ * Rows and gauge for the branch shown (`messages`), given the plan of its next request.
+ * `tree`, the whole conversation, gives each message its versions and the cost of every branch.
+ */
+export function chatView(
+  ctx: TurnContext,
+  messages: readonly StoredMessage[],
+  plan: ContextPlan,
+  lastUsage: Usage | undefined,
+  draftTokens: number,
+  tree?: ConversationTree,
+): ChatView {
   const { rows, firstUserTokens } = transcriptRows(ctx, messages, plan);
-  return { rows, plan, gauge: gaugeView(ctx, messages, plan, firstUserTokens, lastUsage, draftTokens) };
+  if (tree) {
+    for (const row of rows) {
+      if (row.kind !== 'message') continue;
+      const versions = versionsOf(tree, row.message.id);
+      if (versions && versions.count > 1) row.versions = { index: versions.index, count: versions.count };
+    }
+  }
+  const spent = tree ? [...tree.byId.values()] : messages;
+  return { rows, plan, gauge: gaugeView(ctx, messages, spent, plan, firstUserTokens, lastUsage, draftTokens) };
 }
 
 /**
@@ -106,6 +124,7 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
 function gaugeView(
   ctx: TurnContext,
   messages: readonly StoredMessage[],
+  spent: readonly StoredMessage[],
   plan: ContextPlan,
   firstUserTokens: number,
   lastUsage: Usage | undefined,
@@ -123,7 +142,8 @@ function gaugeView(
   parts.push({ label: 'Output reserve', tokens: metrics.outputReserveTokens });
   const prices = ctx.prices ? (pricesForPrompt(ctx.model, metrics.inputTokens) ?? ctx.prices) : undefined;
   // A free model (the Demo, a local server) has no cost to show.
-  const costSoFar = conversationCost(messages);
+  // Every branch's answers were paid for.
+  const costSoFar = conversationCost(spent);
   const nextCost = prices ? estimateRequestCost(metrics.inputTokens, metrics.outputReserveTokens, prices) : undefined;
   return {
     total: metrics.totalTokens,

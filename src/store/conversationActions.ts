@@ -1,5 +1,6 @@
 /** The conversation list and settings: open, rename, delete with Undo, search, save settings. */
 import { dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, type Runtime } from './appStore';
+import { settleLeaf, showBranchHolding } from './branches';
 import type { ConversationOverrides, Settings } from './settings';
 
 /** Starts an empty conversation and opens it. Stored on the first message, not before. */
@@ -7,16 +8,23 @@ export function newChat(rt: Runtime): void {
   rt.store.setState({ activeId: null, query: '', searchHits: null });
 }
 
-/** Opens a conversation, reading its messages from storage the first time. */
-export async function selectConversation(rt: Runtime, id: string): Promise<void> {
+/**
+ * Opens a conversation, reading its messages from storage the first time. `messageId` (a
+ * search hit) opens the branch that holds it.
+ */
+export async function selectConversation(rt: Runtime, id: string, messageId?: string): Promise<void> {
   rt.store.setState({ activeId: id });
-  if (rt.store.getState().messages[id]) return;
-  try {
-    const messages = await repo(rt).getMessages(id);
-    setMessages(rt, id, () => messages);
-  } catch (error) {
-    reportError(rt, error, 'open that conversation');
+  if (!rt.store.getState().messages[id]) {
+    try {
+      const messages = await repo(rt).getMessages(id);
+      setMessages(rt, id, () => messages);
+    } catch (error) {
+      reportError(rt, error, 'open that conversation');
+      return;
+    }
   }
+  settleLeaf(rt, id);
+  if (messageId) await showBranchHolding(rt, id, messageId);
 }
 
 export async function renameConversation(rt: Runtime, id: string, title: string): Promise<void> {

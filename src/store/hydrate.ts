@@ -6,6 +6,7 @@
 import type { Conversation } from '../core';
 import { openMemoryStorage, requestPersistentStorage, type StorageChange, type WindowpaneStorage } from '../persistence';
 import { notify, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
+import { followLeaf, settleLeaf, shownLeaf } from './branches';
 import { loadCalibration } from './calibration';
 import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
 import { contextFor } from './planning';
@@ -70,6 +71,7 @@ export async function hydrate(rt: Runtime): Promise<void> {
       activeId,
       messages: activeId && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
     }));
+    if (activeId) settleLeaf(rt, activeId);
     // The windows endpoints listed before are planned with again, and the counts use the calibration learned before,
     // so a reload shows the same numbers.
     await loadModelLists(rt);
@@ -170,7 +172,13 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
         // Our own stream is the newer copy of the message it is writing.
         if (sending?.messageId === change.messageId) return;
         const message = await repository.getMessage(change.messageId);
-        if (message) upsertMessage(rt, message);
+        if (message) {
+          const leaf = shownLeaf(rt.store.getState(), change.conversationId);
+          upsertMessage(rt, message);
+          // Another tab continuing the branch shown here: follow it, unless this tab is answering on it.
+          const followed = message.kind !== 'summary' && message.parentId === leaf && rt.store.getState().sendingId !== change.conversationId;
+          if (followed) followLeaf(rt, change.conversationId, message.id);
+        }
       } else {
         const messages = await repository.getMessages(change.conversationId);
         setMessages(rt, change.conversationId, () => messages);

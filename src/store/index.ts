@@ -8,6 +8,7 @@ import { openWindowpaneStorage, randomUuid } from '../persistence';
 import { createProvider, listModels } from '../providers';
 import { createRuntime, dismiss, type AppDeps, type AppState, type Runtime } from './appStore';
 import * as attachments from './attachmentActions';
+import * as branches from './branches';
 import * as conversations from './conversationActions';
 import { hydrate } from './hydrate';
 import * as messages from './messageActions';
@@ -47,7 +48,7 @@ export function bindActions(rt: Runtime) {
       attachments.watchAttachments(rt);
     },
     newChat: () => conversations.newChat(rt),
-    selectConversation: (id: string) => conversations.selectConversation(rt, id),
+    selectConversation: (id: string, messageId?: string) => conversations.selectConversation(rt, id, messageId),
     renameConversation: (id: string, title: string) => conversations.renameConversation(rt, id, title),
     deleteConversation: (id: string) => conversations.deleteConversation(rt, id),
     search: (query: string) => conversations.search(rt, query),
@@ -63,6 +64,7 @@ export function bindActions(rt: Runtime) {
     editAndResend: (messageId: string, text: string) => messages.editAndResend(rt, messageId, text),
     regenerateSummary: (summaryId: string) => regenerateSummary(rt, summaryId),
     togglePin: (messageId: string) => messages.togglePin(rt, messageId),
+    switchVersion: (messageId: string, step: -1 | 1) => branches.switchVersion(rt, messageId, step),
     setDraft: (text: string) => rt.store.setState({ draft: text }),
     attachFiles: (conversationId: string | null, files: readonly File[]) => attachments.attachFiles(rt, conversationId, files),
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
@@ -86,6 +88,7 @@ export { contextOf, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
 export { modelListKey, type ListTarget } from './modelLists';
 export { chatView, draftTokens, type GaugePart } from './chatView';
+export { branchOf, leafOf, treeOf } from './branches';
 export type { PlanReport } from './planReport';
 export { ADDITIONS, additionsFor, resetToOwnRule, type Addition } from './strategyAdditions';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';

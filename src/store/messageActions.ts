@@ -1,52 +1,49 @@
-/** What the user does to one message: regenerate an answer, edit and resend a question, pin. */
-import type { StoredMessage } from '../core';
+/**
+ * What the user does to one message: regenerate an answer, edit and resend a question, pin.
+ * Regenerating and editing never change what was written: each adds a new version beside
+ * the old one (a sibling in the conversation's tree), shown and answered at once.
+ */
+import { isUserTurn, turnStartOf } from '../core';
 import { notify, type Runtime } from './appStore';
+import { followLeaf, shownLeaf, treeOf } from './branches';
 import { updateMessage } from './messageWrites';
 import { respond, send } from './sendPipeline';
 
-/** Streams a new answer into the last assistant message. */
+/**
+ * Writes a new version of answer `messageId`, from the user message its turn answers (an
+ * answer reached through tool calls is redone from there). The old answer stays as the
+ * other version; if no new answer could even be started, the old one is shown again.
+ */
 export async function regenerate(rt: Runtime, messageId: string): Promise<void> {
   const state = rt.store.getState();
   const conversationId = state.activeId;
-  if (!conversationId) return;
-  const list = state.messages[conversationId] ?? [];
-  const target = list.find((m) => m.id === messageId);
+  if (!conversationId || state.sendingId) return;
+  const tree = treeOf(state.messages[conversationId] ?? []);
+  const target = tree.byId.get(messageId);
   if (!target || target.role !== 'assistant' || target.kind !== 'message') return;
-  const later = list.filter((m) => m.seq > target.seq && m.kind === 'message');
-  if (later.length > 0) {
-    notify(rt, { tone: 'info', text: 'Only the latest answer can be regenerated.' });
+  const start = turnStartOf(tree, messageId);
+  if (!start) {
+    notify(rt, { tone: 'info', text: 'This answer follows no message of yours, so there is nothing to answer again.' });
     return;
   }
-  await respond(rt, conversationId, target);
+  const before = shownLeaf(state, conversationId);
+  followLeaf(rt, conversationId, start);
+  await respond(rt, conversationId);
+  if (before && shownLeaf(rt.store.getState(), conversationId) === start) followLeaf(rt, conversationId, before);
 }
 
 /**
- * Edits a user message and asks again. The newest user message, answered by one plain
- * answer, is changed in place and its answer regenerated; any other (an older one, or one
- * answered through tool calls) is sent again as a new message at the end, so the history
- * after it is never lost and every tool call keeps its result.
+ * Sends `text` as a new version of user message `messageId` (its sibling: same parent) and
+ * answers it. The old version and everything after it stay, one "Previous version" away.
  */
 export async function editAndResend(rt: Runtime, messageId: string, text: string): Promise<void> {
   const state = rt.store.getState();
   const conversationId = state.activeId;
   if (!conversationId || state.sendingId) return;
-  const list = state.messages[conversationId] ?? [];
-  const target = list.find((m) => m.id === messageId);
-  if (!target || target.role !== 'user' || carriesToolResults(target)) return;
-  const lastUser = [...list].reverse().find((m) => m.role === 'user' && m.kind === 'message' && !carriesToolResults(m));
-  const later = list.filter((m) => m.seq > target.seq && m.kind === 'message');
-  if (lastUser?.id !== target.id || later.length > 1) {
-    send(rt, conversationId, text);
-    return;
-  }
-  await updateMessage(rt, target, { content: [{ type: 'text', text }] });
-  const answer = list.find((m) => m.seq > target.seq && m.role === 'assistant' && m.kind === 'message');
-  await respond(rt, conversationId, answer);
-}
-
-/** A user message that answers tool calls rather than being something the user wrote. */
-function carriesToolResults(message: StoredMessage): boolean {
-  return message.content.some((block) => block.type === 'tool_result');
+  const tree = treeOf(state.messages[conversationId] ?? []);
+  const target = tree.byId.get(messageId);
+  if (!target || !isUserTurn(target)) return;
+  send(rt, conversationId, text, { parentId: tree.parentOf.get(messageId) ?? null });
 }
 
 /** Pinned messages are never evicted by any strategy. */

@@ -5,9 +5,21 @@
 import type { ContentBlock, StoredMessage, ToolResultBlock } from '../core';
 import type { NewMessage, StreamWriter } from '../persistence';
 import { repo, reportError, upsertMessage, type Runtime } from './appStore';
+import { followLeaf, shownLeaf } from './branches';
 
-/** Writes a new message (or, for a conversation storage could not create, keeps it in memory) and shows it. */
-export async function appendMessage(rt: Runtime, message: NewMessage): Promise<StoredMessage> {
+/**
+ * Writes a new message (or, for a conversation storage could not create, keeps it in memory)
+ * and shows it. It follows the end of the branch shown unless `parentId` says otherwise (an
+ * edit starts a sibling); a message that is not a summary becomes the branch's new end.
+ */
+export async function appendMessage(rt: Runtime, input: NewMessage): Promise<StoredMessage> {
+  const message: NewMessage = input.parentId === undefined ? { ...input, parentId: shownLeaf(rt.store.getState(), input.conversationId) } : input;
+  const stored = await storeMessage(rt, message);
+  if (stored.kind !== 'summary') followLeaf(rt, stored.conversationId, stored.id);
+  return stored;
+}
+
+async function storeMessage(rt: Runtime, message: NewMessage): Promise<StoredMessage> {
   if (!rt.memoryOnly.has(message.conversationId)) {
     try {
       const stored = await repo(rt).appendMessage(message);

@@ -7,6 +7,7 @@ import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation,
 import { placeCacheBreakpoints, planContext, toolNamesCalled } from '../core';
 import type { ChatRequest } from '../providers';
 import { conversationOverrides, notify, type Runtime } from './appStore';
+import { shownBranch } from './branches';
 import { buildHistory } from './history';
 import { planReport } from './planReport';
 import type { Settings } from './settings';
@@ -18,7 +19,7 @@ import type { ModelListState } from './modelLists';
 export interface ContextInputs {
   settings: Settings;
   conversation: Conversation | undefined;
-  /** The conversation's messages: the tools they call are still named when no tool is offered. */
+  /** The branch shown: the tools its messages call are still named when no tool is offered. */
   messages: readonly StoredMessage[];
   /** Whether the conversation has files for read_attachment to read. */
   hasAttachments: boolean;
@@ -55,7 +56,7 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
     {
       settings: state.settings,
       conversation: conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined,
-      messages: conversationId ? (state.messages[conversationId] ?? []) : [],
+      messages: shownBranch(state, conversationId),
       hasAttachments: conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0,
       calibration: state.calibration,
       toolsRefused: state.toolsRefused,

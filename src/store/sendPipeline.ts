@@ -14,7 +14,8 @@ import { createStreamWriter, registerFlushOnHide, type StreamWriter } from '../p
 import type { ChatResult, StreamCallbacks } from '../providers';
 import { notify, repo, reportError, type Runtime } from './appStore';
 import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
-import { appendMessage, finishMessage, streamedContent, updateMessage } from './messageWrites';
+import { shownBranch } from './branches';
+import { appendMessage, finishMessage, streamedContent } from './messageWrites';
 import { createConversationFor } from './newConversation';
 import { announcePlan, contextFor, planFor, screenPlan, toRequest } from './planning';
 import { recover, type Attempt } from './recovery';
@@ -25,24 +26,22 @@ import { turnHistory, type Turn, type TurnContext } from './turn';
 /**
  * Sends `text` as a user message (creating the conversation if needed) and streams the
  * answer. Returns false at once, taking nothing, while another answer is in flight, so
- * the composer keeps the draft.
+ * the composer keeps the draft. The message follows the end of the branch shown, or
+ * `edit.parentId` for an edited message (a new version of it, started as a sibling).
  */
-export function send(rt: Runtime, conversationId: string | null, text: string): boolean {
+export function send(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): boolean {
   if (!text.trim() || rt.store.getState().sendingId || refusedBySettings(rt, conversationId)) return false;
   void busyWith(rt, conversationId ?? 'new', async () => {
-    const id = await postUserMessage(rt, conversationId, text);
+    const id = await postUserMessage(rt, conversationId, text, edit);
     if (id) await answerTurn(rt, id);
   });
   return true;
 }
 
-/**
- * Answers the conversation as it stands. `into` re-streams an existing assistant message
- * (regenerate) instead of appending a new one. Does nothing while another answer is in flight.
- */
-export async function respond(rt: Runtime, conversationId: string, into?: StoredMessage): Promise<void> {
+/** Answers the branch shown as it stands (a new version of an answer). Does nothing while another answer is in flight. */
+export async function respond(rt: Runtime, conversationId: string): Promise<void> {
   if (rt.store.getState().sendingId || refusedBySettings(rt, conversationId)) return;
-  await busyWith(rt, conversationId, () => answerTurn(rt, conversationId, into));
+  await busyWith(rt, conversationId, () => answerTurn(rt, conversationId));
 }
 
 /**
@@ -50,7 +49,7 @@ export async function respond(rt: Runtime, conversationId: string, into?: Stored
  * screen tells it): refused before anything is stored, so the draft stays in the composer.
  */
 function refusedBySettings(rt: Runtime, conversationId: string | null): boolean {
-  const history = conversationId ? (rt.store.getState().messages[conversationId] ?? []) : [];
+  const history = shownBranch(rt.store.getState(), conversationId);
   const { problem } = screenPlan(contextFor(rt, conversationId), history);
   if (problem) notify(rt, { id: 'cannot-plan', tone: 'error', text: problem });
   return problem !== null;
@@ -78,7 +77,7 @@ async function busyWith(rt: Runtime, busyId: string, work: () => Promise<void>):
 }
 
 /** Stores the user's message (in a new conversation when there is none yet); null when the conversation could not start. */
-async function postUserMessage(rt: Runtime, conversationId: string | null, text: string): Promise<string | null> {
+async function postUserMessage(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): Promise<string | null> {
   let id = conversationId;
   try {
     if (!id) id = (await createConversationFor(rt, text)).id;
@@ -86,8 +85,9 @@ async function postUserMessage(rt: Runtime, conversationId: string | null, text:
     reportError(rt, error, 'start the conversation');
     return null;
   }
-  rt.store.setState({ activeId: id, draft: '' });
-  await appendMessage(rt, { conversationId: id, role: 'user', content: [{ type: 'text', text }] });
+  // An edit leaves the composer's draft alone: it was typed in the message, not there.
+  rt.store.setState(edit ? { activeId: id } : { activeId: id, draft: '' });
+  await appendMessage(rt, { conversationId: id, role: 'user', content: [{ type: 'text', text }], ...edit });
   // Busy from Send on; shown as this conversation's (Stop) once its message is on screen.
   rt.store.setState({ sendingId: id });
   return id;
@@ -98,13 +98,13 @@ async function postUserMessage(rt: Runtime, conversationId: string | null, text:
  * reaches its limit of rounds. Every request is planned again, so the window applies
  * between rounds.
  */
-async function answerTurn(rt: Runtime, conversationId: string, into?: StoredMessage): Promise<void> {
+async function answerTurn(rt: Runtime, conversationId: string): Promise<void> {
   const controller = new AbortController();
   rt.controllers.set(conversationId, controller);
   try {
     const turn = await startTurn(rt, conversationId, controller.signal);
     for (let round = 0; turn; round++) {
-      const answer = await answerOnce(turn, round === 0 ? into : undefined);
+      const answer = await answerOnce(turn);
       if (!answer || !(await toolRound(turn, answer.message, answer.ctx, round))) return;
     }
   } finally {
@@ -141,17 +141,17 @@ interface Answered {
 
 /**
  * One request of a turn: plan (summarizing when the plan asks), stream the answer into a
- * new assistant message (or `into`), and save it. Returns the stored answer, or null when
+ * new assistant message at the end of the branch shown, and save it. Returns the stored answer, or null when
  * it failed (the user has been told) or was stopped before it began.
  */
-async function answerOnce(turn: Turn, into: StoredMessage | undefined): Promise<Answered | null> {
+async function answerOnce(turn: Turn): Promise<Answered | null> {
   let draft: AnswerDraft | undefined;
   let unregister: (() => void) | undefined;
   try {
     const attempt = await firstAttempt(turn);
     if (turn.signal.aborted) return null;
     announcePlan(turn.rt, attempt.plan);
-    draft = await openAnswer(turn, attempt.ctx, into);
+    draft = await openAnswer(turn, attempt.ctx);
     const { writer } = draft;
     unregister = registerFlushOnHide(() => writer.flush());
     return await streamAndSave(turn, attempt, draft);
@@ -175,14 +175,19 @@ async function firstAttempt(turn: Turn): Promise<Attempt> {
  * before the message is stored, so a tab starting up meanwhile sees a live stream, not an
  * interrupted one.
  */
-async function openAnswer(turn: Turn, ctx: TurnContext, into: StoredMessage | undefined): Promise<AnswerDraft> {
+async function openAnswer(turn: Turn, ctx: TurnContext): Promise<AnswerDraft> {
   const { rt, conversationId } = turn;
-  const id = into?.id ?? rt.deps.newId();
+  const id = rt.deps.newId();
   const writer = createStreamWriter(repo(rt), id, { onError: (e) => reportError(rt, e, 'save the answer') });
-  const streaming = { content: [], status: 'streaming' as const, model: ctx.modelId, provider: ctx.provider };
-  const message = into
-    ? await updateMessage(rt, into, { ...streaming, error: undefined, usage: undefined })
-    : await appendMessage(rt, { id, conversationId, role: 'assistant', ...streaming });
+  const message = await appendMessage(rt, {
+    id,
+    conversationId,
+    role: 'assistant',
+    content: [],
+    status: 'streaming',
+    model: ctx.modelId,
+    provider: ctx.provider,
+  });
   rt.store.setState({ streaming: { conversationId, messageId: message.id, text: '' } });
   return { message, writer, text: '' };
 }

@@ -16,6 +16,7 @@ import {
 } from '../core';
 import type { ChatProvider } from '../providers';
 import { notify, repo, reportError, type Runtime } from './appStore';
+import { shownBranch } from './branches';
 import { buildHistory } from './history';
 import { appendMessage, updateMessage } from './messageWrites';
 import { contextFor, planFor } from './planning';
@@ -110,7 +111,7 @@ export async function regenerateSummary(rt: Runtime, summaryId: string): Promise
   const state = rt.store.getState();
   const conversationId = state.activeId;
   if (!conversationId || state.sendingId) return;
-  const list = state.messages[conversationId] ?? [];
+  const list = shownBranch(state, conversationId);
   const summary = list.find((m) => m.id === summaryId);
   if (!summary?.covers?.length) return;
   const ctx = contextFor(rt, conversationId);

@@ -17,6 +17,8 @@ export type TranscriptRow =
       tokens?: number;
       /** Results of this message's tool calls, by tool_use id. */
       toolResults?: Readonly<Record<string, ToolResultView>>;
+      /** Where this message stands among its versions (edits, regenerations), when it has others. */
+      versions?: { index: number; count: number };
     }
   | { kind: 'summary'; key: string; message: StoredMessage }
   | { kind: 'trim'; key: string; evicted: number; summarized: boolean; reason?: string; strategy?: string };

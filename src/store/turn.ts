@@ -31,6 +31,7 @@ import {
 } from '../core';
 import type { ChatProvider, ProviderSettings } from '../providers';
 import type { Runtime } from './appStore';
+import { shownBranch } from './branches';
 import type { WireShape } from './history';
 import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings, type WindowSettings } from './settings';
 import { enabledTools } from './tools/dispatcher';
@@ -51,9 +52,9 @@ export interface Turn {
   windowLimit?: number;
 }
 
-/** The conversation's messages as they stand, without the answer being written (`without`). */
+/** The branch the turn adds to as it stands, without the answer being written (`without`). */
 export function turnHistory(turn: Turn, without?: string): StoredMessage[] {
-  return (turn.rt.store.getState().messages[turn.conversationId] ?? []).filter((m) => m.id !== without);
+  return shownBranch(turn.rt.store.getState(), turn.conversationId).filter((m) => m.id !== without);
 }
 
 /** One shared cache of raw (uncalibrated) counts: calibration is applied on top, so a new factor keeps it valid. */

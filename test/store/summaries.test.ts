@@ -4,41 +4,17 @@
  * receives names the conversation's goal and the files whose latest reads stay verbatim.
  */
 import { IDBFactory } from 'fake-indexeddb';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ContentBlock, ToolUseBlock, WindowMessage } from '../../src/core';
-import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
-import type { ChatProvider, ChatResult } from '../../src/providers';
-import { createRuntime, type Runtime } from '../../src/store/appStore';
+import type { ChatProvider } from '../../src/providers';
+import type { Runtime } from '../../src/store/appStore';
 import { attachFiles } from '../../src/store/attachmentActions';
-import { hydrate } from '../../src/store/hydrate';
-import * as chat from '../../src/store/sendPipeline';
 import { regenerateSummary } from '../../src/store/summaries';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';
+import { answer, scriptedRuntime, sendAndSettle } from './scriptedStore';
 
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });
 const call = (id: string, name: string, input: unknown): ToolUseBlock => ({ type: 'tool_use', id, name, input });
-
-function answer(content: ContentBlock[]): ChatResult {
-  return {
-    content,
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-    usageReported: false,
-    stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
-    model: 'scripted-model',
-  };
-}
-
-async function sendAndSettle(rt: Runtime, message: string): Promise<string> {
-  expect(chat.send(rt, rt.store.getState().activeId, message)).toBe(true);
-  await vi.waitFor(
-    () => {
-      expect(rt.store.getState().sendingId).toBeNull();
-      expect(rt.controllers.size).toBe(0);
-    },
-    { timeout: 5000 },
-  );
-  return rt.store.getState().activeId!;
-}
 
 const FILES = 12;
 
@@ -59,14 +35,7 @@ async function start(send: ChatProvider['send']): Promise<{ rt: Runtime; prompts
       return 'Read the files one by one.';
     },
   };
-  const rt = createRuntime({
-    openStorage: () => openWindowpaneStorage(),
-    createProvider: async () => provider,
-    now: () => Date.now(),
-    newId: randomUuid,
-    runJavascript: async () => ({ logs: [], result: '', truncated: false }),
-  });
-  await hydrate(rt);
+  const rt = await scriptedRuntime(provider);
   rt.store.setState({
     settings: {
       ...DEFAULT_SETTINGS,

@@ -1,0 +1,89 @@
+/**
+ * Which branch of each conversation this tab shows, and moving between branches. Every
+ * request is planned from the branch shown (root to leaf); the other branches stay stored.
+ * The leaf is this tab's own (`branchLeaf`), so two tabs can work on two branches of one
+ * conversation; the conversation record remembers the last one for a reload.
+ */
+import type { ConversationTree, StoredMessage } from '../core';
+import { branchMessages, buildTree, newestLeafUnder, resolveLeaf, versionStep } from '../core';
+import { repo, reportError, type AppState, type Runtime } from './appStore';
+
+// Pure memos keyed by the messages array (stored lists are replaced, never mutated), so the
+// screen, the planner and the send loop share one tree and one branch per list and leaf.
+const trees = new WeakMap<readonly StoredMessage[], ConversationTree>();
+const branches = new WeakMap<ConversationTree, Map<string, StoredMessage[]>>();
+
+/** The tree of one conversation's messages. */
+export function treeOf(messages: readonly StoredMessage[]): ConversationTree {
+  let tree = trees.get(messages);
+  if (!tree) trees.set(messages, (tree = buildTree(messages)));
+  return tree;
+}
+
+/** The messages of the branch ending at `leafId` (the newest branch when it names none), summaries that belong to it included. */
+export function branchOf(tree: ConversationTree, leafId: string | undefined): StoredMessage[] {
+  let byLeaf = branches.get(tree);
+  if (!byLeaf) branches.set(tree, (byLeaf = new Map()));
+  const key = leafId ?? '';
+  let branch = byLeaf.get(key);
+  if (!branch) byLeaf.set(key, (branch = branchMessages(tree, leafId)));
+  return branch;
+}
+
+/** The leaf this tab shows for a conversation: its own choice, else the one stored with the conversation. */
+export function leafOf(state: Pick<AppState, 'branchLeaf' | 'conversations'>, conversationId: string): string | undefined {
+  return state.branchLeaf[conversationId] ?? state.conversations.find((c) => c.id === conversationId)?.activeLeafId;
+}
+
+/** The branch of a conversation this tab shows: what the next request is planned from. */
+export function shownBranch(state: Pick<AppState, 'branchLeaf' | 'conversations' | 'messages'>, conversationId: string | null): StoredMessage[] {
+  if (!conversationId) return [];
+  const list = state.messages[conversationId] ?? [];
+  return branchOf(treeOf(list), leafOf(state, conversationId));
+}
+
+/** The last message of the branch shown: what a new message follows. Null for an empty conversation. */
+export function shownLeaf(state: Pick<AppState, 'branchLeaf' | 'conversations' | 'messages'>, conversationId: string): string | null {
+  const list = state.messages[conversationId] ?? [];
+  return resolveLeaf(treeOf(list), leafOf(state, conversationId)) ?? null;
+}
+
+/** Moves this tab to the branch ending at `leafId` (no write): while a turn adds to it. */
+export function followLeaf(rt: Runtime, conversationId: string, leafId: string): void {
+  rt.store.setState((s) => (s.branchLeaf[conversationId] === leafId ? {} : { branchLeaf: { ...s.branchLeaf, [conversationId]: leafId } }));
+}
+
+/** Shows the branch ending at `leafId` and remembers it with the conversation, so a reload reopens it. */
+export async function showBranch(rt: Runtime, conversationId: string, leafId: string): Promise<void> {
+  followLeaf(rt, conversationId, leafId);
+  rt.store.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === conversationId ? { ...c, activeLeafId: leafId } : c)) }));
+  if (rt.memoryOnly.has(conversationId)) return;
+  try {
+    await repo(rt).setActiveLeaf(conversationId, leafId);
+  } catch (error) {
+    reportError(rt, error, 'remember the branch shown');
+  }
+}
+
+/** Shows the previous (`-1`) or next (`1`) version of message `messageId`, down to that version's most recent leaf. */
+export async function switchVersion(rt: Runtime, messageId: string, step: -1 | 1): Promise<void> {
+  const state = rt.store.getState();
+  const conversationId = state.activeId;
+  // A turn adds to the branch shown: switching under it would put its answer on another.
+  if (!conversationId || state.sendingId === conversationId) return;
+  const leaf = versionStep(treeOf(state.messages[conversationId] ?? []), messageId, step);
+  if (leaf) await showBranch(rt, conversationId, leaf);
+}
+
+/** Shows the branch holding message `messageId` (a search hit), down to its most recent leaf. */
+export async function showBranchHolding(rt: Runtime, conversationId: string, messageId: string): Promise<void> {
+  const leaf = newestLeafUnder(treeOf(rt.store.getState().messages[conversationId] ?? []), messageId);
+  if (leaf && leaf !== shownLeaf(rt.store.getState(), conversationId)) await showBranch(rt, conversationId, leaf);
+}
+
+/** Fixes the branch this tab shows when a conversation is opened, so later writes by other tabs do not move it. */
+export function settleLeaf(rt: Runtime, conversationId: string): void {
+  const state = rt.store.getState();
+  const leaf = shownLeaf(state, conversationId);
+  if (leaf) followLeaf(rt, conversationId, leaf);
+}
