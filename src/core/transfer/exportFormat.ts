@@ -14,10 +14,14 @@ export interface ConversationRecords {
 export const WINDOWPANE_EXPORT_FORMAT = 'windowpane';
 
 /**
- * The version of the Windowpane JSON export this code writes and reads. Raise it only
- * with a reader for every older version.
+ * The version of the Windowpane JSON export this code writes; it reads this one and every
+ * older one. Raise it only with a reader for every older version.
+ *
+ * - 1: conversations were linear; messages have no `parentId`, each follows the one before.
+ * - 2: conversations are trees: every message names its `parentId` (null for a first
+ *   message), and a conversation names its `activeLeafId` when one is set.
  */
-export const WINDOWPANE_EXPORT_VERSION = 1;
+export const WINDOWPANE_EXPORT_VERSION = 2;
 
 /** A Windowpane JSON export: full fidelity, re-importable without loss. */
 export interface WindowpaneExport {
