@@ -91,7 +91,7 @@ export function parseWindowpaneExport(data: unknown): ImportParseResult {
       conversation.messageCount = messages.length;
       return { conversation, messages: withExplicitParents(messages) };
     });
-    return { ok: true, value: { format: 'windowpane', conversations, branchIds: [] } };
+    return { ok: true, value: { format: 'windowpane', conversations } };
   } catch (error) {
     if (error instanceof MalformedImport) {
       return invalid(`This Windowpane export is damaged, so nothing was imported: ${error.message}.`);

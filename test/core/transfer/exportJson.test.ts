@@ -115,7 +115,7 @@ describe('exportToJson', () => {
   it('round-trips the sample through import without losing anything', () => {
     const entry = sample();
     const result = parseImport(exportToJson([entry], EXPORTED_AT), { importedAt: 0 });
-    expect(result).toEqual({ ok: true, value: { format: 'windowpane', conversations: [entry], branchIds: [] } });
+    expect(result).toEqual({ ok: true, value: { format: 'windowpane', conversations: [entry] } });
   });
 
   it('round-trips every branch and the branch shown', () => {
