@@ -5,7 +5,7 @@
  * WindowpaneError and leaves storage as it was; the caller keeps its in-memory copy.
  */
 import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessage } from '../core';
-import { WindowpaneError, messageText, readStoredConversation, storedMessageProblem } from '../core';
+import { WindowpaneError, branchCount, buildTree, messageText, readStoredConversation, storedMessageProblem } from '../core';
 import type { IDBPObjectStore } from 'idb';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb, type WindowpaneSchema } from './db';
 import type { StorageChange, SyncChannel } from './sync';
@@ -45,11 +45,11 @@ export interface SearchHit {
 /** What an import wrote. */
 export interface ImportSummary {
   format: ImportBatch['format'];
-  /** Conversations written (branches included). */
+  /** Conversations written. */
   imported: number;
   /** Conversations already in storage (same id: the same file or export imported before), left untouched. */
   skipped: number;
-  /** How many of the imported conversations are extra branches of a ChatGPT or Claude conversation. */
+  /** Branches the written conversations hold beyond one each (regenerated answers, edited prompts), all kept to switch between. */
   branches: number;
   importedIds: string[];
 }
@@ -496,11 +496,15 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       });
       if (importedIds.length > 0) announce({ type: 'conversation-changed' });
       const imported = new Set(importedIds);
+      let branches = 0;
+      for (const entry of batch.conversations) {
+        if (imported.has(entry.conversation.id)) branches += Math.max(0, branchCount(buildTree(entry.messages)) - 1);
+      }
       return {
         format: batch.format,
         imported: importedIds.length,
         skipped: batch.conversations.length - importedIds.length,
-        branches: batch.branchIds.filter((id) => imported.has(id)).length,
+        branches,
         importedIds,
       };
     },

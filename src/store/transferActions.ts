@@ -69,8 +69,10 @@ export async function importFile(rt: Runtime, file: File): Promise<void> {
   }
   const { imported, skipped, branches } = outcome.value;
   rt.store.setState({ conversations: await repository.listConversations() });
-  const parts = [`Imported ${imported} conversation${imported === 1 ? '' : 's'}`];
-  if (branches) parts.push(`${branches} of them extra branches`);
+  const parts = [
+    `Imported ${imported} conversation${imported === 1 ? '' : 's'}` +
+      (branches ? ` (with ${branches} extra branch${branches === 1 ? '' : 'es'} you can switch between)` : ''),
+  ];
   if (skipped) parts.push(`${skipped} already here, skipped`);
   notify(rt, { tone: 'info', text: `${parts.join(', ')} from ${file.name}.` });
   const first = outcome.value.importedIds[0];

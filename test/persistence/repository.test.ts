@@ -327,7 +327,7 @@ describe('branches', () => {
       ...(parentId === undefined ? {} : { parentId }),
     });
     const messages = [record('q', 0, null), record('r1', 1, 'q'), record('r2', 2, 'q')];
-    await repository.importBatch({ format: 'windowpane', conversations: [{ conversation, messages }], branchIds: [] });
+    await repository.importBatch({ format: 'windowpane', conversations: [{ conversation, messages }] });
     expect(await repository.getConversation('imported')).toStrictEqual(conversation);
     expect(await repository.getMessages('imported')).toStrictEqual(messages);
     expect(await shownBranch(repository, 'imported')).toEqual(['q', 'r1']);
@@ -340,7 +340,7 @@ describe('branches', () => {
     // Records from before branches have neither field, and are read as they were.
     const { activeLeafId: _activeLeafId, ...legacy } = { ...conversation, id: 'legacy' };
     const legacyMessages = [record('l0', 0), record('l1', 1)].map((m) => ({ ...m, conversationId: 'legacy' }));
-    await repository.importBatch({ format: 'windowpane', conversations: [{ conversation: legacy, messages: legacyMessages }], branchIds: [] });
+    await repository.importBatch({ format: 'windowpane', conversations: [{ conversation: legacy, messages: legacyMessages }] });
     expect(await repository.getMessages('legacy')).toStrictEqual(legacyMessages);
     expect(await shownBranch(repository, 'legacy')).toEqual(['l0', 'l1']);
   });

@@ -2,7 +2,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import fc from 'fast-check';
 import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_IMPORT_BYTES, exportToJson, type StoredMessage } from '../../src/core';
+import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, type StoredMessage } from '../../src/core';
 import type { Repository } from '../../src/persistence/repository';
 import { exportJsonText, exportMarkdownText, importFromFile, importFromText } from '../../src/persistence/transferFiles';
 import { conversationRecords } from '../core/transfer/arbitraries';
@@ -23,22 +23,21 @@ describe('importing export files into storage', () => {
   it('writes a ChatGPT export with all its branches, and a second import duplicates nothing', async () => {
     const { repository } = await openTestStorage();
     const first = await importFromFile(repository, file(readFixture('chatgpt-conversations.json')), { now: NOW });
-    expect(first).toMatchObject({ ok: true, value: { format: 'chatgpt', imported: 4, skipped: 0, branches: 2 } });
+    expect(first).toMatchObject({ ok: true, value: { format: 'chatgpt', imported: 2, skipped: 0, branches: 2 } });
 
     const listed = await repository.listConversations();
-    expect(listed.map((c) => c.title).sort()).toEqual([
-      'Sorting a list of dicts in Python',
-      'Sorting a list of dicts in Python (branch 2)',
-      'Sorting a list of dicts in Python (branch 3)',
-      'Untitled conversation',
-    ]);
+    expect(listed.map((c) => c.title).sort()).toEqual(['Sorting a list of dicts in Python', 'Untitled conversation']);
     const main = listed.find((c) => c.title === 'Sorting a list of dicts in Python')!;
-    expect(await repository.getMessages(main.id)).toHaveLength(7);
-    expect(main.messageCount).toBe(7);
+    const messages = await repository.getMessages(main.id);
+    expect(messages).toHaveLength(10);
+    expect(main.messageCount).toBe(10);
+    const tree = buildTree(messages);
+    expect(branchCount(tree)).toBe(3);
+    expect(branchMessages(tree, main.activeLeafId)).toHaveLength(7);
 
     const before = await snapshot(repository);
     const second = await importFromFile(repository, file(readFixture('chatgpt-conversations.json')), { now: NOW + 1 });
-    expect(second).toEqual({ ok: true, value: { format: 'chatgpt', imported: 0, skipped: 4, branches: 0, importedIds: [] } });
+    expect(second).toEqual({ ok: true, value: { format: 'chatgpt', imported: 0, skipped: 2, branches: 0, importedIds: [] } });
     expect(await snapshot(repository)).toEqual(before);
   });
 
@@ -46,15 +45,37 @@ describe('importing export files into storage', () => {
     const { repository } = await openTestStorage();
     expect(await importFromText(repository, readFixture('claude-conversations.json'), { now: NOW })).toMatchObject({
       ok: true,
-      value: { format: 'claude', imported: 3, skipped: 0, branches: 1 },
+      value: { format: 'claude', imported: 2, skipped: 0, branches: 1 },
     });
     expect(await importFromText(repository, readFixture('claude-conversations.json'), { now: NOW })).toMatchObject({
       ok: true,
-      value: { imported: 0, skipped: 3 },
+      value: { imported: 0, skipped: 2 },
     });
     expect(await repository.searchConversations('dictreader')).toEqual([
       expect.objectContaining({ title: 'Reviewing a CSV import script', matchedIn: 'message' }),
     ]);
+  });
+
+  it('counts the extra branches of the conversations it writes, whatever the format', async () => {
+    const { repository } = await openTestStorage();
+    const say = (id: string, seq: number, parentId: string | null): StoredMessage => ({
+      id,
+      conversationId: 'tree',
+      seq,
+      parentId,
+      role: seq % 2 ? 'assistant' : 'user',
+      kind: 'message',
+      content: [{ type: 'text', text: id }],
+      createdAt: seq,
+      status: 'complete',
+    });
+    const messages = [say('q', 0, null), say('a1', 1, 'q'), say('a2', 2, 'q'), say('a3', 3, 'q')];
+    const json = exportToJson(
+      [{ conversation: { id: 'tree', title: 'Tree', createdAt: 0, updatedAt: 3, messageCount: 4, activeLeafId: 'a1' }, messages }],
+      NOW,
+    );
+    expect(await importFromText(repository, json)).toMatchObject({ ok: true, value: { format: 'windowpane', imported: 1, branches: 2 } });
+    expect((await repository.listConversations())[0]!.activeLeafId).toBe('a1');
   });
 
   it('export, then import into a fresh profile, gives the same conversations (property)', async () => {

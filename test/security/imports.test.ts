@@ -3,7 +3,8 @@
 // problem, never an exception, never a partial write, never a polluted prototype.
 import { Blob as NodeBlob } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { MAX_IMPORT_DEPTH, MAX_IMPORT_MESSAGES } from '../../src/core';
+import { MAX_IMPORT_DEPTH, MAX_IMPORT_MESSAGES, branchCount, branchMessages, buildTree } from '../../src/core';
+import { countImported } from '../../src/core/transfer/conversationTree';
 import type { Repository } from '../../src/persistence/repository';
 import { importFromFile } from '../../src/persistence/transferFiles';
 import { readOverrides } from '../../src/store/settings';
@@ -13,8 +14,8 @@ const NOW = 1_767_225_600_000;
 
 const nested = (depth: number, leaf: unknown = 'x'): string => `${'['.repeat(depth)}${JSON.stringify(leaf)}${']'.repeat(depth)}`;
 
-function windowpane(conversation: Record<string, unknown>, messages: Record<string, unknown>[]): string {
-  return JSON.stringify({ format: 'windowpane', version: 1, exportedAt: NOW, conversations: [{ conversation, messages }] });
+function windowpane(conversation: Record<string, unknown>, messages: Record<string, unknown>[], version = 1): string {
+  return JSON.stringify({ format: 'windowpane', version, exportedAt: NOW, conversations: [{ conversation, messages }] });
 }
 const wpConversation = (extra: Record<string, unknown> = {}) => ({ id: 'c1', title: 'Imported', createdAt: NOW, updatedAt: NOW, messageCount: 2, ...extra });
 const wpMessage = (seq: number, extra: Record<string, unknown> = {}) => ({
@@ -65,6 +66,15 @@ function comb(n: number): string {
   return chatgpt(nodes, `n${n - 1}`);
 }
 
+/** A chain of `n` messages, each following the one before. */
+function chain(n: number): string {
+  const nodes: Record<string, { parent: string | null; children: string[]; text?: string; role?: string }> = {};
+  for (let i = 0; i < n; i++) {
+    nodes[`n${i}`] = { parent: i === 0 ? null : `n${i - 1}`, children: i + 1 < n ? [`n${i + 1}`] : [], text: `step ${i}`, role: i % 2 ? 'assistant' : 'user' };
+  }
+  return chatgpt(nodes, `n${n - 1}`);
+}
+
 function claude(messages: unknown[]): string {
   return JSON.stringify([
     { uuid: 'claude-1', name: 'From Claude', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:01:00Z', chat_messages: messages },
@@ -94,7 +104,8 @@ const HOSTILE_FILES: [name: string, text: string | Uint8Array, expected: Expect]
   ['a bare string', '"conversations"', { refused: /isn't a format/ }],
   ['an empty list', '[]', { refused: /no conversations/ }],
   ['an object of the wrong shape', '{"conversations": 5}', { refused: /isn't a format/ }],
-  ['a ChatGPT comb of 4,000 nodes that would expand to millions of messages', comb(4000), { refused: /more than 500,000 messages/ }],
+  ['a ChatGPT comb of 4,000 nodes (4,000 branches, stored once each)', comb(4000), { imported: 1 }],
+  ['a ChatGPT chain 20,000 messages deep', chain(20_000), { imported: 1 }],
   [
     'a ChatGPT tree whose messages form a loop',
     chatgpt({ a: { parent: 'b', children: ['b'], text: 'a' }, b: { parent: 'a', children: ['a'], text: 'b' } }),
@@ -182,6 +193,21 @@ const HOSTILE_FILES: [name: string, text: string | Uint8Array, expected: Expect]
   ['an unknown role', windowpane(wpConversation(), [wpMessage(0, { role: 'root' }), wpMessage(1)]), { refused: /damaged/ }],
   ['a seq that is not a number', windowpane(wpConversation(), [wpMessage(0, { seq: 'first' }), wpMessage(1)]), { refused: /damaged/ }],
   ['duplicate message ids', windowpane(wpConversation(), [wpMessage(0), wpMessage(1, { id: 'm0' })]), { refused: /damaged/ }],
+  [
+    'a parentId naming a message of no conversation in the file',
+    windowpane(wpConversation(), [wpMessage(0, { parentId: null }), wpMessage(1, { parentId: 'elsewhere' })], 2),
+    { refused: /damaged.*parentId names "elsewhere"/ },
+  ],
+  [
+    'parents that loop (each names the other)',
+    windowpane(wpConversation(), [wpMessage(0, { parentId: 'm1' }), wpMessage(1, { parentId: 'm0' })], 2),
+    { imported: 1 },
+  ],
+  [
+    'an activeLeafId naming nothing',
+    windowpane(wpConversation({ activeLeafId: 'nowhere' }), [wpMessage(0, { parentId: null }), wpMessage(1, { parentId: 'm0' })], 2),
+    { imported: 1 },
+  ],
   ['a version from the future', JSON.stringify({ format: 'windowpane', version: 99, exportedAt: NOW, conversations: [] }), { refused: /version|newer/i }],
   ['content that is not a list', windowpane(wpConversation(), [wpMessage(0, { content: 'plain' }), wpMessage(1)]), { refused: /damaged/ }],
   [
@@ -231,10 +257,28 @@ describe('hostile import files', () => {
     expect(read.ignored).toEqual(['provider "evil"', 'strategy "bogus"']);
   });
 
-  it('bounds the expansion at MAX_IMPORT_MESSAGES, and a tree just under it still imports', async () => {
-    expect(MAX_IMPORT_MESSAGES).toBe(500_000);
+  it('imports a comb-shaped ChatGPT tree as one conversation whose branches are stored once, quickly', async () => {
     const { repository } = await openTestStorage();
-    const outcome = await importText(repository, comb(60));
-    expect(outcome.ok).toBe(true);
+    const started = performance.now();
+    const outcome = await importText(repository, comb(4000));
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(outcome).toMatchObject({ ok: true, value: { imported: 1, branches: 3999 } });
+    const [conversation] = await repository.listConversations();
+    const messages = await repository.getMessages(conversation!.id);
+    expect(messages).toHaveLength(8000);
+    const tree = buildTree(messages);
+    expect(branchCount(tree)).toBe(4000);
+    // current_node is the end of the chain, whose leaf its parent does not list: kept, and the branch shown ends there.
+    const shown = branchMessages(tree, conversation!.activeLeafId);
+    expect(shown).toHaveLength(4001);
+    expect(shown.at(-1)!.id).toBe('chatgpt:conv-1/leaf3999');
+  });
+
+  it('refuses a file past MAX_IMPORT_MESSAGES stored messages', () => {
+    expect(MAX_IMPORT_MESSAGES).toBe(500_000);
+    // Counted per conversation as it is read, so a huge file is refused before it is all built.
+    expect(() =>
+      countImported(MAX_IMPORT_MESSAGES - 1, { conversation: wpConversation(), messages: [wpMessage(0), wpMessage(1)] } as never, 'conversation 9'),
+    ).toThrow(/more than 500,000 messages/);
   });
 });

@@ -1,132 +1,101 @@
 /**
  * ChatGPT (and Claude, when it records parents) store a conversation as a tree: editing a
- * prompt or regenerating an answer adds a sibling branch. Windowpane stores linear
- * conversations, so a tree is imported as one conversation per root-to-leaf path: the
- * path the user last saw first, then every other branch in the order it was created.
+ * prompt or regenerating an answer adds a sibling branch. Windowpane stores trees too, so
+ * a tree is imported as one conversation holding every branch: each message the transcript
+ * shows follows its nearest shown ancestor (nodes left out — system prompts, internal
+ * state — are skipped and their children follow the node above them), and messages are
+ * numbered parents first, in the order they were written.
  */
 import { MAX_IMPORT_MESSAGES, type ConversationRecords } from './exportFormat';
 import { MalformedImport } from './readJson';
 
 export interface TreeNode {
   id: string;
-  /** Parent node id; null (or an id not in the tree) for a root. */
+  /** Parent node id; null (or an id not in the tree, or the node's own) for a root. */
   parent: string | null;
-  /** Child ids in creation order; ids not in the tree are ignored. */
+  /** Child ids in creation order: orders siblings. A node whose parent does not list it comes after those listed. */
   children: readonly string[];
 }
 
+/** A shown node and the shown node it follows. */
+export interface ShownNode {
+  id: string;
+  /** The nearest shown ancestor; null for a first message. */
+  parent: string | null;
+}
+
+/** The tree as imported: shown nodes only. */
+export interface ShownTree {
+  /** Shown nodes in the order to number them: every parent before its children, else by time, then depth-first in creation order. */
+  nodes: ShownNode[];
+  /** The shown node nearest `currentId` (itself or its nearest shown ancestor); undefined when there is none. */
+  current: string | undefined;
+  /** How many nodes were reached from a root; the others hang off a loop. */
+  reached: number;
+}
+
 /**
- * Every root-to-leaf path of the tree, as node ids from root to leaf. The first path ends
- * at `currentId` when it is in the tree (it need not be a leaf), else at the newest leaf
- * (following the last child from the first root). The other paths follow in depth-first,
- * creation order. Cost: O(nodes + total path length), and the total is counted before any
- * path is built: past `maxMessages` (branches repeat their shared messages, so a comb-shaped
- * tree grows quadratically) it throws `MalformedImport` instead. Also throws for a tree
- * with a cycle or no root; never recurses, so deep trees are safe.
+ * The shown part of a tree: which nodes are shown (`shown`), when each was written
+ * (`timeOf`, epoch ms; undefined when unknown: taken as its parent's) and the node the user
+ * last saw (`currentId`). Nodes reached from no root (parts of a loop) are left out and
+ * counted in `reached`. Never recurses, so deep trees are safe; O(n log n).
  */
-export function treePaths(
+export function shownTree(
   nodes: ReadonlyMap<string, TreeNode>,
+  shown: (id: string) => boolean,
+  timeOf: (id: string) => number | undefined,
   currentId: string | null | undefined,
-  path: string,
-  maxMessages: number = MAX_IMPORT_MESSAGES,
-): string[][] {
-  if (nodes.size === 0) return [];
-  const parentOf = (node: TreeNode): TreeNode | undefined => (node.parent === null ? undefined : nodes.get(node.parent));
-  const childrenOf = (node: TreeNode): TreeNode[] => {
-    const out: TreeNode[] = [];
-    for (const id of node.children) {
-      const child = nodes.get(id);
-      // A child whose own parent pointer disagrees belongs elsewhere; following it twice would duplicate it.
-      if (child && child.parent === node.id) out.push(child);
+): ShownTree {
+  // Children from the parent pointers (each node has one parent, so nothing is reached twice), ordered as the parent lists them.
+  const isRoot = (node: TreeNode) => node.parent === null || node.parent === node.id || !nodes.has(node.parent);
+  const childrenOf = new Map<string, TreeNode[]>();
+  const roots: TreeNode[] = [];
+  for (const node of nodes.values()) {
+    if (isRoot(node)) roots.push(node);
+    else {
+      let list = childrenOf.get(node.parent!);
+      if (!list) childrenOf.set(node.parent!, (list = []));
+      list.push(node);
     }
-    return out;
-  };
+  }
+  for (const [parentId, list] of childrenOf) {
+    const listed = new Map<string, number>();
+    nodes.get(parentId)!.children.forEach((id, i) => {
+      if (!listed.has(id)) listed.set(id, i);
+    });
+    const rank = (node: TreeNode) => listed.get(node.id) ?? Number.MAX_SAFE_INTEGER;
+    list.sort((a, b) => rank(a) - rank(b)); // stable: unlisted children keep their order
+  }
 
-  const roots = [...nodes.values()].filter((node) => parentOf(node) === undefined);
-  if (roots.length === 0) throw new MalformedImport(path, `${path} has no starting message (its messages form a loop)`);
-
-  const pathTo = (leaf: TreeNode): string[] => {
-    const ids: string[] = [];
-    for (let node: TreeNode | undefined = leaf; node; node = parentOf(node)) {
-      ids.push(node.id);
-      if (ids.length > nodes.size) throw new MalformedImport(path, `${path} has messages that form a loop`);
-    }
-    return ids.reverse();
-  };
-
-  // Depth-first over every root, children in creation order; a visited set guards against shared or cyclic children.
-  const leaves: TreeNode[] = [];
-  const visited = new Set<string>();
-  const stack: [TreeNode, number][] = [...roots].reverse().map((root) => [root, 1]);
-  let expanded = 0;
+  // Depth-first, children in creation order, carrying the nearest shown ancestor and its time.
+  interface Visit {
+    node: TreeNode;
+    parent: string | null;
+    time: number;
+  }
+  const order: Array<ShownNode & { time: number; index: number }> = [];
+  const shownAncestor = new Map<string, string | null>();
+  const stack: Visit[] = roots.reverse().map((node) => ({ node, parent: null, time: -Infinity }));
+  let reached = 0;
   while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (visited.has(node.id)) continue;
-    visited.add(node.id);
-    const children = childrenOf(node).filter((child) => !visited.has(child.id));
-    if (children.length === 0) {
-      leaves.push(node);
-      expanded += depth;
-      if (expanded > maxMessages) {
-        throw new MalformedImport(
-          path,
-          `${path} has so many branches that importing each as a conversation would make more than ${maxMessages.toLocaleString('en-US')} messages`,
-        );
-      }
+    const { node, parent, time } = stack.pop()!;
+    reached++;
+    let next = parent;
+    let nextTime = time;
+    if (shown(node.id)) {
+      // A child is never taken as older than its parent, so sorting by time keeps parents first.
+      nextTime = Math.max(time, timeOf(node.id) ?? time);
+      order.push({ id: node.id, parent, time: nextTime, index: order.length });
+      next = node.id;
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, depth + 1]);
+    shownAncestor.set(node.id, next);
+    const children = childrenOf.get(node.id) ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, parent: next, time: nextTime });
   }
+  order.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.index - b.index));
 
-  let current = currentId == null ? undefined : nodes.get(currentId);
-  if (current === undefined) {
-    const seen = new Set<string>();
-    current = roots[0]!;
-    for (;;) {
-      seen.add(current.id);
-      const next: TreeNode | undefined = childrenOf(current)
-        .filter((child) => !seen.has(child.id))
-        .at(-1);
-      if (next === undefined) break;
-      current = next;
-    }
-  }
-  const paths = [pathTo(current)];
-  for (const leaf of leaves) if (leaf !== current) paths.push(pathTo(leaf));
-  return paths;
-}
-
-interface TrieNode {
-  children: Map<string, TrieNode>;
-  ends: boolean;
-}
-
-/**
- * Which of `sequences` (visible message ids per path, the current path first) are worth a
- * conversation of their own: the first always; any other only when it is non-empty, not
- * equal to an earlier one and not a proper prefix of another — a branch that only differs
- * by hidden messages shows nothing new. O(total length), using a trie.
- */
-export function distinctSequences(sequences: readonly (readonly string[])[]): boolean[] {
-  const root: TrieNode = { children: new Map(), ends: false };
-  const endOf = sequences.map((sequence) => {
-    let node = root;
-    for (const id of sequence) {
-      let next = node.children.get(id);
-      if (!next) node.children.set(id, (next = { children: new Map(), ends: false }));
-      node = next;
-    }
-    return node;
-  });
-  return sequences.map((sequence, i) => {
-    const end = endOf[i]!;
-    if (i === 0) {
-      end.ends = true;
-      return true;
-    }
-    if (sequence.length === 0 || end.ends || end.children.size > 0) return false;
-    end.ends = true;
-    return true;
-  });
+  const current = currentId == null ? undefined : (shownAncestor.get(currentId) ?? undefined);
+  return { nodes: order.map(({ id, parent }) => ({ id, parent })), current, reached };
 }
 
 /**
@@ -134,13 +103,10 @@ export function distinctSequences(sequences: readonly (readonly string[])[]): bo
  * import and throws `MalformedImport` once it passes `maxMessages`, so a file of many large
  * conversations is refused after at most one more conversation has been built.
  */
-export function countImported(total: number, records: readonly ConversationRecords[], path: string, maxMessages: number = MAX_IMPORT_MESSAGES): number {
-  const next = records.reduce((sum, entry) => sum + entry.messages.length, total);
+export function countImported(total: number, records: ConversationRecords, path: string, maxMessages: number = MAX_IMPORT_MESSAGES): number {
+  const next = total + records.messages.length;
   if (next > maxMessages) {
-    throw new MalformedImport(
-      path,
-      `the file holds more than ${maxMessages.toLocaleString('en-US')} messages once every branch is its own conversation, the most one import takes`,
-    );
+    throw new MalformedImport(path, `the file holds more than ${maxMessages.toLocaleString('en-US')} messages, the most one import takes`);
   }
   return next;
 }

@@ -4,7 +4,7 @@
  */
 import type { Conversation, StoredMessage } from '../conversation';
 
-/** One conversation and all of its stored messages, ordered by `seq`. */
+/** One conversation and all of its stored messages (every branch), ordered by `seq`. */
 export interface ConversationRecords {
   conversation: Conversation;
   messages: StoredMessage[];
@@ -14,10 +14,14 @@ export interface ConversationRecords {
 export const WINDOWPANE_EXPORT_FORMAT = 'windowpane';
 
 /**
- * The version of the Windowpane JSON export this code writes and reads. Raise it only
- * with a reader for every older version.
+ * The version of the Windowpane JSON export this code writes; it reads this one and every
+ * older one. Raise it only with a reader for every older version.
+ *
+ * - 1: conversations were linear; messages have no `parentId`, each follows the one before.
+ * - 2: conversations are trees: every message names its `parentId` (null for a first
+ *   message), and a conversation names its `activeLeafId` when one is set.
  */
-export const WINDOWPANE_EXPORT_VERSION = 1;
+export const WINDOWPANE_EXPORT_VERSION = 2;
 
 /** A Windowpane JSON export: full fidelity, re-importable without loss. */
 export interface WindowpaneExport {
@@ -35,11 +39,9 @@ export interface WindowpaneExport {
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
 /**
- * Most messages one import may hold once every branch is expanded into its own
- * conversation (each branch repeats the messages it shares with the others), and most
- * nesting of JSON arrays and objects. A ChatGPT tree shaped like a comb of 4,000 nodes
- * would expand to 8 million messages, and JSON nested 100,000 deep overflows the stack of
- * whatever reads it recursively; both are refused with a message before anything is written.
+ * Most messages one import may store (every branch of every conversation counted once),
+ * and most nesting of JSON arrays and objects: JSON nested 100,000 deep overflows the stack
+ * of whatever reads it recursively. Both are refused with a message before anything is written.
  */
 export const MAX_IMPORT_MESSAGES = 500_000;
 export const MAX_IMPORT_DEPTH = 200;
@@ -50,12 +52,8 @@ export type ImportFormat = 'windowpane' | 'chatgpt' | 'claude';
 /** A parsed import, ready to be written in one transaction. */
 export interface ImportBatch {
   format: ImportFormat;
+  /** One entry per conversation of the file, each holding all of its branches as one tree. */
   conversations: ConversationRecords[];
-  /**
-   * Ids of the conversations created for branches beyond the current path of a ChatGPT or
-   * Claude conversation (regenerated answers, edited prompts); all are in `conversations`.
-   */
-  branchIds: string[];
 }
 
 /** Why a file could not be imported; `message` is written for the user. */

@@ -3,14 +3,16 @@
  * exactly what was exported. Records are copied field by field (never spread), so nothing
  * that is not part of the canonical model — settings, API keys — can ride along.
  */
+import { withExplicitParents } from '../branches';
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
 import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type WindowpaneExport } from './exportFormat';
 import { withoutSecrets } from './secrets';
 
 /**
- * The JSON text of a Windowpane export of `entries` (one conversation or all), written at
- * `exportedAt` (epoch ms). Messages are written in `seq` order. Credentials inside
- * `overrides` are removed; nothing else is changed or dropped.
+ * The JSON text of a Windowpane export of `entries` (one conversation or all, every branch),
+ * written at `exportedAt` (epoch ms). Messages are written in `seq` order, each with the
+ * parent it is read as following (a record written before branches existed gets the one
+ * it implies). Credentials inside `overrides` are removed; nothing else is changed or dropped.
  */
 export function exportToJson(entries: readonly ConversationRecords[], exportedAt: number): string {
   const file: WindowpaneExport = {
@@ -24,11 +26,11 @@ export function exportToJson(entries: readonly ConversationRecords[], exportedAt
 
 /** A clean copy of one conversation and its messages, as written to an export. */
 export function exportRecords(entry: ConversationRecords): ConversationRecords {
-  const messages = [...entry.messages].sort((a, b) => a.seq - b.seq).map(exportMessage);
-  return { conversation: exportConversation(entry.conversation), messages };
+  const messages = withExplicitParents([...entry.messages].sort((a, b) => a.seq - b.seq)).map(exportMessage);
+  return { conversation: exportConversation(entry.conversation, new Set(messages.map((m) => m.id))), messages };
 }
 
-function exportConversation(conversation: Conversation): Conversation {
+function exportConversation(conversation: Conversation, messageIds: ReadonlySet<string>): Conversation {
   const out: Conversation = {
     id: conversation.id,
     title: conversation.title,
@@ -39,6 +41,9 @@ function exportConversation(conversation: Conversation): Conversation {
   if (conversation.overrides !== undefined) {
     out.overrides = withoutSecrets(conversation.overrides) as Record<string, unknown>;
   }
+  // Written only when it names a message: the branch shown then comes back with the rest.
+  const leaf = conversation.activeLeafId;
+  if (typeof leaf === 'string' && leaf !== '' && messageIds.has(leaf)) out.activeLeafId = leaf;
   if (conversation.source !== undefined) out.source = { kind: conversation.source.kind, id: conversation.source.id };
   return out;
 }
@@ -48,6 +53,7 @@ function exportMessage(message: StoredMessage): StoredMessage {
     id: message.id,
     conversationId: message.conversationId,
     seq: message.seq,
+    parentId: message.parentId ?? null,
     role: message.role,
     kind: message.kind,
     // A record another version wrote may hold no list or non-blocks: export what is there, never throw.

@@ -1,9 +1,11 @@
 /**
- * Markdown export: a transcript a person can read anywhere. Summaries and trim markers
- * are labelled blockquotes so they are never mistaken for something the user or the
- * model said; tool calls and results are shown as fenced blocks. Not re-importable: the
- * JSON export is the lossless one.
+ * Markdown export: a transcript a person can read anywhere, of the branch the user has
+ * open (a transcript has one thread; a note under the title says how many other branches
+ * there are). Summaries and trim markers are labelled blockquotes so they are never
+ * mistaken for something the user or the model said; tool calls and results are shown as
+ * fenced blocks. Not re-importable: the JSON export is the lossless one, every branch included.
  */
+import { branchCount, branchMessages, buildTree } from '../branches';
 import type { ContentBlock, StoredMessage } from '../conversation';
 import type { ConversationRecords } from './exportFormat';
 import { fence, quote } from './markdownText';
@@ -20,16 +22,19 @@ export interface MarkdownExportOptions {
 const SOURCE_NAMES = { windowpane: 'Windowpane', chatgpt: 'ChatGPT', claude: 'Claude' } as const;
 
 /**
- * The Markdown transcript of `entries` (one conversation or all, separated by rules).
- * Messages appear in `seq` order; times are UTC. Only conversation and message records
- * are read, so settings and API keys cannot appear.
+ * The Markdown transcript of `entries` (one conversation or all, separated by rules): of
+ * each, the branch ending at its `activeLeafId` (the newest when unset), in `seq` order,
+ * with the summaries that belong to it; times are UTC. Only conversation and message
+ * records are read, so settings and API keys cannot appear.
  */
 export function exportToMarkdown(entries: readonly ConversationRecords[], options: MarkdownExportOptions = {}): string {
   return entries.map((entry) => conversationMarkdown(entry, options)).join('\n\n---\n\n') + '\n';
 }
 
 function conversationMarkdown({ conversation, messages }: ConversationRecords, options: MarkdownExportOptions): string {
-  const facts = [`${messages.length} ${messages.length === 1 ? 'message' : 'messages'}`];
+  const tree = buildTree(messages);
+  const ordered = branchMessages(tree, conversation.activeLeafId);
+  const facts = [`${ordered.length} ${ordered.length === 1 ? 'message' : 'messages'}`];
   const created = formatTime(conversation.createdAt);
   if (created) facts.push(`created ${created}`);
   const updated = formatTime(conversation.updatedAt);
@@ -37,7 +42,10 @@ function conversationMarkdown({ conversation, messages }: ConversationRecords, o
   if (conversation.source) facts.push(`imported from ${SOURCE_NAMES[conversation.source.kind]}`);
 
   const parts = [`# ${oneLine(conversation.title) || 'Untitled conversation'}`, `_${facts.join(' · ')}_`];
-  const ordered = [...messages].sort((a, b) => a.seq - b.seq);
+  const others = branchCount(tree) - 1;
+  if (others > 0) {
+    parts.push(`_This conversation has ${others} other ${others === 1 ? 'branch' : 'branches'}; the JSON export keeps every branch._`);
+  }
   const notSent = options.notSentIds;
   for (let i = 0; i < ordered.length; i++) {
     const message = ordered[i]!;

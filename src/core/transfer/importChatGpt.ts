@@ -3,20 +3,20 @@
  * messages form a tree in `mapping` (`{ id, message, parent, children }` nodes, with
  * `current_node` the leaf the user last saw).
  *
- * Every branch is kept: the current path becomes the conversation, and each other
- * root-to-leaf path (a regenerated answer, an edited prompt) becomes its own conversation
- * titled "… (branch N)", holding the shared earlier messages too so it reads and continues
- * on its own. Branches whose visible messages are identical to an earlier path's are
- * skipped. Hidden nodes (system prompts, custom instructions, browsing noise, reasoning
- * recaps) are left out. ChatGPT's own tools (Python, browsing, DALL·E) ran on OpenAI's side
- * and cannot be replayed, so their calls and outputs become labelled text; `thoughts`
- * become thinking blocks. Ids derive from ChatGPT's, so importing the same file twice
- * yields the same ids and the second import is recognised.
+ * Every branch is kept, in one conversation per ChatGPT conversation: a regenerated answer
+ * or an edited prompt is another version of that message, and the branch the user last saw
+ * (ending at `current_node`) is the one shown. Hidden nodes (system prompts, custom
+ * instructions, browsing noise, reasoning recaps) are left out, the messages after them
+ * following the message before. ChatGPT's own tools (Python, browsing, DALL·E) ran on
+ * OpenAI's side and cannot be replayed, so their calls and outputs become labelled text;
+ * `thoughts` become thinking blocks. Ids derive from ChatGPT's, so importing the same file
+ * twice yields the same ids and the second import is recognised.
  */
+import { buildTree, newestLeafUnder } from '../branches';
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
 import { fence, quote } from './markdownText';
-import { countImported, distinctSequences, treePaths, type TreeNode } from './conversationTree';
+import { countImported, shownTree, type TreeNode } from './conversationTree';
 import { MalformedImport, isRecord, optional, readArray, readFiniteNumber, readNonEmptyString, readRecord, readString, type JsonRecord } from './readJson';
 
 interface ImportedNode {
@@ -39,20 +39,13 @@ const HIDDEN_CONTENT = new Set(['reasoning_recap', 'tether_browsing_display', 'u
 export function parseChatGptExport(data: unknown, importedAt: number): ImportParseResult {
   try {
     const list = Array.isArray(data) ? data : readArray(readRecord(data, 'the file').conversations, 'conversations');
-    const conversations: ConversationRecords[] = [];
-    const branchIds: string[] = [];
     let total = 0;
-    list.forEach((item, i) => {
+    const conversations = list.map((item, i) => {
       const records = readConversation(item, `conversation ${i + 1}`, importedAt);
       total = countImported(total, records, `conversation ${i + 1}`);
-      const [main, ...branches] = records;
-      if (main) conversations.push(main);
-      for (const branch of branches) {
-        conversations.push(branch);
-        branchIds.push(branch.conversation.id);
-      }
+      return records;
     });
-    return { ok: true, value: { format: 'chatgpt', conversations, branchIds } };
+    return { ok: true, value: { format: 'chatgpt', conversations } };
   } catch (error) {
     if (error instanceof MalformedImport) {
       return {
@@ -64,7 +57,7 @@ export function parseChatGptExport(data: unknown, importedAt: number): ImportPar
   }
 }
 
-function readConversation(value: unknown, path: string, importedAt: number): ConversationRecords[] {
+function readConversation(value: unknown, path: string, importedAt: number): ConversationRecords {
   const raw = readRecord(value, path);
   const sourceId = readNonEmptyString(raw.id ?? raw.conversation_id, `${path}.id`);
   const title = optional(raw.title, `${path}.title`, readString)?.trim() || 'Untitled conversation';
@@ -76,7 +69,7 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
   const mapping = readRecord(raw.mapping, `${path}.mapping`);
 
   const nodes = new Map<string, TreeNode>();
-  const messages = new Map<string, JsonRecord>();
+  const sourceMessages = new Map<string, JsonRecord>();
   for (const [key, nodeValue] of Object.entries(mapping)) {
     const nodePath = `${path}.mapping["${key}"]`;
     const node = readRecord(nodeValue, nodePath);
@@ -84,64 +77,59 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
     const children = (optional(node.children, `${nodePath}.children`, readArray) ?? []).map((child, k) => readString(child, `${nodePath}.children[${k}]`));
     nodes.set(key, { id: key, parent, children });
     const message = optional(node.message, `${nodePath}.message`, readRecord);
-    if (message) messages.set(key, message);
+    if (message) sourceMessages.set(key, message);
   }
 
   const converted = new Map<string, ImportedNode | null>();
   const visibleNode = (id: string): ImportedNode | null => {
     if (!converted.has(id)) {
-      const message = messages.get(id);
+      const message = sourceMessages.get(id);
       converted.set(id, message ? convertMessage(message, `${path}.mapping["${id}"].message`) : null);
     }
     return converted.get(id)!;
   };
 
-  const paths = treePaths(nodes, currentNode, `${path}.mapping`);
-  const visiblePaths = paths.map((ids) => ids.filter((id) => visibleNode(id) !== null));
-  const keep = distinctSequences(visiblePaths);
-  const out: ConversationRecords[] = [];
-  for (const [index, nodePath] of paths.entries()) {
-    if (!keep[index]) continue;
-    const visible = visiblePaths[index]!;
-    const isMain = index === 0;
-    const leaf = nodePath.at(-1)!;
-    const branchNumber = out.length + 1;
-    const conversationId = isMain ? `chatgpt:${sourceId}` : `chatgpt:${sourceId}#${leaf}`;
-    const records = visible.map((id, seq): StoredMessage => {
-      const node = visibleNode(id)!;
-      const message: StoredMessage = {
-        id: `${conversationId}/${id}`,
-        conversationId,
-        seq,
-        role: node.role,
-        kind: 'message',
-        content: node.content,
-        createdAt: node.createdAt ?? createdAt,
-        status: node.status,
-      };
-      if (node.role === 'assistant') {
-        message.provider = 'openai';
-        if (node.model) message.model = node.model;
-      }
-      return message;
-    });
-    const conversation: Conversation = {
-      id: conversationId,
-      title: isMain ? title : `${title} (branch ${branchNumber})`,
-      createdAt,
-      updatedAt: isMain ? updatedAt : records.reduce((latest, m) => Math.max(latest, m.createdAt), createdAt),
-      messageCount: records.length,
-      source: { kind: 'chatgpt', id: isMain ? sourceId : `${sourceId}#${leaf}` },
+  const tree = shownTree(
+    nodes,
+    (id) => visibleNode(id) !== null,
+    (id) => visibleNode(id)?.createdAt,
+    currentNode,
+  );
+  if (tree.reached === 0 && nodes.size > 0) throw new MalformedImport(`${path}.mapping`, `${path}.mapping has no starting message (its messages form a loop)`);
+
+  const conversationId = `chatgpt:${sourceId}`;
+  const importedId = (id: string) => `${conversationId}/${id}`;
+  const messages = tree.nodes.map(({ id, parent }, seq): StoredMessage => {
+    const node = visibleNode(id)!;
+    const message: StoredMessage = {
+      id: importedId(id),
+      conversationId,
+      seq,
+      parentId: parent === null ? null : importedId(parent),
+      role: node.role,
+      kind: 'message',
+      content: node.content,
+      createdAt: node.createdAt ?? createdAt,
+      status: node.status,
     };
-    out.push({ conversation, messages: records });
-  }
-  if (out.length === 0) {
-    out.push({
-      conversation: { id: `chatgpt:${sourceId}`, title, createdAt, updatedAt, messageCount: 0, source: { kind: 'chatgpt', id: sourceId } },
-      messages: [],
-    });
-  }
-  return out;
+    if (node.role === 'assistant') {
+      message.provider = 'openai';
+      if (node.model) message.model = node.model;
+    }
+    return message;
+  });
+  const conversation: Conversation = {
+    id: conversationId,
+    title,
+    createdAt,
+    updatedAt,
+    messageCount: messages.length,
+    source: { kind: 'chatgpt', id: sourceId },
+  };
+  // The branch the user last saw, to its end: current_node may be hidden, or not a leaf.
+  const activeLeaf = tree.current === undefined ? undefined : newestLeafUnder(buildTree(messages), importedId(tree.current));
+  if (activeLeaf !== undefined) conversation.activeLeafId = activeLeaf;
+  return { conversation, messages };
 }
 
 /** The visible message a mapping node holds, or null for hidden and empty nodes. */

@@ -3,17 +3,18 @@
  * `{ uuid, name, created_at, updated_at, chat_messages: [{ uuid, sender, text, content,
  * created_at, attachments, files }] }` with ISO-8601 times.
  *
- * Messages are taken in array order. When every message records `parent_message_uuid`
- * and some message has several children (a retried answer or an edited prompt), the
- * conversation is a tree and is imported like ChatGPT's: the path ending at
- * `current_leaf_message_uuid` first, each other branch as "… (branch N)". Tools ran on
+ * When every message records `parent_message_uuid`, the conversation is a tree (a retried
+ * answer or an edited prompt is another version of a message) and is imported whole, like
+ * ChatGPT's: the branch ending at `current_leaf_message_uuid` is the one shown, else the
+ * newest. Otherwise messages follow one another in array order. Tools ran on
  * claude.ai and cannot be replayed, so tool calls and results become labelled text;
  * thinking stays a thinking block (without a signature). Attachment text extracted by
  * Claude is kept with its message; uploaded files, absent from the export, are named.
  */
+import { buildTree, newestLeafUnder } from '../branches';
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
-import { countImported, distinctSequences, treePaths, type TreeNode } from './conversationTree';
+import { countImported, shownTree, type ShownNode, type TreeNode } from './conversationTree';
 import { fence } from './markdownText';
 import { MalformedImport, isRecord, malformed, optional, readArray, readNonEmptyString, readRecord, readString } from './readJson';
 
@@ -24,20 +25,13 @@ import { MalformedImport, isRecord, malformed, optional, readArray, readNonEmpty
 export function parseClaudeExport(data: unknown, importedAt: number): ImportParseResult {
   try {
     const list = readArray(data, 'the file');
-    const conversations: ConversationRecords[] = [];
-    const branchIds: string[] = [];
     let total = 0;
-    list.forEach((item, i) => {
+    const conversations = list.map((item, i) => {
       const records = readConversation(item, `conversation ${i + 1}`, importedAt);
       total = countImported(total, records, `conversation ${i + 1}`);
-      const [main, ...branches] = records;
-      if (main) conversations.push(main);
-      for (const branch of branches) {
-        conversations.push(branch);
-        branchIds.push(branch.conversation.id);
-      }
+      return records;
     });
-    return { ok: true, value: { format: 'claude', conversations, branchIds } };
+    return { ok: true, value: { format: 'claude', conversations } };
   } catch (error) {
     if (error instanceof MalformedImport) {
       return {
@@ -58,7 +52,7 @@ interface ImportedMessage {
   createdAt: number | undefined;
 }
 
-function readConversation(value: unknown, path: string, importedAt: number): ConversationRecords[] {
+function readConversation(value: unknown, path: string, importedAt: number): ConversationRecords {
   const raw = readRecord(value, path);
   const sourceId = readNonEmptyString(raw.uuid, `${path}.uuid`);
   const title = optional(raw.name, `${path}.name`, readString)?.trim() || 'Untitled conversation';
@@ -80,65 +74,70 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
   });
 
   const byUuid = new Map(imported.map((m) => [m.uuid, m]));
-  const paths = messagePaths(imported, currentLeaf, `${path}.chat_messages`);
-
-  const visiblePaths = paths.map((ids) => ids.filter((uuid) => byUuid.get(uuid)!.role !== null));
-  const keep = distinctSequences(visiblePaths);
-  const out: ConversationRecords[] = [];
-  for (const [index, allIds] of paths.entries()) {
-    if (!keep[index]) continue;
-    const ids = visiblePaths[index]!;
-    const isMain = index === 0;
-    const leaf = allIds.at(-1);
-    const conversationId = isMain ? `claude:${sourceId}` : `claude:${sourceId}#${leaf}`;
-    const messages = ids.map((uuid, seq): StoredMessage => {
-      const source = byUuid.get(uuid)!;
-      const message: StoredMessage = {
-        id: `${conversationId}/${uuid}`,
-        conversationId,
-        seq,
-        role: source.role!,
-        kind: 'message',
-        content: source.content,
-        createdAt: source.createdAt ?? createdAt,
-        status: 'complete',
-      };
-      if (source.role === 'assistant') {
-        message.provider = 'anthropic';
-        if (model) message.model = model;
-      }
-      return message;
-    });
-    const conversation: Conversation = {
-      id: conversationId,
-      title: isMain ? title : `${title} (branch ${out.length + 1})`,
-      createdAt,
-      updatedAt: isMain ? updatedAt : messages.reduce((latest, m) => Math.max(latest, m.createdAt), createdAt),
-      messageCount: messages.length,
-      source: { kind: 'claude', id: isMain ? sourceId : `${sourceId}#${leaf}` },
+  const { nodes, current } = messageTree(imported, currentLeaf);
+  const conversationId = `claude:${sourceId}`;
+  const importedId = (uuid: string) => `${conversationId}/${uuid}`;
+  const messages = nodes.map(({ id: uuid, parent }, seq): StoredMessage => {
+    const source = byUuid.get(uuid)!;
+    const message: StoredMessage = {
+      id: importedId(uuid),
+      conversationId,
+      seq,
+      parentId: parent === null ? null : importedId(parent),
+      role: source.role!,
+      kind: 'message',
+      content: source.content,
+      createdAt: source.createdAt ?? createdAt,
+      status: 'complete',
     };
-    out.push({ conversation, messages });
-  }
-  return out;
+    if (source.role === 'assistant') {
+      message.provider = 'anthropic';
+      if (model) message.model = model;
+    }
+    return message;
+  });
+  const conversation: Conversation = {
+    id: conversationId,
+    title,
+    createdAt,
+    updatedAt,
+    messageCount: messages.length,
+    source: { kind: 'claude', id: sourceId },
+  };
+  const activeLeaf = current === undefined ? undefined : newestLeafUnder(buildTree(messages), importedId(current));
+  if (activeLeaf !== undefined) conversation.activeLeafId = activeLeaf;
+  return { conversation, messages };
 }
 
-/** The message sequences to import: one, in array order, unless the messages form a branching tree. */
-function messagePaths(messages: readonly ImportedMessage[], currentLeaf: string | undefined, path: string): string[][] {
-  const linear = [messages.map((m) => m.uuid)];
-  if (messages.length === 0 || messages.some((m) => m.parent === undefined)) return linear;
-  const nodes = new Map<string, TreeNode>();
-  for (const m of messages) nodes.set(m.uuid, { id: m.uuid, parent: m.parent ?? null, children: [] });
-  const childCount = new Map<string, number>();
-  for (const m of messages) {
-    const parent = nodes.get(m.parent!);
-    if (parent) {
-      (parent.children as string[]).push(m.uuid);
-      childCount.set(parent.id, (childCount.get(parent.id) ?? 0) + 1);
-    }
+/**
+ * The messages to import (senders Windowpane has no role for left out), each with the one
+ * it follows, and the message last shown. A tree when every message records its parent and
+ * every one is reached from a first message; else (an older export, or parents that loop)
+ * one branch in array order.
+ */
+function messageTree(messages: readonly ImportedMessage[], currentLeaf: string | undefined): { nodes: ShownNode[]; current: string | undefined } {
+  const shown = (m: ImportedMessage) => m.role !== null;
+  if (messages.length > 0 && messages.every((m) => m.parent !== undefined)) {
+    const byUuid = new Map(messages.map((m) => [m.uuid, m]));
+    const nodes = new Map<string, TreeNode>();
+    // No child lists: siblings keep array order, the order they were written in.
+    for (const m of messages) nodes.set(m.uuid, { id: m.uuid, parent: m.parent!, children: [] });
+    const tree = shownTree(
+      nodes,
+      (uuid) => shown(byUuid.get(uuid)!),
+      (uuid) => byUuid.get(uuid)!.createdAt,
+      currentLeaf,
+    );
+    if (tree.reached === messages.length) return { nodes: tree.nodes, current: tree.current };
   }
-  const roots = messages.filter((m) => !nodes.has(m.parent!)).length;
-  const branching = roots > 1 || [...childCount.values()].some((count) => count > 1);
-  return branching ? treePaths(nodes, currentLeaf, path) : linear;
+  let previous: string | null = null;
+  const nodes: ShownNode[] = [];
+  for (const m of messages) {
+    if (!shown(m)) continue;
+    nodes.push({ id: m.uuid, parent: previous });
+    previous = m.uuid;
+  }
+  return { nodes, current: undefined };
 }
 
 /** One chat message; its role is null for a sender Windowpane has no role for. */

@@ -1,7 +1,9 @@
 /**
  * Reads a Windowpane JSON export back into canonical records. Every field is checked;
  * the records built are exactly the exported ones (the round trip is property-tested).
+ * Version 1 files, written before conversations had branches, come back as one branch.
  */
+import { withExplicitParents } from '../branches';
 import type { ContentBlock, Conversation, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
 import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ImportParseResult } from './exportFormat';
 import {
@@ -29,10 +31,13 @@ const SOURCES = ['windowpane', 'chatgpt', 'claude'] as const;
 const MAX_VALUE_DEPTH = 64;
 
 /**
- * Canonical records from a parsed Windowpane export (`JSON.parse` output). A message
- * saved mid-stream comes back `interrupted`, since nothing is streaming it any more;
- * `messageCount` is recounted. Anything else malformed fails the whole file, naming the
- * first bad field.
+ * Canonical records from a parsed Windowpane export (`JSON.parse` output), any version up
+ * to this one. A message saved mid-stream comes back `interrupted`, since nothing is
+ * streaming it any more; `messageCount` is recounted; every message comes back with its
+ * parent written out (a version 1 file's messages each follow the one before), and an
+ * `activeLeafId` naming no message of its conversation is dropped (the newest branch is
+ * shown). Anything else malformed — a `parentId` naming no message of its conversation
+ * included — fails the whole file, naming the first bad field.
  */
 export function parseWindowpaneExport(data: unknown): ImportParseResult {
   try {
@@ -44,7 +49,9 @@ export function parseWindowpaneExport(data: unknown): ImportParseResult {
           `${WINDOWPANE_EXPORT_VERSION}. Update Windowpane, then import it again.`,
       );
     }
-    if (file.version !== WINDOWPANE_EXPORT_VERSION) malformed('version', `${WINDOWPANE_EXPORT_VERSION}`, file.version);
+    if (typeof file.version !== 'number' || !Number.isInteger(file.version) || file.version < 1) {
+      malformed('version', `a version number from 1 to ${WINDOWPANE_EXPORT_VERSION}`, file.version);
+    }
     readFiniteNumber(file.exportedAt, 'exportedAt');
     const list = readArray(file.conversations, 'conversations');
 
@@ -70,11 +77,21 @@ export function parseWindowpaneExport(data: unknown): ImportParseResult {
         messageIds.add(message.id);
         return message;
       });
+      const ids = new Set(messages.map((m) => m.id));
+      messages.forEach((message, j) => {
+        if (typeof message.parentId === 'string' && !ids.has(message.parentId)) {
+          throw new MalformedImport(
+            `${path}.messages[${j}].parentId`,
+            `${path}.messages[${j}].parentId names "${message.parentId}", which is not a message of the same conversation`,
+          );
+        }
+      });
+      if (conversation.activeLeafId !== undefined && !ids.has(conversation.activeLeafId)) delete conversation.activeLeafId;
       messages.sort((a, b) => a.seq - b.seq);
       conversation.messageCount = messages.length;
-      return { conversation, messages };
+      return { conversation, messages: withExplicitParents(messages) };
     });
-    return { ok: true, value: { format: 'windowpane', conversations, branchIds: [] } };
+    return { ok: true, value: { format: 'windowpane', conversations } };
   } catch (error) {
     if (error instanceof MalformedImport) {
       return invalid(`This Windowpane export is damaged, so nothing was imported: ${error.message}.`);

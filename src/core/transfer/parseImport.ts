@@ -125,7 +125,7 @@ function parseData(data: unknown, options: ParseImportOptions): ImportParseResul
   const messages = result.value.conversations.reduce((sum, entry) => sum + entry.messages.length, 0);
   if (messages > MAX_IMPORT_MESSAGES) {
     return invalid(
-      `This file holds ${messages.toLocaleString('en-US')} messages once every branch is its own conversation; ` +
+      `This file holds ${messages.toLocaleString('en-US')} messages; ` +
         `Windowpane imports at most ${MAX_IMPORT_MESSAGES.toLocaleString('en-US')} at a time, so nothing was imported.`,
     );
   }

@@ -50,6 +50,8 @@ const messageFields = fc.record(
 const conversationFields = fc.record(
   {
     title: anyText,
+    // Which message is the active leaf (modulo the count); absent: none set.
+    activeLeaf: fc.nat(),
     createdAt: time,
     updatedAt: time,
     overrides: fc.dictionary(settingKey, jsonValue(2), { maxKeys: 3, noNullPrototype: true }),
@@ -59,27 +61,37 @@ const conversationFields = fc.record(
 );
 
 /**
- * Up to `maxConversations` conversations with up to 6 messages each. Ids are unique by
- * construction (an arbitrary prefix plus position); seqs increase with arbitrary gaps.
+ * Up to `maxConversations` conversations with up to `maxMessages` messages each, every one
+ * a tree: each message follows none (a first message) or an earlier message that is not a
+ * summary, so the records are stored as written (every parent explicit and valid). Ids are
+ * unique by construction (an arbitrary prefix plus position); seqs increase with arbitrary
+ * gaps. Some conversations name an active leaf (any of their messages).
  */
-export function conversationRecords(maxConversations = 4): fc.Arbitrary<ConversationRecords[]> {
+export function conversationRecords(maxConversations = 4, maxMessages = 6): fc.Arbitrary<ConversationRecords[]> {
+  // The parent: null, or the earlier non-summary message picked by the number (modulo their count).
+  const parentPick = fc.option(fc.nat(), { freq: 4 });
   return fc
     .tuple(
       anyText,
-      fc.array(fc.tuple(conversationFields, fc.array(fc.tuple(messageFields, fc.integer({ min: 1, max: 1000 })), { maxLength: 6 })), {
+      fc.array(fc.tuple(conversationFields, fc.array(fc.tuple(messageFields, fc.integer({ min: 1, max: 1000 }), parentPick), { maxLength: maxMessages })), {
         minLength: 1,
         maxLength: maxConversations,
       }),
     )
     .map(([prefix, list]) =>
-      list.map(([fields, messageList], i): ConversationRecords => {
+      list.map(([{ activeLeaf, ...fields }, messageList], i): ConversationRecords => {
         const id = `${prefix}c${i}`;
         let seq = -1;
-        const messages = messageList.map(([m, gap], j): StoredMessage => {
+        const parents: string[] = [];
+        const messages = messageList.map(([m, gap, pick], j): StoredMessage => {
           seq += gap;
-          return { id: `${id}.m${j}`, conversationId: id, seq, ...m };
+          const parentId = pick === null || parents.length === 0 ? null : parents[pick % parents.length]!;
+          const message: StoredMessage = { id: `${id}.m${j}`, conversationId: id, seq, parentId, ...m };
+          if (m.kind !== 'summary') parents.push(message.id);
+          return message;
         });
         const conversation: Conversation = { id, messageCount: messages.length, ...fields };
+        if (activeLeaf !== undefined && messages.length > 0) conversation.activeLeafId = messages[activeLeaf % messages.length]!.id;
         return { conversation, messages };
       }),
     );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { distinctSequences, treePaths, type TreeNode } from '../../../src/core/transfer/conversationTree';
+import { countImported, shownTree, type TreeNode } from '../../../src/core/transfer/conversationTree';
 import { MalformedImport } from '../../../src/core/transfer/readJson';
 
+/** Nodes from `id → parent`, each parent listing its children in the order given. */
 function tree(edges: Record<string, string | null>): Map<string, TreeNode> {
   const nodes = new Map<string, TreeNode>();
   for (const [id, parent] of Object.entries(edges)) nodes.set(id, { id, parent, children: [] });
@@ -9,46 +10,87 @@ function tree(edges: Record<string, string | null>): Map<string, TreeNode> {
   return nodes;
 }
 
-describe('treePaths', () => {
+const all = () => true;
+const noTimes = () => undefined;
+const edges = (result: ReturnType<typeof shownTree>) => result.nodes.map(({ id, parent }) => `${parent ?? '-'}>${id}`);
+
+describe('shownTree', () => {
   const nodes = tree({ r: null, a: 'r', b: 'a', c: 'a', d: 'c', e: 'r' });
 
-  it('puts the path to the current node first, then every other leaf depth-first', () => {
-    expect(treePaths(nodes, 'd', 'm')).toEqual([
-      ['r', 'a', 'c', 'd'],
-      ['r', 'a', 'b'],
-      ['r', 'e'],
-    ]);
+  it('numbers parents first, depth-first in creation order when no times are known', () => {
+    expect(edges(shownTree(nodes, all, noTimes, 'd'))).toEqual(['->r', 'r>a', 'a>b', 'a>c', 'c>d', 'r>e']);
   });
 
-  it('follows the last child when there is no current node', () => {
-    expect(treePaths(nodes, undefined, 'm')[0]).toEqual(['r', 'e']);
-    expect(treePaths(nodes, 'not-a-node', 'm')[0]).toEqual(['r', 'e']);
+  it('orders by time where known, never a child before its parent', () => {
+    const times: Record<string, number> = { r: 1, a: 2, b: 9, c: 3, d: 4, e: 5 };
+    expect(shownTree(nodes, all, (id) => times[id], undefined).nodes.map((n) => n.id)).toEqual(['r', 'a', 'c', 'd', 'e', 'b']);
+    // A child stamped before its parent still comes after it.
+    const skewed: Record<string, number> = { r: 10, a: 1, b: 2, c: 3, d: 4, e: 11 };
+    expect(shownTree(nodes, all, (id) => skewed[id], undefined).nodes.map((n) => n.id)).toEqual(['r', 'a', 'b', 'c', 'd', 'e']);
   });
 
-  it('treats an inner current node as the end of the current path', () => {
-    expect(treePaths(nodes, 'a', 'm')).toEqual([
-      ['r', 'a'],
-      ['r', 'a', 'b'],
-      ['r', 'a', 'c', 'd'],
-      ['r', 'e'],
+  it('skips hidden nodes, their children following the nearest shown ancestor', () => {
+    const hidden = new Set(['r', 'c']);
+    const result = shownTree(nodes, (id) => !hidden.has(id), noTimes, 'c');
+    expect(edges(result)).toEqual(['->a', 'a>b', 'a>d', '->e']);
+    // The current node is hidden: the shown node nearest it stands in.
+    expect(result.current).toBe('a');
+    expect(result.reached).toBe(6);
+  });
+
+  it('names no current node when it is unknown or has no shown ancestor', () => {
+    expect(shownTree(nodes, all, noTimes, 'not-a-node').current).toBeUndefined();
+    expect(shownTree(nodes, all, noTimes, null).current).toBeUndefined();
+    expect(shownTree(nodes, (id) => id !== 'r', noTimes, 'r').current).toBeUndefined();
+  });
+
+  it('orders siblings as the parent lists them, unlisted children after, and treats a missing or own parent as a root', () => {
+    const listed = new Map<string, TreeNode>([
+      ['r', { id: 'r', parent: null, children: ['y', 'x'] }],
+      ['x', { id: 'x', parent: 'r', children: [] }],
+      ['z', { id: 'z', parent: 'r', children: [] }],
+      ['y', { id: 'y', parent: 'r', children: [] }],
+      ['o', { id: 'o', parent: 'gone', children: [] }],
+      ['s', { id: 's', parent: 's', children: [] }],
     ]);
+    expect(edges(shownTree(listed, all, noTimes, undefined))).toEqual(['->r', 'r>y', 'r>x', 'r>z', '->o', '->s']);
   });
 
   it('handles a chain far deeper than the call stack', () => {
-    const edges: Record<string, string | null> = { n0: null };
-    for (let i = 1; i < 50_000; i++) edges[`n${i}`] = `n${i - 1}`;
-    const paths = treePaths(tree(edges), 'n49999', 'm');
-    expect(paths).toHaveLength(1);
-    expect(paths[0]).toHaveLength(50_000);
+    const chain: Record<string, string | null> = { n0: null };
+    for (let i = 1; i < 50_000; i++) chain[`n${i}`] = `n${i - 1}`;
+    const result = shownTree(tree(chain), all, noTimes, 'n49999');
+    expect(result.nodes).toHaveLength(50_000);
+    expect(result.nodes[49_999]).toEqual({ id: 'n49999', parent: 'n49998' });
+    expect(result.current).toBe('n49999');
   });
 
-  it('reports a loop with no root as malformed', () => {
-    expect(() => treePaths(tree({ a: 'b', b: 'a' }), 'a', 'mapping')).toThrow(MalformedImport);
+  it('reaches nothing in a loop: a loop with no root reaches no node, one beside a root is left out', () => {
+    expect(shownTree(tree({ a: 'b', b: 'a' }), all, noTimes, 'a')).toEqual({ nodes: [], current: undefined, reached: 0 });
+    const beside = shownTree(tree({ r: null, a: 'b', b: 'a' }), all, noTimes, 'a');
+    expect(edges(beside)).toEqual(['->r']);
+    expect(beside.reached).toBe(1);
   });
 });
 
-describe('distinctSequences', () => {
-  it('keeps the first, drops empty, repeated and prefix-only sequences', () => {
-    expect(distinctSequences([['a', 'b'], ['a'], ['a', 'b'], [], ['a', 'c'], ['a', 'c', 'd'], ['x']])).toEqual([true, false, false, false, false, true, true]);
+describe('countImported', () => {
+  const entry = (n: number) => ({
+    conversation: { id: 'c', title: 't', createdAt: 0, updatedAt: 0, messageCount: n },
+    messages: Array.from({ length: n }, (_, i) => ({
+      id: `m${i}`,
+      conversationId: 'c',
+      seq: i,
+      role: 'user' as const,
+      kind: 'message' as const,
+      content: [],
+      createdAt: 0,
+      status: 'complete' as const,
+    })),
+  });
+
+  it('adds each conversation’s stored messages and refuses past the limit', () => {
+    expect(countImported(3, entry(4), 'conversation 2', 7)).toBe(7);
+    expect(() => countImported(3, entry(5), 'conversation 2', 7)).toThrow(MalformedImport);
+    expect(() => countImported(3, entry(5), 'conversation 2', 7)).toThrow(/more than 7 messages, the most one import takes/);
   });
 });

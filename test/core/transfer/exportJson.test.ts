@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_IMPORT_BYTES, exportToJson, exportToMarkdown, parseImport, type ConversationRecords, type StoredMessage } from '../../../src/core';
+import {
+  MAX_IMPORT_BYTES,
+  branchCount,
+  branchMessages,
+  buildTree,
+  exportToJson,
+  exportToMarkdown,
+  parseImport,
+  type ConversationRecords,
+  type StoredMessage,
+} from '../../../src/core';
 import { conversationRecords } from './arbitraries';
 
 const EXPORTED_AT = 1_767_225_600_000;
@@ -11,6 +21,7 @@ function sample(): ConversationRecords {
     {
       id: 'm-1',
       conversationId,
+      parentId: null,
       seq: 0,
       role: 'user',
       kind: 'message',
@@ -22,6 +33,7 @@ function sample(): ConversationRecords {
     {
       id: 'm-2',
       conversationId,
+      parentId: 'm-1',
       seq: 1,
       role: 'assistant',
       kind: 'message',
@@ -38,6 +50,7 @@ function sample(): ConversationRecords {
     {
       id: 'm-3',
       conversationId,
+      parentId: 'm-2',
       seq: 2,
       role: 'user',
       kind: 'message',
@@ -48,6 +61,7 @@ function sample(): ConversationRecords {
     {
       id: 'm-4',
       conversationId,
+      parentId: 'm-3',
       seq: 3,
       role: 'user',
       kind: 'summary',
@@ -59,6 +73,7 @@ function sample(): ConversationRecords {
     {
       id: 'm-5',
       conversationId,
+      parentId: 'm-3',
       seq: 4,
       role: 'assistant',
       kind: 'message',
@@ -86,7 +101,7 @@ describe('exportToJson', () => {
   it('writes the versioned Windowpane format with every field of every record', () => {
     const entry = sample();
     const file = JSON.parse(exportToJson([entry], EXPORTED_AT));
-    expect(file).toMatchObject({ format: 'windowpane', version: 1, exportedAt: EXPORTED_AT });
+    expect(file).toMatchObject({ format: 'windowpane', version: 2, exportedAt: EXPORTED_AT });
     expect(file.conversations).toEqual([entry]);
   });
 
@@ -100,7 +115,46 @@ describe('exportToJson', () => {
   it('round-trips the sample through import without losing anything', () => {
     const entry = sample();
     const result = parseImport(exportToJson([entry], EXPORTED_AT), { importedAt: 0 });
-    expect(result).toEqual({ ok: true, value: { format: 'windowpane', conversations: [entry], branchIds: [] } });
+    expect(result).toEqual({ ok: true, value: { format: 'windowpane', conversations: [entry] } });
+  });
+
+  it('round-trips every branch and the branch shown', () => {
+    const entry = sample();
+    // m-6 is another version of m-2's answer; the user went back to the first one (m-5).
+    entry.messages.push({ ...entry.messages[1]!, id: 'm-6', parentId: 'm-1', seq: 5, content: [{ type: 'text', text: 'Three layers.' }] });
+    entry.conversation.activeLeafId = 'm-5';
+    entry.conversation.messageCount = 6;
+    const result = parseImport(exportToJson([entry], EXPORTED_AT), { importedAt: 0 });
+    if (!result.ok) throw new Error(result.error.message);
+    const [back] = result.value.conversations;
+    expect(back).toStrictEqual(entry);
+    const tree = buildTree(back!.messages);
+    expect(branchCount(tree)).toBe(2);
+    expect(branchMessages(tree, back!.conversation.activeLeafId).map((m) => m.id)).toEqual(['m-1', 'm-2', 'm-3', 'm-4', 'm-5']);
+  });
+
+  it('writes the parent each message stored before branches existed is read as following', () => {
+    const entry = sample();
+    for (const message of entry.messages) delete message.parentId;
+    const file = JSON.parse(exportToJson([entry], EXPORTED_AT));
+    // The summary is never a parent: m-5 follows m-3, the message before it.
+    expect(file.conversations[0].messages.map((m: StoredMessage) => [m.id, m.parentId])).toEqual([
+      ['m-1', null],
+      ['m-2', 'm-1'],
+      ['m-3', 'm-2'],
+      ['m-4', 'm-3'],
+      ['m-5', 'm-3'],
+    ]);
+    expect(entry.messages[0]!.parentId).toBeUndefined();
+  });
+
+  it('writes activeLeafId only when it names a message of the conversation', () => {
+    const named = sample();
+    named.conversation.activeLeafId = 'm-3';
+    expect(JSON.parse(exportToJson([named], EXPORTED_AT)).conversations[0].conversation.activeLeafId).toBe('m-3');
+    const dangling = sample();
+    dangling.conversation.activeLeafId = 'gone';
+    expect(JSON.parse(exportToJson([dangling], EXPORTED_AT)).conversations[0].conversation).not.toHaveProperty('activeLeafId');
   });
 
   it('round-trips any conversations losslessly (property)', () => {
@@ -114,6 +168,23 @@ describe('exportToJson', () => {
     );
   });
 
+  it('round-trips branching conversations of many messages losslessly (property)', () => {
+    fc.assert(
+      fc.property(conversationRecords(2, 40), (entries) => {
+        const result = parseImport(exportToJson(entries, EXPORTED_AT), { importedAt: 0 });
+        if (!result.ok) throw new Error(result.error.message);
+        expect(result.value.conversations).toStrictEqual(entries);
+        for (const [i, entry] of entries.entries()) {
+          const before = buildTree(entry.messages);
+          const after = buildTree(result.value.conversations[i]!.messages);
+          expect(branchCount(after)).toBe(branchCount(before));
+          expect(branchMessages(after, entry.conversation.activeLeafId)).toStrictEqual(branchMessages(before, entry.conversation.activeLeafId));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('brings a message exported mid-stream back as interrupted', () => {
     const entry = sample();
     entry.messages[4]!.status = 'streaming';
@@ -123,6 +194,89 @@ describe('exportToJson', () => {
 
   it('keeps a small export well under the import limit', () => {
     expect(exportToJson([sample()], EXPORTED_AT).length).toBeLessThan(MAX_IMPORT_BYTES);
+  });
+});
+
+describe('reading Windowpane exports of each version', () => {
+  const message = (id: string, seq: number, extra: Record<string, unknown> = {}) => ({
+    id,
+    conversationId: 'c1',
+    seq,
+    role: seq % 2 === 0 ? 'user' : 'assistant',
+    kind: 'message',
+    content: [{ type: 'text', text: id }],
+    createdAt: EXPORTED_AT + seq,
+    status: 'complete',
+    ...extra,
+  });
+  const file = (version: unknown, messages: unknown[], conversation: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      format: 'windowpane',
+      version,
+      exportedAt: EXPORTED_AT,
+      conversations: [
+        { conversation: { id: 'c1', title: 'Old', createdAt: EXPORTED_AT, updatedAt: EXPORTED_AT, messageCount: messages.length, ...conversation }, messages },
+      ],
+    });
+  const read = (text: string) => parseImport(text, { importedAt: 0 });
+
+  it('reads a version 1 file, written before branches, as one branch with every parent written out', () => {
+    const summary = message('s', 2, { kind: 'summary', role: 'user', covers: ['a', 'b'] });
+    const result = read(file(1, [message('a', 0), message('b', 1), summary, message('c', 3)]));
+    if (!result.ok) throw new Error(result.error.message);
+    const [entry] = result.value.conversations;
+    expect(entry!.messages.map((m) => [m.id, m.parentId])).toEqual([
+      ['a', null],
+      ['b', 'a'],
+      ['s', 'b'],
+      ['c', 'b'],
+    ]);
+    const tree = buildTree(entry!.messages);
+    expect(branchCount(tree)).toBe(1);
+    expect(branchMessages(tree, undefined).map((m) => m.id)).toEqual(['a', 'b', 's', 'c']);
+  });
+
+  it('refuses a parentId that names no message of the same conversation, naming the field', () => {
+    const other = JSON.parse(file(2, [message('a', 0, { parentId: null })]));
+    other.conversations.push({
+      conversation: { id: 'c2', title: 'Other', createdAt: 0, updatedAt: 0, messageCount: 1 },
+      messages: [{ ...message('x', 0, { parentId: null }), conversationId: 'c2' }],
+    });
+    other.conversations[0].messages.push(message('b', 1, { parentId: 'x' }));
+    for (const text of [file(2, [message('a', 0, { parentId: null }), message('b', 1, { parentId: 'missing' })]), JSON.stringify(other)]) {
+      const result = read(text);
+      expect(result.ok).toBe(false);
+      if (!result.ok)
+        expect(result.error.message).toMatch(
+          /damaged.*conversations\[0\]\.messages\[1\]\.parentId names "(missing|x)", which is not a message of the same conversation/,
+        );
+    }
+    const notText = read(file(2, [message('a', 0, { parentId: 7 })]));
+    expect(!notText.ok && notText.error.message).toMatch(/messages\[0\]\.parentId should be non-empty text, but is a number \(7\)/);
+  });
+
+  it('repairs a parent written after its child, as storage reads it', () => {
+    const result = read(file(2, [message('a', 0, { parentId: 'b' }), message('b', 1, { parentId: 'a' })]));
+    expect(result.ok && result.value.conversations[0]!.messages.map((m) => m.parentId)).toEqual([null, 'a']);
+  });
+
+  it('keeps an activeLeafId naming a message of the conversation and drops one that names none', () => {
+    const messages = [message('a', 0, { parentId: null }), message('b', 1, { parentId: 'a' }), message('c', 2, { parentId: 'a' })];
+    const kept = read(file(2, messages, { activeLeafId: 'b' }));
+    expect(kept.ok && kept.value.conversations[0]!.conversation.activeLeafId).toBe('b');
+    const dropped = read(file(2, messages, { activeLeafId: 'gone' }));
+    expect(dropped.ok && dropped.value.conversations[0]!.conversation).not.toHaveProperty('activeLeafId');
+    const empty = read(file(2, messages, { activeLeafId: '' }));
+    expect(!empty.ok && empty.error.message).toMatch(/conversation\.activeLeafId should be non-empty text/);
+  });
+
+  it('refuses a newer version, asking for an update, and a version that is not a number from 1 to 2', () => {
+    const newer = read(file(3, []));
+    expect(!newer.ok && newer.error.message).toMatch(/newer Windowpane \(format version 3\); this one reads version 2/);
+    for (const version of [0, 1.5, '2', undefined]) {
+      const result = read(file(version, []));
+      expect(!result.ok && result.error.message, String(version)).toMatch(/version should be a version number from 1 to 2/);
+    }
   });
 });
 

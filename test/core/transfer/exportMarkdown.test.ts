@@ -90,8 +90,64 @@ describe('exportToMarkdown', () => {
     expect(markdown).toContain('Then move the cust\n\n_interrupted: the tab closed while this answer was streaming_');
   });
 
+  it('says nothing about branches when there is one', () => {
+    expect(markdown).not.toMatch(/other branch/);
+  });
+
   it('separates several conversations with a rule', () => {
     const two = exportToMarkdown([entry, { ...entry, conversation: { ...entry.conversation, title: 'Second' } }]);
     expect(two).toContain('\n\n---\n\n# Second');
+  });
+});
+
+describe('exportToMarkdown of a conversation with branches', () => {
+  const say = (seq: number, text: string, parentId: string | null, fields: Partial<StoredMessage> = {}) =>
+    message(seq, { parentId, role: seq % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }], ...fields });
+  // Two answers to the first question (m-1, m-3), and a second question asked twice after the first answer (m-2, m-4).
+  const messages = [
+    say(0, 'What is a B-tree?', null),
+    say(1, 'A balanced search tree.', 'm-0'),
+    say(2, 'Why balanced?', 'm-1'),
+    say(3, 'A tree whose nodes hold many keys.', 'm-0'),
+    say(4, 'How deep does it get?', 'm-1'),
+    say(5, 'Logarithmically deep.', 'm-4'),
+  ];
+  const branched = (activeLeafId?: string): ConversationRecords => ({
+    conversation: { ...entry.conversation, title: 'B-trees', messageCount: messages.length, activeLeafId },
+    messages,
+  });
+
+  it('writes only the branch the user has open, and says how many others the JSON export keeps', () => {
+    const markdown = exportToMarkdown([branched('m-2')]);
+    expect(markdown).toContain('# B-trees\n\n_3 messages · created');
+    expect(markdown).toContain('\n\n_This conversation has 2 other branches; the JSON export keeps every branch._\n\n## User');
+    expect(markdown).toContain('A balanced search tree.');
+    expect(markdown).toContain('Why balanced?');
+    for (const elsewhere of ['A tree whose nodes hold many keys.', 'How deep does it get?', 'Logarithmically deep.']) expect(markdown).not.toContain(elsewhere);
+  });
+
+  it('writes the newest branch when none is open, or the one open names nothing', () => {
+    for (const leaf of [undefined, 'gone']) {
+      const markdown = exportToMarkdown([branched(leaf)]);
+      expect(markdown).toContain('_4 messages');
+      expect(markdown.indexOf('How deep does it get?')).toBeLessThan(markdown.indexOf('Logarithmically deep.'));
+      expect(markdown).not.toContain('Why balanced?');
+    }
+  });
+
+  it('says "1 other branch" for two', () => {
+    const two: ConversationRecords = { conversation: { ...entry.conversation, title: 'Two' }, messages: messages.slice(0, 4) };
+    expect(exportToMarkdown([two])).toContain('_This conversation has 1 other branch; the JSON export keeps every branch._');
+  });
+
+  it('keeps the summary of a shared beginning and leaves out a summary of another branch', () => {
+    const withSummaries = [
+      ...messages,
+      say(6, '[Conversation Summary]\nShared start.', 'm-1', { kind: 'summary', covers: ['m-0', 'm-1'] }),
+      say(7, '[Conversation Summary]\nThe depth question.', 'm-5', { kind: 'summary', covers: ['m-4', 'm-5'] }),
+    ];
+    const markdown = exportToMarkdown([{ conversation: branched('m-2').conversation, messages: withSummaries }]);
+    expect(markdown).toContain('Shared start.');
+    expect(markdown).not.toContain('The depth question.');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageText, parseImport, type ConversationRecords } from '../../../src/core';
+import { branchCount, branchMessages, buildTree, messageText, parseImport, versionsOf, type ConversationRecords } from '../../../src/core';
 import { readFixture } from './fixtures';
 
 const fixture = readFixture('claude-conversations.json');
@@ -14,15 +14,12 @@ function parsed(text = fixture) {
 const texts = (entry: ConversationRecords) => entry.messages.map((m) => `${m.role}: ${messageText(m)}`);
 
 describe('Claude conversations.json import', () => {
-  it('detects the format and names conversations, branches included', () => {
+  it('detects the format and imports one conversation per Claude conversation, branches inside it', () => {
     const batch = parsed();
     expect(batch.format).toBe('claude');
-    expect(batch.conversations.map((c) => c.conversation.title)).toEqual([
-      'Reviewing a CSV import script',
-      'Untitled conversation',
-      'Untitled conversation (branch 2)',
-    ]);
-    expect(batch.branchIds).toEqual(['claude:9f8e7d6c-5b4a-4321-8fed-cba987654321#c2-a1']);
+    expect(batch.conversations.map((c) => c.conversation.title)).toEqual(['Reviewing a CSV import script', 'Untitled conversation']);
+    expect(batch).not.toHaveProperty('branchIds');
+    expect(batch.conversations.map((c) => branchCount(buildTree(c.messages)))).toEqual([1, 2]);
   });
 
   it('reads a linear conversation in order with ISO times, human → user, and stable ids', () => {
@@ -35,11 +32,13 @@ describe('Claude conversations.json import', () => {
       messageCount: 4,
       source: { kind: 'claude', id: '0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21' },
     });
-    expect(review!.messages.map((m) => [m.id, m.seq, m.role, m.createdAt])).toEqual([
-      ['claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/c1-m1', 0, 'user', Date.parse('2025-03-04T09:15:02.200Z')],
-      ['claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/c1-m2', 1, 'assistant', Date.parse('2025-03-04T09:15:20Z')],
-      ['claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/c1-m3', 2, 'user', Date.parse('2025-03-04T09:20:00Z')],
-      ['claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/c1-m4', 3, 'assistant', Date.parse('2025-03-04T09:21:40Z')],
+    const id = (uuid: string) => `claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/${uuid}`;
+    // No parent_message_uuid in this export: one branch, each message following the one before.
+    expect(review!.messages.map((m) => [m.id, m.seq, m.parentId, m.role, m.createdAt])).toEqual([
+      [id('c1-m1'), 0, null, 'user', Date.parse('2025-03-04T09:15:02.200Z')],
+      [id('c1-m2'), 1, id('c1-m1'), 'assistant', Date.parse('2025-03-04T09:15:20Z')],
+      [id('c1-m3'), 2, id('c1-m2'), 'user', Date.parse('2025-03-04T09:20:00Z')],
+      [id('c1-m4'), 3, id('c1-m3'), 'assistant', Date.parse('2025-03-04T09:21:40Z')],
     ]);
   });
 
@@ -74,12 +73,56 @@ describe('Claude conversations.json import', () => {
     expect(review!.messages[3]).toMatchObject({ provider: 'anthropic', status: 'complete' });
   });
 
-  it('follows parent_message_uuid to current_leaf_message_uuid and keeps the retried answer as a branch', () => {
-    const [, primes, retry] = parsed().conversations;
-    expect(texts(primes!)).toEqual(['user: Name three prime numbers.', 'assistant: 7, 11 and 13.', 'user: Is 91 prime?', 'assistant: No: 91 = 7 × 13.']);
+  it('follows parent_message_uuid into a tree, shows the branch ending at current_leaf_message_uuid, and keeps the retried answer as a version', () => {
+    const [, primes] = parsed().conversations;
+    const id = (uuid: string) => `claude:9f8e7d6c-5b4a-4321-8fed-cba987654321/${uuid}`;
+    expect(primes!.messages.map((m) => [m.id, m.seq, m.parentId])).toEqual([
+      [id('c2-h1'), 0, null],
+      [id('c2-a1'), 1, id('c2-h1')],
+      [id('c2-a1b'), 2, id('c2-h1')],
+      [id('c2-h2'), 3, id('c2-a1b')],
+      [id('c2-a2'), 4, id('c2-h2')],
+    ]);
+    expect(primes!.conversation).toMatchObject({ id: 'claude:9f8e7d6c-5b4a-4321-8fed-cba987654321', messageCount: 5, activeLeafId: id('c2-a2') });
+    const tree = buildTree(primes!.messages);
+    expect(texts({ ...primes!, messages: branchMessages(tree, primes!.conversation.activeLeafId) })).toEqual([
+      'user: Name three prime numbers.',
+      'assistant: 7, 11 and 13.',
+      'user: Is 91 prime?',
+      'assistant: No: 91 = 7 × 13.',
+    ]);
     expect(primes!.messages[1]).toMatchObject({ model: 'claude-sonnet-4-5-20250929', provider: 'anthropic' });
-    expect(texts(retry!)).toEqual(['user: Name three prime numbers.', 'assistant: 2, 3 and 5.']);
-    expect(retry!.conversation.source).toEqual({ kind: 'claude', id: '9f8e7d6c-5b4a-4321-8fed-cba987654321#c2-a1' });
+    expect(versionsOf(tree, id('c2-a1b'))).toMatchObject({ index: 1, count: 2 });
+    expect(texts({ ...primes!, messages: branchMessages(tree, id('c2-a1')) })).toEqual(['user: Name three prime numbers.', 'assistant: 2, 3 and 5.']);
+  });
+
+  it('shows the newest branch without current_leaf_message_uuid, and gives the same ids on every import', () => {
+    const data = JSON.parse(fixture);
+    delete data[1].current_leaf_message_uuid;
+    const [, primes] = parsed(JSON.stringify(data)).conversations;
+    expect(primes!.conversation.activeLeafId).toBeUndefined();
+    expect(branchMessages(buildTree(primes!.messages), undefined).at(-1)!.id).toBe('claude:9f8e7d6c-5b4a-4321-8fed-cba987654321/c2-a2');
+    const ids = (batch: ReturnType<typeof parsed>) =>
+      batch.conversations.flatMap((c) => [c.conversation.id, ...c.messages.map((m) => `${m.id}<${m.parentId}`)]);
+    expect(ids(parsed())).toEqual(ids(parsed()));
+  });
+
+  it('reads parents that loop as one branch in array order', () => {
+    const looping = [
+      {
+        uuid: 'c-4',
+        name: 'Loop',
+        chat_messages: [
+          { uuid: 'l1', parent_message_uuid: 'l2', sender: 'human', text: 'first', created_at: '2024-05-01T10:00:00Z' },
+          { uuid: 'l2', parent_message_uuid: 'l1', sender: 'assistant', text: 'second', created_at: '2024-05-01T10:00:01Z' },
+        ],
+      },
+    ];
+    const [entry] = parsed(JSON.stringify(looping)).conversations;
+    expect(entry!.messages.map((m) => [m.id, m.parentId])).toEqual([
+      ['claude:c-4/l1', null],
+      ['claude:c-4/l2', 'claude:c-4/l1'],
+    ]);
   });
 
   it('falls back to the text field when content is absent, and keeps the tree through a sender it skips', () => {
@@ -99,5 +142,6 @@ describe('Claude conversations.json import', () => {
     const batch = parsed(JSON.stringify(data));
     expect(batch.conversations).toHaveLength(1);
     expect(texts(batch.conversations[0]!)).toEqual(['user: Hello', 'assistant: Hi there']);
+    expect(batch.conversations[0]!.messages[1]!.parentId).toBe('claude:c-3/x1');
   });
 });
