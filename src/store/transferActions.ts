@@ -2,6 +2,7 @@
 import { exportToMarkdown } from '../core';
 import { exportJsonText, importFromFile } from '../persistence';
 import { notify, repo, reportError, type Runtime } from './appStore';
+import { branchOf, treeOf } from './branches';
 import { selectConversation } from './conversationActions';
 import { activeSummary } from './history';
 import { contextFor, planFor } from './planning';
@@ -42,11 +43,16 @@ export async function exportConversations(rt: Runtime, format: 'json' | 'markdow
     if (format === 'json') download(`${fileStem(title)}-${date}.json`, 'application/json', await exportJsonText(repository, ids, rt.deps.now()));
     else {
       // Trim markers go where the transcript dims messages: those the next request leaves out or a summary covers.
-      const records = await repository.readForExport(ids);
+      // Markdown holds one branch: the one this tab shows, else the one last shown.
+      const records = (await repository.readForExport(ids)).map(({ conversation, messages }) => {
+        const leaf = state.branchLeaf[conversation.id];
+        return { conversation: leaf ? { ...conversation, activeLeafId: leaf } : conversation, messages };
+      });
       const notSentIds = new Set<string>();
       for (const { conversation, messages } of records) {
-        for (const evicted of planFor(contextFor(rt, conversation.id), messages).evicted) notSentIds.add(evicted.id);
-        for (const id of activeSummary(messages)?.covers ?? []) notSentIds.add(id);
+        const branch = branchOf(treeOf(messages), conversation.activeLeafId);
+        for (const evicted of planFor(contextFor(rt, conversation.id), branch).evicted) notSentIds.add(evicted.id);
+        for (const id of activeSummary(branch)?.covers ?? []) notSentIds.add(id);
       }
       download(`${fileStem(title)}-${date}.md`, 'text/markdown', exportToMarkdown(records, { notSentIds }));
     }
