@@ -22,7 +22,7 @@ import {
 import type { ChatProvider, ChatRequest, ChatResult } from '../../src/providers';
 import type { Runtime } from '../../src/store/appStore';
 import { shownBranch, switchVersion } from '../../src/store/branches';
-import { selectConversation } from '../../src/store/conversationActions';
+import { search, selectConversation } from '../../src/store/conversationActions';
 import { editAndResend, regenerate } from '../../src/store/messageActions';
 import { planFor, contextFor } from '../../src/store/planning';
 import * as chat from '../../src/store/sendPipeline';
@@ -208,6 +208,23 @@ describe('branches through the store', () => {
     expect(shown(again)).toEqual(['Hello', 're: Hello #1']);
     const plan = planFor(contextFor(again, id), shownBranch(again.store.getState(), id));
     expect(plan.messages.map((item) => item.message.content)).toEqual(['Hello', 're: Hello #1']);
+  });
+
+  it('a search hit on a branch not shown opens the branch that holds it', async () => {
+    const { rt, requests } = await start();
+    const id = await say(rt, 'Hello');
+    await say(rt, 'Tell me about otters');
+    await editAndResend(rt, byText(rt, 'Tell me about otters').id, 'Tell me about beavers');
+    await settled(rt);
+    expect(shown(rt)[2]).toBe('Tell me about beavers');
+    rt.storage!.close();
+
+    const again = await runtime(echo, 'anthropic', requests);
+    await search(again, 'otters');
+    const hit = again.store.getState().searchHits!.find((h) => h.conversationId === id)!;
+    expect(hit.matchedIn).toBe('message');
+    await selectConversation(again, id, hit.messageId);
+    expect(shown(again)).toEqual(['Hello', 're: Hello #1', 'Tell me about otters', 're: Tell me about otters #2']);
   });
 
   it('two tabs working on two branches of one conversation keep both', async () => {
