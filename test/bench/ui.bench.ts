@@ -43,7 +43,7 @@ function filesUnder(dir: string): string[] {
 const WORDS = 'context window token model answer request summary message budget cache prompt stream browser history trim plan limit reply user tool'.split(' ');
 
 /** Markdown-ish text of about `chars` characters: sentences, sometimes a list or a code block. */
-function text(random: () => number, chars: number): string {
+export function text(random: () => number, chars: number): string {
   const parts: string[] = [];
   let length = 0;
   while (length < chars) {
