@@ -1,4 +1,5 @@
-import { forwardRef, useState } from 'react';
+import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { forwardRef, useRef, useState, type KeyboardEvent } from 'react';
 
 export interface ConversationItem {
   id: string;
@@ -21,13 +22,58 @@ export interface ConversationListProps {
   footer?: React.ReactNode;
 }
 
-/** The sidebar: new chat, search, and the conversations with rename and delete. */
+/** Until the list is laid out (or where nothing is, as in a test DOM), it is taken to be this tall, and each row this tall. */
+const UNMEASURED = { width: 260, height: 800 };
+const ROW_ESTIMATE = 40;
+
+/** Measures the list, reading a height of 0 (not laid out yet) as UNMEASURED so the first rows show at once. */
+function observeListRect(instance: Virtualizer<HTMLUListElement, Element>, cb: (rect: { width: number; height: number }) => void) {
+  return observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : UNMEASURED));
+}
+
+/**
+ * The sidebar: new chat, search, and the conversations with rename and delete. The list is
+ * virtualized (a year of history is a thousand conversations; only those in view are in the
+ * page), so the keyboard moves between conversations with the arrow keys, Home and End.
+ */
 export const ConversationList = forwardRef<HTMLInputElement, ConversationListProps>(function ConversationList(
   { items, activeId, query, onQueryChange, onNew, onSelect, onRename, onDelete, footer },
   searchRef,
 ) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [title, setTitle] = useState('');
+  const listRef = useRef<HTMLUListElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- not built with the React Compiler; the virtualizer re-renders itself
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => listRef.current,
+    estimateSize: () => ROW_ESTIMATE,
+    measureElement: (element, entry, instance) => measureElement(element, entry, instance) || ROW_ESTIMATE,
+    gap: 2,
+    overscan: 8,
+    getItemKey: (index) => items[index]?.id ?? index,
+    initialRect: UNMEASURED,
+    observeElementRect: observeListRect,
+  });
+
+  /** Moves focus to the conversation at `index`, bringing it into view first. */
+  function focusItem(index: number) {
+    const target = Math.max(0, Math.min(items.length - 1, index));
+    virtualizer.scrollToIndex(target, { align: 'auto' });
+    const focus = (tries: number) => {
+      const button = listRef.current?.querySelector<HTMLButtonElement>(`li[data-index="${target}"] .conversation-link`);
+      if (button) button.focus();
+      else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+    };
+    focus(10);
+  }
+
+  function onLinkKey(event: KeyboardEvent<HTMLButtonElement>, index: number) {
+    const next = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: items.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    focusItem(next);
+  }
 
   return (
     <nav className="sidebar" aria-label="Conversations">
@@ -46,61 +92,77 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
         value={query}
         onChange={(e) => onQueryChange(e.target.value)}
       />
-      <ul className="conversation-list">
-        {items.length === 0 && <li className="muted empty-list">{query ? 'No conversation matches.' : 'No conversations yet.'}</li>}
-        {items.map((item) => (
-          <li key={item.id} className={item.id === activeId ? 'active' : undefined}>
-            {renaming === item.id ? (
-              <form
-                className="rename-form"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  if (title.trim()) onRename(item.id, title.trim());
-                  setRenaming(null);
-                }}
-              >
-                <input
-                  aria-label="Conversation title"
-                  value={title}
-                  autoFocus
-                  onChange={(e) => setTitle(e.target.value)}
-                  onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)}
-                  onBlur={() => setRenaming(null)}
-                />
-              </form>
-            ) : (
-              <>
-                <button type="button" className="conversation-link" aria-current={item.id === activeId ? 'page' : undefined} onClick={() => onSelect(item.id)}>
-                  <span className="conversation-title">{item.title || 'Untitled'}</span>
-                  {item.snippet && <span className="conversation-snippet muted">{item.snippet}</span>}
-                </button>
-                <span className="conversation-actions">
+      {items.length === 0 && <p className="muted empty-list">{query ? 'No conversation matches.' : 'No conversations yet.'}</p>}
+      <ul ref={listRef} className="conversation-list" hidden={items.length === 0}>
+        <li aria-hidden="true" className="conversation-spacer" style={{ height: virtualizer.getVirtualItems()[0]?.start ?? 0 }} />
+        {virtualizer.getVirtualItems().map((row) => {
+          const item = items[row.index];
+          if (!item) return null;
+          return (
+            <li key={item.id} data-index={row.index} ref={virtualizer.measureElement} className={item.id === activeId ? 'active' : undefined}>
+              {renaming === item.id ? (
+                <form
+                  className="rename-form"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (title.trim()) onRename(item.id, title.trim());
+                    setRenaming(null);
+                  }}
+                >
+                  <input
+                    aria-label="Conversation title"
+                    value={title}
+                    autoFocus
+                    onChange={(e) => setTitle(e.target.value)}
+                    onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)}
+                    onBlur={() => setRenaming(null)}
+                  />
+                </form>
+              ) : (
+                <>
                   <button
                     type="button"
-                    className="icon-button"
-                    aria-label={`Rename ${item.title || 'Untitled'}`}
-                    title="Rename"
-                    onClick={() => {
-                      setTitle(item.title);
-                      setRenaming(item.id);
-                    }}
+                    className="conversation-link"
+                    aria-current={item.id === activeId ? 'page' : undefined}
+                    onClick={() => onSelect(item.id)}
+                    onKeyDown={(e) => onLinkKey(e, row.index)}
                   >
-                    <Icon path="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" />
+                    <span className="conversation-title">{item.title || 'Untitled'}</span>
+                    {item.snippet && <span className="conversation-snippet muted">{item.snippet}</span>}
                   </button>
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Delete ${item.title || 'Untitled'}`}
-                    title="Delete"
-                    onClick={() => onDelete(item.id)}
-                  >
-                    <Icon path="M5 7h14M10 11v6M14 11v6M7 7l1 13h8l1-13M9 7V4h6v3" />
-                  </button>
-                </span>
-              </>
-            )}
-          </li>
-        ))}
+                  <span className="conversation-actions">
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Rename ${item.title || 'Untitled'}`}
+                      title="Rename"
+                      onClick={() => {
+                        setTitle(item.title);
+                        setRenaming(item.id);
+                      }}
+                    >
+                      <Icon path="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" />
+                    </button>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Delete ${item.title || 'Untitled'}`}
+                      title="Delete"
+                      onClick={() => onDelete(item.id)}
+                    >
+                      <Icon path="M5 7h14M10 11v6M14 11v6M7 7l1 13h8l1-13M9 7V4h6v3" />
+                    </button>
+                  </span>
+                </>
+              )}
+            </li>
+          );
+        })}
+        <li
+          aria-hidden="true"
+          className="conversation-spacer"
+          style={{ height: Math.max(0, virtualizer.getTotalSize() - (virtualizer.getVirtualItems().at(-1)?.end ?? 0)) }}
+        />
       </ul>
       {footer && <div className="sidebar-footer">{footer}</div>}
     </nav>

@@ -106,4 +106,27 @@ describe('ConversationList', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Delete Trip to Lisbon' }));
     expect(onDelete).toHaveBeenCalledWith('c1');
   });
+
+  // jsdom does no layout or scrolling: Home and End across the whole list are proved in Chromium (conversationList.e2e).
+  it('holds only the conversations in view of a thousand, and the arrow keys move between them', async () => {
+    const many: ConversationItem[] = Array.from({ length: 1000 }, (_, i) => ({ id: `c${i}`, title: `Conversation ${i + 1}`, updatedAt: 1000 - i }));
+    const onSelect = vi.fn();
+    render(<List items={many} onSelect={onSelect} />);
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    const shown = within(nav).getAllByRole('button', { name: /^Conversation \d+$/ });
+    expect(shown.length).toBeGreaterThan(10);
+    expect(shown.length).toBeLessThan(100);
+    // Newest first, as given.
+    expect(shown[0]).toHaveAccessibleName('Conversation 1');
+
+    shown[0]!.focus();
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    expect(screen.getByRole('button', { name: 'Conversation 3' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowUp}');
+    expect(screen.getByRole('button', { name: 'Conversation 2' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(onSelect).toHaveBeenCalledWith('c1');
+    await userEvent.keyboard('{Home}');
+    expect(screen.getByRole('button', { name: 'Conversation 1' })).toHaveFocus();
+  });
 });
