@@ -6,6 +6,22 @@ import type { ConversationOverrides, Settings } from './settings';
 /** Starts an empty conversation and opens it. Stored on the first message, not before. */
 export function newChat(rt: Runtime): void {
   rt.store.setState({ activeId: null, query: '', searchHits: null });
+  releaseClosed(rt);
+}
+
+/**
+ * Lets go of the messages of conversations no longer open, so a day of opening one
+ * conversation after another holds one in memory, not all: only the open one, the one
+ * being answered, and those kept only in memory (storage could not take them) stay.
+ * Another tab's writes to a released conversation are read when it is opened again.
+ */
+function releaseClosed(rt: Runtime): void {
+  const { messages, activeId, sendingId } = rt.store.getState();
+  const released = Object.keys(messages).filter((id) => id !== activeId && id !== sendingId && !rt.memoryOnly.has(id));
+  if (released.length === 0) return;
+  const kept = { ...messages };
+  for (const id of released) delete kept[id];
+  rt.store.setState({ messages: kept });
 }
 
 /**
@@ -24,6 +40,7 @@ export async function selectConversation(rt: Runtime, id: string, messageId?: st
     }
   }
   settleLeaf(rt, id);
+  releaseClosed(rt);
   if (messageId) await showBranchHolding(rt, id, messageId);
 }
 

@@ -63,13 +63,15 @@ export async function hydrate(rt: Runtime): Promise<void> {
       repository.listConversations(),
       reopen ? repository.getMessages(reopen).catch(() => undefined) : undefined,
     ]);
-    const activeId = reopen && reopened && conversations.some((c) => c.id === reopen) ? reopen : null;
+    // A conversation the user opened while storage was opening wins over the one this tab had open before.
+    const chosen = rt.store.getState().activeId;
+    const activeId = chosen ?? (reopen && reopened && conversations.some((c) => c.id === reopen) ? reopen : null);
     const read = readSettings(saved);
     rt.store.setState((s) => ({
       settings: read.settings,
       conversations,
       activeId,
-      messages: activeId && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
+      messages: activeId && activeId === reopen && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
     }));
     if (activeId) settleLeaf(rt, activeId);
     // The windows endpoints listed before are planned with again, and the counts use the calibration learned before,
