@@ -176,22 +176,30 @@ describe('persistence in Chromium', () => {
     await tabA.bringToFront();
     await waitForAnswer(tabA, 'Sent from tab B');
 
-    // At once: both messages and both answers are stored, none overwrites the other.
+    // At once, both from the same message: each becomes a version of that turn (two branches), none overwrites the other.
     await tabA.getByRole('textbox', { name: 'Message' }).fill('Both at once, from A');
     await tabB.getByRole('textbox', { name: 'Message' }).fill('Both at once, from B');
     await Promise.all([tabA.getByRole('button', { name: 'Send', exact: true }).click(), tabB.getByRole('button', { name: 'Send', exact: true }).click()]);
     await Promise.all([waitForAnswer(tabA, 'Both at once, from A'), waitForAnswer(tabB, 'Both at once, from B')]);
-    await Promise.all([waitForAnswer(tabA, 'Both at once, from B'), waitForAnswer(tabB, 'Both at once, from A')]);
     await tabB.bringToFront();
     await screenshot(tabB, 'persistence-two-tabs-b');
     const rowsAtB = await transcriptRows(tabB);
     await tabA.bringToFront();
     await screenshot(tabA, 'persistence-two-tabs-a');
+    const ownA = await transcriptRows(tabA);
+    expect(ownA.some((row) => row.includes('Both at once, from A'))).toBe(true);
+    expect(ownA.some((row) => row.includes('Both at once, from B'))).toBe(false);
+    // Tab A's version switch leads to tab B's message and answer, exactly as tab B shows them.
+    const versions = tabA
+      .getByRole('article', { name: 'User message' })
+      .filter({ hasText: 'Both at once, from A' })
+      .getByRole('group', { name: /^Version \d of 2$/ });
+    const other = (await versions.getByRole('button', { name: 'Previous version' }).isEnabled()) ? 'Previous version' : 'Next version';
+    await versions.getByRole('button', { name: other }).click();
+    await waitForAnswer(tabA, 'Both at once, from B');
     const rowsA = await transcriptRows(tabA);
-    expect(rowsA.filter((row) => row.startsWith('User message'))).toHaveLength(5);
-    expect(rowsA.filter((row) => row.startsWith('Assistant message [complete'))).toHaveLength(5);
-    expect(rowsA.some((row) => row.includes('Both at once, from A'))).toBe(true);
-    expect(rowsA.some((row) => row.includes('Both at once, from B'))).toBe(true);
+    expect(rowsA.filter((row) => row.startsWith('User message'))).toHaveLength(4);
+    expect(rowsA.filter((row) => row.startsWith('Assistant message [complete'))).toHaveLength(4);
     expect(rowsAtB).toEqual(rowsA);
     await reloadApp(tabA);
     await tabA.getByRole('heading', { level: 1, name: title }).waitFor();
