@@ -28,6 +28,7 @@ export const browserDeps: AppDeps = {
   // Not crypto.randomUUID: it is missing on plain http (a LAN address next to Ollama).
   newId: randomUuid,
   runJavascript: createWorkerRunner(),
+  isOnline: () => navigator.onLine,
   session: tabSession(),
 };
 
