@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * The built app's Content-Security-Policy (README, "Privacy"). Build only: the dev server
@@ -8,7 +9,9 @@ import type { Plugin } from 'vite';
  * servers over plain http, on this machine or, once the user confirmed it in Settings, on
  * their network; a policy cannot name private addresses, and https: already admits any
  * host, so http: widens nothing but the scheme. frame-src: the run_javascript sandbox,
- * public/sandbox.html, which carries its own stricter policy.
+ * public/sandbox.html, which carries its own stricter policy. worker-src: the run_javascript
+ * worker's blob is created inside the sandbox frame, under that frame's policy, so 'self'
+ * here admits only the service worker (dist/sw.js); manifest-src: the web app manifest.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -19,6 +22,7 @@ export const CONTENT_SECURITY_POLICY = [
   "connect-src 'self' https: http:",
   "frame-src 'self'",
   "worker-src 'self'",
+  "manifest-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -32,8 +36,56 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/** The light theme's page colour (src/styles.css --bg): the splash screen and the installed window's title bar. */
+const THEME_COLOR = '#ffffff';
+
+/**
+ * The web app manifest and the service worker (Workbox's generateSW, production builds
+ * only). The worker precaches every file of the build, lazily loaded chunks included, so
+ * the installed app opens offline; every navigation gets index.html. It has no runtime
+ * caching: a request it did not precache, like every request to a provider's API, is
+ * never answered by it and goes to the network as if it were not there. A new version
+ * waits until the user chooses to reload (src/serviceWorker.ts shows the notice).
+ */
+function progressiveWebApp() {
+  return VitePWA({
+    registerType: 'prompt',
+    // Registered by src/serviceWorker.ts: the injected script would be inline, which the policy refuses.
+    injectRegister: false,
+    includeManifestIcons: false,
+    manifest: {
+      id: '/',
+      name: 'Windowpane',
+      short_name: 'Windowpane',
+      description: 'Chat with your own API key, for as long as you like, and see exactly what the model is sent.',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: THEME_COLOR,
+      background_color: THEME_COLOR,
+      icons: [
+        { src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/maskable-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    workbox: {
+      // Every file of the build (the manifest and its icons are added by the plugin itself);
+      // each is far below Workbox's 2 MiB limit per file, so none is left out.
+      globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2,wasm}'],
+      navigateFallback: 'index.html',
+      // The first visit's tab is taken over as soon as the worker is installed, so its lazily
+      // loaded parts come from the cache offline too. An update still waits for the user
+      // (no skipWaiting until Reload).
+      clientsClaim: true,
+      runtimeCaching: [],
+      cleanupOutdatedCaches: true,
+    },
+  });
+}
+
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [react(), contentSecurityPolicy(), progressiveWebApp()],
   server: { port: 5173, strictPort: true },
   preview: { port: 4173, strictPort: false },
   build: { sourcemap: true, target: 'es2022' },

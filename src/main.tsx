@@ -1,6 +1,10 @@
+/// <reference types="vite-plugin-pwa/vanillajs" />
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { registerSW } from 'virtual:pwa-register';
 import { SafeApp } from './App';
+import { watchForUpdates } from './serviceWorker';
+import { actions } from './store';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -10,3 +14,6 @@ createRoot(root).render(
     <SafeApp />
   </StrictMode>,
 );
+
+// Only a production build has a service worker (vite-plugin-pwa writes none for the dev server).
+if (import.meta.env.PROD) watchForUpdates(registerSW, actions);

@@ -76,7 +76,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
           sendingHere={isStreamingHere}
           streaming={streaming && streaming.conversationId === activeId ? { messageId: streaming.messageId, text: streaming.text } : undefined}
           busy={busy}
-          onEdit={(id, text) => void actions.editAndResend(id, text)}
+          onEdit={(id, text) => actions.editAndResend(id, text)}
           onRegenerate={(id) => void actions.regenerate(id)}
           onRegenerateSummary={(id) => void actions.regenerateSummary(id)}
           onTogglePin={(id) => void actions.togglePin(id)}

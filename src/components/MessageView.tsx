@@ -19,7 +19,8 @@ export interface MessageViewProps {
   toolResults?: Readonly<Record<string, ToolResultView>>;
   /** The turn is still running: a tool call without a result is waiting for it. */
   toolsPending?: boolean;
-  onEdit?: (id: string, text: string) => void;
+  /** Returns false when the edit was not sent (offline, say): the edit box stays open with the text. */
+  onEdit?: (id: string, text: string) => boolean | void;
   onRegenerate?: (id: string) => void;
   onTogglePin?: (id: string) => void;
   /** Where the message stands among its versions (edits, regenerations), when it has others. */
@@ -98,7 +99,7 @@ export const MessageView = memo(function MessageView({
           className="edit-form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (draft.trim()) onEdit?.(message.id, draft);
+            if (draft.trim() && onEdit?.(message.id, draft) === false) return;
             setEditing(false);
           }}
         >

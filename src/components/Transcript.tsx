@@ -11,7 +11,7 @@ export interface TranscriptProps {
   rows: TranscriptRow[];
   /** Id of the message being streamed, and its text so far (only that row re-renders per delta). */
   streaming?: { messageId: string; text: string };
-  onEdit?: (id: string, text: string) => void;
+  onEdit?: (id: string, text: string) => boolean | void;
   onRegenerate?: (id: string) => void;
   onRegenerateSummary?: (id: string) => void;
   onTogglePin?: (id: string) => void;

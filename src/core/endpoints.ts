@@ -10,6 +10,18 @@ export function isLocalHostname(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/**
+ * Whether a request to `url` leaves this machine, and so cannot be answered while the
+ * device is offline. A URL that cannot be parsed counts as leaving it.
+ */
+export function leavesThisMachine(url: string): boolean {
+  try {
+    return !isLocalHostname(new URL(url).hostname);
+  } catch {
+    return true;
+  }
+}
+
 /** The origin of `url` ("https://api.example.com"), or undefined when it is not an http(s) URL. */
 export function endpointOrigin(url: string): string | undefined {
   try {

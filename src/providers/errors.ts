@@ -159,7 +159,7 @@ export function toWindowpaneError(error: unknown, ctx: ErrorContext): Windowpane
     const where = `${name}${ctx.provider === 'openai-compatible' ? '' : ` at ${ctx.baseUrl}`}`;
     let message = timedOut
       ? `${capitalize(where)} did not answer in time. Check your connection and try again.`
-      : `Could not reach ${where}. Check your internet connection.`;
+      : `Could not reach ${where}: the connection failed, so this device may be offline. Check your internet connection and try again.`;
     if (!timedOut && isCustomEndpoint(ctx)) {
       message +=
         ' For a custom endpoint, check that the base URL in Settings is right, that the server is running, and that it allows requests from this page (CORS; for Ollama, set OLLAMA_ORIGINS).';

@@ -66,7 +66,7 @@ function listingError(error: unknown, where: Where, signal?: AbortSignal): Windo
     const origin = endpointOrigin(where.baseUrl) ?? where.baseUrl;
     const hint = custom
       ? ' Check the base URL, that the server is running, and that it allows requests from this page (CORS; for Ollama, set OLLAMA_ORIGINS).'
-      : ' Check your internet connection.';
+      : ' The connection failed, so this device may be offline. Check your internet connection.';
     return make('network', `Could not reach ${origin} to list its models.${hint}`);
   }
   if (status === 401 || status === 403) return make('auth', `The key was refused (${status}) by ${name}. Check that it is complete and still active.`, status);

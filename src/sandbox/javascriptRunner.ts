@@ -87,6 +87,16 @@ const isOptionalString = (value: unknown): value is string | undefined => value 
 const cut = (text: string) => (text.length > RUN_MAX_OUTPUT_CHARS ? text.slice(0, RUN_MAX_OUTPUT_CHARS) : text);
 const format = (n: number) => n.toLocaleString('en-US');
 
+/**
+ * Why a sandbox never reported ready. Offline that is expected: the browser loads a
+ * sandboxed frame from the network, never from the service worker's cache (its opaque
+ * origin keeps the worker out), so public/sandbox.html cannot load.
+ */
+function notStarted(timeLimitMs: number): string {
+  const why = `The sandbox did not start within ${timeLimitMs / 1000} seconds.`;
+  return navigator.onLine ? why : `${why} This device is offline, and the sandbox's page (sandbox.html) loads only from the network.`;
+}
+
 /** A runner that starts one sandbox from `spawn` per call and stops it after `timeLimitMs`. */
 export function createWorkerRunner(spawn: () => SandboxPort = spawnSandboxFrame, timeLimitMs = RUN_TIME_LIMIT_MS): JavascriptRunner {
   return (code, signal) =>
@@ -121,10 +131,7 @@ export function createWorkerRunner(spawn: () => SandboxPort = spawnSandboxFrame,
       }
       const port = sandbox;
       signal.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(
-        () => (sent ? finish({ timedOut: true }) : finish({ error: `The sandbox did not start within ${timeLimitMs / 1000} seconds.` })),
-        timeLimitMs,
-      );
+      timer = setTimeout(() => (sent ? finish({ timedOut: true }) : finish({ error: notStarted(timeLimitMs) })), timeLimitMs);
       port.onmessage = (data) => {
         if (++messages > RUN_MAX_MESSAGES) {
           return refuse(`it sent more than ${format(RUN_MAX_MESSAGES)} messages`);

@@ -25,6 +25,8 @@ export interface AppDeps {
   newId: () => string;
   /** Runs a run_javascript snippet: a sandboxed Web Worker in the browser, a fake in jsdom tests. */
   runJavascript: JavascriptRunner;
+  /** Whether the browser thinks it is online (navigator.onLine); absent in tests, which are online. */
+  isOnline?: () => boolean;
   /** This tab's sessionStorage, which remembers the open conversation so a reload reopens it; absent in tests. */
   session?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 }

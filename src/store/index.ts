@@ -8,6 +8,7 @@ import { openWindowpaneStorage, randomUuid } from '../persistence';
 import { createProvider, listModels } from '../providers';
 import { createRuntime, dismiss, type AppDeps, type AppState, type Runtime } from './appStore';
 import * as attachments from './attachmentActions';
+import { offerReloadAfterUpdate, offerUpdate } from './appUpdates';
 import * as branches from './branches';
 import * as conversations from './conversationActions';
 import { hydrate } from './hydrate';
@@ -28,6 +29,7 @@ export const browserDeps: AppDeps = {
   // Not crypto.randomUUID: it is missing on plain http (a LAN address next to Ollama).
   newId: randomUuid,
   runJavascript: createWorkerRunner(),
+  isOnline: () => navigator.onLine,
   session: tabSession(),
 };
 
@@ -70,6 +72,8 @@ export function bindActions(rt: Runtime) {
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
     refreshModels: (target: ListTarget) => refreshModels(rt, target),
     switchModel: (modelId: string) => switchModel(rt, modelId),
+    offerUpdate: (reload: () => void) => offerUpdate(rt, reload),
+    offerReloadAfterUpdate: (reload: () => void) => offerReloadAfterUpdate(rt, reload),
   };
 }
 

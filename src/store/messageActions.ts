@@ -35,15 +35,16 @@ export async function regenerate(rt: Runtime, messageId: string): Promise<void> 
 /**
  * Sends `text` as a new version of user message `messageId` (its sibling: same parent) and
  * answers it. The old version and everything after it stay, one "Previous version" away.
+ * Returns false when it was not sent (see `send`), so the edit box keeps the text.
  */
-export async function editAndResend(rt: Runtime, messageId: string, text: string): Promise<void> {
+export function editAndResend(rt: Runtime, messageId: string, text: string): boolean {
   const state = rt.store.getState();
   const conversationId = state.activeId;
-  if (!conversationId || state.sendingId) return;
+  if (!conversationId || state.sendingId) return false;
   const tree = treeOf(state.messages[conversationId] ?? []);
   const target = tree.byId.get(messageId);
-  if (!target || !isUserTurn(target)) return;
-  send(rt, conversationId, text, { parentId: tree.parentOf.get(messageId) ?? null });
+  if (!target || !isUserTurn(target)) return false;
+  return send(rt, conversationId, text, { parentId: tree.parentOf.get(messageId) ?? null });
 }
 
 /** Pinned messages are never evicted by any strategy. */

@@ -17,6 +17,7 @@ import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
 import { shownBranch } from './branches';
 import { appendMessage, finishMessage, streamedContent } from './messageWrites';
 import { createConversationFor } from './newConversation';
+import { refusedOffline } from './offline';
 import { announcePlan, contextFor, planFor, screenPlan, toRequest } from './planning';
 import { recover, type Attempt } from './recovery';
 import { ensureSummary } from './summaries';
@@ -25,12 +26,13 @@ import { turnHistory, type Turn, type TurnContext } from './turn';
 
 /**
  * Sends `text` as a user message (creating the conversation if needed) and streams the
- * answer. Returns false at once, taking nothing, while another answer is in flight, so
- * the composer keeps the draft. The message follows the end of the branch shown, or
- * `edit.parentId` for an edited message (a new version of it, started as a sibling).
+ * answer. Returns false at once, taking nothing, while another answer is in flight, while
+ * the settings cannot be planned with or while a model on another machine is out of reach
+ * (offline), so the composer keeps the draft. The message follows the end of the branch
+ * shown, or `edit.parentId` for an edited message (a new version of it, started as a sibling).
  */
 export function send(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): boolean {
-  if (!text.trim() || rt.store.getState().sendingId || refusedBySettings(rt, conversationId)) return false;
+  if (!text.trim() || rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'message')) return false;
   void busyWith(rt, conversationId ?? 'new', async () => {
     const id = await postUserMessage(rt, conversationId, text, edit);
     if (id) await answerTurn(rt, id);
@@ -40,7 +42,7 @@ export function send(rt: Runtime, conversationId: string | null, text: string, e
 
 /** Answers the branch shown as it stands (a new version of an answer). Does nothing while another answer is in flight. */
 export async function respond(rt: Runtime, conversationId: string): Promise<void> {
-  if (rt.store.getState().sendingId || refusedBySettings(rt, conversationId)) return;
+  if (rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'answer')) return;
   await busyWith(rt, conversationId, () => answerTurn(rt, conversationId));
 }
 

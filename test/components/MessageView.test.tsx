@@ -79,6 +79,16 @@ describe('MessageView', () => {
     expect(screen.queryByRole('textbox', { name: 'Edit message' })).not.toBeInTheDocument();
   });
 
+  it('keeps the edit box open with its text when the edit was not sent (offline, say)', async () => {
+    const onEdit = vi.fn(() => false);
+    render(<MessageView message={user} onEdit={onEdit} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Edit message' }), ' Briefly.');
+    await userEvent.click(screen.getByRole('button', { name: 'Save and resend' }));
+    expect(onEdit).toHaveBeenCalledWith('u1', 'What is a context window? Briefly.');
+    expect(screen.getByRole('textbox', { name: 'Edit message' })).toHaveValue('What is a context window? Briefly.');
+  });
+
   it('cancels an edit without sending', async () => {
     const onEdit = vi.fn();
     render(<MessageView message={user} onEdit={onEdit} />);

@@ -9,21 +9,34 @@ function chromePath(): string {
   return path;
 }
 
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
 /** Real headless Chromium, kept off the network except for loopback. */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  return chromium.launch({ executablePath: chromePath(), headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The same Chromium with a profile kept on disk in `userDataDir` (under test-results/), as
+ * a person's browser is: only there does Chromium consider installing an app (a
+ * throwaway context counts as incognito).
+ */
+export async function launchProfile(userDataDir: string): Promise<BrowserContext> {
+  mkdirSync(userDataDir, { recursive: true });
+  return chromium.launchPersistentContext(userDataDir, {
     executablePath: chromePath(),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
   });
 }
 

@@ -98,8 +98,9 @@ describe('Anthropic errors through the SDK', () => {
   it('calls a failed fetch a network error and names the base URL, with CORS advice for a custom endpoint', async () => {
     const direct = await failure(await anthropicWith(new TypeError('Failed to fetch')), 'claude-sonnet-4-6');
     expect(direct.code).toBe('network');
-    expect(direct.message).toContain('https://api.anthropic.com');
-    expect(direct.message).not.toContain('CORS');
+    expect(direct.message).toBe(
+      'Could not reach Anthropic at https://api.anthropic.com: the connection failed, so this device may be offline. Check your internet connection and try again.',
+    );
     const proxy = await failure(await anthropicWith(new TypeError('Failed to fetch'), 'https://llm-proxy.example.com/v1'), 'claude-sonnet-4-6');
     expect(proxy.code).toBe('network');
     expect(proxy.message).toContain('https://llm-proxy.example.com');

@@ -5,7 +5,7 @@
  * real frame and worker run in Chromium: test/e2e/tools.e2e.test.ts and
  * test/security/sandbox.e2e.test.ts.)
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RUN_MAX_OUTPUT_CHARS } from '../../src/core';
 import { createWorkerRunner, RUN_MAX_MESSAGES, SANDBOX_LIMITS, type SandboxPort } from '../../src/sandbox/javascriptRunner';
 import type { SandboxRequest } from '../../src/sandbox/sandboxProtocol';
@@ -91,6 +91,14 @@ describe('createWorkerRunner', () => {
       truncated: false,
     });
     expect(terminated).toBe(true);
+  });
+
+  it('says why when the device is offline: the sandbox page loads only from the network', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const silent = (): SandboxPort => ({ onmessage: null, onerror: null, postMessage: () => {}, terminate: () => {} });
+    expect((await createWorkerRunner(silent, 50)('1', new AbortController().signal)).error).toBe(
+      "The sandbox did not start within 0.05 seconds. This device is offline, and the sandbox's page (sandbox.html) loads only from the network.",
+    );
   });
 
   it('removes the sandbox when Stop aborts, and does not start one after Stop', async () => {

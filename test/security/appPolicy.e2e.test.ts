@@ -2,8 +2,8 @@
  * The built app's Content-Security-Policy in real Chromium: the policy is in the served
  * index.html, it is enforced (an inline script, a data: request and an <object> are
  * refused and reported), and a whole session under it (settings, a
- * streamed Markdown answer, a run_javascript call in the sandbox frame, the gauge) reports
- * no violation at all.
+ * streamed Markdown answer, a run_javascript call in the sandbox frame, the gauge, the
+ * service worker and the web app manifest) reports no violation at all.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -57,6 +57,9 @@ describe("the built app's Content-Security-Policy", () => {
     expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
     expect(policy.get('connect-src')).toEqual(["'self'", 'https:', 'http:']);
     expect(policy.get('frame-src')).toEqual(["'self'"]);
+    // The service worker (sw.js) and the web app manifest, from the app's own origin only.
+    expect(policy.get('worker-src')).toEqual(["'self'"]);
+    expect(policy.get('manifest-src')).toEqual(["'self'"]);
     for (const sources of policy.values()) expect(sources).not.toContain("'unsafe-inline'");
     for (const sources of policy.values()) expect(sources).not.toContain("'unsafe-eval'");
   });
@@ -115,6 +118,12 @@ describe("the built app's Content-Security-Policy", () => {
     await page.getByText("console.log('from the sandbox')").first().click();
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Cancel' }).click();
+    // The service worker registered and took control under the policy, and the manifest
+    // (which Chromium fetches when asked for it, as when offering to install) was read.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const manifest = (await (await context.newCDPSession(page)).send('Page.getAppManifest')) as { errors: unknown[]; data?: string };
+    expect(manifest.errors).toEqual([]);
+    expect(JSON.parse(manifest.data ?? '{}')).toMatchObject({ name: 'Windowpane' });
 
     expect(await violations(page)).toEqual([]);
     expect(errors).toEqual([]);

@@ -1,0 +1,31 @@
+/**
+ * Sends refused while the device is offline. Only a model on another machine needs the
+ * network: the Demo runs in this page and a server on this machine (Ollama on localhost)
+ * answers without one. The refusal comes before anything is stored, so the text stays
+ * where it was typed, and the user is told why.
+ */
+import { leavesThisMachine } from '../core';
+import { dismiss, notify, type Runtime } from './appStore';
+import { contextFor } from './planning';
+import { DEFAULT_BASE_URLS } from './settings';
+
+const OFFLINE_NOTICE = 'offline';
+
+/** Whether a send (`asking: 'message'`) or a new answer (`'answer'`) is refused for being offline; the user is told. */
+export function refusedOffline(rt: Runtime, conversationId: string | null, asking: 'message' | 'answer'): boolean {
+  if (rt.deps.isOnline?.() !== false || !needsNetwork(rt, conversationId)) {
+    dismiss(rt, OFFLINE_NOTICE);
+    return false;
+  }
+  const text =
+    asking === 'message'
+      ? "You're offline, so the message was not sent. It is still in the box: send it when you're back online."
+      : "You're offline, so no new answer was asked for. Try again when you're back online.";
+  notify(rt, { id: OFFLINE_NOTICE, tone: 'warning', text });
+  return true;
+}
+
+function needsNetwork(rt: Runtime, conversationId: string | null): boolean {
+  const { provider, providerSettings } = contextFor(rt, conversationId);
+  return provider !== 'demo' && leavesThisMachine(providerSettings.baseUrl || DEFAULT_BASE_URLS[provider]);
+}
