@@ -5,7 +5,7 @@
  * conversation's attachments are kept in the store for the composer's chips, re-read when
  * another tab attaches or removes one.
  */
-import { isWindowpaneError, WindowpaneError } from '../core';
+import { isWindowpaneError, utf8Bytes, WindowpaneError } from '../core';
 import type { AttachmentRecord } from '../persistence';
 import { notify, repo, reportError, type AttachmentInfo, type Runtime } from './appStore';
 import { createConversationFor } from './newConversation';
@@ -51,7 +51,7 @@ function infoOf(record: AttachmentRecord): AttachmentInfo {
     id: record.id,
     conversationId: record.conversationId,
     name: record.name,
-    size: new TextEncoder().encode(record.text).byteLength,
+    size: utf8Bytes(record.text),
     createdAt: record.createdAt,
   };
 }
