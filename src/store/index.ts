@@ -14,6 +14,7 @@ import { hydrate } from './hydrate';
 import * as messages from './messageActions';
 import { refreshModels, type ListTarget } from './modelLists';
 import { switchModel } from './modelSwitch';
+import * as storage from './storageView';
 import * as chat from './sendPipeline';
 import { regenerateSummary } from './summaries';
 import * as transfer from './transferActions';
@@ -70,6 +71,10 @@ export function bindActions(rt: Runtime) {
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
     refreshModels: (target: ListTarget) => refreshModels(rt, target),
     switchModel: (modelId: string) => switchModel(rt, modelId),
+    loadStorageView: () => storage.loadStorageView(rt),
+    keepMyData: () => storage.keepMyData(rt),
+    deleteAttachmentsOf: (conversationId: string) => storage.deleteAttachmentsOf(rt, conversationId),
+    deleteConversationFromStorage: (id: string) => conversations.deleteConversation(rt, id, 'storage'),
   };
 }
 
