@@ -99,6 +99,7 @@ export { ADDITIONS, additionsFor, resetToOwnRule, type Addition } from './strate
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';
+export { storageViewOf, type StorageRow, type StorageView } from './storageView';
 export { conversationOverrides } from './appStore';
 export { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, effectiveSettings, type Settings, type ToolSettings, type WindowSettings } from './settings';
 export { settingsProblems, type Knob } from './settingsRules';
