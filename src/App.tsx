@@ -9,6 +9,7 @@ import { Notices } from './components/Notices';
 import { ModelList } from './components/ModelList';
 import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
+import { StorageSection } from './components/StorageSection';
 import type { ProviderId } from './core';
 import { actions, activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFor, modelPickerIn, useApp, type AppState } from './store';
 
@@ -133,6 +134,7 @@ export function App() {
           settings={conversation ? effectiveSettings(settings, conversationOverrides(conversation)) : settings}
           modelsFor={modelsFor}
           modelList={(slot) => <ModelList {...slot} />}
+          storage={<StorageSection />}
           conversationTitle={conversation?.title}
           onSave={(next, scope) => void actions.saveSettings(next, scope)}
           onClose={actions.closeSettings}

@@ -29,6 +29,8 @@ export interface SettingsDialogProps {
   modelsFor: (provider: ProviderId, baseUrl?: string) => ModelOption[];
   /** The models the typed key can use, listed from its endpoint (see ModelList); not shown when absent. */
   modelList?: (slot: ModelListSlot) => ReactNode;
+  /** What the browser stores and ways to free room (see StorageSection), after the settings; not shown when absent. */
+  storage?: ReactNode;
   /** Whether a conversation is open, so its own overrides can be edited. */
   conversationTitle?: string;
   onSave: (settings: Settings, scope: 'global' | 'conversation') => void;
@@ -70,7 +72,7 @@ const KNOB_LABELS: Record<Knob, string> = {
 };
 
 /** Provider, key, model and the windowing knobs. Edits a draft; nothing applies until Save. */
-export function SettingsDialog({ settings, modelsFor, modelList, conversationTitle, onSave, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, modelsFor, modelList, storage, conversationTitle, onSave, onClose }: SettingsDialogProps) {
   const [draft, setDraft] = useState<Settings>(settings);
   const [scope, setScope] = useState<'global' | 'conversation'>('global');
   const [showKey, setShowKey] = useState(false);
@@ -564,6 +566,8 @@ export function SettingsDialog({ settings, modelsFor, modelList, conversationTit
               )}
             </Field>
           </section>
+
+          {storage}
 
           <div className="dialog-actions">
             {blocked.length > 0 && (

@@ -4,6 +4,7 @@ export * from './persistentStorage';
 export * from './repository';
 export * from './storage';
 export * from './storageErrors';
+export * from './storageReport';
 export * from './streamWriter';
 export * from './sync';
 export * from './transferFiles';

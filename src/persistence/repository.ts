@@ -8,6 +8,7 @@ import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessa
 import { WindowpaneError, branchCount, buildTree, messageText, readStoredConversation, storedMessageProblem } from '../core';
 import type { IDBPObjectStore } from 'idb';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb, type WindowpaneSchema } from './db';
+import { measureStorage, type StorageReport } from './storageReport';
 import type { StorageChange, SyncChannel } from './sync';
 
 /**
@@ -137,6 +138,21 @@ export interface Repository {
   listAttachments(conversationId: string): Promise<AttachmentRecord[]>;
   /** Removes one attachment; returns it (for undo), or undefined if it was absent. */
   removeAttachment(id: string): Promise<AttachmentRecord | undefined>;
+  /** Removes every attachment of a conversation; returns them (for undo), none when it had none. */
+  deleteAttachments(conversationId: string): Promise<AttachmentRecord[]>;
+  /**
+   * Puts back what `deleteAttachments` returned, under their ids and names; as in
+   * `addAttachment`, a name another file took meanwhile gets a numbered suffix, and a file
+   * attached again meanwhile is not stored twice. Throws `storage` when a conversation they
+   * belong to no longer exists; then nothing is written.
+   */
+  restoreAttachments(records: readonly AttachmentRecord[]): Promise<void>;
+  /**
+   * How much room each conversation takes, largest first: messages and attachments, each
+   * record sized as the UTF-8 length of its JSON, an estimate of the stored size. Reads in
+   * batches, so memory stays flat however long the history (see storageReport.ts).
+   */
+  measureStorage(): Promise<StorageReport>;
   /** The given conversations (all when `ids` is omitted) with their messages, read as one consistent snapshot. */
   readForExport(ids?: readonly string[]): Promise<Array<{ conversation: Conversation; messages: StoredMessage[] }>>;
   /**
@@ -455,6 +471,49 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       });
       if (removed) announce({ type: 'attachments-changed', conversationId: removed.conversationId });
       return removed;
+    },
+
+    async deleteAttachments(conversationId) {
+      const removed = await withTransaction(db, ['attachments'], 'readwrite', 'delete the attached files', async (tx) => {
+        const records = await tx.store.index('byConversation').getAll(conversationId);
+        await eachRequest(records, (a) => tx.store.delete(a.id));
+        return records;
+      });
+      if (removed.length > 0) announce({ type: 'attachments-changed', conversationId });
+      return removed;
+    },
+
+    async restoreAttachments(records) {
+      const owners = [...new Set(records.map((a) => a.conversationId))];
+      await withTransaction(db, ['conversations', 'attachments'], 'readwrite', 'put the attached files back', async (tx) => {
+        const attachments = tx.objectStore('attachments');
+        for (const owner of owners) {
+          if ((await tx.objectStore('conversations').getKey(owner)) === undefined) {
+            throw new WindowpaneError(
+              'storage',
+              'This conversation no longer exists (it may have been deleted in another tab), so its files were not put back.',
+              {
+                conversationId: owner,
+              },
+            );
+          }
+          const siblings = await attachments.index('byConversation').getAll(owner);
+          const taken = new Set(siblings.map((a) => a.name));
+          const back = records
+            .filter((a) => a.conversationId === owner && !siblings.some((s) => s.name === a.name && s.text === a.text))
+            .map((a) => {
+              const name = freeName(a.name, taken);
+              taken.add(name);
+              return { ...a, name };
+            });
+          await eachRequest(back, (a) => attachments.put(a));
+        }
+      });
+      announce(...owners.map((conversationId): StorageChange => ({ type: 'attachments-changed', conversationId })));
+    },
+
+    measureStorage() {
+      return measureStorage(db);
     },
 
     readForExport(ids) {

@@ -8,9 +8,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CalibrationState, Conversation, StoredMessage, Usage } from '../core';
 import { emptyCalibration, isWindowpaneError } from '../core';
-import type { DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
+import type { BrowserStorage, DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ModelListing, ProviderSettings, RetryInfo } from '../providers';
 import type { ListTarget, ModelListState } from './modelLists';
+import type { StorageViewState } from './storageView';
 import { readOverrides, withDefaults, type ConversationOverrides, type Settings } from './settings';
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 
@@ -29,6 +30,8 @@ export interface AppDeps {
   isOnline?: () => boolean;
   /** This tab's sessionStorage, which remembers the open conversation so a reload reopens it; absent in tests. */
   session?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** What the Storage section asks about usage, quota and persistence; absent: the page's `navigator.storage`. */
+  browserStorage?: BrowserStorage;
 }
 
 export interface StreamingState {
@@ -73,7 +76,11 @@ export interface Notice {
   text: string;
   /** An optional action, e.g. Undo after a delete. */
   action?: { label: string; run: () => void };
+  /** A part of the Settings dialog that shows it too, because the dialog covers the page: what that part's buttons did. */
+  section?: NoticeSection;
 }
+
+export type NoticeSection = 'storage';
 
 export interface AppState {
   status: 'loading' | 'ready' | 'failed';
@@ -109,6 +116,8 @@ export interface AppState {
   toolsRefused: readonly string[];
   /** The models each endpoint listed, by provider and base URL (see modelLists.ts). */
   modelLists: Record<string, ModelListState>;
+  /** What the Storage section shows, measured when it opens (see storageView.ts); null until then. */
+  storageView: StorageViewState | null;
 }
 
 export const initialState = (): AppState => ({
@@ -132,6 +141,7 @@ export const initialState = (): AppState => ({
   calibration: emptyCalibration(),
   toolsRefused: [],
   modelLists: {},
+  storageView: null,
 });
 
 export type AppStore = StoreApi<AppState>;
@@ -227,13 +237,13 @@ export function dismiss(rt: Runtime, id: string): void {
   rt.store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
 }
 
-/** Turns any failure into a notice the user can act on; returns its message. */
-export function reportError(rt: Runtime, error: unknown, doing: string): string {
+/** Turns any failure into a notice the user can act on (shown in `section` too); returns its message. */
+export function reportError(rt: Runtime, error: unknown, doing: string, section?: NoticeSection): string {
   const message = isWindowpaneError(error) ? error.message : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
   // The same failure met by several writes in a row (e.g. storage full) is shown once.
   const shown = rt.store.getState().notices.find((n) => n.tone === 'error' && n.text === message);
   // A conversation too long for the model fails each send with new counts: one notice says it, the newest.
-  notify(rt, { id: isWindowpaneError(error, 'context_length') ? 'context-length' : shown?.id, tone: 'error', text: message });
+  notify(rt, { id: isWindowpaneError(error, 'context_length') ? 'context-length' : shown?.id, tone: 'error', text: message, section });
   return message;
 }
 

@@ -5,7 +5,7 @@
  * conversation's attachments are kept in the store for the composer's chips, re-read when
  * another tab attaches or removes one.
  */
-import { isWindowpaneError, WindowpaneError } from '../core';
+import { isWindowpaneError, utf8Bytes, WindowpaneError } from '../core';
 import type { AttachmentRecord } from '../persistence';
 import { notify, repo, reportError, type AttachmentInfo, type Runtime } from './appStore';
 import { createConversationFor } from './newConversation';
@@ -13,11 +13,13 @@ import { createConversationFor } from './newConversation';
 /** The largest file that can be attached, in bytes (5 MB): far more text than any model reads at once. */
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
 
-/** "812 B", "3.4 KB", "12 KB", "1.5 MB" (1 KB = 1,024 bytes). */
+/** "812 B", "3.4 KB", "12 KB", "1.5 MB", "2.1 GB", "3 TB" (1 KB = 1,024 bytes), rounded down. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
-  return `${value < 10 ? Math.floor(value * 10) / 10 : Math.floor(value)} ${unit}`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let [value, unit] = [bytes / 1024, 0];
+  while (value >= 1024 && unit < units.length - 1) [value, unit] = [value / 1024, unit + 1];
+  return `${value < 10 ? Math.floor(value * 10) / 10 : Math.floor(value)} ${units[unit]}`;
 }
 
 export type FileCheck = { ok: true; name: string; text: string } | { ok: false; name: string; reason: string };
@@ -51,7 +53,7 @@ function infoOf(record: AttachmentRecord): AttachmentInfo {
     id: record.id,
     conversationId: record.conversationId,
     name: record.name,
-    size: new TextEncoder().encode(record.text).byteLength,
+    size: utf8Bytes(record.text),
     createdAt: record.createdAt,
   };
 }

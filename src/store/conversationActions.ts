@@ -1,5 +1,5 @@
 /** The conversation list and settings: open, rename, delete with Undo, search, save settings. */
-import { dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, type Runtime } from './appStore';
+import { dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, type NoticeSection, type Runtime } from './appStore';
 import { settleLeaf, showBranchHolding } from './branches';
 import type { ConversationOverrides, Settings } from './settings';
 
@@ -56,8 +56,8 @@ export async function renameConversation(rt: Runtime, id: string, title: string)
   }
 }
 
-/** Deletes at once and offers Undo, which puts back exactly what was removed. */
-export async function deleteConversation(rt: Runtime, id: string): Promise<void> {
+/** Deletes at once and offers Undo, which puts back exactly what was removed; `section` shows the notice there too. */
+export async function deleteConversation(rt: Runtime, id: string, section?: NoticeSection): Promise<void> {
   const conversation = rt.store.getState().conversations.find((c) => c.id === id);
   if (!conversation) return;
   rt.controllers.get(id)?.abort();
@@ -65,7 +65,7 @@ export async function deleteConversation(rt: Runtime, id: string): Promise<void>
     const deleted = await repo(rt).deleteConversation(id);
     if (deleted) rt.deleted.set(id, deleted);
   } catch (error) {
-    reportError(rt, error, 'delete the conversation');
+    reportError(rt, error, 'delete the conversation', section);
     return;
   }
   rt.store.setState((s) => {
@@ -73,10 +73,14 @@ export async function deleteConversation(rt: Runtime, id: string): Promise<void>
     delete messages[id];
     return { conversations: s.conversations.filter((c) => c.id !== id), messages, activeId: s.activeId === id ? null : s.activeId };
   });
-  notify(rt, { tone: 'info', text: `Deleted “${conversation.title}”.`, action: { label: 'Undo', run: () => void undoDelete(rt, id) } }, 15000);
+  notify(
+    rt,
+    { tone: 'info', text: `Deleted “${conversation.title}”.`, action: { label: 'Undo', run: () => void undoDelete(rt, id, section) }, section },
+    15000,
+  );
 }
 
-export async function undoDelete(rt: Runtime, id: string): Promise<void> {
+export async function undoDelete(rt: Runtime, id: string, section?: NoticeSection): Promise<void> {
   const deleted = rt.deleted.get(id);
   if (!deleted) return;
   rt.deleted.delete(id);
@@ -85,7 +89,7 @@ export async function undoDelete(rt: Runtime, id: string): Promise<void> {
     setConversation(rt, deleted.conversation);
     setMessages(rt, id, () => deleted.messages);
   } catch (error) {
-    reportError(rt, error, 'restore the conversation');
+    reportError(rt, error, 'restore the conversation', section);
   }
 }
 

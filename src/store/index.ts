@@ -15,6 +15,7 @@ import { hydrate } from './hydrate';
 import * as messages from './messageActions';
 import { refreshModels, type ListTarget } from './modelLists';
 import { switchModel } from './modelSwitch';
+import * as storage from './storageView';
 import * as chat from './sendPipeline';
 import { regenerateSummary } from './summaries';
 import * as transfer from './transferActions';
@@ -74,6 +75,10 @@ export function bindActions(rt: Runtime) {
     switchModel: (modelId: string) => switchModel(rt, modelId),
     offerUpdate: (reload: () => void) => offerUpdate(rt, reload),
     offerReloadAfterUpdate: (reload: () => void) => offerReloadAfterUpdate(rt, reload),
+    loadStorageView: () => storage.loadStorageView(rt),
+    keepMyData: () => storage.keepMyData(rt),
+    deleteAttachmentsOf: (conversationId: string) => storage.deleteAttachmentsOf(rt, conversationId),
+    deleteConversationFromStorage: (id: string) => conversations.deleteConversation(rt, id, 'storage'),
   };
 }
 
@@ -98,6 +103,7 @@ export { ADDITIONS, additionsFor, resetToOwnRule, type Addition } from './strate
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';
+export { storageViewOf, type StorageRow, type StorageView } from './storageView';
 export { conversationOverrides } from './appStore';
 export { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, effectiveSettings, type Settings, type ToolSettings, type WindowSettings } from './settings';
 export { settingsProblems, type Knob } from './settingsRules';

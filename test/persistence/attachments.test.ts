@@ -91,7 +91,7 @@ describe('attachments in the repository', () => {
     expect(await repository.listAttachments(id)).toEqual([]);
   });
 
-  it('tells the other tabs when a file is attached or removed, and when a deleted conversation comes back with its files', async () => {
+  it('tells the other tabs when a file is attached or removed, when a deleted conversation comes back with its files, and when a conversation’s files are deleted and put back', async () => {
     const name = `windowpane-sync-attachments-${Date.now()}`;
     const [syncA, syncB] = [createSyncChannel({ name }), createSyncChannel({ name })];
     const seenByB: StorageChange[] = [];
@@ -105,7 +105,11 @@ describe('attachments in the repository', () => {
       await tabA.removeAttachment(file.id);
       const deleted = await tabA.deleteConversation(id);
       await tabA.restoreConversation(deleted!);
-      await vi.waitFor(() => expect(seenByB).toHaveLength(7));
+      await tabA.addAttachment({ conversationId: id, name: 'notes.md', text: '# Notes' });
+      const removed = await tabA.deleteAttachments(id);
+      await tabA.deleteAttachments(id); // nothing left: nothing changed
+      await tabA.restoreAttachments(removed);
+      await vi.waitFor(() => expect(seenByB).toHaveLength(10));
       expect(seenByB).toEqual([
         { type: 'conversation-changed', conversationId: id },
         { type: 'attachments-changed', conversationId: id },
@@ -114,11 +118,64 @@ describe('attachments in the repository', () => {
         { type: 'conversation-changed', conversationId: id },
         { type: 'messages-changed', conversationId: id },
         { type: 'attachments-changed', conversationId: id },
+        { type: 'attachments-changed', conversationId: id },
+        { type: 'attachments-changed', conversationId: id },
+        { type: 'attachments-changed', conversationId: id },
       ]);
     } finally {
       syncA.close();
       syncB.close();
       db.close();
     }
+  });
+});
+
+describe('deleting and restoring a conversation’s attachments', () => {
+  it('removes every file of one conversation, returns them, and puts them back as they were', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    const other = await repository.createConversation();
+    const files = [
+      await repository.addAttachment({ conversationId: id, name: 'app.log', text: 'line 1' }),
+      await repository.addAttachment({ conversationId: id, name: 'data.csv', text: 'a,b' }),
+    ];
+    const elsewhere = await repository.addAttachment({ conversationId: other.id, name: 'app.log', text: 'other' });
+
+    const removed = await repository.deleteAttachments(id);
+    expect(removed).toEqual(expect.arrayContaining(files));
+    expect(removed).toHaveLength(2);
+    expect(await repository.listAttachments(id)).toEqual([]);
+    expect(await repository.listAttachments(other.id)).toEqual([elsewhere]);
+    expect(await repository.deleteAttachments(id)).toEqual([]);
+
+    await repository.restoreAttachments(removed);
+    expect(await repository.listAttachments(id)).toEqual(files);
+  });
+
+  it('puts a file back under a numbered name when another took its name meanwhile, and does not store one attached again twice', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    await repository.addAttachment({ conversationId: id, name: 'app.log', text: 'first' });
+    await repository.addAttachment({ conversationId: id, name: 'same.txt', text: 'same' });
+    const removed = await repository.deleteAttachments(id);
+    await repository.addAttachment({ conversationId: id, name: 'app.log', text: 'a newer log' });
+    await repository.addAttachment({ conversationId: id, name: 'same.txt', text: 'same' });
+    await repository.restoreAttachments(removed);
+    expect((await repository.listAttachments(id)).map((a) => `${a.name}: ${a.text}`).sort()).toEqual([
+      'app (2).log: first',
+      'app.log: a newer log',
+      'same.txt: same',
+    ]);
+  });
+
+  it('refuses to put files back into a conversation deleted meanwhile, writing nothing', async () => {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation();
+    await repository.addAttachment({ conversationId: id, name: 'a.txt', text: 'a' });
+    const removed = await repository.deleteAttachments(id);
+    await repository.deleteConversation(id);
+    const error = await repository.restoreAttachments(removed).catch((e: unknown) => e);
+    expect(isWindowpaneError(error, 'storage')).toBe(true);
+    expect(await repository.listAttachments(id)).toEqual([]);
   });
 });

@@ -87,6 +87,8 @@ describe('readTextFile', () => {
 
   it('formats sizes as the chips show them', () => {
     expect([0, 812, 1024, 3500, 12_800, 1_572_864, 7_340_032].map(formatBytes)).toEqual(['0 B', '812 B', '1 KB', '3.4 KB', '12 KB', '1.5 MB', '7 MB']);
+    // A browser's quota runs to gigabytes.
+    expect([2_300_000_000, 321_987_654_321, 3 * 1024 ** 4].map(formatBytes)).toEqual(['2.1 GB', '299 GB', '3 TB']);
   });
 });
 

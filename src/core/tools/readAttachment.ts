@@ -6,6 +6,7 @@
  */
 import { READ_ATTACHMENT, READ_MAX_CHARS, READ_MAX_LINES } from './definitions';
 import { parseToolArguments } from './toolArguments';
+import { utf8Bytes } from '../utf8';
 
 /** A text file attached to a conversation, as the tool reads it. */
 export interface AttachmentText {
@@ -38,21 +39,6 @@ function linesOf(text: string): string[] {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-}
-
-/** UTF-8 size in bytes, as a file of this text would have on disk. */
-function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
-      bytes += 4; // a surrogate pair: one code point beyond U+FFFF
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 function sizeText(bytes: number): string {
