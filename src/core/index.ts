@@ -26,6 +26,7 @@ export * from './modelList';
 export * from './cost';
 export * from './contextErrors';
 export * from './hash';
+export * from './searchText';
 export * from './summary';
 export * from './window/types';
 export * from './window/conversationWindow';
