@@ -43,33 +43,41 @@ export function foldText(text: string): string {
 
 /**
  * The words of `text` in order, as written (fold them with `foldText`). With a segmenter
- * (default: `Intl.Segmenter` with granularity "word") every word-like segment is a word,
- * so Japanese and Chinese yield dictionary words. Without one, words are runs of letters,
+ * (default: `Intl.Segmenter` with granularity "word") the words are the word-like
+ * segments, so Japanese and Chinese yield dictionary words, each cut at punctuation inside
+ * it ("app.config_v2" is "app", "config", "v2"). Without one, words are runs of letters,
  * digits and marks, and each run of an unspaced script (Han, kana, Hangul, Thai) is cut into
  * overlapping two-character bigrams (a lone character stays itself), so a query cut the
  * same way still finds it.
  */
 export function searchWords(text: string, segmenter: WordSegmenter | null = defaultSegmenter()): SearchWord[] {
-  const words: SearchWord[] = [];
+  return [...eachWord(text, segmenter)];
+}
+
+/** The words of `searchWords`, one at a time, so a caller that finds what it wants stops segmenting there. */
+function* eachWord(text: string, segmenter: WordSegmenter | null): Generator<SearchWord> {
   if (segmenter) {
-    for (const s of segmenter.segment(text)) if (s.isWordLike) words.push({ word: s.segment, index: s.index });
-    return words;
+    for (const s of segmenter.segment(text)) {
+      if (!s.isWordLike) continue;
+      // The segmenter keeps "file.ts", "snake_case" and "s’il" whole; each part is a word to search by.
+      for (const part of s.segment.matchAll(WORD_RUN)) yield { word: part[0], index: s.index + part.index };
+    }
+    return;
   }
   for (const run of text.matchAll(WORD_RUN)) {
     if (!UNSPACED.test(run[0])) {
-      words.push({ word: run[0], index: run.index });
+      yield { word: run[0], index: run.index };
       continue;
     }
     // A mixed run ("Tokyo東京") keeps its spaced parts whole and cuts the unspaced ones.
     let last = 0;
     for (const part of run[0].matchAll(UNSPACED_RUN)) {
-      if (part.index > last) words.push({ word: run[0].slice(last, part.index), index: run.index + last });
-      words.push(...bigrams(part[0], run.index + part.index));
+      if (part.index > last) yield { word: run[0].slice(last, part.index), index: run.index + last };
+      yield* bigrams(part[0], run.index + part.index);
       last = part.index + part[0].length;
     }
-    if (last < run[0].length) words.push({ word: run[0].slice(last), index: run.index + last });
+    if (last < run[0].length) yield { word: run[0].slice(last), index: run.index + last };
   }
-  return words;
 }
 
 function bigrams(run: string, index: number): SearchWord[] {
@@ -113,7 +121,7 @@ export function searchSnippet(text: string, terms: readonly string[], segmenter?
   let at = -1;
   let length = 0;
   const wanted = terms.filter((t) => t !== '');
-  for (const { word, index } of wanted.length > 0 ? searchWords(flat, segmenter) : []) {
+  for (const { word, index } of wanted.length > 0 ? eachWord(flat, segmenter === undefined ? defaultSegmenter() : segmenter) : []) {
     const folded = foldText(word);
     const term = wanted.find((t) => folded.startsWith(t));
     if (term === undefined) continue;

@@ -12,7 +12,19 @@ describe('foldText', () => {
 
 describe('searchTerms with Intl.Segmenter', () => {
   it('finds the words of an accented French sentence, folded', () => {
-    expect(searchTerms('Crème brûlée, s’il vous plaît!')).toEqual(['creme', 'brulee', 's’il', 'vous', 'plait']);
+    expect(searchTerms('Crème brûlée, s’il vous plaît!')).toEqual(['creme', 'brulee', 's', 'il', 'vous', 'plait']);
+  });
+
+  it('cuts code and file names at punctuation the segmenter keeps inside a word', () => {
+    expect(searchWords('See ctx.shadowColor in app_config.ts')).toEqual([
+      { word: 'See', index: 0 },
+      { word: 'ctx', index: 4 },
+      { word: 'shadowColor', index: 8 },
+      { word: 'in', index: 20 },
+      { word: 'app', index: 23 },
+      { word: 'config', index: 27 },
+      { word: 'ts', index: 34 },
+    ]);
   });
 
   it('cuts Japanese, Chinese and Korean into words', () => {
