@@ -44,7 +44,7 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
   const sync = createSyncChannel(options.channel);
   const searchIn = options.searchIn ?? (options.factory === undefined && typeof Worker === 'function' ? 'worker' : 'page');
   const inPage = () => createSearchEngine(db);
-  const search: SearchClient = searchIn === 'worker' ? createWorkerSearch(spawnSearchWorker(), options.name ?? DB_NAME, inPage) : inPage();
+  const search: SearchClient = searchIn === 'worker' ? workerOrPage(options.name ?? DB_NAME, inPage) : inPage();
   // Other tabs' writes reach the index as this tab's own do (the repository tells it those).
   sync.subscribe((change) => search.notify(change));
   try {
@@ -81,4 +81,13 @@ export async function openMemoryStorage(options: Pick<OpenStorageOptions, 'now' 
   await import('fake-indexeddb/auto');
   const tab = options.newId?.() ?? String(Math.random()).slice(2);
   return openWindowpaneStorage({ ...options, factory: globalThis.indexedDB, channel: { name: `windowpane-in-memory-${tab}` }, locks: null, rescue: null });
+}
+
+/** The search Worker, or the index in the page where a Worker cannot even be created (a policy or browser refusing it). */
+function workerOrPage(name: string, inPage: () => SearchClient): SearchClient {
+  try {
+    return createWorkerSearch(spawnSearchWorker(), name, inPage);
+  } catch {
+    return inPage();
+  }
 }
