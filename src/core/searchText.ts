@@ -12,10 +12,15 @@ export interface SearchWord {
 /** The part of `Intl.Segmenter` the tokenizer uses; pass `null` to use the fallback. */
 export type WordSegmenter = { segment(text: string): Iterable<{ segment: string; index: number; isWordLike?: boolean }> };
 
-// Scripts written without spaces between words: without a segmenter their runs are indexed as bigrams.
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+// Scripts written without spaces between words (Hangul, spaced, is cut like them when there
+// is no segmenter): text without them needs no segmenter, and without one their runs are
+// indexed as bigrams.
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
-const UNSPACED_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\u30FC]+/gu;
+const UNSPACED_RUN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30FC]+/gu;
+
+const ASCII = /^[ -~]*$/;
 
 let platformSegmenter: WordSegmenter | null | undefined;
 
@@ -34,6 +39,8 @@ function defaultSegmenter(): WordSegmenter | null {
  * or longer than the input, so never index the input with it.
  */
 export function foldText(text: string): string {
+  // Most words are printable ASCII, where folding is lower-casing: skip the normalizations.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -56,7 +63,8 @@ export function searchWords(text: string, segmenter: WordSegmenter | null = defa
 
 /** The words of `searchWords`, one at a time, so a caller that finds what it wants stops segmenting there. */
 function* eachWord(text: string, segmenter: WordSegmenter | null): Generator<SearchWord> {
-  if (segmenter) {
+  // Text in spaced scripts only has the same words either way, and runs of letters are found many times faster.
+  if (segmenter && UNSPACED.test(text)) {
     for (const s of segmenter.segment(text)) {
       if (!s.isWordLike) continue;
       // The segmenter keeps "file.ts", "snake_case" and "s’il" whole; each part is a word to search by.
@@ -92,9 +100,15 @@ function bigrams(run: string, index: number): SearchWord[] {
   return out;
 }
 
+/** The words of `searchWords` without their places: what an index is given, found faster in spaced scripts. */
+export function searchTokens(text: string, segmenter: WordSegmenter | null = defaultSegmenter()): string[] {
+  if (!UNSPACED.test(text)) return text.match(WORD_RUN) ?? [];
+  return searchWords(text, segmenter).map((w) => w.word);
+}
+
 /** The folded search terms of `text`, in order, duplicates kept: what an index stores for it. */
 export function searchTerms(text: string, segmenter?: WordSegmenter | null): string[] {
-  return searchWords(text, segmenter).map((w) => foldText(w.word));
+  return searchTokens(text, segmenter).map(foldText);
 }
 
 /** A piece of a text around a match, and where the match is in that piece (for highlighting). */

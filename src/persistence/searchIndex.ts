@@ -10,7 +10,7 @@
  */
 import MiniSearch, { type Options } from 'minisearch';
 import type { Conversation, StoredMessage } from '../core';
-import { foldText, searchSnippet, searchTerms, searchWords, storedMessageProblem } from '../core';
+import { foldText, searchSnippet, searchTerms, searchTokens, storedMessageProblem } from '../core';
 import { withTransaction, type SearchIndexRecord, type WindowpaneDb } from './db';
 import type { StorageChange } from './sync';
 
@@ -77,7 +77,7 @@ interface ConversationEntry {
 const INDEX_OPTIONS: Options<IndexedDocument> = {
   fields: ['text'],
   storeFields: ['conversationId', 'createdAt'],
-  tokenize: (text) => searchWords(text).map((w) => w.word),
+  tokenize: (text) => searchTokens(text),
   processTerm: (term) => foldText(term) || null,
   searchOptions: { prefix: true, combineWith: 'AND' },
 };

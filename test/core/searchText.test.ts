@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldText, searchSnippet, searchTerms, searchWords } from '../../src/core';
+import { foldText, searchSnippet, searchTerms, searchTokens, searchWords } from '../../src/core';
 
 describe('foldText', () => {
   it('folds case, accents and compatibility forms', () => {
@@ -75,5 +75,13 @@ describe('searchSnippet', () => {
 
   it('gives the start of the text without a range when no word matches', () => {
     expect(searchSnippet('Nothing here', ['zebra'])).toEqual({ snippet: 'Nothing here' });
+  });
+});
+
+describe('searchTokens', () => {
+  it('gives the same words as searchWords, with or without unspaced scripts', () => {
+    for (const text of ['Crème brûlée, s’il vous plaît! app_config.ts', '東京都に住んでいます。Tokyo 2026', '서울에서 친구를 만났어요.']) {
+      expect(searchTokens(text)).toEqual(searchWords(text).map((w) => w.word));
+    }
   });
 });
