@@ -7,6 +7,23 @@ export interface ConversationItem {
   updatedAt: number;
   /** A line of matching text when the list is filtered by a search. */
   snippet?: string;
+  /** The match to highlight in `snippet`, or in the title when there is no snippet (UTF-16 offsets). */
+  match?: { start: number; length: number };
+  /** Epoch ms of the matching message, shown beside the snippet. */
+  matchedAt?: number;
+}
+
+/** `text` with `match` wrapped in a <mark>; the text alone when there is no usable range. */
+function highlighted(text: string, match: ConversationItem['match']): React.ReactNode {
+  if (!match || match.length <= 0 || match.start < 0 || match.start + match.length > text.length) return text;
+  const end = match.start + match.length;
+  return (
+    <>
+      {text.slice(0, match.start)}
+      <mark>{text.slice(match.start, end)}</mark>
+      {text.slice(end)}
+    </>
+  );
 }
 
 export interface ConversationListProps {
@@ -127,8 +144,17 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
                     onClick={() => onSelect(item.id)}
                     onKeyDown={(e) => onLinkKey(e, row.index)}
                   >
-                    <span className="conversation-title">{item.title || 'Untitled'}</span>
-                    {item.snippet && <span className="conversation-snippet muted">{item.snippet}</span>}
+                    <span className="conversation-title">
+                      {item.snippet === undefined && item.title ? highlighted(item.title, item.match) : item.title || 'Untitled'}
+                    </span>
+                    {item.snippet && (
+                      <span className="conversation-snippet muted">
+                        {item.matchedAt !== undefined && (
+                          <time dateTime={new Date(item.matchedAt).toISOString()}>{new Date(item.matchedAt).toLocaleDateString()}</time>
+                        )}
+                        {highlighted(item.snippet, item.match)}
+                      </span>
+                    )}
                   </button>
                   <span className="conversation-actions">
                     <button

@@ -12,12 +12,18 @@ export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, sea
   const items: ConversationItem[] = useMemo(() => {
     if (!hits) return conversations.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt }));
     const byId = new Map(conversations.map((c) => [c.id, c]));
-    return hits.map((h) => ({
-      id: h.conversationId,
-      title: byId.get(h.conversationId)?.title ?? h.title,
-      updatedAt: byId.get(h.conversationId)?.updatedAt ?? 0,
-      snippet: h.matchedIn === 'message' ? h.snippet : undefined,
-    }));
+    return hits.map((h) => {
+      const title = byId.get(h.conversationId)?.title ?? h.title;
+      const item: ConversationItem = { id: h.conversationId, title, updatedAt: byId.get(h.conversationId)?.updatedAt ?? 0 };
+      if (h.matchedIn === 'message') {
+        item.snippet = h.snippet;
+        item.matchedAt = h.createdAt;
+      }
+      // A title renamed since the search has no range of its own.
+      const rangeFits = h.matchedIn === 'message' || title === h.snippet;
+      if (rangeFits && h.matchStart !== undefined && h.matchLength !== undefined) item.match = { start: h.matchStart, length: h.matchLength };
+      return item;
+    });
   }, [conversations, hits]);
 
   return (

@@ -27,6 +27,7 @@ export * from './cost';
 export * from './contextErrors';
 export * from './hash';
 export * from './utf8';
+export * from './searchText';
 export * from './summary';
 export * from './window/types';
 export * from './window/conversationWindow';

@@ -24,6 +24,22 @@ export interface AttachmentRecord {
   createdAt: number;
 }
 
+/**
+ * The saved full-text search index (see searchIndex.ts): derived from the messages, so it
+ * may be dropped at any time and is rebuilt from them.
+ */
+export interface SearchIndexRecord {
+  /** `SEARCH_INDEX_FORMAT` when saved; another value means rebuild. */
+  format: number;
+  savedAt: number;
+  /** Messages the index covers (all stored but those still streaming, when saved). */
+  messageCount: number;
+  /** Each indexed conversation's title and dates, and the ids of its indexed messages. */
+  conversations: Record<string, { title: string; createdAt: number; updatedAt: number; messageIds: string[] }>;
+  /** MiniSearch's own JSON. */
+  index: string;
+}
+
 // The store and index names below are written into every user's browser. They must not
 // change without a migration that moves the data; renaming one here silently orphans it.
 export interface WindowpaneSchema extends DBSchema {
@@ -37,6 +53,8 @@ export interface WindowpaneSchema extends DBSchema {
   calibration: { key: string; value: unknown };
   summaryCache: { key: string; value: SummaryCacheRecord };
   attachments: { key: string; value: AttachmentRecord; indexes: { byConversation: string } };
+  /** The saved search index, one record (out-of-line key `SEARCH_INDEX_KEY`). */
+  searchIndex: { key: string; value: SearchIndexRecord };
 }
 
 export type WindowpaneDb = IDBPDatabase<WindowpaneSchema>;
@@ -75,7 +93,9 @@ export function conversationRange(conversationId: string): IDBKeyRange {
 //   v5 2026-11-25 messages-form-a-tree: writes out each message's parentId as records
 //                 without one were read (the message before it in seq order) and each
 //                 conversation's activeLeafId (its newest message). Adds fields only.
-export const DB_VERSION = 5;
+//   v6 2026-11-25 add-search-index-store: searchIndex, where the full-text index is saved
+//                 so a reload need not rebuild it. Derived data: messages are untouched.
+export const DB_VERSION = 6;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -138,6 +158,13 @@ export const MIGRATIONS: readonly Migration[] = [
         const newest = buildTree(stored).newest;
         if (cursor.value.activeLeafId === undefined && newest) await cursor.update({ ...cursor.value, activeLeafId: newest.id });
       }
+    },
+  },
+  {
+    version: 6,
+    name: 'add-search-index-store',
+    up(db) {
+      db.createObjectStore('searchIndex');
     },
   },
 ];

@@ -5,11 +5,14 @@
  * WindowpaneError and leaves storage as it was; the caller keeps its in-memory copy.
  */
 import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessage } from '../core';
-import { WindowpaneError, branchCount, buildTree, messageText, readStoredConversation, storedMessageProblem } from '../core';
+import { WindowpaneError, branchCount, buildTree, readStoredConversation, storedMessageProblem } from '../core';
 import type { IDBPObjectStore } from 'idb';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb, type WindowpaneSchema } from './db';
 import { measureStorage, type StorageReport } from './storageReport';
+import { createSearchEngine, type SearchClient, type SearchHit } from './searchIndex';
 import type { StorageChange, SyncChannel } from './sync';
+
+export type { SearchHit } from './searchIndex';
 
 /**
  * A message to append: `seq` is assigned in storage; `id`, `createdAt`, `status`, `kind` have
@@ -31,16 +34,6 @@ export interface DeletedConversation {
   conversation: Conversation;
   messages: StoredMessage[];
   attachments: AttachmentRecord[];
-}
-
-export interface SearchHit {
-  conversationId: string;
-  title: string;
-  /** Where the first match is: the title, or the message `messageId`. */
-  matchedIn: 'title' | 'message';
-  messageId?: string;
-  /** The matching text with some context, whitespace collapsed, at most ~160 characters. */
-  snippet: string;
 }
 
 /** What an import wrote. */
@@ -68,6 +61,11 @@ export interface RepositoryOptions {
    * records themselves stay in storage unchanged.
    */
   onUnreadable?: (notice: string) => void;
+  /**
+   * The full-text index `searchConversations` asks, told of every write this repository
+   * commits. Defaults to one in this page over `db`.
+   */
+  search?: SearchClient;
 }
 
 export interface Repository {
@@ -112,9 +110,11 @@ export interface Repository {
    */
   markInterruptedStreams(isStreamAlive?: (messageId: string) => boolean): Promise<StoredMessage[]>;
   /**
-   * Conversations whose title or message text contains `query` (case-insensitive), most
-   * recently updated first, one hit per conversation. Scans every message of every branch:
-   * O(stored text). A message hit names the message, so the branch holding it can be opened.
+   * Conversations whose title or messages (every branch, tool results included) hold every
+   * word of `query` as a word or word prefix, case and accents ignored; most recently
+   * updated first, one hit per conversation (its best match). Asks the search index, so it
+   * costs about the same whatever is stored. A message hit names the message, so the branch
+   * holding it can be opened. A message still streaming is found once it is complete.
    */
   searchConversations(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
   getSetting<T = unknown>(key: string): Promise<T | undefined>;
@@ -164,15 +164,15 @@ export interface Repository {
   importBatch(batch: ImportBatch): Promise<ImportSummary>;
 }
 
-const SNIPPET_BEFORE = 40;
-const SNIPPET_LENGTH = 160;
-const SEARCH_BATCH = 500;
-
 export function createRepository(db: WindowpaneDb, options: RepositoryOptions = {}): Repository {
   const now = options.now ?? (() => Date.now());
   const newId = options.newId ?? randomUuid;
+  const search = options.search ?? createSearchEngine(db);
   const announce = (...changes: StorageChange[]) => {
-    for (const change of changes) options.sync?.announce(change);
+    for (const change of changes) {
+      options.sync?.announce(change);
+      search.notify(change);
+    }
   };
 
   async function updateConversation(id: string, action: string, change: (conversation: Conversation) => Conversation): Promise<Conversation | undefined> {
@@ -363,41 +363,8 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
 
     async searchConversations(query, { limit = 50 } = {}) {
-      const needle = query.trim().toLowerCase();
-      if (needle === '') return [];
-      return withTransaction(db, ['conversations', 'messages'], 'readonly', 'search conversations', async (tx) => {
-        const conversations = await tx.objectStore('conversations').getAll();
-        const hits = new Map<string, SearchHit>();
-        for (const c of conversations) {
-          if (c.title.toLowerCase().includes(needle)) {
-            hits.set(c.id, { conversationId: c.id, title: c.title, matchedIn: 'title', snippet: snippet(c.title, needle) });
-          }
-        }
-        const titles = new Map(conversations.map((c) => [c.id, c.title]));
-        // Batches by primary key keep memory flat and are much faster than a cursor per message.
-        const messages = tx.objectStore('messages');
-        let after: string | undefined;
-        for (;;) {
-          const batch = await messages.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), SEARCH_BATCH);
-          for (const m of batch) {
-            if (hits.has(m.conversationId) || !titles.has(m.conversationId)) continue;
-            const text = messageText(m);
-            if (text.toLowerCase().includes(needle)) {
-              hits.set(m.conversationId, {
-                conversationId: m.conversationId,
-                title: titles.get(m.conversationId)!,
-                matchedIn: 'message',
-                messageId: m.id,
-                snippet: snippet(text, needle),
-              });
-            }
-          }
-          if (batch.length < SEARCH_BATCH || hits.size === titles.size) break;
-          after = batch.at(-1)!.id;
-        }
-        const updatedAt = new Map(conversations.map((c) => [c.id, c.updatedAt]));
-        return [...hits.values()].sort((a, b) => updatedAt.get(b.conversationId)! - updatedAt.get(a.conversationId)!).slice(0, limit);
-      });
+      if (query.trim() === '') return [];
+      return search.search(query, limit);
     },
 
     async getSetting<T>(key: string) {
@@ -613,16 +580,4 @@ function freeName(name: string, taken: ReadonlySet<string>): string {
     const candidate = `${stem} (${n})${ext}`;
     if (!taken.has(candidate)) return candidate;
   }
-}
-
-/** ~160 characters of `text` around the first occurrence of `needle` (already lower-case). */
-function snippet(text: string, needle: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const lower = flat.toLowerCase();
-  // Lower-casing can change the length of a few characters (e.g. "İ"); then index the lower-cased text itself.
-  const source = lower.length === flat.length ? flat : lower;
-  const at = Math.max(0, lower.indexOf(needle));
-  const start = Math.max(0, at - SNIPPET_BEFORE);
-  const end = Math.min(source.length, start + SNIPPET_LENGTH);
-  return `${start > 0 ? '…' : ''}${source.slice(start, end)}${end < source.length ? '…' : ''}`;
 }

@@ -3,8 +3,10 @@
  * repository, and recover answers a closed tab left mid-stream.
  */
 import type { StoredMessage } from '../core';
-import { openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from './db';
+import { DB_NAME, openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from './db';
 import { createRepository, type Repository, type RepositoryOptions } from './repository';
+import { createWorkerSearch, spawnSearchWorker } from './searchClient';
+import { createSearchEngine, type SearchClient } from './searchIndex';
 import { liveStreamChecker, restoreRescuedStreams, type RescueStore, type StreamLocks } from './streamWriter';
 import { createSyncChannel, type SyncChannel, type SyncChannelOptions } from './sync';
 
@@ -25,6 +27,11 @@ export interface OpenStorageOptions extends OpenDbOptions, Pick<RepositoryOption
   locks?: StreamLocks | null;
   /** Defaults to `localStorage`; where stream writers kept their last copy while a page unloaded. */
   rescue?: RescueStore | null;
+  /**
+   * Where the search index runs. Defaults to a Worker when the page has Workers and the
+   * database is the page's own IndexedDB (a Worker cannot see another factory), else the page.
+   */
+  searchIn?: 'worker' | 'page';
 }
 
 /**
@@ -35,8 +42,13 @@ export interface OpenStorageOptions extends OpenDbOptions, Pick<RepositoryOption
 export async function openWindowpaneStorage(options: OpenStorageOptions = {}): Promise<WindowpaneStorage> {
   const db = await openWindowpaneDb(options);
   const sync = createSyncChannel(options.channel);
+  const searchIn = options.searchIn ?? (options.factory === undefined && typeof Worker === 'function' ? 'worker' : 'page');
+  const inPage = () => createSearchEngine(db);
+  const search: SearchClient = searchIn === 'worker' ? workerOrPage(options.name ?? DB_NAME, inPage) : inPage();
+  // Other tabs' writes reach the index as this tab's own do (the repository tells it those).
+  sync.subscribe((change) => search.notify(change));
   try {
-    const repository = createRepository(db, { sync, now: options.now, newId: options.newId, onUnreadable: options.onUnreadable });
+    const repository = createRepository(db, { sync, search, now: options.now, newId: options.newId, onUnreadable: options.onUnreadable });
     const isStreamAlive = await liveStreamChecker(options.locks);
     await restoreRescuedStreams(repository, isStreamAlive, options.rescue);
     const interrupted = await repository.markInterruptedStreams(isStreamAlive);
@@ -46,11 +58,13 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
       sync,
       interrupted,
       close() {
+        search.close();
         sync.close();
         db.close();
       },
     };
   } catch (error) {
+    search.close();
     sync.close();
     db.close();
     throw error;
@@ -67,4 +81,13 @@ export async function openMemoryStorage(options: Pick<OpenStorageOptions, 'now' 
   await import('fake-indexeddb/auto');
   const tab = options.newId?.() ?? String(Math.random()).slice(2);
   return openWindowpaneStorage({ ...options, factory: globalThis.indexedDB, channel: { name: `windowpane-in-memory-${tab}` }, locks: null, rescue: null });
+}
+
+/** The search Worker, or the index in the page where a Worker cannot even be created (a policy or browser refusing it). */
+function workerOrPage(name: string, inPage: () => SearchClient): SearchClient {
+  try {
+    return createWorkerSearch(spawnSearchWorker(), name, inPage);
+  } catch {
+    return inPage();
+  }
 }

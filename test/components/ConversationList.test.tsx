@@ -75,6 +75,20 @@ describe('ConversationList', () => {
     expect(screen.getByRole('button', { name: /^Rust lifetimes/ })).toHaveTextContent('…the borrow checker…');
   });
 
+  it('highlights the match in the snippet and shows when the message was written, or highlights the title', () => {
+    const at = new Date(2026, 10, 24, 15, 0).getTime();
+    const { rerender } = render(
+      <List items={[{ id: 'c2', title: 'Rust lifetimes', updatedAt: 1, snippet: '…the borrow checker…', match: { start: 5, length: 6 }, matchedAt: at }]} />,
+    );
+    const link = screen.getByRole('button', { name: /^Rust lifetimes/ });
+    expect(link.querySelector('mark')).toHaveTextContent(/^borrow$/);
+    expect(link.querySelector('time')).toHaveAttribute('dateTime', new Date(at).toISOString());
+    expect(link).toHaveTextContent(new Date(at).toLocaleDateString());
+
+    rerender(<List items={[{ id: 'c1', title: 'Trip to Lisbon', updatedAt: 1, match: { start: 8, length: 3 } }]} />);
+    expect(screen.getByRole('button', { name: 'Trip to Lisbon' }).querySelector('mark')).toHaveTextContent(/^Lis$/);
+  });
+
   it('renames a conversation in place with Enter', async () => {
     const onRename = vi.fn();
     render(<List onRename={onRename} />);

@@ -248,6 +248,9 @@ describe('persistence in Chromium', () => {
     await search.fill('RIPENS'); // only in a message, any case
     await expect.poll(() => conversationTitles(page)).toEqual(['Apples and pears for the orchard']);
     expect(await nav.locator('.conversation-snippet').textContent()).toContain('ripens first');
+    expect(await nav.locator('.conversation-snippet mark').textContent()).toBe('ripens');
+    // The index answered from its Worker: had the Worker failed, the page would have ended it and searched by itself.
+    expect(page.workers().map((w) => w.url())).toEqual(expect.arrayContaining([expect.stringMatching(/searchWorker-[\w-]+\.js$/)]));
     await search.fill('no such words anywhere');
     await nav.getByText('No conversation matches.').waitFor();
     await screenshot(page, 'persistence-search-empty');

@@ -59,7 +59,7 @@ describe('schema', () => {
   it('builds every store and index in a fresh database', async () => {
     const db = await openWindowpaneDb({ factory: new IDBFactory() });
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['attachments', 'calibration', 'conversations', 'messages', 'settings', 'summaryCache']);
+    expect([...db.objectStoreNames].sort()).toEqual(['attachments', 'calibration', 'conversations', 'messages', 'searchIndex', 'settings', 'summaryCache']);
     const tx = db.transaction(['conversations', 'messages', 'attachments']);
     expect([...tx.objectStore('conversations').indexNames]).toEqual(['byUpdatedAt']);
     expect([...tx.objectStore('messages').indexNames].sort()).toEqual(['byConversation', 'byStatus']);
@@ -248,6 +248,34 @@ describe('migrations on hand-written databases of older versions', () => {
       const tree = buildTree(await repository.getMessages(id));
       expect(branchMessages(tree, (await repository.getConversation(id))!.activeLeafId).map((m) => m.id)).toEqual(ids);
     }
+    db.close();
+  });
+
+  it('v5 → latest: adds the search index store, and the first search builds the index from the messages it leaves as they were', async () => {
+    const conversation = { id: 'c', title: 'From v5', createdAt: 1, updatedAt: 2, messageCount: 2, activeLeafId: 'm1' };
+    const messages = [
+      { ...textMessage('m0', 'c', 0), parentId: null, content: [{ type: 'text', text: 'Where do puffins nest?' }] },
+      { ...textMessage('m1', 'c', 1), parentId: 'm0' },
+    ];
+    const factory = new IDBFactory();
+    (
+      await rawOpen(factory, 5, (db, tx) => {
+        createV1(db);
+        addV2(tx);
+        addV3(tx);
+        addV4(db);
+        tx.objectStore('conversations').put(conversation);
+        for (const m of messages) tx.objectStore('messages').put(m);
+      })
+    ).close();
+
+    const db = await openWindowpaneDb({ factory });
+    expect(db.version).toBe(DB_VERSION);
+    expect(await db.getAll('searchIndex')).toEqual([]);
+    const hits = await createRepository(db).searchConversations('PUFFIN');
+    expect(hits.map((h) => [h.conversationId, h.messageId])).toEqual([['c', 'm0']]);
+    expect(await db.getAll('messages')).toEqual(messages);
+    expect(await db.getAll('conversations')).toEqual([conversation]);
     db.close();
   });
 

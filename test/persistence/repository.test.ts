@@ -435,7 +435,7 @@ describe('search', () => {
     const trip = await repository.createConversation({ title: 'Trip to Lisbon' });
     const code = await repository.createConversation({ title: 'Refactoring' });
     const other = await repository.createConversation({ title: 'Groceries' });
-    await repository.appendMessage(userText(code.id, 'Why does the LISBON timezone break my parser?\nIt says WET.'));
+    const question = await repository.appendMessage(userText(code.id, 'Why does the LISBON timezone break my parser?\nIt says WET.'));
     await repository.appendMessage(userText(other.id, 'milk, eggs'));
     await repository.appendMessage({
       conversationId: other.id,
@@ -451,8 +451,19 @@ describe('search', () => {
         matchedIn: 'message',
         messageId: 'id-4',
         snippet: 'Why does the LISBON timezone break my parser? It says WET.',
+        matchStart: 13,
+        matchLength: 6,
+        createdAt: question.createdAt,
       },
-      { conversationId: trip.id, title: 'Trip to Lisbon', matchedIn: 'title', snippet: 'Trip to Lisbon' },
+      {
+        conversationId: trip.id,
+        title: 'Trip to Lisbon',
+        matchedIn: 'title',
+        snippet: 'Trip to Lisbon',
+        matchStart: 8,
+        matchLength: 6,
+        createdAt: trip.createdAt,
+      },
     ]);
     expect(await repository.searchConversations('   ')).toEqual([]);
     expect(await repository.searchConversations('nowhere to be found')).toEqual([]);
@@ -467,7 +478,18 @@ describe('search', () => {
     await repository.setActiveLeaf(id, shown.id);
 
     const hits = await repository.searchConversations('AZULEJOS');
-    expect(hits).toEqual([{ conversationId: id, title: 'Branches', matchedIn: 'message', messageId: hidden.id, snippet: 'Porto, for the azulejos.' }]);
+    expect(hits).toEqual([
+      {
+        conversationId: id,
+        title: 'Branches',
+        matchedIn: 'message',
+        messageId: hidden.id,
+        snippet: 'Porto, for the azulejos.',
+        matchStart: 15,
+        matchLength: 8,
+        createdAt: hidden.createdAt,
+      },
+    ]);
     const tree = buildTree(await repository.getMessages(id));
     expect(branchMessages(tree, (await repository.getConversation(id))!.activeLeafId).map((m) => m.id)).not.toContain(hidden.id);
     expect(branchMessages(tree, hits[0]!.messageId).map((m) => m.id)).toEqual([question.id, hidden.id]);

@@ -31,4 +31,21 @@ describe('openWindowpaneStorage', () => {
     second.close();
     third.close();
   });
+
+  it('keeps each tab’s search index in step with the other tabs’ writes', async () => {
+    const factory = new IDBFactory();
+    const channel = { name: 'windowpane-sync-search-test' };
+    const tabA = await openWindowpaneStorage({ factory, channel, locks: null });
+    // A page that cannot create a Worker (none in this test DOM) searches in the page.
+    const tabB = await openWindowpaneStorage({ factory, channel, locks: null, searchIn: 'worker' });
+    const { id } = await tabA.repository.createConversation({ title: 'Shared' });
+    expect(await tabB.repository.searchConversations('pangolin')).toEqual([]); // B's index is built now
+
+    await tabA.repository.appendMessage({ conversationId: id, role: 'user', content: [{ type: 'text', text: 'Pangolins have scales.' }] });
+    await vi.waitFor(async () => expect((await tabB.repository.searchConversations('pangolin')).map((h) => h.conversationId)).toEqual([id]));
+    await tabA.repository.deleteConversation(id);
+    await vi.waitFor(async () => expect(await tabB.repository.searchConversations('pangolin')).toEqual([]));
+    tabA.close();
+    tabB.close();
+  });
 });

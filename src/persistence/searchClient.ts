@@ -1,0 +1,110 @@
+/**
+ * The page's side of the search Worker (searchWorker.ts): the index is built, updated,
+ * queried and saved there, off the main thread, and the page only posts change notices
+ * and queries. Should the Worker fail to start or answer, the same index runs in the page
+ * instead (searchIndex.ts), so search keeps working, only on the main thread.
+ */
+import type { WindowpaneDb } from './db';
+import { createSearchEngine, type SearchClient, type SearchEngine, type SearchHit } from './searchIndex';
+import type { StorageChange } from './sync';
+
+/** What the page posts to the Worker. `open` comes first and names the database. */
+export type SearchRequest =
+  { type: 'open'; name: string } | { type: 'notify'; change: StorageChange } | { type: 'search'; id: number; query: string; limit: number };
+
+/** What the Worker answers to a `search`. */
+export type SearchReply = { type: 'hits'; id: number; hits: SearchHit[] } | { type: 'failed'; id: number; message: string };
+
+/** The parts of a Worker the client uses. */
+export interface SearchWorkerPort {
+  postMessage(message: SearchRequest): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<SearchReply>) => void): void;
+  addEventListener(type: 'error', listener: () => void): void;
+  terminate(): void;
+}
+
+/** Starts the search Worker as a module Worker of the app's own origin (CSP: worker-src 'self'). */
+export function spawnSearchWorker(): SearchWorkerPort {
+  return new Worker(new URL('./searchWorker.ts', import.meta.url), { type: 'module', name: 'windowpane-search' });
+}
+
+/**
+ * A search client backed by `worker` over the database `name`. `inPage` makes the
+ * stand-in used from the first failure on; searches waiting then are asked of it.
+ */
+export function createWorkerSearch(worker: SearchWorkerPort, name: string, inPage: () => SearchClient): SearchClient {
+  let nextId = 0;
+  const waiting = new Map<number, { query: string; limit: number; resolve: (hits: SearchHit[]) => void; reject: (error: unknown) => void }>();
+  let fallback: SearchClient | undefined;
+
+  function fallBack(): SearchClient {
+    if (fallback) return fallback;
+    fallback = inPage();
+    worker.terminate();
+    const orphans = [...waiting.values()];
+    waiting.clear();
+    for (const w of orphans) fallback.search(w.query, w.limit).then(w.resolve, w.reject);
+    return fallback;
+  }
+
+  worker.addEventListener('message', ({ data }) => {
+    const request = waiting.get(data.id);
+    if (!request) return;
+    if (data.type === 'hits') {
+      waiting.delete(data.id);
+      request.resolve(data.hits);
+    } else {
+      fallBack();
+    }
+  });
+  worker.addEventListener('error', () => void fallBack());
+  worker.postMessage({ type: 'open', name });
+
+  return {
+    search(query, limit) {
+      if (fallback) return fallback.search(query, limit);
+      return new Promise((resolve, reject) => {
+        const id = ++nextId;
+        waiting.set(id, { query, limit, resolve, reject });
+        worker.postMessage({ type: 'search', id, query, limit });
+      });
+    },
+    notify(change) {
+      if (fallback) fallback.notify(change);
+      else worker.postMessage({ type: 'notify', change: { ...change } });
+    },
+    close() {
+      fallback?.close();
+      worker.terminate();
+    },
+  };
+}
+
+/**
+ * The Worker's side: answers requests in the order they come, over the database `open`
+ * gives for the name in the `open` request, loading or rebuilding the index at once so the
+ * first search rarely waits. searchWorker.ts wires it to the Worker's own messages.
+ */
+export function serveSearchRequests(open: (name: string) => Promise<WindowpaneDb>, reply: (message: SearchReply) => void): (request: SearchRequest) => void {
+  let engine: Promise<SearchEngine> = Promise.reject(new Error('The search index was asked before its database was named.'));
+  engine.catch(() => undefined);
+  return (request) => {
+    if (request.type === 'open') {
+      engine = open(request.name).then((db) => {
+        const opened = createSearchEngine(db);
+        opened.start().catch(() => undefined); // a search asks again, and reports the failure
+        return opened;
+      });
+      engine.catch(() => undefined);
+    } else if (request.type === 'notify') {
+      void engine.then((e) => e.notify(request.change)).catch(() => undefined);
+    } else {
+      engine
+        .then((e) => e.search(request.query, request.limit))
+        .then(
+          (hits) => reply({ type: 'hits', id: request.id, hits }),
+          (error: unknown) => reply({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) }),
+        );
+    }
+  };
+}

@@ -1,0 +1,350 @@
+/**
+ * The full-text search index: one MiniSearch document per stored message (every branch,
+ * tool results included) and one per conversation title, kept in step with storage
+ * through the same change notices the tabs exchange, and saved to IndexedDB so a reload
+ * does not rebuild it. The app runs it in a Worker (searchWorker.ts); tests and the
+ * in-memory fallback run the same code in the page.
+ *
+ * It reads messages and writes only its own store (`searchIndex`): a lost or unreadable
+ * index is rebuilt from the messages, never the other way round.
+ */
+import MiniSearch, { type Options } from 'minisearch';
+import type { Conversation, StoredMessage } from '../core';
+import { foldText, searchSnippet, searchTerms, searchTokens, storedMessageProblem } from '../core';
+import { withTransaction, type SearchIndexRecord, type WindowpaneDb } from './db';
+import type { StorageChange } from './sync';
+
+export interface SearchHit {
+  conversationId: string;
+  title: string;
+  /** Where the best match is: the title, or the message `messageId`. */
+  matchedIn: 'title' | 'message';
+  messageId?: string;
+  /** The matching text with some context, whitespace collapsed, at most ~160 characters. */
+  snippet: string;
+  /** Where the first matching word is in `snippet` (UTF-16 offsets), to highlight it. */
+  matchStart?: number;
+  matchLength?: number;
+  /** Epoch ms: when the message was written, or the conversation created for a title hit. */
+  createdAt?: number;
+}
+
+/** What the index answers to; the same in the page and behind the Worker. */
+export interface SearchClient {
+  /**
+   * Conversations with a title or message holding every word of `query` (each as a word
+   * prefix, case and accents ignored), one hit per conversation (its best match), most
+   * recently updated first.
+   */
+  search(query: string, limit: number): Promise<SearchHit[]>;
+  /** A committed change, from this tab or another: the index re-reads what it names. */
+  notify(change: StorageChange): void;
+  close(): void;
+}
+
+export interface SearchEngine extends SearchClient {
+  /** Loads the saved index (or rebuilds it) and catches up with storage; later calls wait for the same load. */
+  start(): Promise<void>;
+  /** Saves the index now if it changed since it was last saved. */
+  flush(): Promise<void>;
+}
+
+/**
+ * Bumped whenever what is indexed or how it is tokenized changes: a saved index of
+ * another format is dropped and rebuilt.
+ */
+export const SEARCH_INDEX_FORMAT = 1;
+/** The one record of the `searchIndex` store. */
+export const SEARCH_INDEX_KEY = 'messages';
+const SAVE_DELAY_MS = 2000;
+const READ_BATCH = 500;
+const TITLE_PREFIX = 'title\u0000';
+
+interface IndexedDocument {
+  id: string;
+  conversationId: string;
+  text: string;
+  createdAt: number;
+}
+
+interface ConversationEntry {
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  messageIds: Set<string>;
+}
+
+const INDEX_OPTIONS: Options<IndexedDocument> = {
+  fields: ['text'],
+  storeFields: ['conversationId', 'createdAt'],
+  tokenize: (text) => searchTokens(text),
+  processTerm: (term) => foldText(term) || null,
+  searchOptions: { prefix: true, combineWith: 'AND' },
+};
+
+/** What is searched of a message: its text and its tool results. */
+function documentText(message: StoredMessage): string {
+  const parts: string[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') parts.push(block.text);
+    else if (block.type === 'tool_result' && typeof block.content === 'string') parts.push(block.content);
+  }
+  return parts.join('\n');
+}
+
+export interface SearchEngineOptions {
+  /** How long after a change the index is saved; several changes in that time are saved once. */
+  saveDelayMs?: number;
+  /** Epoch ms; defaults to `Date.now`. */
+  now?: () => number;
+}
+
+/** The index over `db`. Nothing is read until `start` (or the first search). */
+export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOptions = {}): SearchEngine {
+  const saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
+  const now = options.now ?? (() => Date.now());
+  let index = new MiniSearch<IndexedDocument>(INDEX_OPTIONS);
+  let conversations = new Map<string, ConversationEntry>();
+  let started: Promise<void> | undefined;
+  // Every read and change runs in order, after the load.
+  let queue: Promise<unknown> = Promise.resolve();
+  let dirty = false;
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+
+  function enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const next = queue.then(work);
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
+  function changed(): void {
+    dirty = true;
+    if (saveTimer !== undefined || closed) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      void enqueue(save).catch(() => undefined); // the next load catches up from the messages
+    }, saveDelayMs);
+  }
+
+  function putDocument(doc: IndexedDocument): void {
+    if (index.has(doc.id)) index.replace(doc);
+    else index.add(doc);
+    changed();
+  }
+
+  function removeDocument(id: string): void {
+    if (!index.has(id)) return;
+    index.discard(id);
+    changed();
+  }
+
+  function putConversation(c: Conversation): ConversationEntry {
+    let entry = conversations.get(c.id);
+    if (!entry) {
+      entry = { title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageIds: new Set() };
+      conversations.set(c.id, entry);
+      putDocument({ id: TITLE_PREFIX + c.id, conversationId: c.id, text: c.title, createdAt: c.createdAt });
+      return entry;
+    }
+    if (entry.updatedAt !== c.updatedAt) {
+      entry.updatedAt = c.updatedAt;
+      changed();
+    }
+    if (entry.title !== c.title) {
+      entry.title = c.title;
+      putDocument({ id: TITLE_PREFIX + c.id, conversationId: c.id, text: c.title, createdAt: c.createdAt });
+    }
+    return entry;
+  }
+
+  function removeConversation(id: string): void {
+    const entry = conversations.get(id);
+    if (!entry) return;
+    for (const messageId of entry.messageIds) removeDocument(messageId);
+    removeDocument(TITLE_PREFIX + id);
+    conversations.delete(id);
+    changed();
+  }
+
+  /** Indexes a message once it is written complete; a stream in progress waits for its last write. */
+  function putMessage(message: StoredMessage): void {
+    const entry = conversations.get(message.conversationId);
+    if (!entry || message.status === 'streaming' || storedMessageProblem(message) !== undefined) return;
+    entry.messageIds.add(message.id);
+    putDocument({ id: message.id, conversationId: message.conversationId, text: documentText(message), createdAt: message.createdAt });
+  }
+
+  function removeMessage(id: string): void {
+    const conversationId = index.getStoredFields(id)?.conversationId;
+    if (typeof conversationId === 'string') conversations.get(conversationId)?.messageIds.delete(id);
+    removeDocument(id);
+  }
+
+  async function load(): Promise<void> {
+    const record = await withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(SEARCH_INDEX_KEY));
+    if (record?.format === SEARCH_INDEX_FORMAT) {
+      try {
+        index = MiniSearch.loadJSON(record.index, INDEX_OPTIONS);
+        conversations = new Map(Object.entries(record.conversations).map(([id, c]) => [id, { ...c, messageIds: new Set(c.messageIds) }]));
+      } catch {
+        // Unreadable: rebuilt below from the messages.
+        index = new MiniSearch<IndexedDocument>(INDEX_OPTIONS);
+        conversations = new Map();
+      }
+    }
+    if (record?.format !== SEARCH_INDEX_FORMAT) dirty = true;
+    await catchUp();
+    if (dirty) changed();
+  }
+
+  /**
+   * Makes the index match storage: titles of every conversation, every message not
+   * streaming, nothing else. Reads only keys and the messages it lacks, so a saved index a
+   * few changes behind (a tab closed before it saved) costs little to bring up to date.
+   */
+  async function catchUp(): Promise<void> {
+    const { records, keys, streaming } = await withTransaction(db, ['conversations', 'messages'], 'readonly', 'read messages to search', async (tx) => ({
+      records: await tx.objectStore('conversations').getAll(),
+      keys: await tx.objectStore('messages').getAllKeys(),
+      streaming: await tx.objectStore('messages').index('byStatus').getAllKeys('streaming'),
+    }));
+    const present = new Set(records.map((c) => c.id));
+    for (const id of [...conversations.keys()]) if (!present.has(id)) removeConversation(id);
+    for (const c of records) putConversation(c);
+    const wanted = new Set(keys);
+    for (const key of streaming) wanted.delete(key);
+    for (const entry of conversations.values()) {
+      for (const id of [...entry.messageIds]) if (!wanted.has(id)) removeMessage(id);
+    }
+    const missing = keys.filter((key) => wanted.has(key) && !index.has(key));
+    if (missing.length === 0) return;
+    if (missing.length === keys.length) {
+      // Building from nothing: read the store in key order, a batch per transaction.
+      let after: string | undefined;
+      for (;;) {
+        const batch = await withTransaction(db, ['messages'], 'readonly', 'read messages to search', (tx) =>
+          tx.store.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), READ_BATCH),
+        );
+        for (const message of batch) if (wanted.has(message.id)) putMessage(message);
+        if (batch.length < READ_BATCH) return;
+        after = batch.at(-1)!.id;
+      }
+    }
+    for (let i = 0; i < missing.length; i += READ_BATCH) {
+      const batch = await withTransaction(db, ['messages'], 'readonly', 'read messages to search', (tx) =>
+        Promise.all(missing.slice(i, i + READ_BATCH).map((key) => tx.store.get(key))),
+      );
+      for (const message of batch) if (message) putMessage(message);
+    }
+  }
+
+  async function apply(change: StorageChange): Promise<void> {
+    if (change.type === 'conversation-changed') {
+      if (change.conversationId === undefined) return catchUp(); // an import: several at once
+      const c = await withTransaction(db, ['conversations'], 'readonly', 'read the conversation', (tx) => tx.store.get(change.conversationId!));
+      if (c) putConversation(c);
+      else removeConversation(change.conversationId);
+    } else if (change.type === 'messages-changed' && change.messageId !== undefined) {
+      const message = await withTransaction(db, ['messages'], 'readonly', 'read the message', (tx) => tx.store.get(change.messageId!));
+      if (!message) removeMessage(change.messageId);
+      else putMessage(message);
+    } else if (change.type === 'messages-changed' && change.conversationId !== undefined) {
+      // A conversation put back (Undo): its record and every message.
+      const id = change.conversationId;
+      const { c, messages } = await withTransaction(db, ['conversations', 'messages'], 'readonly', 'read the messages', async (tx) => ({
+        c: await tx.objectStore('conversations').get(id),
+        messages: await tx
+          .objectStore('messages')
+          .index('byConversation')
+          .getAll(IDBKeyRange.bound([id, -Infinity], [id, Infinity])),
+      }));
+      if (!c) return removeConversation(id);
+      const entry = putConversation(c);
+      const present = new Set(messages.map((m) => m.id));
+      for (const old of [...entry.messageIds]) if (!present.has(old)) removeMessage(old);
+      for (const message of messages) putMessage(message);
+    }
+  }
+
+  async function save(): Promise<void> {
+    if (!dirty || closed) return;
+    dirty = false;
+    let messageCount = 0;
+    const saved: SearchIndexRecord['conversations'] = {};
+    for (const [id, c] of conversations) {
+      messageCount += c.messageIds.size;
+      saved[id] = { title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageIds: [...c.messageIds] };
+    }
+    const record: SearchIndexRecord = { format: SEARCH_INDEX_FORMAT, savedAt: now(), messageCount, conversations: saved, index: JSON.stringify(index) };
+    try {
+      await withTransaction(db, ['searchIndex'], 'readwrite', 'save the search index', (tx) => tx.store.put(record, SEARCH_INDEX_KEY));
+    } catch (error) {
+      dirty = true;
+      throw error;
+    }
+  }
+
+  async function hits(query: string, limit: number): Promise<SearchHit[]> {
+    const terms = [...new Set(searchTerms(query))];
+    if (terms.length === 0) return [];
+    const best = new Map<string, string>();
+    for (const result of index.search(query)) {
+      const conversationId = result.conversationId as string;
+      if (!best.has(conversationId) && conversations.has(conversationId)) best.set(conversationId, result.id as string);
+    }
+    const chosen = [...best].sort(([a], [b]) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt).slice(0, limit);
+    const messageIds = chosen.map(([, id]) => id).filter((id) => !id.startsWith(TITLE_PREFIX));
+    const messages = await withTransaction(db, ['messages'], 'readonly', 'search conversations', (tx) => Promise.all(messageIds.map((id) => tx.store.get(id))));
+    const byId = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m]));
+    const out: SearchHit[] = [];
+    for (const [conversationId, id] of chosen) {
+      const entry = conversations.get(conversationId)!;
+      if (id.startsWith(TITLE_PREFIX)) {
+        out.push({ conversationId, title: entry.title, matchedIn: 'title', ...searchSnippet(entry.title, terms), createdAt: entry.createdAt });
+        continue;
+      }
+      const message = byId.get(id);
+      if (!message) continue; // deleted since: its notice is on its way
+      out.push({
+        conversationId,
+        title: entry.title,
+        matchedIn: 'message',
+        messageId: id,
+        ...searchSnippet(documentText(message), terms),
+        createdAt: message.createdAt,
+      });
+    }
+    return out;
+  }
+
+  const engine: SearchEngine = {
+    start() {
+      // A load that failed (storage closing, say) is tried again by the next search.
+      started ??= enqueue(load).catch((error: unknown) => {
+        started = undefined;
+        throw error;
+      });
+      return started;
+    },
+    notify(change) {
+      // Before the load nothing needs telling: the load reads storage as it is then.
+      if (started && !closed) void enqueue(() => apply(change)).catch(() => undefined);
+    },
+    async search(query, limit) {
+      await engine.start();
+      return enqueue(() => hits(query, limit));
+    },
+    async flush() {
+      if (saveTimer !== undefined) clearTimeout(saveTimer);
+      saveTimer = undefined;
+      await enqueue(save);
+    },
+    close() {
+      closed = true;
+      if (saveTimer !== undefined) clearTimeout(saveTimer);
+      saveTimer = undefined;
+    },
+  };
+  return engine;
+}
