@@ -31,10 +31,6 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const lastScrollTop = useRef(0);
-  const readerScrolledAt = useRef(-Infinity);
-  const readerScrolls = () => {
-    readerScrolledAt.current = performance.now();
-  };
   // The app is not built with the React Compiler; the virtualizer re-renders through its own state.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -68,17 +64,12 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
       role="log"
       aria-label="Transcript"
       aria-live="off"
-      onWheel={readerScrolls}
-      onTouchMove={readerScrolls}
-      onPointerDown={readerScrolls}
-      onKeyDown={readerScrolls}
       onScroll={(e) => {
         const el = e.currentTarget;
-        // Layout shifts (a notice appearing, rows measured, trimmed rows dimmed) fire scroll
-        // events too, and can move up; only the reader scrolling up (wheel, touch, scrollbar,
-        // keys, just now) stops the following, and reaching the bottom resumes it.
+        // Layout shifts (a notice appearing, a row growing) fire scroll events too; only the
+        // reader scrolling up stops the following, and reaching the bottom resumes it.
         if (el.scrollHeight - el.scrollTop - el.clientHeight < 80) stickToBottom.current = true;
-        else if (el.scrollTop < lastScrollTop.current && performance.now() - readerScrolledAt.current < 1000) stickToBottom.current = false;
+        else if (el.scrollTop < lastScrollTop.current) stickToBottom.current = false;
         lastScrollTop.current = el.scrollTop;
       }}
     >
