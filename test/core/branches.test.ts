@@ -99,15 +99,15 @@ describe('conversation tree', () => {
       msg('a1', 'assistant', 'u1'),
       msg('u2', 'user', 'a1'),
       msg('a2', 'assistant', 'u2'),
-      msg('shared', 'assistant', 'a2', { kind: 'summary', covers: ['u1', 'a1'] }),
+      msg('common', 'assistant', 'a2', { kind: 'summary', covers: ['u1', 'a1'] }),
       msg('u3', 'user', 'a2'),
       msg('a3', 'assistant', 'u3'),
       msg('onlyA', 'assistant', 'a3', { kind: 'summary', covers: ['u1', 'a1', 'u2', 'a2'] }),
       msg('u2b', 'user', 'a1'),
     ];
     const tree = buildTree(list);
-    expect(ids(branchMessages(tree, 'a3'))).toEqual(['u1', 'a1', 'u2', 'a2', 'shared', 'u3', 'a3', 'onlyA']);
-    expect(ids(branchMessages(tree, 'u2b'))).toEqual(['u1', 'a1', 'shared', 'u2b']);
+    expect(ids(branchMessages(tree, 'a3'))).toEqual(['u1', 'a1', 'u2', 'a2', 'common', 'u3', 'a3', 'onlyA']);
+    expect(ids(branchMessages(tree, 'u2b'))).toEqual(['u1', 'a1', 'common', 'u2b']);
     expect(resolveLeaf(tree, 'onlyA')).toBe('a3');
   });
 
