@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { elementScroll, useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import type { TranscriptRow } from '../store';
@@ -31,6 +31,9 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const lastScrollTop = useRef(0);
+  // Where the virtualizer itself last scrolled to: following the bottom, and correcting the
+  // offset when rows above the view are measured (a dimmed row, a notice, a taller answer).
+  const ownScrollTarget = useRef<number | undefined>(undefined);
   // The app is not built with the React Compiler; the virtualizer re-renders through its own state.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -40,6 +43,10 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
     overscan: 6,
     getItemKey: (index) => rows[index]?.key ?? index,
     initialRect: { width: 800, height: 800 },
+    scrollToFn: (offset, options, instance) => {
+      ownScrollTarget.current = offset + (options.adjustments ?? 0);
+      elementScroll(offset, options, instance);
+    },
   });
 
   // Open at the newest messages.
@@ -48,6 +55,13 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
     // Only when the conversation changes identity (first row key), not on every row.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows[0]?.key]);
+
+  // Sending shows the message sent and its answer, wherever the reader was.
+  const newest = rows.at(-1);
+  const newestSent = newest?.kind === 'message' && newest.message.role === 'user' ? newest.key : undefined;
+  useLayoutEffect(() => {
+    if (newestSent) stickToBottom.current = true;
+  }, [newestSent]);
 
   // Rows also grow without new text (an error shown in a failed answer, a row measured
   // taller than estimated), so follow the total size too.
@@ -66,10 +80,14 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
       aria-live="off"
       onScroll={(e) => {
         const el = e.currentTarget;
-        // Layout shifts (a notice appearing, a row growing) fire scroll events too; only the
-        // reader scrolling up stops the following, and reaching the bottom resumes it.
+        // Only the reader scrolling up stops the following, and reaching the bottom resumes
+        // it. The virtualizer's own corrections also move up when rows above shrink; under
+        // load those once stopped the following, and later answers were never rendered.
+        const ownTarget = ownScrollTarget.current;
+        ownScrollTarget.current = undefined;
+        const ours = ownTarget !== undefined && Math.abs(el.scrollTop - ownTarget) < 2;
         if (el.scrollHeight - el.scrollTop - el.clientHeight < 80) stickToBottom.current = true;
-        else if (el.scrollTop < lastScrollTop.current) stickToBottom.current = false;
+        else if (el.scrollTop < lastScrollTop.current && !ours) stickToBottom.current = false;
         lastScrollTop.current = el.scrollTop;
       }}
     >

@@ -110,6 +110,14 @@ describe('Stop and provider failures against the fake API', () => {
       });
       await screenshot(page, `providers-${providerId}-stopped`);
       await sendAndStop(page, 'Another long story, please', async (p) => {
+        // Sending takes the reader who had scrolled up back down, to follow the new answer.
+        await p.getByRole('log', { name: 'Transcript' }).evaluate(
+          (el) =>
+            new Promise<void>((resolve) => {
+              const check = () => (el.scrollHeight - el.scrollTop - el.clientHeight < 80 ? resolve() : requestAnimationFrame(check));
+              check();
+            }),
+        );
         await p.getByRole('textbox', { name: 'Message' }).press('Escape');
       });
       // Stop before the first word: an empty answer marked stopped, which the next request leaves out.
