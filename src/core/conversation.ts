@@ -38,7 +38,29 @@ export interface RedactedThinkingBlock {
   data: string;
 }
 
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
+/**
+ * An image the user sent with a message. Its bytes are a Blob stored apart from the
+ * message (persistence's `files` store, under `fileId`) and are encoded only when a
+ * request is built, so a message record stays small however large the image.
+ */
+export interface ImageBlock {
+  type: 'image';
+  /** Key of the stored file. */
+  fileId: string;
+  /** The file's name as the user chose it ("screenshot.png"; "Pasted image.png" when pasted). */
+  name: string;
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  mediaType: string;
+  /** Pixels of the stored image (after any downscale). */
+  width: number;
+  height: number;
+  /** Bytes of the stored image. */
+  bytes: number;
+  /** The image as the user chose it, when it was downscaled before it was stored. */
+  original?: { width: number; height: number; bytes: number };
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | ImageBlock;
 
 /** Token usage as the provider reported it for one response. */
 export interface Usage {

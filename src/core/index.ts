@@ -2,6 +2,7 @@
 // everything outside src/core imports from here.
 export * from './errors';
 export * from './conversation';
+export * from './images';
 export * from './branches';
 export * from './markdownLimits';
 export * from './endpoints';

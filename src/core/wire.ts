@@ -4,6 +4,7 @@
  * canonical blocks and usage again. Pure: no SDK types, no I/O.
  */
 import type { ContentBlock, StoredMessage, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
+import { imageWireBlock } from './images';
 import type { AnthropicWireBlock, AnthropicWireMessage, OpenAIToolCall, OpenAIWireMessage } from './messages';
 
 /**
@@ -77,6 +78,10 @@ function anthropicBlocks(message: StoredMessage): AnthropicWireBlock[] {
         break;
       case 'redacted_thinking':
         if (assistant) out.push({ type: 'redacted_thinking', data: block.data });
+        break;
+      case 'image':
+        // Only user turns may carry images.
+        if (!assistant) out.push(imageWireBlock('anthropic', block));
         break;
     }
   }
@@ -166,7 +171,11 @@ export function toOpenAIWire(messages: readonly StoredMessage[], system?: string
       const content = block.is_error ? `Error: ${block.content}` : block.content;
       items.push(planItem(stored, { role: 'tool', tool_call_id: block.tool_use_id, content }));
     }
-    if (text) items.push(planItem(stored, { role: 'user', content: text }));
+    const images = stored.content.flatMap((block) => (block.type === 'image' ? [imageWireBlock('openai', block)] : []));
+    if (images.length > 0) {
+      const parts = text ? [...images, { type: 'text', text }] : images;
+      items.push(planItem(stored, { role: 'user', content: parts }));
+    } else if (text) items.push(planItem(stored, { role: 'user', content: text }));
   }
   return items;
 }

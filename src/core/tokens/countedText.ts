@@ -1,3 +1,4 @@
+import { fileRefOf, type ImageWireShape } from '../images';
 import type { WindowMessage } from '../messages';
 
 /**
@@ -11,13 +12,15 @@ export interface CountedParts {
   texts: string[];
   /** Anthropic `tool_use` blocks plus OpenAI `tool_calls` entries. */
   toolCalls: number;
-  /** Images and non-text documents. */
+  /** Images and non-text documents whose size is unknown. */
   attachments: number;
+  /** Images Windowpane attached, whose pixels are known, so they are counted as the provider counts them. */
+  images: { shape: ImageWireShape; width: number; height: number }[];
 }
 
 /** Reads the countable parts of a message; never throws on unknown block shapes. */
 export function countedParts(message: WindowMessage): CountedParts {
-  const parts: CountedParts = { texts: [], toolCalls: 0, attachments: 0 };
+  const parts: CountedParts = { texts: [], toolCalls: 0, attachments: 0, images: [] };
   collectContent(message.content, parts);
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls as unknown[]) {
@@ -77,7 +80,12 @@ function collectBlock(block: unknown, parts: CountedParts): void {
       collectContent(block.content, parts);
       return;
     case 'image':
-    case 'image_url':
+    case 'image_url': {
+      const ref = fileRefOf(block);
+      if (ref) parts.images.push({ shape: block.type === 'image' ? 'anthropic' : 'openai', width: ref.width, height: ref.height });
+      else parts.attachments += 1;
+      return;
+    }
     case 'input_image':
     case 'input_audio':
     case 'file':

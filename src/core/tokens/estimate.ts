@@ -1,4 +1,5 @@
 import type { WindowMessage } from '../messages';
+import { imageTokens } from '../images';
 import { countedParts } from './countedText';
 
 // A script-aware token estimator for BPE tokenizers of the o200k family.
@@ -422,7 +423,8 @@ export const ATTACHMENT_TOKENS = 1600;
  * The default per-message counter: the script-aware text estimate of everything the
  * model reads in the message (text, tool names and arguments, tool results, thinking),
  * plus MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS per tool call and
- * ATTACHMENT_TOKENS per image or document. Pure; cache it with `createCountCache`.
+ * ATTACHMENT_TOKENS per image or document of unknown size (an image Windowpane attached
+ * counts as its provider counts it, from its pixels: see `imageTokens`). Pure; cache it with `createCountCache`.
  */
 export function estimateMessageTokens(message: WindowMessage): number {
   const { content } = message;
@@ -432,5 +434,6 @@ export function estimateMessageTokens(message: WindowMessage): number {
   const parts = countedParts(message);
   let total = MESSAGE_OVERHEAD_TOKENS + parts.toolCalls * TOOL_CALL_OVERHEAD_TOKENS + parts.attachments * ATTACHMENT_TOKENS;
   for (const text of parts.texts) total += estimateTextTokens(text);
+  for (const image of parts.images) total += imageTokens(image.shape, image.width, image.height);
   return total;
 }

@@ -115,7 +115,19 @@ function blockMarkdown(block: ContentBlock): string {
       return `<details>\n<summary>Thinking</summary>\n\n${block.thinking}\n\n</details>`;
     case 'redacted_thinking':
       return '_Thinking redacted by the provider._';
+    case 'image':
+      // Named, never linked or embedded: the file stays in the browser (the JSON export can carry it).
+      return `_Image: ${inlineCode(block.name)}, ${block.width}×${block.height} px_`;
   }
+}
+
+/** `text` as one inline code span, so no Markdown inside it (a link, an image) is ever live. */
+function inlineCode(text: string): string {
+  const flat = oneLine(text) || 'unnamed';
+  let longest = 0;
+  for (const run of flat.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  const marks = '`'.repeat(longest + 1);
+  return `${marks} ${flat} ${marks}`;
 }
 
 function jsonText(value: unknown): string {

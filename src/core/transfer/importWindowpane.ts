@@ -4,7 +4,8 @@
  * Version 1 files, written before conversations had branches, come back as one branch.
  */
 import { withExplicitParents } from '../branches';
-import type { ContentBlock, Conversation, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
+import type { ContentBlock, Conversation, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
+import { IMAGE_MEDIA_TYPES } from '../images';
 import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ImportParseResult } from './exportFormat';
 import {
   MalformedImport,
@@ -174,7 +175,7 @@ function readUsage(value: unknown, path: string): Usage {
 
 function readBlock(value: unknown, path: string): ContentBlock {
   const raw = readRecord(value, path);
-  const type = readOneOf(raw.type, ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'] as const, `${path}.type`);
+  const type = readOneOf(raw.type, ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image'] as const, `${path}.type`);
   switch (type) {
     case 'text':
       return { type, text: readString(raw.text, `${path}.text`) };
@@ -203,7 +204,43 @@ function readBlock(value: unknown, path: string): ContentBlock {
     }
     case 'redacted_thinking':
       return { type, data: readString(raw.data, `${path}.data`) };
+    case 'image':
+      return readImageBlock(raw, path);
   }
+}
+
+function readPixels(value: unknown, path: string): number {
+  const n = readFiniteNumber(value, path);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) malformed(path, 'a whole number of pixels from 1 to 100,000', value);
+  return n;
+}
+
+function readByteCount(value: unknown, path: string): number {
+  const n = readFiniteNumber(value, path);
+  if (!Number.isInteger(n) || n < 0) malformed(path, 'a whole number of bytes', value);
+  return n;
+}
+
+/** An image reference (its bytes are stored apart, or travel in the export's `files`). */
+function readImageBlock(raw: JsonRecord, path: string): ImageBlock {
+  const block: ImageBlock = {
+    type: 'image',
+    fileId: readNonEmptyString(raw.fileId, `${path}.fileId`),
+    name: readString(raw.name, `${path}.name`),
+    mediaType: readOneOf(raw.mediaType, IMAGE_MEDIA_TYPES, `${path}.mediaType`),
+    width: readPixels(raw.width, `${path}.width`),
+    height: readPixels(raw.height, `${path}.height`),
+    bytes: readByteCount(raw.bytes, `${path}.bytes`),
+  };
+  if (raw.original !== undefined) {
+    const original = readRecord(raw.original, `${path}.original`);
+    block.original = {
+      width: readPixels(original.width, `${path}.original.width`),
+      height: readPixels(original.height, `${path}.original.height`),
+      bytes: readByteCount(original.bytes, `${path}.original.bytes`),
+    };
+  }
+  return block;
 }
 
 function readFreeForm(value: unknown, path: string): unknown {
