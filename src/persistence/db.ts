@@ -25,6 +25,22 @@ export interface AttachmentRecord {
 }
 
 /**
+ * A file sent with a message (an image), stored as a Blob and never inlined in the
+ * message record: the message's block refers to it by `id`, and its bytes are encoded
+ * only when a request is built.
+ */
+export interface FileRecord {
+  id: string;
+  conversationId: string;
+  name: string;
+  mediaType: string;
+  blob: Blob;
+  /** Bytes of `blob`, kept so sizes can be summed without reading any blob. */
+  bytes: number;
+  createdAt: number;
+}
+
+/**
  * The saved full-text search index (see searchIndex.ts): derived from the messages, so it
  * may be dropped at any time and is rebuilt from them.
  */
@@ -55,6 +71,8 @@ export interface WindowpaneSchema extends DBSchema {
   attachments: { key: string; value: AttachmentRecord; indexes: { byConversation: string } };
   /** The saved search index, one record (out-of-line key `SEARCH_INDEX_KEY`). */
   searchIndex: { key: string; value: SearchIndexRecord };
+  /** Images sent with messages, as Blobs. */
+  files: { key: string; value: FileRecord; indexes: { byConversation: string } };
 }
 
 export type WindowpaneDb = IDBPDatabase<WindowpaneSchema>;
@@ -95,7 +113,9 @@ export function conversationRange(conversationId: string): IDBKeyRange {
 //                 conversation's activeLeafId (its newest message). Adds fields only.
 //   v6 2026-11-25 add-search-index-store: searchIndex, where the full-text index is saved
 //                 so a reload need not rebuild it. Derived data: messages are untouched.
-export const DB_VERSION = 6;
+//   v7 2026-11-25 add-files-store: files (byConversation), the Blobs of images sent with
+//                 messages. Adds a store only.
+export const DB_VERSION = 7;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -165,6 +185,14 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'add-search-index-store',
     up(db) {
       db.createObjectStore('searchIndex');
+    },
+  },
+  {
+    version: 7,
+    name: 'add-files-store',
+    up(db) {
+      const files = db.createObjectStore('files', { keyPath: 'id' });
+      files.createIndex('byConversation', 'conversationId');
     },
   },
 ];

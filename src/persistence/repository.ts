@@ -7,7 +7,7 @@
 import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessage } from '../core';
 import { WindowpaneError, branchCount, buildTree, readStoredConversation, storedMessageProblem } from '../core';
 import type { IDBPObjectStore } from 'idb';
-import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb, type WindowpaneSchema } from './db';
+import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type FileRecord, type WindowpaneDb, type WindowpaneSchema } from './db';
 import { measureStorage, type StorageReport } from './storageReport';
 import { createSearchEngine, type SearchClient, type SearchHit } from './searchIndex';
 import type { StorageChange, SyncChannel } from './sync';
@@ -34,6 +34,8 @@ export interface DeletedConversation {
   conversation: Conversation;
   messages: StoredMessage[];
   attachments: AttachmentRecord[];
+  /** The images its messages carried. */
+  files: FileRecord[];
 }
 
 /** What an import wrote. */
@@ -134,6 +136,13 @@ export interface Repository {
    * conversation no longer exists, `quota_exceeded` when storage is full.
    */
   addAttachment(input: { id?: string; conversationId: string; name: string; text: string; createdAt?: number }): Promise<AttachmentRecord>;
+  /**
+   * Stores images about to be sent with a message, all or none. Throws `storage` when the
+   * conversation no longer exists, `quota_exceeded` when storage is full.
+   */
+  addFiles(records: readonly FileRecord[]): Promise<void>;
+  /** One stored file, or undefined when it is gone (its conversation or attachments were deleted). */
+  getFile(id: string): Promise<FileRecord | undefined>;
   /** A conversation's attachments, oldest first (by name among those attached at once). */
   listAttachments(conversationId: string): Promise<AttachmentRecord[]>;
   /** Removes one attachment; returns it (for undo), or undefined if it was absent. */
@@ -259,26 +268,30 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
 
     async deleteConversation(id) {
-      const deleted = await withTransaction(db, ['conversations', 'messages', 'attachments'], 'readwrite', 'delete the conversation', async (tx) => {
+      const stores = ['conversations', 'messages', 'attachments', 'files'] as const;
+      const deleted = await withTransaction(db, [...stores], 'readwrite', 'delete the conversation', async (tx) => {
         const conversation = await tx.objectStore('conversations').get(id);
         if (!conversation) return undefined;
         const messageIndex = tx.objectStore('messages').index('byConversation');
         const messages = await messageIndex.getAll(conversationRange(id));
         const attachments = await tx.objectStore('attachments').index('byConversation').getAll(id);
+        const files = await tx.objectStore('files').index('byConversation').getAll(id);
         await tx.objectStore('conversations').delete(id);
         await eachRequest(messages, (m) => tx.objectStore('messages').delete(m.id));
         await eachRequest(attachments, (a) => tx.objectStore('attachments').delete(a.id));
-        return { conversation, messages, attachments };
+        await eachRequest(files, (f) => tx.objectStore('files').delete(f.id));
+        return { conversation, messages, attachments, files };
       });
       if (deleted) announce({ type: 'conversation-changed', conversationId: id });
       return deleted;
     },
 
     async restoreConversation(deleted) {
-      await withTransaction(db, ['conversations', 'messages', 'attachments'], 'readwrite', 'restore the conversation', async (tx) => {
+      await withTransaction(db, ['conversations', 'messages', 'attachments', 'files'], 'readwrite', 'restore the conversation', async (tx) => {
         await tx.objectStore('conversations').put(deleted.conversation);
         await eachRequest(deleted.messages, (m) => tx.objectStore('messages').put(m));
         await eachRequest(deleted.attachments, (a) => tx.objectStore('attachments').put(a));
+        await eachRequest(deleted.files, (f) => tx.objectStore('files').put(f));
       });
       const conversationId = deleted.conversation.id;
       announce({ type: 'conversation-changed', conversationId }, { type: 'messages-changed', conversationId }, { type: 'attachments-changed', conversationId });
@@ -423,6 +436,25 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       });
       if (stored.added) announce({ type: 'attachments-changed', conversationId: input.conversationId });
       return stored.record;
+    },
+
+    async addFiles(records) {
+      if (records.length === 0) return;
+      const what = records.length === 1 ? `save the image ${records[0]!.name}` : `save ${records.length} images`;
+      await withTransaction(db, ['conversations', 'files'], 'readwrite', what, async (tx) => {
+        for (const owner of new Set(records.map((r) => r.conversationId))) {
+          if ((await tx.objectStore('conversations').getKey(owner)) === undefined) {
+            throw new WindowpaneError('storage', 'This conversation no longer exists (it may have been deleted in another tab), so the images were not saved.', {
+              conversationId: owner,
+            });
+          }
+        }
+        await eachRequest(records, (r) => tx.objectStore('files').put(r));
+      });
+    },
+
+    async getFile(id) {
+      return withTransaction(db, ['files'], 'readonly', 'read the image', (tx) => tx.store.get(id));
     },
 
     async listAttachments(conversationId) {

@@ -81,7 +81,7 @@ describe('conversations', () => {
     const before = await repository.getConversation(drop.id);
 
     const deleted = await repository.deleteConversation(drop.id);
-    expect(deleted).toEqual({ conversation: before, messages: [a, b], attachments: [attachment] });
+    expect(deleted).toEqual({ conversation: before, messages: [a, b], attachments: [attachment], files: [] });
     expect(await repository.getConversation(drop.id)).toBeUndefined();
     expect(await repository.getMessages(drop.id)).toEqual([]);
     expect(await repository.getMessage(a.id)).toBeUndefined();
@@ -605,7 +605,7 @@ describe('messages seq after import', () => {
     const { repository } = await openTestStorage({ repository: { now: steppingClock(), newId: idSequence('n') } });
     const { id } = await repository.createConversation();
     const imported: StoredMessage = { id: 'imp', conversationId: id, seq: 41, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete' };
-    await repository.restoreConversation({ conversation: (await repository.getConversation(id))!, messages: [imported], attachments: [] });
+    await repository.restoreConversation({ conversation: (await repository.getConversation(id))!, messages: [imported], attachments: [], files: [] });
     expect(await repository.appendMessage(userText(id, 'next'))).toMatchObject({ seq: 42 });
   });
 });
