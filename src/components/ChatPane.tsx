@@ -56,7 +56,8 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
     () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused, modelLists }),
     [settings, conversation, messages, hasAttachments, calibration, toolsRefused, modelLists],
   );
-  const draftCount = draftTokens(draft);
+  const draftImages = useApp((s) => s.draftImages);
+  const draftCount = draftTokens(draft, draftImages, ctx.wireShape);
   // The in-flight answer is not part of the next request; plan from what is complete.
   // A setting planning cannot use leaves the conversation on screen, with the reason (`problem`).
   const { view, problem } = useMemo(() => {
@@ -104,6 +105,10 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         onSend={(text) => actions.send(activeId, text)}
         onDraftChange={actions.setDraft}
         attachments={attachments}
+        images={draftImages}
+        imageShape={ctx.wireShape}
+        onPasteImages={(files) => void actions.addImages(files)}
+        onRemoveImage={actions.removeDraftImage}
         onAttach={(files) => void actions.attachFiles(activeId, files)}
         onRemoveAttachment={(id) => activeId && void actions.removeAttachment(activeId, id)}
       />

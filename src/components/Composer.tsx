@@ -1,5 +1,7 @@
-import { forwardRef, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
-import { formatBytes, type AttachmentInfo } from '../store';
+import { forwardRef, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { imageTokens } from '../core';
+import { formatBytes, type AttachmentInfo, type DraftImage } from '../store';
+import { BlobImage } from './BlobImage';
 
 interface ComposerProps {
   /** Returns false when the message was not taken (e.g. another answer is still streaming); the draft is then kept. */
@@ -15,9 +17,17 @@ interface ComposerProps {
   /** Given, the composer offers "Attach files" and takes files dropped on it. */
   onAttach?: (files: File[]) => void;
   onRemoveAttachment?: (id: string) => void;
+  /** Images to be sent with the next message, shown as thumbnails. */
+  images?: readonly DraftImage[];
+  /** Which provider's count the thumbnails show. */
+  imageShape?: 'anthropic' | 'openai';
+  /** Given, images pasted into the box are added. */
+  onPasteImages?: (files: File[]) => void;
+  onRemoveImage?: (id: string) => void;
 }
 
 const NO_ATTACHMENTS: readonly AttachmentInfo[] = [];
+const NO_IMAGES: readonly DraftImage[] = [];
 
 function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -28,13 +38,36 @@ function hasFiles(event: DragEvent): boolean {
  * Text files can be attached with the button or dropped on it; they show as chips.
  */
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer(
-  { onSend, streaming = false, onStop, onDraftChange, disabled = false, placeholder = 'Message', attachments = NO_ATTACHMENTS, onAttach, onRemoveAttachment },
+  {
+    onSend,
+    streaming = false,
+    onStop,
+    onDraftChange,
+    disabled = false,
+    placeholder = 'Message',
+    attachments = NO_ATTACHMENTS,
+    onAttach,
+    onRemoveAttachment,
+    images = NO_IMAGES,
+    imageShape = 'anthropic',
+    onPasteImages,
+    onRemoveImage,
+  },
   ref,
 ) {
   const [draft, setDraft] = useState('');
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const canSend = !disabled && !streaming && draft.trim().length > 0;
+  const canSend = !disabled && !streaming && (draft.trim().length > 0 || images.length > 0);
+
+  function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
+    if (!onPasteImages) return;
+    const files = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
+    if (files.length === 0) return;
+    // A copied image often comes with its file name as text too; only the image is taken.
+    event.preventDefault();
+    onPasteImages(files);
+  }
 
   function update(text: string) {
     setDraft(text);
@@ -79,6 +112,40 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
 
   return (
     <form className={`composer${dragging ? ' composer-dragging' : ''}`} onSubmit={submit} {...dropHandlers}>
+      {images.length > 0 && (
+        <ul className="image-chips" aria-label="Images to send">
+          {images.map((image) => (
+            <li key={image.id} className="image-chip">
+              <BlobImage blob={image.blob} alt={image.name} className="image-thumb" />
+              <span className="image-chip-text">
+                <span className="chip-name" title={image.name}>
+                  {image.name}
+                </span>
+                <span className="chip-size">
+                  {image.width}×{image.height} · {formatBytes(image.bytes)} · ≈{imageTokens(imageShape, image.width, image.height).toLocaleString('en-US')}{' '}
+                  tokens
+                </span>
+                {image.original && (
+                  <span className="chip-size">
+                    scaled down from {image.original.width}×{image.original.height}, {formatBytes(image.original.bytes)}
+                  </span>
+                )}
+              </span>
+              {onRemoveImage && (
+                <button
+                  type="button"
+                  className="chip-remove"
+                  aria-label={`Remove ${image.name}`}
+                  title={`Remove ${image.name}`}
+                  onClick={() => onRemoveImage(image.id)}
+                >
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       {attachments.length > 0 && (
         <ul className="attachment-chips" aria-label="Attached files">
           {attachments.map((a) => (
@@ -109,7 +176,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
               type="button"
               className="attach-button"
               aria-label="Attach files"
-              title="Attach text files (or drop them here)"
+              title="Attach images or text files (or drop or paste them here)"
               onClick={() => fileInput.current?.click()}
             >
               <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
@@ -145,6 +212,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           value={draft}
           onChange={(event) => update(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         {streaming ? (
           <button type="button" onClick={onStop} title="Stop (Esc)">
@@ -158,7 +226,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       </div>
       {dragging && (
         <p className="drop-hint" aria-hidden="true">
-          Drop text files to attach them
+          Drop images or text files to attach them
         </p>
       )}
     </form>

@@ -1,7 +1,8 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
-import type { ContentBlock, StoredMessage } from '../core';
+import type { ContentBlock, ImageBlock, StoredMessage } from '../core';
 import { messageText } from '../core';
 import type { ToolResultView } from '../store';
+import { MessageImages } from './MessageImages';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
 
@@ -27,6 +28,8 @@ export interface MessageViewProps {
   versions?: { index: number; count: number };
   /** Shows the previous (-1) or next (1) version; absent while an answer is being written. */
   onSwitchVersion?: (id: string, step: -1 | 1) => void;
+  /** File ids of its images the next request leaves out. */
+  imagesNotSent?: readonly string[];
 }
 
 const STATUS_NOTE: Partial<Record<StoredMessage['status'], string>> = {
@@ -48,6 +51,7 @@ export const MessageView = memo(function MessageView({
   onTogglePin,
   versions,
   onSwitchVersion,
+  imagesNotSent,
 }: MessageViewProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
@@ -58,7 +62,8 @@ export const MessageView = memo(function MessageView({
   // Markdown parses the whole text again for every delta; deferred, React drops the renders a
   // newer delta has made stale, so a long answer streams without freezing the page.
   const shownText = useDeferredValue(text);
-  const blocks = message.content.filter((b): b is Exclude<ContentBlock, { type: 'text' }> => b.type !== 'text');
+  const blocks = message.content.filter((b): b is Exclude<ContentBlock, { type: 'text' | 'image' }> => b.type !== 'text' && b.type !== 'image');
+  const images = message.content.filter((b): b is ImageBlock => b.type === 'image');
   const note = STATUS_NOTE[message.status];
 
   async function copy() {
@@ -113,6 +118,7 @@ export const MessageView = memo(function MessageView({
         </form>
       ) : (
         <div className="message-body">
+          {images.length > 0 && <MessageImages images={images} notSent={imagesNotSent} />}
           {blocks
             .filter((b) => b.type === 'thinking')
             .map((b, i) => (

@@ -65,6 +65,7 @@ const KNOB_LABELS: Record<Knob, string> = {
   summaryModel: 'Summary model',
   summaryMaxTokens: 'Summary max tokens',
   preserveRecentFiles: 'Files kept after the summary',
+  keepImages: 'Images sent per request',
   readAttachment: 'read_attachment',
   runJavascript: 'run_javascript',
   maxRounds: 'Tool rounds per turn',
@@ -506,6 +507,23 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, conver
                     step={1}
                     value={w.summaryMaxTokens}
                     onValue={(v) => setWindow({ summaryMaxTokens: typedNumber(v) })}
+                  />
+                )}
+              </Field>
+              <Field
+                label="Images sent per request"
+                hint="The newest images go with each request; older ones are sent as a one-line note and stay in the conversation. 0 sends none."
+                error={problems.keepImages}
+              >
+                {(id, hint, invalid) => (
+                  <NumberInput
+                    id={id}
+                    aria-describedby={hint}
+                    aria-invalid={invalid}
+                    min={0}
+                    step={1}
+                    value={w.keepImages}
+                    onValue={(v) => setWindow({ keepImages: typedNumber(v) })}
                   />
                 )}
               </Field>

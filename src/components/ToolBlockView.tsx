@@ -7,7 +7,7 @@ function clip(text: string): string {
 }
 
 /** A thinking block, or a tool result whose call is not in the transcript, collapsed to one line until opened. */
-export function ToolBlockView({ block }: { block: Exclude<ContentBlock, { type: 'text' | 'tool_use' }> }) {
+export function ToolBlockView({ block }: { block: Exclude<ContentBlock, { type: 'text' | 'tool_use' | 'image' }> }) {
   switch (block.type) {
     case 'tool_result':
       return (

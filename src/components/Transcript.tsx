@@ -113,6 +113,7 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                         onRegenerate={busy ? undefined : onRegenerate}
                         onTogglePin={onTogglePin}
                         versions={row.versions}
+                        imagesNotSent={row.imagesNotSent}
                         onSwitchVersion={busy ? undefined : onSwitchVersion}
                       />
                     ) : (

@@ -14,6 +14,8 @@ import type { ListTarget, ModelListState } from './modelLists';
 import type { StorageViewState } from './storageView';
 import { readOverrides, withDefaults, type ConversationOverrides, type Settings } from './settings';
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
+import type { PreparedImage } from '../media/fitImage';
+import type { DraftImage } from './imageActions';
 
 export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
@@ -32,6 +34,8 @@ export interface AppDeps {
   session?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   /** What the Storage section asks about usage, quota and persistence; absent: the page's `navigator.storage`. */
   browserStorage?: BrowserStorage;
+  /** Checks an image file and scales it down to what the providers use (in a worker in the browser); absent: images are refused. */
+  prepareImage?: (file: File) => Promise<PreparedImage>;
 }
 
 export interface StreamingState {
@@ -110,6 +114,8 @@ export interface AppState {
   draft: string;
   /** Files attached to conversations that have been opened, by conversation id (their text stays in storage). */
   attachments: Record<string, AttachmentInfo[]>;
+  /** Images in the composer, sent with the next message. */
+  draftImages: DraftImage[];
   /** Per-model correction of the token estimate, learned from reported usage (saved per model). */
   calibration: CalibrationState;
   /** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
@@ -138,6 +144,7 @@ export const initialState = (): AppState => ({
   settingsOpen: false,
   draft: '',
   attachments: {},
+  draftImages: [],
   calibration: emptyCalibration(),
   toolsRefused: [],
   modelLists: {},
@@ -174,6 +181,8 @@ export interface Runtime {
   calibrationLoaded: Set<string>;
   /** Ends the attachments watch (see watchAttachments), if one runs. */
   stopWatchingAttachments: (() => void) | null;
+  /** Images of conversations storage could not take, kept for this visit, by file id. */
+  memoryFiles: Map<string, Blob>;
 }
 
 export function createRuntime(deps: AppDeps): Runtime {
@@ -191,6 +200,7 @@ export function createRuntime(deps: AppDeps): Runtime {
     memoryOnly: new Set(),
     calibrationLoaded: new Set(),
     stopWatchingAttachments: null,
+    memoryFiles: new Map(),
   };
 }
 

@@ -5,8 +5,8 @@
  * the next request will be built from.
  */
 import type { ContextPlan, ConversationTree, StoredMessage, Usage } from '../core';
-import { estimateRequestCost, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS, pricesForPrompt, versionsOf } from '../core';
-import { activeSummary, storedMessageTokens } from './history';
+import { estimateRequestCost, estimateTextTokens, imagesToClear, imageTokens, imageTokensIn, MESSAGE_OVERHEAD_TOKENS, pricesForPrompt, versionsOf } from '../core';
+import { activeSummary, requestOrder, storedMessageTokens } from './history';
 import { planReport, type PlanReport } from './planReport';
 import type { TranscriptRow } from './transcript';
 import { conversationCost, type TurnContext } from './turn';
@@ -78,6 +78,7 @@ export function chatView(
  */
 function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan): { rows: TranscriptRow[]; firstUserTokens: number } {
   const notSent = new Set(plan.evicted.map((e) => e.id));
+  const imagesLeftOut = imagesToClear(requestOrder(messages), ctx.settings.window.keepImages);
   const summary = activeSummary(messages);
   const covered = new Set(summary?.covers ?? []);
   const rows: TranscriptRow[] = [];
@@ -113,7 +114,10 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
       run = 0;
       runCovered = 0;
     }
-    rows.push({ kind: 'message', key: m.id, message: m, notSent: dim && m.status !== 'streaming', tokens });
+    const row: TranscriptRow = { kind: 'message', key: m.id, message: m, notSent: dim && m.status !== 'streaming', tokens };
+    const unsentImages = m.content.flatMap((b) => (b.type === 'image' && imagesLeftOut.has(b.fileId) ? [b.fileId] : []));
+    if (unsentImages.length > 0) row.imagesNotSent = unsentImages;
+    rows.push(row);
     if (summary && i === lastCoveredIndex) rows.push({ kind: 'summary', key: summary.id, message: summary });
   });
   if (summary && lastCoveredIndex < 0) rows.push({ kind: 'summary', key: summary.id, message: summary });
@@ -137,7 +141,9 @@ function gaugeView(
   if (metrics.systemTokens > 0) parts.push({ label: systemLabel(ctx), tokens: metrics.systemTokens });
   parts.push({ label: 'First message (goal)', tokens: firstUserTokens });
   if (metrics.slotTokens > 0) parts.push({ label: slotLabel, tokens: metrics.slotTokens });
-  parts.push({ label: 'Newest messages', tokens: newest });
+  const images = imageTokensIn(plan.messages.map((item) => item.message));
+  parts.push({ label: 'Newest messages', tokens: Math.max(0, newest - images) });
+  if (images > 0) parts.push({ label: 'Images', tokens: images });
   parts.push({ label: 'Draft', tokens: draftTokens });
   parts.push({ label: 'Output reserve', tokens: metrics.outputReserveTokens });
   const prices = ctx.prices ? (pricesForPrompt(ctx.model, metrics.inputTokens) ?? ctx.prices) : undefined;
@@ -174,7 +180,9 @@ function lastReportedUsage(messages: readonly StoredMessage[]): Usage | undefine
   return undefined;
 }
 
-/** Tokens of the draft as it would be sent (text plus the message's framing). */
-export function draftTokens(text: string): number {
-  return text.trim() ? estimateTextTokens(text) + MESSAGE_OVERHEAD_TOKENS : 0;
+/** Tokens of the draft as it would be sent (text and images, plus the message's framing). */
+export function draftTokens(text: string, images: readonly { width: number; height: number }[] = [], shape: 'anthropic' | 'openai' = 'anthropic'): number {
+  let tokens = text.trim() ? estimateTextTokens(text) : 0;
+  for (const image of images) tokens += imageTokens(shape, image.width, image.height);
+  return tokens > 0 ? tokens + MESSAGE_OVERHEAD_TOKENS : 0;
 }

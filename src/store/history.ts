@@ -5,7 +5,7 @@
  * objects and their cached token counts.
  */
 import type { AnthropicWireMessage, OpenAIWireMessage, PlanItem, StoredMessage, WindowMessage } from '../core';
-import { toAnthropicWire, toOpenAIWire } from '../core';
+import { imagesToClear, toAnthropicWire, toOpenAIWire, withImagesCleared } from '../core';
 
 export type WireShape = 'anthropic' | 'openai';
 
@@ -55,8 +55,12 @@ export function requestOrder(messages: readonly StoredMessage[]): StoredMessage[
   return out;
 }
 
-/** Plan items for the planner, in the active provider's wire shape. */
-export function buildHistory(messages: readonly StoredMessage[], shape: WireShape, system: string): PlanItem[] {
+/**
+ * Plan items for the planner, in the active provider's wire shape. Only the newest
+ * `keepImages` images go as images; older ones become a one-line placeholder, the first
+ * thing left out of a request (the transcript marks them "not sent" by the same rule).
+ */
+export function buildHistory(messages: readonly StoredMessage[], shape: WireShape, system: string, keepImages = Infinity): PlanItem[] {
   const items: PlanItem[] = [];
   if (shape === 'openai' && system.trim()) {
     let item = systemMemo.get(system);
@@ -67,8 +71,12 @@ export function buildHistory(messages: readonly StoredMessage[], shape: WireShap
     }
     items.push(item);
   }
-  for (const message of requestOrder(messages)) {
-    for (const item of wireOf(message, shape)) {
+  const ordered = requestOrder(messages);
+  const cleared = imagesToClear(ordered, keepImages);
+  for (const message of ordered) {
+    const shown = withImagesCleared(message, cleared, shape);
+    const wire = shown === message ? wireOf(message, shape) : shape === 'anthropic' ? toAnthropicWire([shown]) : toOpenAIWire([shown]);
+    for (const item of wire) {
       items.push(message.kind === 'summary' ? { ...item, covers: message.covers ?? [] } : item);
     }
   }

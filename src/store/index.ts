@@ -21,6 +21,8 @@ import { regenerateSummary } from './summaries';
 import * as transfer from './transferActions';
 import type { Settings } from './settings';
 import { createWorkerRunner } from '../sandbox/javascriptRunner';
+import { prepareImage } from '../media/prepareImage';
+import * as images from './imageActions';
 
 export const browserDeps: AppDeps = {
   openStorage: (events) => openWindowpaneStorage(events),
@@ -32,6 +34,7 @@ export const browserDeps: AppDeps = {
   runJavascript: createWorkerRunner(),
   isOnline: () => navigator.onLine,
   session: tabSession(),
+  prepareImage,
 };
 
 /** sessionStorage, or undefined where the browser blocks it (reading it then throws). */
@@ -69,7 +72,16 @@ export function bindActions(rt: Runtime) {
     togglePin: (messageId: string) => messages.togglePin(rt, messageId),
     switchVersion: (messageId: string, step: -1 | 1) => branches.switchVersion(rt, messageId, step),
     setDraft: (text: string) => rt.store.setState({ draft: text }),
-    attachFiles: (conversationId: string | null, files: readonly File[]) => attachments.attachFiles(rt, conversationId, files),
+    /** Images go in the composer, to be sent with the next message; other files are attached for read_attachment. */
+    attachFiles: async (conversationId: string | null, files: readonly File[]) => {
+      const pictures = files.filter(images.isImageFile);
+      const others = files.filter((file) => !images.isImageFile(file));
+      if (pictures.length > 0) await images.addDraftImages(rt, pictures);
+      if (others.length > 0) await attachments.attachFiles(rt, conversationId, others);
+    },
+    addImages: (files: readonly File[]) => images.addDraftImages(rt, files),
+    removeDraftImage: (id: string) => images.removeDraftImage(rt, id),
+    readImage: (fileId: string) => images.readImage(rt, fileId),
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
     refreshModels: (target: ListTarget) => refreshModels(rt, target),
     switchModel: (modelId: string) => switchModel(rt, modelId),
@@ -103,6 +115,7 @@ export { ADDITIONS, additionsFor, resetToOwnRule, type Addition } from './strate
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';
+export type { DraftImage } from './imageActions';
 export { storageViewOf, type StorageRow, type StorageView } from './storageView';
 export { conversationOverrides } from './appStore';
 export { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, effectiveSettings, type Settings, type ToolSettings, type WindowSettings } from './settings';

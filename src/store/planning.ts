@@ -4,11 +4,12 @@
  * provider's request, and what the user is told about it. The gauge reads the same plan.
  */
 import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, OpenAIWireMessage, StoredMessage } from '../core';
-import { placeCacheBreakpoints, planContext, toolNamesCalled } from '../core';
+import { fileRefsIn, placeCacheBreakpoints, planContext, resolveFileRefs, toolNamesCalled } from '../core';
 import type { ChatRequest } from '../providers';
 import { conversationOverrides, notify, type Runtime } from './appStore';
 import { shownBranch } from './branches';
 import { buildHistory } from './history';
+import { encodeFiles } from './imageActions';
 import { planReport } from './planReport';
 import type { Settings } from './settings';
 import { settingsProblems } from './settingsRules';
@@ -74,7 +75,7 @@ export function toolsKey(ctx: TurnContext): string {
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */
 export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], draftTokens = 0): ContextPlan {
   return planContext({
-    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt),
+    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt, ctx.settings.window.keepImages),
     policy: ctx.policy,
     model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens, maxInputTokens: ctx.model.maxInputTokens },
     counter: ctx.counter,
@@ -144,6 +145,19 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
     signal,
     tools: ctx.tools,
   };
+}
+
+/**
+ * The request with its images' bytes filled in: only the files the plan still sends are
+ * read from storage and encoded, once per request. An image whose file was deleted is
+ * sent as a line saying so.
+ */
+export async function withFiles(rt: Runtime, request: ChatRequest): Promise<ChatRequest> {
+  const refs = fileRefsIn(request.messages);
+  if (refs.length === 0) return request;
+  const encoded = await encodeFiles(rt, refs.map((ref) => ref.fileId));
+  const messages: readonly { content: unknown }[] = request.messages;
+  return { ...request, messages: resolveFileRefs(messages, encoded) } as ChatRequest;
 }
 
 /** Tells the user when this request leaves earlier messages out, or cannot fit at all. */

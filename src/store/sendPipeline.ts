@@ -8,7 +8,7 @@
  * a failed request, `toolRound.ts` runs the tools between two answers, `messageWrites.ts`
  * stores what arrives, and `summaries.ts` writes a summary when a plan asks for one.
  */
-import type { StoredMessage } from '../core';
+import type { ContentBlock, StoredMessage } from '../core';
 import { isWindowpaneError, observeInputTokens, reportedInputTokens } from '../core';
 import { createStreamWriter, registerFlushOnHide, type StreamWriter } from '../persistence';
 import type { ChatResult, StreamCallbacks } from '../providers';
@@ -18,8 +18,9 @@ import { shownBranch } from './branches';
 import { appendMessage, finishMessage, streamedContent } from './messageWrites';
 import { createConversationFor } from './newConversation';
 import { refusedOffline } from './offline';
-import { announcePlan, contextFor, planFor, screenPlan, toRequest } from './planning';
+import { announcePlan, contextFor, planFor, screenPlan, toRequest, withFiles } from './planning';
 import { recover, type Attempt } from './recovery';
+import { storeDraftImages } from './imageActions';
 import { ensureSummary } from './summaries';
 import { toolRound } from './toolRound';
 import { turnHistory, type Turn, type TurnContext } from './turn';
@@ -32,7 +33,9 @@ import { turnHistory, type Turn, type TurnContext } from './turn';
  * shown, or `edit.parentId` for an edited message (a new version of it, started as a sibling).
  */
 export function send(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): boolean {
-  if (!text.trim() || rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'message')) return false;
+  // The composer's images go with a new message, not with an edit of an earlier one.
+  const withImages = !edit && rt.store.getState().draftImages.length > 0;
+  if ((!text.trim() && !withImages) || rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'message')) return false;
   void busyWith(rt, conversationId ?? 'new', async () => {
     const id = await postUserMessage(rt, conversationId, text, edit);
     if (id) await answerTurn(rt, id);
@@ -88,8 +91,20 @@ async function postUserMessage(rt: Runtime, conversationId: string | null, text:
     return null;
   }
   // An edit leaves the composer's draft alone: it was typed in the message, not there.
-  rt.store.setState(edit ? { activeId: id } : { activeId: id, draft: '' });
-  await appendMessage(rt, { conversationId: id, role: 'user', content: [{ type: 'text', text }], ...edit });
+  const images = edit ? [] : rt.store.getState().draftImages;
+  let imageBlocks: ContentBlock[] = [];
+  if (images.length > 0) {
+    try {
+      imageBlocks = await storeDraftImages(rt, id, images);
+    } catch (error) {
+      // The images stay in the composer to send again.
+      reportError(rt, error, 'save the images');
+      return null;
+    }
+  }
+  rt.store.setState(edit ? { activeId: id } : { activeId: id, draft: '', draftImages: rt.store.getState().draftImages.filter((i) => !images.includes(i)) });
+  const content: ContentBlock[] = text.trim() ? [...imageBlocks, { type: 'text', text }] : imageBlocks;
+  await appendMessage(rt, { conversationId: id, role: 'user', content, ...edit });
   // Busy from Send on; shown as this conversation's (Stop) once its message is on screen.
   rt.store.setState({ sendingId: id });
   return id;
@@ -198,7 +213,8 @@ async function openAnswer(turn: Turn, ctx: TurnContext): Promise<AnswerDraft> {
 async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): Promise<Answered> {
   draft.text = '';
   try {
-    const result = await turn.provider.send(toRequest(attempt.ctx, attempt.plan, turn.signal), streamCallbacks(turn, draft));
+    const request = await withFiles(turn.rt, toRequest(attempt.ctx, attempt.plan, turn.signal));
+    const result = await turn.provider.send(request, streamCallbacks(turn, draft));
     return await saveAnswer(turn, attempt, draft, result);
   } catch (error) {
     const next = draft.text === '' ? await recover(turn, attempt, error, draft.message.id) : null;

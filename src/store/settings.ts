@@ -36,6 +36,8 @@ export interface WindowSettings {
   preserveRecentFiles: number;
   /** What Windowpane adds to each strategy's rule, as the user set it (see strategyAdditions.ts). */
   additions: StrategyAdditions;
+  /** Images each request carries, newest first; older ones are sent as a one-line placeholder (their files stay). */
+  keepImages: number;
 }
 
 /** The built-in tools the model may call. Each can be switched off; the model never sees a tool that is off. */
@@ -92,6 +94,7 @@ export const DEFAULT_WINDOW: WindowSettings = {
   summaryMaxTokens: 1024,
   preserveRecentFiles: 10,
   additions: {},
+  keepImages: 4,
 };
 
 export const DEFAULT_BASE_URLS: Record<ProviderId, string> = {

@@ -65,6 +65,7 @@ export const WINDOW_RULES: Record<keyof WindowSettings, Rule> = {
   summaryMaxTokens: whole(1, 1_000_000),
   preserveRecentFiles: whole(0, 1000),
   additions: additionsProblem,
+  keepImages: whole(0, 100),
 };
 
 /** The rule of each tool setting. */

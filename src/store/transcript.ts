@@ -19,6 +19,8 @@ export type TranscriptRow =
       toolResults?: Readonly<Record<string, ToolResultView>>;
       /** Where this message stands among its versions (edits, regenerations), when it has others. */
       versions?: { index: number; count: number };
+      /** File ids of its images the next request leaves out (sent as a one-line note). */
+      imagesNotSent?: string[];
     }
   | { kind: 'summary'; key: string; message: StoredMessage }
   | { kind: 'trim'; key: string; evicted: number; summarized: boolean; reason?: string; strategy?: string };

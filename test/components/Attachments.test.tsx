@@ -68,13 +68,13 @@ describe('attaching files from the composer (App, fake IndexedDB)', { timeout: 1
     const box = await openApp();
     await userEvent.type(box, 'Why did it fail?');
     await userEvent.upload(picker(), [
-      new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x00, 0x0d])], 'screenshot.png', { type: 'image/png' }),
+      new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x00, 0x0d])], 'logs.zip', { type: 'application/zip' }),
       text('app.log', 'failed\n'),
       text('dump.log', 'x'.repeat(ATTACHMENT_MAX_BYTES + 2 * 1024 * 1024)),
     ]);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(
-      '2 files were not attached. screenshot.png is not a text file (it contains binary data). dump.log is 7 MB, over the 5 MB limit for an attachment.',
+      '2 files were not attached. logs.zip is not a text file (it contains binary data). dump.log is 7 MB, over the 5 MB limit for an attachment.',
     );
     await waitFor(() => expect(chipNames()).toEqual(['app.log7 B×']));
     expect(box).toHaveValue('Why did it fail?');

@@ -4,12 +4,12 @@
  * lines, message_start … message_stop, usage with cache fields). A request over the demo's
  * tiny window gets the real "prompt is too long" error.
  */
-import { contentChars, DEMO_MODEL_ID } from '../../core';
+import { DEMO_MODEL_ID } from '../../core';
 import { DEMO_TOOL } from './calculator';
 import { anthropicErrorBody, anthropicStreamEvents, anthropicUsage, promptTooLong, sseFrame } from './messagesWire';
 import type { AnthropicCacheOutcome } from './messagesWire';
 import { DEMO_CONTEXT_WINDOW, estimateTokens, systemText } from './model';
-import { DemoPromptCache, normalized } from './promptCache';
+import { countedChars, DemoPromptCache, normalized } from './promptCache';
 import type { CacheAccount } from './promptCache';
 import { demoAnswer } from './replies';
 import type { DemoReply } from './replies';
@@ -194,7 +194,7 @@ export function createDemoFetch(options: DemoOptions = {}): typeof fetch {
     if (request instanceof Response) return request;
 
     const systemChars = systemText(request.system).length;
-    const messageChars = request.messages.reduce((sum, m) => sum + contentChars(normalized(m)), 0);
+    const messageChars = request.messages.reduce((sum, m) => sum + countedChars(normalized(m)), 0);
     const toolTokens = estimateTokens(request.toolChars);
     const promptTokens = estimateTokens(systemChars + messageChars) + toolTokens;
     if (promptTokens > DEMO_CONTEXT_WINDOW) {

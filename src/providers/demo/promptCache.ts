@@ -30,6 +30,27 @@ export function normalized(message: AnthropicWireMessage): AnthropicWireMessage 
   return { role: message.role, content };
 }
 
+/** What the Demo counts an image as, whatever its size (its bytes are not text to count). */
+const DEMO_IMAGE_TOKENS = 1600;
+
+function isImageBlock(block: unknown): boolean {
+  return typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'image';
+}
+
+function imagesIn(message: AnthropicWireMessage): number {
+  return Array.isArray(message.content) ? message.content.filter(isImageBlock).length : 0;
+}
+
+function withoutImageBytes(message: AnthropicWireMessage): AnthropicWireMessage {
+  if (!Array.isArray(message.content) || !message.content.some(isImageBlock)) return message;
+  return { ...message, content: message.content.filter((block) => !isImageBlock(block)) };
+}
+
+/** Characters the Demo counts for a normalized message: its content, with each image as a fixed count. */
+export function countedChars(message: AnthropicWireMessage): number {
+  return contentChars(withoutImageBytes(message)) + imagesIn(message) * DEMO_IMAGE_TOKENS * 4;
+}
+
 function hasCacheControl(value: unknown): boolean {
   return Array.isArray(value) && value.some((b) => b && typeof b === 'object' && 'cache_control' in b && b.cache_control != null);
 }
@@ -71,7 +92,7 @@ export class DemoPromptCache {
     if (hasCacheControl(system)) breakpoints.push(0);
     messages.forEach((message, i) => {
       const stripped = normalized(message);
-      chars += contentChars(stripped);
+      chars += countedChars(stripped);
       hash = fnv1a(JSON.stringify(stripped), hash);
       keys.push(`${hash}:${chars}`);
       tokens.push(estimateTokens(chars));
