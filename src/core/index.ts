@@ -22,6 +22,7 @@ export * from './tokens/countedText';
 export * from './tokens/estimate';
 export * from './tokens/calibration';
 export * from './tokens/countCache';
+export * from './tokens/imageTokens';
 export * from './models';
 export * from './modelList';
 export * from './cost';

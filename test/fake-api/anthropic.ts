@@ -1,5 +1,6 @@
 import { anthropicStreamEvents, anthropicUsage, badToolName, isToolName } from '../../src/providers/demo/messagesWire';
 import type { AnthropicCacheOutcome, AnthropicEvent } from '../../src/providers/demo/messagesWire';
+import { checkAnthropicMedia, checkMediaTally, emptyTally } from './anthropicMedia';
 import type { CacheUnit } from './promptCache';
 import { splitEvenly, splitIntoDeltas, thinkingSignature } from './replies';
 import { canonicalJson, countTokens, truncateToTokens } from './tokens';
@@ -87,7 +88,12 @@ function blockText(block: Json): string {
     case 'tool_result': {
       const content = block.content;
       if (typeof content === 'string') return content;
-      if (Array.isArray(content)) return content.filter(isRecord).map(blockText).join('\n');
+      if (Array.isArray(content))
+        return content
+          .filter(isRecord)
+          .filter((inner) => !isMedia(inner))
+          .map(blockText)
+          .join('\n');
       return '';
     }
     case 'document': {
@@ -99,12 +105,20 @@ function blockText(block: Json): string {
   }
 }
 
-/** Tokens one content block costs; images and binary documents at a flat rate, as their size is unknown here. */
-function blockTokens(block: Json): number {
-  if (block.type === 'image') return 1600;
-  if (block.type === 'document' && blockText(block) === '') return 1500;
+function isMedia(block: Json): boolean {
+  return block.type === 'image' || block.type === 'document';
+}
+
+/**
+ * Tokens one content block costs. Images and PDFs were priced when they were checked
+ * (`media`), with the documented formulas: what the real API reports in `input_tokens`.
+ */
+function blockTokens(block: Json, media: WeakMap<Json, number>): number {
+  const priced = media.get(block);
+  if (priced !== undefined) return priced;
   const extra = block.type === 'tool_use' || block.type === 'tool_result' ? FRAMING_TOKENS : 0;
-  return countTokens(blockText(block)) + extra;
+  const inner = block.type === 'tool_result' && Array.isArray(block.content) ? (block.content as unknown[]) : [];
+  return countTokens(blockText(block)) + extra + inner.reduce<number>((sum, part) => sum + (isRecord(part) ? (media.get(part) ?? 0) : 0), 0);
 }
 
 function textCheck(text: string): string | null {
@@ -133,11 +147,21 @@ function supportsPrefill(model: string): boolean {
   return major < 4 || (major === 4 && minor < 6);
 }
 
+/** What the media rules need to know about the model a request names. */
+export interface AnthropicModelFacts {
+  /** The model's context window: under 1M tokens, 100 images and documents and 100 PDF pages at most. */
+  contextWindow: number;
+  /** Models that refuse PDFs. */
+  noPdfModels: ReadonlySet<string>;
+}
+
+const DEFAULT_FACTS: AnthropicModelFacts = { contextWindow: 200_000, noPdfModels: new Set() };
+
 /**
  * Checks a Messages API (or count_tokens) body against the documented rules and counts its
  * input tokens. Rules are checked in request order, and the first violation is reported.
  */
-export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'count_tokens'): AnthropicCheck {
+export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'count_tokens', facts: AnthropicModelFacts = DEFAULT_FACTS): AnthropicCheck {
   if (!isRecord(raw)) return invalid('Request body must be a JSON object.');
   const body = raw;
 
@@ -237,6 +261,8 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   const lastIndex = messages.length - 1;
   const turns: Turn[] = [];
   const seenToolUseIds = new Set<string>();
+  const tally = emptyTally();
+  const mediaOptions = { model: body.model, noPdfModels: facts.noPdfModels, tokens: new WeakMap<Json, number>() };
   for (const [i, message] of messages.entries()) {
     if (!isRecord(message)) return invalid(`messages.${i}: Input should be a valid dictionary`);
     const role = message.role;
@@ -309,7 +335,10 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
               const innerCache = checkCacheControl(inner.cache_control, `${path}.tool_result.content.${k}`);
               if (innerCache) return invalid(innerCache);
               if (inner.cache_control) breakpoints += 1;
-              if (inner.type === 'text') {
+              if (isMedia(inner)) {
+                const problem = checkAnthropicMedia(inner, `${path}.tool_result.content.${k}`, `messages.${i}`, role, tally, mediaOptions);
+                if (problem) return invalid(problem);
+              } else if (inner.type === 'text') {
                 const problem = typeof inner.text === 'string' ? textCheck(inner.text) : `${path}.tool_result.content.${k}.text: Field required`;
                 if (problem) return invalid(problem);
               }
@@ -329,6 +358,12 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
         case 'redacted_thinking':
           if (typeof block.data !== 'string') return invalid(`${path}.redacted_thinking.data: Field required`);
           break;
+        case 'image':
+        case 'document': {
+          const problem = checkAnthropicMedia(block, path, `messages.${i}`, role, tally, mediaOptions);
+          if (problem) return invalid(problem);
+          break;
+        }
         default:
           break;
       }
@@ -360,12 +395,15 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
         : undefined;
       const marker = block.cache_control ?? innerBreakpoint?.cache_control;
       units.push({
-        tokens: (j === 0 ? FRAMING_TOKENS : 0) + blockTokens(block),
+        tokens: (j === 0 ? FRAMING_TOKENS : 0) + blockTokens(block, mediaOptions.tokens),
         material: canonicalJson({ role, start: j === 0, block: withoutCacheControl(block) }),
         breakpoint: marker ? { ttl: ttlOf(marker) } : null,
       });
     }
   }
+
+  const mediaProblem = checkMediaTally(tally, facts.contextWindow);
+  if (mediaProblem) return invalid(mediaProblem);
 
   if (turns[0]?.role !== 'user') return invalid('messages: first message must use the "user" role');
   if (endpoint === 'messages' && turns.at(-1)?.role === 'assistant' && !supportsPrefill(body.model)) {

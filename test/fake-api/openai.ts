@@ -1,4 +1,5 @@
 import { splitEvenly, splitIntoDeltas } from './replies';
+import { checkOpenAIImageCount, checkOpenAIMediaPart, imageRoleFailure, textOnlyStyle, type OpenAIMediaContext, type TextOnlyStyle } from './openaiMedia';
 import { canonicalJson, countTokens, tokenize, truncateToTokens } from './tokens';
 import type { ApiFailure, ReplySpec } from './types';
 
@@ -13,8 +14,6 @@ const IM_END = 200265;
 const IM_SEP = 200266;
 const TOOL_DEFINITION = 200267;
 const IMAGE = 200268;
-/** Flat token cost of an image part (a low-detail image's cost; the real size is unknown here). */
-const IMAGE_TOKENS = 85;
 
 type Json = Record<string, unknown>;
 
@@ -74,22 +73,30 @@ function contentText(content: unknown): string {
   return '';
 }
 
-function contentTokens(content: unknown): number[] {
+/** The prompt's tokens for a message's content; images and PDFs count what the documented formulas price them at. */
+function contentTokens(content: unknown, media: WeakMap<Json, number>): number[] {
   if (typeof content === 'string') return tokenize(content);
   if (!Array.isArray(content)) return [];
   return content.filter(isRecord).flatMap((part) => {
     if (part.type === 'text') return tokenize(String(part.text ?? ''));
-    if (part.type === 'image_url') return new Array<number>(IMAGE_TOKENS).fill(IMAGE);
+    const priced = media.get(part);
+    if (priced !== undefined) return new Array<number>(priced).fill(IMAGE);
     return tokenize(canonicalJson(part));
   });
 }
 
 /** `null` when the content parts are well-formed for the role, else the failure. */
-function checkContentParts(parts: unknown[], index: number, role: string): { ok: false; failure: ApiFailure } | null {
+function checkContentParts(parts: unknown[], index: number, role: string, media: OpenAIMediaContext): { ok: false; failure: ApiFailure } | null {
   const allowed = role === 'user' ? ['text', 'image_url', 'input_audio', 'file'] : role === 'assistant' ? ['text', 'refusal'] : ['text'];
   for (const [j, part] of parts.entries()) {
     const path = `messages[${index}].content[${j}]`;
     if (!isRecord(part)) return invalid(`Invalid type for '${path}': expected an object, but got ${typeName(part)} instead.`, path, 'invalid_type');
+    if (part.type === 'image_url' && role !== 'user') return { ok: false, failure: imageRoleFailure(index, role) };
+    if (role === 'user' && (part.type === 'image_url' || part.type === 'file')) {
+      const failure = checkOpenAIMediaPart(part, index, j, media);
+      if (failure) return { ok: false, failure };
+      continue;
+    }
     if (!allowed.includes(String(part.type))) {
       const supported = allowed.map((name) => `'${name}'`).join(', ');
       return invalid(`Invalid value: '${String(part.type)}'. Supported values are: ${supported}.`, `${path}.type`, 'invalid_value');
@@ -103,7 +110,7 @@ function checkContentParts(parts: unknown[], index: number, role: string): { ok:
  * Checks a Chat Completions body against the documented rules and counts its prompt tokens.
  * Rules are checked in request order, and the first violation is reported.
  */
-export function checkOpenAIRequest(raw: unknown): OpenAICheck {
+export function checkOpenAIRequest(raw: unknown, textOnlyModels: Readonly<Record<string, TextOnlyStyle>> = {}): OpenAICheck {
   if (!isRecord(raw)) {
     return invalid(
       "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. " +
@@ -118,6 +125,7 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
   }
   const messages: unknown[] = body.messages;
   if (messages.length === 0) return emptyArray('messages');
+  const media: OpenAIMediaContext = { model: body.model, textOnly: textOnlyStyle(body.model, textOnlyModels), tokens: new WeakMap(), images: 0 };
 
   let maxTokens: number | null = null;
   for (const field of ['max_completion_tokens', 'max_tokens'] as const) {
@@ -219,14 +227,14 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
       }
       if (Array.isArray(content)) {
         if (content.length === 0) return emptyArray(`messages[${i}].content`);
-        const problem = checkContentParts(content, i, role);
+        const problem = checkContentParts(content, i, role, media);
         if (problem) return problem;
       }
     } else if (role !== 'function') {
       if (content === undefined || content === null) return missing(`messages[${i}].content`);
       if (Array.isArray(content)) {
         if (content.length === 0) return emptyArray(`messages[${i}].content`);
-        const problem = checkContentParts(content, i, role);
+        const problem = checkContentParts(content, i, role, media);
         if (problem) return problem;
       } else if (typeof content !== 'string') {
         return invalid(
@@ -268,7 +276,9 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
 
     tokens.push(IM_START, ...tokenize(role));
     if (typeof message.name === 'string') tokens.push(...tokenize(message.name));
-    tokens.push(IM_SEP, ...contentTokens(content));
+    tokens.push(IM_SEP);
+    // Not spread into push: a request of many images is more tokens than the call stack takes arguments.
+    for (const token of contentTokens(content, media.tokens)) tokens.push(token);
     if (Array.isArray(message.tool_calls)) {
       for (const call of message.tool_calls as Json[]) {
         const fn = call.function as Json;
@@ -279,6 +289,8 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
   }
   const problem = unanswered();
   if (problem) return problem;
+  const tooMany = checkOpenAIImageCount(media);
+  if (tooMany) return { ok: false, failure: tooMany };
   // Every reply is primed with the assistant's header.
   tokens.push(IM_START, ...tokenize('assistant'), IM_SEP);
 
@@ -305,6 +317,7 @@ export function checkOpenAIRequest(raw: unknown): OpenAICheck {
 }
 
 export function openAIErrorBody(failure: ApiFailure): Json {
+  if (failure.body) return failure.body;
   return { error: { message: failure.message, type: failure.type, param: failure.param ?? null, code: failure.code ?? null } };
 }
 

@@ -60,8 +60,19 @@
  * However, your messages resulted in M tokens. Please reduce the length of the messages." and, when
  * the completion budget is what overflows, the "you requested T tokens (M in the messages, K in the
  * completion)" variant).
+ * Images and PDFs (anthropicMedia.ts, openaiMedia.ts; the header reader is media.ts): Anthropic
+ * `image` blocks (base64 or url) and `document` blocks (base64 PDF, text, url) in user turns and
+ * tool results only; JPEG, PNG, GIF or WebP whose bytes match `media_type`; strict base64 of at most
+ * 10 MB; sides up to 8000 px, 2000 px once a request holds more than 20 images; at most 100 images
+ * and documents and 100 PDF pages under a 1M-token window (600 from 1M); PDFs refused by the models
+ * in `noPdfModels`; a body over 32 MB is a 413 `request_too_large`. OpenAI `image_url` parts on user
+ * messages only (a data URL of PNG, JPEG, WebP or non-animated GIF, or an https URL; `detail` low,
+ * high, auto or original), `file` parts with a PDF data URL and a filename, or a `file_id`; at most
+ * 1500 images; a model in `textOnlyModels` (or one the core lists as text-only) refuses them with
+ * OpenAI's, Ollama's or vLLM's error.
  * Input tokens are counted with gpt-tokenizer's o200k for both providers, plus a few framing tokens
- * per message, tool and system prompt, identically on every endpoint.
+ * per message, tool and system prompt, identically on every endpoint; images and PDF pages count
+ * what the documented formulas (src/core/tokens/imageTokens.ts) give, as the real usage reports.
  *
  * ## Prompt caching
  * Anthropic: per API key and model, a breakpoint's prefix (tools, system, messages, byte-identical,
@@ -96,7 +107,9 @@ import { pathToFileURL } from 'node:url';
 import { anthropicErrorBody, promptTooLong, sseFrame } from '../../src/providers/demo/messagesWire';
 import { ANTHROPIC_VERSIONS, buildAnthropicAnswer, checkAnthropicRequest } from './anthropic';
 import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
+import { IMAGE_LIMITS } from '../../src/core';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
+import type { TextOnlyStyle } from './openaiMedia';
 import {
   anthropicModel,
   anthropicModelPage,
@@ -151,9 +164,18 @@ export interface FakeApiOptions {
   ollama?: Record<string, OllamaModelSpec>;
   /** The models `GET /api/v1/models` lists, OpenRouter-style; default two. */
   openRouter?: OpenRouterModelSpec[];
+  /**
+   * Models on the OpenAI-shaped endpoint that refuse images and PDF files, and whose error they
+   * answer with: OpenAI's own, Ollama's or vLLM's (see openaiMedia.ts). Ids the core's image table
+   * calls text-only (gpt-3.5-turbo, gpt-4, o1-mini, o3-mini) refuse with OpenAI's error anyway.
+   */
+  textOnlyModels?: Record<string, TextOnlyStyle>;
+  /** Anthropic models that refuse document blocks; default none (every active model reads PDFs). */
+  noPdfModels?: string[];
 }
 
 export type { OllamaModelSpec, OpenRouterModelSpec } from './models';
+export type { TextOnlyStyle } from './openaiMedia';
 
 export interface FakeApi {
   /** Origin of the server, e.g. http://127.0.0.1:41234 (no trailing slash, no /v1). */
@@ -499,6 +521,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         message: `anthropic-version: "${String(version)}" is not a valid version`,
       });
     }
+    if (Buffer.byteLength(raw) > IMAGE_LIMITS.anthropic.maxRequestBytes) {
+      return sendFailure(req, res, record, 'anthropic', { status: 413, type: 'request_too_large', message: 'Request exceeds the maximum size' });
+    }
     if (typeof record.body === 'string' || record.body === undefined) {
       return sendFailure(req, res, record, 'anthropic', {
         status: 400,
@@ -513,7 +538,10 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       if (failure) return sendFailure(req, res, record, 'anthropic', failure);
     }
 
-    const check = checkAnthropicRequest(record.body, endpoint);
+    const check = checkAnthropicRequest(record.body, endpoint, {
+      contextWindow: lookupByModel(options.contextWindow, model, DEFAULT_CONTEXT_WINDOW),
+      noPdfModels: new Set(options.noPdfModels ?? []),
+    });
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
       return sendFailure(req, res, record, 'anthropic', check.failure);
@@ -620,7 +648,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       if (failure) return sendFailure(req, res, record, 'openai', failure);
     }
 
-    const check = checkOpenAIRequest(record.body);
+    const check = checkOpenAIRequest(record.body, options.textOnlyModels ?? {});
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
       return sendFailure(req, res, record, 'openai', check.failure);

@@ -31,6 +31,8 @@ export interface ApiFailure {
   param?: string | null;
   code?: string | null;
   headers?: Record<string, string>;
+  /** OpenAI-compatible servers only: a whole body in the server's own shape (vLLM's), instead of `{ error }`. */
+  body?: Record<string, unknown>;
 }
 
 export type ValidationResult = { ok: true } | ({ ok: false } & ApiFailure);
