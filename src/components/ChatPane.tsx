@@ -48,16 +48,18 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const calibration = useApp((s) => s.calibration);
   // An endpoint that refused tools is sent none, so its definitions leave the gauge too.
   const toolsRefused = useApp((s) => s.toolsRefused);
+  // A model that refused images is sent none: the transcript marks them not sent.
+  const imagesRefused = useApp((s) => s.imagesRefused);
   // A window the model's endpoint listed is the one planned with.
   const modelLists = useApp((s) => s.modelLists);
   // Tools offered can depend on whether files are attached.
   const hasAttachments = attachments.length > 0;
   const ctx = useMemo(
-    () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused, modelLists }),
-    [settings, conversation, messages, hasAttachments, calibration, toolsRefused, modelLists],
+    () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused, imagesRefused, modelLists }),
+    [settings, conversation, messages, hasAttachments, calibration, toolsRefused, imagesRefused, modelLists],
   );
   const draftImages = useApp((s) => s.draftImages);
-  const draftCount = draftTokens(draft, draftImages, ctx.wireShape);
+  const draftCount = draftTokens(draft, draftImages, ctx.wireShape, ctx.modelId);
   // The in-flight answer is not part of the next request; plan from what is complete.
   // A setting planning cannot use leaves the conversation on screen, with the reason (`problem`).
   const { view, problem } = useMemo(() => {
@@ -106,7 +108,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         onDraftChange={actions.setDraft}
         attachments={attachments}
         images={draftImages}
-        imageShape={ctx.wireShape}
+        imagePricing={{ shape: ctx.wireShape, model: ctx.modelId }}
         onPasteImages={(files) => void actions.addImages(files)}
         onRemoveImage={actions.removeDraftImage}
         onAttach={(files) => void actions.attachFiles(activeId, files)}

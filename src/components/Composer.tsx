@@ -19,8 +19,8 @@ interface ComposerProps {
   onRemoveAttachment?: (id: string) => void;
   /** Images to be sent with the next message, shown as thumbnails. */
   images?: readonly DraftImage[];
-  /** Which provider's count the thumbnails show. */
-  imageShape?: 'anthropic' | 'openai';
+  /** Whose count the thumbnails show: the provider's request shape and the model. */
+  imagePricing?: { shape: 'anthropic' | 'openai'; model: string };
   /** Given, images pasted into the box are added. */
   onPasteImages?: (files: File[]) => void;
   onRemoveImage?: (id: string) => void;
@@ -28,6 +28,7 @@ interface ComposerProps {
 
 const NO_ATTACHMENTS: readonly AttachmentInfo[] = [];
 const NO_IMAGES: readonly DraftImage[] = [];
+const DEFAULT_PRICING = { shape: 'anthropic', model: '' } as const;
 
 function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -49,7 +50,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
     onAttach,
     onRemoveAttachment,
     images = NO_IMAGES,
-    imageShape = 'anthropic',
+    imagePricing = DEFAULT_PRICING,
     onPasteImages,
     onRemoveImage,
   },
@@ -122,8 +123,8 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
                   {image.name}
                 </span>
                 <span className="chip-size">
-                  {image.width}×{image.height} · {formatBytes(image.bytes)} · ≈{imageTokens(imageShape, image.width, image.height).toLocaleString('en-US')}{' '}
-                  tokens
+                  {image.width}×{image.height} · {formatBytes(image.bytes)} · ≈
+                  {imageTokens(imagePricing.shape, image.width, image.height, imagePricing.model).toLocaleString('en-US')} tokens
                 </span>
                 {image.original && (
                   <span className="chip-size">

@@ -55,7 +55,7 @@ export interface ErrorDetailsByCode {
   /** The real count and the limit, when the provider states them (tokens). */
   context_length: ProviderErrorDetails & { promptTokens?: number; limit?: number; requestedOutputTokens?: number };
   /** `toolsUnsupported`: the model or server cannot take tool definitions. */
-  bad_request: ProviderErrorDetails & { toolsUnsupported?: boolean };
+  bad_request: ProviderErrorDetails & { toolsUnsupported?: boolean; imagesUnsupported?: boolean };
   provider: ProviderErrorDetails;
   aborted: ProviderErrorDetails;
   quota_exceeded: StorageErrorDetails;

@@ -7,9 +7,7 @@
  */
 import type { ContentBlock, ImageBlock, StoredMessage } from './conversation';
 import type { AnthropicWireBlock } from './messages';
-
-/** Image types both APIs take (Anthropic and OpenAI document the same four). */
-export const IMAGE_MEDIA_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+import { anthropicImageTokens, openAiImageTokens } from './tokens/imageTokens';
 
 /** Key of the file reference a wire image block carries until its bytes are filled in. Never sent. */
 export const FILE_REF_KEY = 'windowpane_file';
@@ -21,14 +19,17 @@ export interface FileRef {
   mediaType: string;
   width: number;
   height: number;
+  /** The model the request goes to, whose formula prices the image (its tier, its tile or patch rule). */
+  model?: string;
 }
 
 /** The two request shapes an image is sent in. */
 export type ImageWireShape = 'anthropic' | 'openai';
 
-/** The wire block for `block`, its bytes still to be filled in by `resolveFileRefs`. */
-export function imageWireBlock(shape: ImageWireShape, block: ImageBlock): AnthropicWireBlock {
+/** The wire block for `block` sent to `model`, its bytes still to be filled in by `resolveFileRefs`. */
+export function imageWireBlock(shape: ImageWireShape, block: ImageBlock, model?: string): AnthropicWireBlock {
   const ref: FileRef = { fileId: block.fileId, name: block.name, mediaType: block.mediaType, width: block.width, height: block.height };
+  if (model) ref.model = model;
   if (shape === 'anthropic') return { type: 'image', source: { type: 'base64', media_type: block.mediaType, data: '' }, [FILE_REF_KEY]: ref };
   return { type: 'image_url', image_url: { url: '' }, [FILE_REF_KEY]: ref };
 }
@@ -38,30 +39,21 @@ export function fileRefOf(block: unknown): FileRef | undefined {
   if (typeof block !== 'object' || block === null) return undefined;
   const ref = (block as Record<string, unknown>)[FILE_REF_KEY];
   if (typeof ref !== 'object' || ref === null) return undefined;
-  const { fileId, name, mediaType, width, height } = ref as Record<string, unknown>;
+  const { fileId, name, mediaType, width, height, model } = ref as Record<string, unknown>;
   if (typeof fileId !== 'string' || typeof name !== 'string' || typeof mediaType !== 'string') return undefined;
   if (typeof width !== 'number' || typeof height !== 'number') return undefined;
-  return { fileId, name, mediaType, width, height };
+  const read: FileRef = { fileId, name, mediaType, width, height };
+  if (typeof model === 'string') read.model = model;
+  return read;
 }
 
 /**
- * Tokens one image costs as the provider counts it, from its pixels. Anthropic: the
- * image is first scaled to fit 1568 px on its long edge and about 1.15 megapixels, then
- * costs width × height / 750. OpenAI (`detail: "auto"` on a large image reads as high):
- * scaled to fit 2048 × 2048, then its short side to 768 px, then 85 tokens plus 170 per
- * 512 px tile.
+ * Tokens one image costs as the provider counts it for `model`, from its pixels (see
+ * tokens/imageTokens.ts for each documented formula). Windowpane sends OpenAI images at
+ * `detail: "auto"`, the API's default.
  */
-export function imageTokens(shape: ImageWireShape, width: number, height: number): number {
-  const w = Math.max(1, width);
-  const h = Math.max(1, height);
-  if (shape === 'anthropic') {
-    const scale = Math.min(1, 1568 / Math.max(w, h), Math.sqrt(1_150_000 / (w * h)));
-    return Math.max(1, Math.ceil((Math.round(w * scale) * Math.round(h * scale)) / 750));
-  }
-  let scale = Math.min(1, 2048 / Math.max(w, h));
-  scale *= Math.min(1, 768 / (Math.min(w, h) * scale));
-  const tiles = Math.ceil((w * scale) / 512) * Math.ceil((h * scale) / 512);
-  return 85 + 170 * tiles;
+export function imageTokens(shape: ImageWireShape, width: number, height: number, model = ''): number {
+  return shape === 'anthropic' ? anthropicImageTokens(width, height, model) : openAiImageTokens(width, height, 'auto', model);
 }
 
 /** The text an image is sent as when it is left out: "[image: chart.png, 1200×800 — not sent to save 1,280 tokens]". */
@@ -99,10 +91,15 @@ export function imagesToClear(messages: readonly Pick<StoredMessage, 'role' | 'c
  * `message` with the images in `cleared` replaced by text placeholders naming them and
  * the tokens saved (`message` itself when it holds none of them). Pure.
  */
-export function withImagesCleared<M extends Pick<StoredMessage, 'content'>>(message: M, cleared: ReadonlySet<string>, shape: ImageWireShape): M {
+export function withImagesCleared<M extends Pick<StoredMessage, 'content'>>(
+  message: M,
+  cleared: ReadonlySet<string>,
+  shape: ImageWireShape,
+  model?: string,
+): M {
   if (!message.content.some((b) => b.type === 'image' && cleared.has(b.fileId))) return message;
   const content: ContentBlock[] = message.content.map((b) =>
-    b.type === 'image' && cleared.has(b.fileId) ? { type: 'text', text: clearedImageText(b, imageTokens(shape, b.width, b.height)) } : b,
+    b.type === 'image' && cleared.has(b.fileId) ? { type: 'text', text: clearedImageText(b, imageTokens(shape, b.width, b.height, model)) } : b,
   );
   return { ...message, content };
 }
@@ -148,7 +145,7 @@ export function imageTokensIn(messages: readonly { content: unknown }[]): number
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content as unknown[]) {
       const ref = fileRefOf(block);
-      if (ref) total += imageTokens((block as { type: string }).type === 'image' ? 'anthropic' : 'openai', ref.width, ref.height);
+      if (ref) total += imageTokens((block as { type: string }).type === 'image' ? 'anthropic' : 'openai', ref.width, ref.height, ref.model);
     }
   }
   return total;

@@ -50,7 +50,7 @@ function toolArguments(input: unknown): string {
   return JSON.stringify(input ?? {});
 }
 
-function anthropicBlocks(message: StoredMessage): AnthropicWireBlock[] {
+function anthropicBlocks(message: StoredMessage, imageModel?: string): AnthropicWireBlock[] {
   const assistant = message.role === 'assistant';
   const out: AnthropicWireBlock[] = [];
   for (const block of message.content) {
@@ -81,7 +81,7 @@ function anthropicBlocks(message: StoredMessage): AnthropicWireBlock[] {
         break;
       case 'image':
         // Only user turns may carry images.
-        if (!assistant) out.push(imageWireBlock('anthropic', block));
+        if (!assistant) out.push(imageWireBlock('anthropic', block, imageModel));
         break;
     }
   }
@@ -101,7 +101,7 @@ function isSkipped(message: StoredMessage): boolean {
  * so no item ever has empty content. Stopped or interrupted answers are sent as stored.
  * Each stored message maps independently of the others, so callers may memoize per message.
  */
-export function toAnthropicWire(messages: readonly StoredMessage[]): WirePlanItem<AnthropicWireMessage>[] {
+export function toAnthropicWire(messages: readonly StoredMessage[], imageModel?: string): WirePlanItem<AnthropicWireMessage>[] {
   const items: WirePlanItem<AnthropicWireMessage>[] = [];
   for (const stored of messages) {
     if (isSkipped(stored)) continue;
@@ -111,7 +111,7 @@ export function toAnthropicWire(messages: readonly StoredMessage[]): WirePlanIte
       if (!text) continue;
       message = { role: 'assistant', content: text };
     } else {
-      const blocks = anthropicBlocks(stored);
+      const blocks = anthropicBlocks(stored, imageModel);
       if (blocks.length === 0) continue;
       const only = blocks.length === 1 ? blocks[0] : undefined;
       message = {
@@ -139,7 +139,7 @@ function planItem<M>(stored: StoredMessage, message: M): WirePlanItem<M> {
  * no place for it). A summary becomes an assistant text message. Never emits empty content.
  * Each stored message maps independently of the others, so callers may memoize per message.
  */
-export function toOpenAIWire(messages: readonly StoredMessage[], system?: string): WirePlanItem<OpenAIWireMessage>[] {
+export function toOpenAIWire(messages: readonly StoredMessage[], system?: string, imageModel?: string): WirePlanItem<OpenAIWireMessage>[] {
   const items: WirePlanItem<OpenAIWireMessage>[] = [];
   if (system !== undefined && hasText(system)) {
     items.push({ id: SYSTEM_WIRE_ID, message: { role: 'system', content: system }, pinned: true, kind: 'message' });
@@ -171,7 +171,7 @@ export function toOpenAIWire(messages: readonly StoredMessage[], system?: string
       const content = block.is_error ? `Error: ${block.content}` : block.content;
       items.push(planItem(stored, { role: 'tool', tool_call_id: block.tool_use_id, content }));
     }
-    const images = stored.content.flatMap((block) => (block.type === 'image' ? [imageWireBlock('openai', block)] : []));
+    const images = stored.content.flatMap((block) => (block.type === 'image' ? [imageWireBlock('openai', block, imageModel)] : []));
     if (images.length > 0) {
       const parts = text ? [...images, { type: 'text', text }] : images;
       items.push(planItem(stored, { role: 'user', content: parts }));

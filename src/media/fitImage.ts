@@ -1,20 +1,22 @@
 /**
  * Checks an image file and scales it down to what the providers use, with the browser's
  * own decoder and an OffscreenCanvas: in the image Worker (imageWorker.ts), or in the page
- * where no Worker can start. The same result serves both providers: Anthropic scales any
- * image down to 1568 px on its long edge itself, OpenAI to 2048 px, and both refuse
- * images over 5 MB (Anthropic) or 20 MB (OpenAI).
+ * where no Worker can start. One stored image serves every model: the largest working
+ * size either provider documents for its default detail is Anthropic's high-resolution
+ * tier (2576 px on the long edge, Claude 4.7 and later); each provider scales it further
+ * down itself (see core/tokens/imageTokens.ts). 5 MB keeps the base64 well under
+ * Anthropic's 10 MB per image, and under the 5 MB its cloud platforms allow.
  */
 /** What preparing a file makes of it: the image to store, or why it cannot be sent. */
 export type PreparedImage =
   | { ok: true; blob: Blob; mediaType: string; width: number; height: number; original?: { width: number; height: number; bytes: number } }
   | { ok: false; reason: string };
 
-/** Long edge of a stored image, in pixels: the larger of the two providers' working sizes. */
-export const STORED_IMAGE_MAX_EDGE = 2048;
+/** Long edge of a stored image, in pixels: the largest size a provider reads at its default detail. */
+const STORED_IMAGE_MAX_EDGE = 2576;
 
-/** Largest stored image, in bytes: Anthropic's per-image limit. */
-export const STORED_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Largest stored image, in bytes. */
+const STORED_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 /** The image type the first bytes of a file show, whatever its name says; undefined when none of the four. */
 function sniffImageType(bytes: Uint8Array): string | undefined {

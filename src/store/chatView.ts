@@ -5,7 +5,17 @@
  * the next request will be built from.
  */
 import type { ContextPlan, ConversationTree, StoredMessage, Usage } from '../core';
-import { estimateRequestCost, estimateTextTokens, imagesToClear, imageTokens, imageTokensIn, MESSAGE_OVERHEAD_TOKENS, pricesForPrompt, versionsOf } from '../core';
+import {
+  estimateRequestCost,
+  estimateTextTokens,
+  imagesToClear,
+  imageTokens,
+  imageTokensIn,
+  MESSAGE_OVERHEAD_TOKENS,
+  pricesForPrompt,
+  versionsOf,
+  withImagesCleared,
+} from '../core';
 import { activeSummary, requestOrder, storedMessageTokens } from './history';
 import { planReport, type PlanReport } from './planReport';
 import type { TranscriptRow } from './transcript';
@@ -94,7 +104,8 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
     if (m.kind === 'summary') return; // the summary in force is placed after what it covers; older ones are superseded
     const isCovered = covered.has(m.id);
     const dim = isCovered || notSent.has(m.id);
-    const tokens = storedMessageTokens(m, ctx.wireShape, ctx.counter);
+    // An image left out counts as the note sent in its place.
+    const tokens = storedMessageTokens(withImagesCleared(m, imagesLeftOut, ctx.wireShape, ctx.modelId), ctx.wireShape, ctx.counter, ctx.modelId);
     if (!seenFirstUser && m.role === 'user') {
       seenFirstUser = true;
       if (!dim) firstUserTokens = tokens;
@@ -181,8 +192,13 @@ function lastReportedUsage(messages: readonly StoredMessage[]): Usage | undefine
 }
 
 /** Tokens of the draft as it would be sent (text and images, plus the message's framing). */
-export function draftTokens(text: string, images: readonly { width: number; height: number }[] = [], shape: 'anthropic' | 'openai' = 'anthropic'): number {
+export function draftTokens(
+  text: string,
+  images: readonly { width: number; height: number }[] = [],
+  shape: 'anthropic' | 'openai' = 'anthropic',
+  model = '',
+): number {
   let tokens = text.trim() ? estimateTextTokens(text) : 0;
-  for (const image of images) tokens += imageTokens(shape, image.width, image.height);
+  for (const image of images) tokens += imageTokens(shape, image.width, image.height, model);
   return tokens > 0 ? tokens + MESSAGE_OVERHEAD_TOKENS : 0;
 }

@@ -12,8 +12,22 @@ export type WireShape = 'anthropic' | 'openai';
 const anthropicMemo = new WeakMap<StoredMessage, PlanItem<AnthropicWireMessage>[]>();
 const openaiMemo = new WeakMap<StoredMessage, PlanItem<OpenAIWireMessage>[]>();
 const systemMemo = new Map<string, PlanItem<OpenAIWireMessage>>();
+/** Messages with images, by the model their images are priced for (a model switch prices them anew). */
+const imageMemo = new Map<string, WeakMap<StoredMessage, PlanItem[]>>();
 
-function wireOf(message: StoredMessage, shape: WireShape): PlanItem[] {
+function wireOf(message: StoredMessage, shape: WireShape, model = ''): PlanItem[] {
+  if (message.content.some((block) => block.type === 'image')) {
+    const key = `${shape}\u0000${model}`;
+    let memo = imageMemo.get(key);
+    if (!memo) {
+      memo = new WeakMap();
+      imageMemo.clear();
+      imageMemo.set(key, memo);
+    }
+    let items = memo.get(message);
+    if (!items) memo.set(message, (items = shape === 'anthropic' ? toAnthropicWire([message], model) : toOpenAIWire([message], undefined, model)));
+    return items;
+  }
   if (shape === 'anthropic') {
     let items = anthropicMemo.get(message);
     if (!items) anthropicMemo.set(message, (items = toAnthropicWire([message])));
@@ -60,7 +74,12 @@ export function requestOrder(messages: readonly StoredMessage[]): StoredMessage[
  * `keepImages` images go as images; older ones become a one-line placeholder, the first
  * thing left out of a request (the transcript marks them "not sent" by the same rule).
  */
-export function buildHistory(messages: readonly StoredMessage[], shape: WireShape, system: string, keepImages = Infinity): PlanItem[] {
+export function buildHistory(
+  messages: readonly StoredMessage[],
+  shape: WireShape,
+  system: string,
+  images: { keep: number; model: string } = { keep: Infinity, model: '' },
+): PlanItem[] {
   const items: PlanItem[] = [];
   if (shape === 'openai' && system.trim()) {
     let item = systemMemo.get(system);
@@ -72,10 +91,15 @@ export function buildHistory(messages: readonly StoredMessage[], shape: WireShap
     items.push(item);
   }
   const ordered = requestOrder(messages);
-  const cleared = imagesToClear(ordered, keepImages);
+  const cleared = imagesToClear(ordered, images.keep);
   for (const message of ordered) {
-    const shown = withImagesCleared(message, cleared, shape);
-    const wire = shown === message ? wireOf(message, shape) : shape === 'anthropic' ? toAnthropicWire([shown]) : toOpenAIWire([shown]);
+    const shown = withImagesCleared(message, cleared, shape, images.model);
+    const wire =
+      shown === message
+        ? wireOf(message, shape, images.model)
+        : shape === 'anthropic'
+          ? toAnthropicWire([shown], images.model)
+          : toOpenAIWire([shown], undefined, images.model);
     for (const item of wire) {
       items.push(message.kind === 'summary' ? { ...item, covers: message.covers ?? [] } : item);
     }
@@ -84,8 +108,8 @@ export function buildHistory(messages: readonly StoredMessage[], shape: WireShap
 }
 
 /** Tokens of one stored message as the next request would count it. */
-export function storedMessageTokens(message: StoredMessage, shape: WireShape, count: (m: WindowMessage) => number): number {
+export function storedMessageTokens(message: StoredMessage, shape: WireShape, count: (m: WindowMessage) => number, model?: string): number {
   let total = 0;
-  for (const item of wireOf(message, shape)) total += count(item.message);
+  for (const item of wireOf(message, shape, model)) total += count(item.message);
   return total;
 }

@@ -13,7 +13,7 @@ import { encodeFiles } from './imageActions';
 import { planReport } from './planReport';
 import type { Settings } from './settings';
 import { settingsProblems } from './settingsRules';
-import { turnContext, withoutTools, type TurnContext } from './turn';
+import { turnContext, withoutImages, withoutTools, type TurnContext } from './turn';
 import type { ModelListState } from './modelLists';
 
 /** What a conversation's request context is made from, all of it store state. */
@@ -26,6 +26,8 @@ export interface ContextInputs {
   hasAttachments: boolean;
   calibration: CalibrationState;
   toolsRefused: readonly string[];
+  /** Endpoints that refused images in this visit (see `toolsKey`). */
+  imagesRefused?: readonly string[];
   /** What the endpoints listed (see modelLists.ts): a window an endpoint states is planned with. */
   modelLists?: Readonly<Record<string, ModelListState>>;
 }
@@ -47,7 +49,8 @@ export function contextOf(inputs: ContextInputs, windowLimit?: number): TurnCont
     historyTools,
     inputs.modelLists,
   );
-  return ctx.tools.length > 0 && inputs.toolsRefused.includes(toolsKey(ctx)) ? withoutTools(ctx) : ctx;
+  const sure = inputs.imagesRefused?.includes(toolsKey(ctx)) ? withoutImages(ctx) : ctx;
+  return sure.tools.length > 0 && inputs.toolsRefused.includes(toolsKey(sure)) ? withoutTools(sure) : sure;
 }
 
 /** The context in force for a conversation now (`null`: a new chat). */
@@ -61,6 +64,7 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
       hasAttachments: conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0,
       calibration: state.calibration,
       toolsRefused: state.toolsRefused,
+      imagesRefused: state.imagesRefused,
       modelLists: state.modelLists,
     },
     windowLimit,
@@ -75,7 +79,7 @@ export function toolsKey(ctx: TurnContext): string {
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */
 export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], draftTokens = 0): ContextPlan {
   return planContext({
-    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt, ctx.settings.window.keepImages),
+    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt, { keep: ctx.settings.window.keepImages, model: ctx.modelId }),
     policy: ctx.policy,
     model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens, maxInputTokens: ctx.model.maxInputTokens },
     counter: ctx.counter,
@@ -155,7 +159,10 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
 export async function withFiles(rt: Runtime, request: ChatRequest): Promise<ChatRequest> {
   const refs = fileRefsIn(request.messages);
   if (refs.length === 0) return request;
-  const encoded = await encodeFiles(rt, refs.map((ref) => ref.fileId));
+  const encoded = await encodeFiles(
+    rt,
+    refs.map((ref) => ref.fileId),
+  );
   const messages: readonly { content: unknown }[] = request.messages;
   return { ...request, messages: resolveFileRefs(messages, encoded) } as ChatRequest;
 }

@@ -15,7 +15,7 @@ export interface CountedParts {
   /** Images and non-text documents whose size is unknown. */
   attachments: number;
   /** Images Windowpane attached, whose pixels are known, so they are counted as the provider counts them. */
-  images: { shape: ImageWireShape; width: number; height: number }[];
+  images: { shape: ImageWireShape; width: number; height: number; model?: string }[];
 }
 
 /** Reads the countable parts of a message; never throws on unknown block shapes. */
@@ -82,7 +82,7 @@ function collectBlock(block: unknown, parts: CountedParts): void {
     case 'image':
     case 'image_url': {
       const ref = fileRefOf(block);
-      if (ref) parts.images.push({ shape: block.type === 'image' ? 'anthropic' : 'openai', width: ref.width, height: ref.height });
+      if (ref) parts.images.push({ shape: block.type === 'image' ? 'anthropic' : 'openai', width: ref.width, height: ref.height, model: ref.model });
       else parts.attachments += 1;
       return;
     }

@@ -413,9 +413,10 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 
 /**
- * Tokens charged per image or binary document, whose size the text does not reveal.
- * Anthropic prices an image at about width × height / 750 tokens, about 1,600 for an
- * image at its default maximum size, so this errs high for smaller images.
+ * Tokens charged per image or binary document whose size the message does not reveal (an
+ * image Windowpane attached carries its pixels and is priced by its provider's formula).
+ * Anthropic's standard tier costs at most 1,568 tokens per image, so this errs high for
+ * smaller images.
  */
 export const ATTACHMENT_TOKENS = 1600;
 
@@ -434,6 +435,6 @@ export function estimateMessageTokens(message: WindowMessage): number {
   const parts = countedParts(message);
   let total = MESSAGE_OVERHEAD_TOKENS + parts.toolCalls * TOOL_CALL_OVERHEAD_TOKENS + parts.attachments * ATTACHMENT_TOKENS;
   for (const text of parts.texts) total += estimateTextTokens(text);
-  for (const image of parts.images) total += imageTokens(image.shape, image.width, image.height);
+  for (const image of parts.images) total += imageTokens(image.shape, image.width, image.height, image.model);
   return total;
 }

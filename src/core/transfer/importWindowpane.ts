@@ -5,7 +5,7 @@
  */
 import { withExplicitParents } from '../branches';
 import type { ContentBlock, Conversation, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
-import { IMAGE_MEDIA_TYPES } from '../images';
+import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
 import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ImportParseResult } from './exportFormat';
 import {
   MalformedImport,
