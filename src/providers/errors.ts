@@ -115,6 +115,10 @@ function mentionsModel(body: ApiBody): boolean {
  * vLLM without a tool parser ("\"auto\" tool choice requires --enable-auto-tool-choice"),
  * and the wordings of other OpenAI-compatible servers.
  */
+/** What OpenAI, Ollama, vLLM and LM Studio answer when the model is sent an image it cannot read. */
+const IMAGES_UNSUPPORTED =
+  /image_url is only supported by certain models|does not support (?:image|vision)|not a multimodal model|images? (?:input )?(?:is|are) not supported|model does not support images/i;
+
 const TOOLS_UNSUPPORTED =
   /does not support (?:tools|tool use|function calling)|tools? (?:is|are) not supported|(?:tool|function) calling is not supported|enable-auto-tool-choice/i;
 
@@ -126,7 +130,8 @@ function formatCount(n: number): string {
  * Translates any error an adapter meets into a WindowpaneError (returned unchanged when it
  * already is one). Codes: `auth` (401/403), `rate_limit` (429, with `retryAfterSeconds`),
  * `overloaded` (529/503), `provider` (other 5xx, 402, a 404 that is not about the model), `bad_request` with
- * `details.toolsUnsupported` (a model or server that cannot take tools),
+ * `details.toolsUnsupported` (a model or server that cannot take tools), `bad_request` with
+ * `details.imagesUnsupported` (a model that cannot read images),
  * `unknown_model` (404 naming the model), `context_length` (with `promptTokens` and
  * `limit` when the message states them), `bad_request` (other 4xx), `network`
  * (connection, CORS, timeout), `aborted`. Details carry `status`, the redacted
@@ -184,6 +189,10 @@ export function toWindowpaneError(error: unknown, ctx: ErrorContext): Windowpane
     return make('context_length', `The conversation is too long for ${ctx.model}. ${apiMessage}`);
   }
 
+  if (IMAGES_UNSUPPORTED.test(body.message ?? '')) {
+    details.imagesUnsupported = true;
+    return make('bad_request', `${ctx.model} cannot read images (${name} said: ${apiMessage})`);
+  }
   if (TOOLS_UNSUPPORTED.test(body.message ?? '')) {
     details.toolsUnsupported = true;
     return make('bad_request', `${capitalize(name)} cannot use tools with ${ctx.model}: ${apiMessage}`);

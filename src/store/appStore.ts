@@ -120,6 +120,8 @@ export interface AppState {
   calibration: CalibrationState;
   /** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
   toolsRefused: readonly string[];
+  /** Endpoints (provider, base URL, model) that refused images in this visit: later requests carry a note for each instead. */
+  imagesRefused: readonly string[];
   /** The models each endpoint listed, by provider and base URL (see modelLists.ts). */
   modelLists: Record<string, ModelListState>;
   /** What the Storage section shows, measured when it opens (see storageView.ts); null until then. */
@@ -147,6 +149,7 @@ export const initialState = (): AppState => ({
   draftImages: [],
   calibration: emptyCalibration(),
   toolsRefused: [],
+  imagesRefused: [],
   modelLists: {},
   storageView: null,
 });

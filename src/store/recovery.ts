@@ -1,17 +1,18 @@
 /**
  * What a turn does when a request fails before any text arrived: the next attempt, or
- * null to give up (the caller then reports the error). Two failures are recovered from:
- * an endpoint that refuses tools (sent again without them), and a context-length error
+ * null to give up (the caller then reports the error). Three failures are recovered from:
+ * an endpoint that refuses tools (sent again without them), one that refuses images (sent
+ * again with a note for each), and a context-length error
  * (once per answer: the calibration is tightened, a smaller window the provider states is
  * kept for the rest of the turn, and the history is planned again).
  */
 import type { ContextPlan } from '../core';
-import { isWindowpaneError, tightenCalibration } from '../core';
+import { fileRefsIn, isWindowpaneError, tightenCalibration } from '../core';
 import { notify } from './appStore';
 import { rawEstimate, updateCalibration } from './calibration';
 import { contextFor, planFor, toolsKey } from './planning';
 import { ensureSummary } from './summaries';
-import { turnHistory, withoutTools, type Turn, type TurnContext } from './turn';
+import { turnHistory, withoutImages, withoutTools, type Turn, type TurnContext } from './turn';
 
 /** One request of a turn: the context it is sent in, its plan, and whether it already retried after a context-length error. */
 export interface Attempt {
@@ -23,11 +24,30 @@ export interface Attempt {
 /** The attempt to make after `error`, or null to give up. `answerId` is the answer being written (left out of the history). */
 export async function recover(turn: Turn, attempt: Attempt, error: unknown, answerId: string): Promise<Attempt | null> {
   if (attempt.ctx.tools.length > 0 && isToolsRefusal(error)) return withoutToolsAfter(turn, attempt, error, answerId);
+  if (isImagesRefusal(error) && fileRefsIn(attempt.plan.messages.map((item) => item.message)).length > 0)
+    return withoutImagesAfter(turn, attempt, error, answerId);
   if (!attempt.contextRetried && isWindowpaneError(error, 'context_length')) {
     const { promptTokens = 0, limit = 0 } = error.details;
     return smallerAfter(turn, attempt, { promptTokens, limit }, answerId);
   }
   return null;
+}
+
+function isImagesRefusal(error: unknown): error is Error {
+  return isWindowpaneError(error, 'bad_request') && error.details.imagesUnsupported === true;
+}
+
+/** A model that cannot read images: say so, naming it, and send the turn again with a note for each image. */
+function withoutImagesAfter(turn: Turn, attempt: Attempt, error: Error, answerId: string): Attempt {
+  const { rt } = turn;
+  rt.store.setState(({ imagesRefused }) => ({ imagesRefused: [...imagesRefused, toolsKey(attempt.ctx)] }));
+  const ctx = withoutImages(attempt.ctx);
+  notify(rt, {
+    id: `images-refused-${toolsKey(ctx)}`,
+    tone: 'warning',
+    text: `${error.message} Windowpane sent the message again without its images, and will send ${ctx.modelId} none in this visit; they stay in the conversation. Pick a model that reads images to send them.`,
+  });
+  return { ...attempt, ctx, plan: planFor(ctx, turnHistory(turn, answerId)) };
 }
 
 function isToolsRefusal(error: unknown): error is Error {

@@ -101,6 +101,11 @@ export function withoutTools(ctx: TurnContext): TurnContext {
   return { ...ctx, tools: [], toolsText: '' };
 }
 
+/** The same context sending no images: each goes as its one-line note (a model that cannot read them). */
+export function withoutImages(ctx: TurnContext): TurnContext {
+  return { ...ctx, settings: { ...ctx.settings, window: { ...ctx.settings.window, keepImages: 0 } } };
+}
+
 const MAX_DEFAULT_RESERVE = 8192;
 
 /** `hasAttachments`: the conversation has files for read_attachment to read. */

@@ -261,6 +261,23 @@ describe('OpenAI errors through the SDK', () => {
     );
     expect(other.details.toolsUnsupported).toBeUndefined();
   });
+
+  it('names the model when it cannot read images (OpenAI, Ollama, vLLM), marked so the turn can go again without them', async () => {
+    const openai = await failure(
+      await openAIWith(openAIError(400, { message: 'Invalid content type. image_url is only supported by certain models.', type: 'invalid_request_error' })),
+      'gpt-3.5-turbo',
+    );
+    expect(openai.code).toBe('bad_request');
+    expect(openai.details.imagesUnsupported).toBe(true);
+    expect(openai.message).toBe('gpt-3.5-turbo cannot read images (OpenAI said: Invalid content type. image_url is only supported by certain models.)');
+    const ollama = await failure(
+      await openAIWith(openAIError(400, { message: 'this model does not support image input', type: 'api_error' }), true),
+      'llama3.2',
+    );
+    expect(ollama.details.imagesUnsupported).toBe(true);
+    const vllm = await failure(await openAIWith(openAIError(400, { message: 'qwen2 is not a multimodal model None', type: 'BadRequestError' }), true), 'qwen2');
+    expect(vllm.details.imagesUnsupported).toBe(true);
+  });
 });
 
 describe('aborts and redaction', () => {
