@@ -2,6 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/components/Composer';
+import { imageTokens } from '../../src/core';
 
 describe('Composer', () => {
   it('sends the draft on Enter and clears the box', async () => {
@@ -92,5 +93,48 @@ describe('Composer: attachments', () => {
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('What failed?');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(onSend).toHaveBeenCalledWith('What failed?');
+  });
+
+  describe('images', () => {
+    const shot = {
+      id: 'i1',
+      name: 'screen.png',
+      mediaType: 'image/png',
+      blob: new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' }),
+      width: 2576,
+      height: 1449,
+      bytes: 1_400_000,
+      original: { width: 3840, height: 2160, bytes: 6_400_000 },
+    };
+
+    it('takes images pasted into the box, and only them', () => {
+      const onPasteImages = vi.fn();
+      render(<Composer onSend={vi.fn()} onPasteImages={onPasteImages} />);
+      const image = new File(['x'], 'image.png', { type: 'image/png' });
+      const notImage = new File(['y'], 'notes.txt', { type: 'text/plain' });
+      fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), { clipboardData: { files: [image, notImage] } });
+      expect(onPasteImages).toHaveBeenCalledWith([image]);
+      onPasteImages.mockClear();
+      fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), { clipboardData: { files: [] } });
+      expect(onPasteImages).not.toHaveBeenCalled();
+    });
+
+    it('shows each image with its size, pixels, estimated tokens and what it was scaled from, removable', async () => {
+      const onRemoveImage = vi.fn();
+      render(<Composer onSend={vi.fn()} images={[shot]} imagePricing={{ shape: 'anthropic', model: 'claude-opus-5-5' }} onRemoveImage={onRemoveImage} />);
+      const chip = within(screen.getByRole('list', { name: 'Images to send' })).getByRole('listitem');
+      expect(within(chip).getByRole('img', { name: 'screen.png' })).toBeInTheDocument();
+      expect(chip).toHaveTextContent(`2576×1449 · 1.3 MB · ≈${imageTokens('anthropic', 2576, 1449, 'claude-opus-5-5').toLocaleString('en-US')} tokens`);
+      expect(chip).toHaveTextContent('scaled down from 3840×2160, 6.1 MB');
+      await userEvent.click(within(chip).getByRole('button', { name: 'Remove screen.png' }));
+      expect(onRemoveImage).toHaveBeenCalledWith('i1');
+    });
+
+    it('sends an image without any text', async () => {
+      const onSend = vi.fn();
+      render(<Composer onSend={onSend} images={[shot]} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+      expect(onSend).toHaveBeenCalledWith('');
+    });
   });
 });

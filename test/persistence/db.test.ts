@@ -59,7 +59,16 @@ describe('schema', () => {
   it('builds every store and index in a fresh database', async () => {
     const db = await openWindowpaneDb({ factory: new IDBFactory() });
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['attachments', 'calibration', 'conversations', 'files', 'messages', 'searchIndex', 'settings', 'summaryCache']);
+    expect([...db.objectStoreNames].sort()).toEqual([
+      'attachments',
+      'calibration',
+      'conversations',
+      'files',
+      'messages',
+      'searchIndex',
+      'settings',
+      'summaryCache',
+    ]);
     const tx = db.transaction(['conversations', 'messages', 'attachments', 'files']);
     expect([...tx.objectStore('conversations').indexNames]).toEqual(['byUpdatedAt']);
     expect([...tx.objectStore('messages').indexNames].sort()).toEqual(['byConversation', 'byStatus']);
