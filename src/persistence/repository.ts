@@ -444,9 +444,13 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       await withTransaction(db, ['conversations', 'files'], 'readwrite', what, async (tx) => {
         for (const owner of new Set(records.map((r) => r.conversationId))) {
           if ((await tx.objectStore('conversations').getKey(owner)) === undefined) {
-            throw new WindowpaneError('storage', 'This conversation no longer exists (it may have been deleted in another tab), so the images were not saved.', {
-              conversationId: owner,
-            });
+            throw new WindowpaneError(
+              'storage',
+              'This conversation no longer exists (it may have been deleted in another tab), so the images were not saved.',
+              {
+                conversationId: owner,
+              },
+            );
           }
         }
         await eachRequest(records, (r) => tx.objectStore('files').put(r));

@@ -35,7 +35,8 @@ import { turnHistory, type Turn, type TurnContext } from './turn';
 export function send(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): boolean {
   // The composer's images go with a new message, not with an edit of an earlier one.
   const withImages = !edit && rt.store.getState().draftImages.length > 0;
-  if ((!text.trim() && !withImages) || rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'message')) return false;
+  if ((!text.trim() && !withImages) || rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'message'))
+    return false;
   void busyWith(rt, conversationId ?? 'new', async () => {
     const id = await postUserMessage(rt, conversationId, text, edit);
     if (id) await answerTurn(rt, id);
