@@ -143,6 +143,10 @@ export interface Repository {
   addFiles(records: readonly FileRecord[]): Promise<void>;
   /** One stored file, or undefined when it is gone (its conversation or attachments were deleted). */
   getFile(id: string): Promise<FileRecord | undefined>;
+  /** Removes every image of a conversation; returns them (for undo). Its messages then say the file was deleted. */
+  deleteFiles(conversationId: string): Promise<FileRecord[]>;
+  /** Puts back what `deleteFiles` returned (see `addFiles` for when it throws). */
+  restoreFiles(records: readonly FileRecord[]): Promise<void>;
   /** A conversation's attachments, oldest first (by name among those attached at once). */
   listAttachments(conversationId: string): Promise<AttachmentRecord[]>;
   /** Removes one attachment; returns it (for undo), or undefined if it was absent. */
@@ -459,6 +463,21 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
 
     async getFile(id) {
       return withTransaction(db, ['files'], 'readonly', 'read the image', (tx) => tx.store.get(id));
+    },
+
+    async deleteFiles(conversationId) {
+      const removed = await withTransaction(db, ['files'], 'readwrite', 'delete the images', async (tx) => {
+        const records = await tx.store.index('byConversation').getAll(conversationId);
+        await eachRequest(records, (f) => tx.store.delete(f.id));
+        return records;
+      });
+      if (removed.length > 0) announce({ type: 'attachments-changed', conversationId });
+      return removed;
+    },
+
+    async restoreFiles(records) {
+      await this.addFiles(records);
+      for (const conversationId of new Set(records.map((r) => r.conversationId))) announce({ type: 'attachments-changed', conversationId });
     },
 
     async listAttachments(conversationId) {

@@ -5,7 +5,7 @@
  * differ), good for telling which conversations are large.
  */
 import { readStoredConversation, utf8Bytes } from '../core';
-import { withTransaction, type WindowpaneDb } from './db';
+import { withTransaction, type WindowpaneDb, type WindowpaneSchema } from './db';
 
 /** One conversation's share of storage; sizes are estimates in bytes (see `recordBytes`). */
 export interface ConversationStorage {
@@ -14,6 +14,7 @@ export interface ConversationStorage {
   /** Stored message records, summaries and every branch included. */
   messages: number;
   messageBytes: number;
+  /** Text files attached and images sent. */
   attachments: number;
   attachmentBytes: number;
   updatedAt: number;
@@ -30,6 +31,11 @@ export interface StorageReport {
 const MESSAGE_BATCH = 500;
 /** Attachments are up to 5 MB each, so far fewer are read at once. */
 const ATTACHMENT_BATCH = 8;
+
+/** An image's size: its bytes, and its other fields as JSON (a Blob has no JSON of its own). */
+export function fileBytes(record: { blob: Blob; bytes: number }): number {
+  return record.bytes + recordBytes({ ...record, blob: undefined });
+}
 
 /** A record's size as the UTF-8 length of its JSON: an estimate of what it takes in storage. */
 export function recordBytes(record: unknown): number {
@@ -63,6 +69,12 @@ export async function measureStorage(db: WindowpaneDb): Promise<StorageReport> {
     row.attachments++;
     row.attachmentBytes += recordBytes(attachment);
   });
+  await eachBatch(db, 'files', ATTACHMENT_BATCH, (file) => {
+    const row = byId.get(file.conversationId);
+    if (!row) return;
+    row.attachments++;
+    row.attachmentBytes += fileBytes(file);
+  });
   const conversations = [...byId.values()].sort((a, b) => sizeOf(b) - sizeOf(a) || b.updatedAt - a.updatedAt);
   return { conversations, totalBytes: conversations.reduce((sum, row) => sum + sizeOf(row), 0) };
 }
@@ -72,11 +84,11 @@ function sizeOf(row: ConversationStorage): number {
 }
 
 /** Hands every record of `store` to `visit`, `size` records per transaction, in primary-key order. */
-async function eachBatch<Name extends 'messages' | 'attachments'>(
+async function eachBatch<Name extends 'messages' | 'attachments' | 'files'>(
   db: WindowpaneDb,
   store: Name,
   size: number,
-  visit: (record: { conversationId: string }) => void,
+  visit: (record: WindowpaneSchema[Name]['value']) => void,
 ): Promise<void> {
   let after: string | undefined;
   for (;;) {

@@ -6,10 +6,12 @@
  */
 import type { Conversation } from '../core';
 import {
+  fileBytes,
   readBrowserStorage,
   recordBytes,
   requestPersistentStorage,
   type AttachmentRecord,
+  type FileRecord,
   type BrowserStorageFacts,
   type ConversationStorage,
   type PersistenceOutcome,
@@ -116,34 +118,37 @@ function refreshChips(rt: Runtime, conversationId: string): Promise<void> | unde
 export async function deleteAttachmentsOf(rt: Runtime, conversationId: string): Promise<void> {
   const title = rt.store.getState().conversations.find((c) => c.id === conversationId)?.title ?? 'this conversation';
   let removed: AttachmentRecord[];
+  let images: FileRecord[];
   try {
     removed = await repo(rt).deleteAttachments(conversationId);
+    images = await repo(rt).deleteFiles(conversationId);
   } catch (error) {
     reportError(rt, error, 'delete the attached files', 'storage');
     return;
   }
-  const bytes = removed.reduce((sum, record) => sum + recordBytes(record), 0);
-  addToRow(rt, conversationId, -removed.length, -bytes);
+  const bytes = removed.reduce((sum, record) => sum + recordBytes(record), 0) + images.reduce((sum, record) => sum + fileBytes(record), 0);
+  const count = removed.length + images.length;
+  addToRow(rt, conversationId, -count, -bytes);
   await refreshChips(rt, conversationId);
-  if (removed.length === 0) return;
-  const files = removed.length === 1 ? `${removed[0]!.name}` : `${removed.length} attached files`;
+  if (count === 0) return;
+  const files = count === 1 ? `${(removed[0] ?? images[0])!.name}` : `${count} attached files`;
   notify(
     rt,
     {
       tone: 'info',
       text: `Deleted ${files} from “${title}” (${formatBytes(bytes)}).`,
-      action: { label: 'Undo', run: () => void undoDeleteAttachments(rt, removed, bytes) },
+      action: { label: 'Undo', run: () => void undoDeleteAttachments(rt, conversationId, removed, images, bytes) },
       section: 'storage',
     },
     15000,
   );
 }
 
-async function undoDeleteAttachments(rt: Runtime, removed: AttachmentRecord[], bytes: number): Promise<void> {
-  const conversationId = removed[0]!.conversationId;
+async function undoDeleteAttachments(rt: Runtime, conversationId: string, removed: AttachmentRecord[], images: FileRecord[], bytes: number): Promise<void> {
   try {
-    await repo(rt).restoreAttachments(removed);
-    addToRow(rt, conversationId, removed.length, bytes);
+    if (removed.length > 0) await repo(rt).restoreAttachments(removed);
+    if (images.length > 0) await repo(rt).restoreFiles(images);
+    addToRow(rt, conversationId, removed.length + images.length, bytes);
   } catch (error) {
     reportError(rt, error, 'put the attached files back', 'storage');
   }

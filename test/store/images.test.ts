@@ -6,7 +6,7 @@
  */
 import { File as NodeFile } from 'node:buffer';
 import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { imageTokens, validateRequest, WindowpaneError, type ContentBlock } from '../../src/core';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
 import type { Runtime } from '../../src/store/appStore';
@@ -14,6 +14,7 @@ import { addDraftImages, removeDraftImage } from '../../src/store/imageActions';
 import { contextFor, planFor } from '../../src/store/planning';
 import * as chat from '../../src/store/sendPipeline';
 import { shownBranch } from '../../src/store/branches';
+import { deleteAttachmentsOf, loadStorageView } from '../../src/store/storageView';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';
 import { answer, scriptedRuntime, settled } from './scriptedStore';
 
@@ -111,6 +112,17 @@ describe('images sent with a message', () => {
     expect(rt.store.getState().notices.at(-1)!.text).toBe('broken.png could not be added: the image is damaged or cannot be decoded.');
   });
 
+  it('adds images pasted one after another in that order, however long each takes', async () => {
+    const { rt } = await start();
+    const slow = rt.deps.prepareImage!;
+    rt.deps.prepareImage = async (file) => {
+      if (file.name === 'large.png') await new Promise((resolve) => setTimeout(resolve, 50));
+      return slow(file);
+    };
+    await Promise.all([addDraftImages(rt, [png('large.png')]), addDraftImages(rt, [png('small.png')])]);
+    expect(rt.store.getState().draftImages.map((i) => i.name)).toEqual(['large.png', 'small.png']);
+  });
+
   it('removes an image from the composer with Undo putting it back in its place', async () => {
     const { rt } = await start();
     await addDraftImages(rt, [png('a.png'), png('b.png'), png('c.png')]);
@@ -170,3 +182,29 @@ describe('a model that cannot read images', () => {
     expect(requests.slice(2).map((r) => imagesIn(r).length)).toEqual([0]);
   });
 });
+
+describe('images in the Storage section', () => {
+  it('counts the images a conversation holds, and deletes them with its attachments, Undo putting them back', async () => {
+    const { rt, requests } = await start('anthropic');
+    await sendWith(rt, 'Two pictures', [png('a.png'), png('b.png')]);
+    const id = rt.store.getState().activeId!;
+    await loadStorageView(rt);
+    const row = () => rt.store.getState().storageView!.report!.conversations.find((c) => c.id === id)!;
+    expect(row().attachments).toBe(2);
+    expect(row().attachmentBytes).toBeGreaterThan(2 * PNG_BYTES.length);
+
+    await deleteAttachmentsOf(rt, id);
+    expect(row()).toMatchObject({ attachments: 0, attachmentBytes: 0 });
+    const notice = rt.store.getState().notices.find((n) => n.text.startsWith('Deleted 2 attached files'))!;
+    expect(chat.send(rt, id, 'Still there?')).toBe(true);
+    await settled(rt);
+    expect(JSON.stringify(requests.at(-1)!.messages[0]!.content)).toContain('[image: a.png — the file was deleted, so it is not sent]');
+
+    notice.action!.run();
+    await vi.waitFor(async () => expect(await rt.repository.getFile(imageIds(rt)[0]!)).toBeDefined());
+    expect(row().attachments).toBe(2);
+  });
+});
+
+const imageIds = (rt: Runtime) =>
+  shownBranch(rt.store.getState(), rt.store.getState().activeId).flatMap((m) => m.content.flatMap((b) => (b.type === 'image' ? [b.fileId] : [])));
