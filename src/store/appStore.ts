@@ -186,6 +186,8 @@ export interface Runtime {
   stopWatchingAttachments: (() => void) | null;
   /** Images of conversations storage could not take, kept for this visit, by file id. */
   memoryFiles: Map<string, Blob>;
+  /** The images being added to the composer, so a later paste waits for an earlier one. */
+  imageWork: Promise<void>;
 }
 
 export function createRuntime(deps: AppDeps): Runtime {
@@ -204,6 +206,7 @@ export function createRuntime(deps: AppDeps): Runtime {
     calibrationLoaded: new Set(),
     stopWatchingAttachments: null,
     memoryFiles: new Map(),
+    imageWork: Promise.resolve(),
   };
 }
 

@@ -41,9 +41,16 @@ function imageName(file: File, index: number): string {
 /**
  * Adds images to the composer: each is checked (type, size, that it decodes) and scaled
  * down when larger than either provider uses; a file that cannot be sent is named with
- * the reason and the others are added.
+ * the reason and the others are added. Images pasted or dropped one after another are
+ * added in that order, however long each takes to scale.
  */
-export async function addDraftImages(rt: Runtime, files: readonly File[]): Promise<void> {
+export function addDraftImages(rt: Runtime, files: readonly File[]): Promise<void> {
+  const added = rt.imageWork.then(() => prepareAll(rt, files));
+  rt.imageWork = added.catch(() => undefined);
+  return added;
+}
+
+async function prepareAll(rt: Runtime, files: readonly File[]): Promise<void> {
   const problems: string[] = [];
   const added: DraftImage[] = [];
   for (const [index, file] of files.entries()) {
