@@ -101,7 +101,8 @@ export function App() {
           isDemo={provider === 'demo'}
           canExportActive={Boolean(conversation)}
           onSettings={actions.openSettings}
-          onExport={(format, scope) => void actions.exportConversations(format, scope)}
+          onExport={(format, scope, withImages) => void actions.exportConversations(format, scope, withImages)}
+          imageBytes={actions.exportImageBytes}
           models={picker.choices}
           modelId={picker.modelId}
           onModelChange={(id) => void actions.switchModel(id)}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ModelChoice } from '../core';
+import { formatBytes } from '../store';
 
 export interface ChatHeaderProps {
   title: string;
@@ -7,7 +8,9 @@ export interface ChatHeaderProps {
   isDemo: boolean;
   canExportActive: boolean;
   onSettings: () => void;
-  onExport: (format: 'json' | 'markdown', scope: 'active' | 'all') => void;
+  onExport: (format: 'json' | 'markdown', scope: 'active' | 'all', withImages?: boolean) => void;
+  /** Bytes of the images an export with images would carry (this conversation's, everyone's), asked when the menu opens. */
+  imageBytes?: () => Promise<{ active: number; all: number } | null>;
   /** The models to switch between (with their windows); without them, or on the Demo, the model is only named. */
   models?: readonly ModelChoice[];
   /** The model the next message goes to. */
@@ -19,7 +22,7 @@ export interface ChatHeaderProps {
 const windowText = (choice: ModelChoice) => `${choice.contextWindow.toLocaleString('en-US')} tokens${choice.windowSource === 'guess' ? ', a guess' : ''}`;
 
 /** Title, the model in use (labelled when it is the Demo), Settings and Export. */
-export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSettings, onExport, models, modelId, onModelChange }: ChatHeaderProps) {
+export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSettings, onExport, imageBytes, models, modelId, onModelChange }: ChatHeaderProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
 
@@ -55,9 +58,15 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
     };
   }, [menuOpen]);
 
-  const choose = (format: 'json' | 'markdown', scope: 'active' | 'all') => {
+  const [images, setImages] = useState<{ active: number; all: number } | null>(null);
+  const choose = (format: 'json' | 'markdown', scope: 'active' | 'all', withImages = false) => {
     setMenuOpen(false);
-    onExport(format, scope);
+    onExport(format, scope, withImages);
+  };
+  const openMenu = () => {
+    setMenuOpen((open) => !open);
+    setImages(null);
+    void imageBytes?.().then(setImages);
   };
 
   return (
@@ -98,7 +107,7 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
             aria-label="Other formats"
             aria-haspopup="menu"
             aria-expanded={menuOpen}
-            onClick={() => setMenuOpen((o) => !o)}
+            onClick={openMenu}
           >
             ▾
           </button>
@@ -110,6 +119,11 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
                 <button type="button" role="menuitem" onClick={() => choose('json', 'active')}>
                   This conversation (JSON)
                 </button>
+                {images && images.active > 0 && (
+                  <button type="button" role="menuitem" onClick={() => choose('json', 'active', true)}>
+                    This conversation with its images (JSON, {formatBytes(images.active)})
+                  </button>
+                )}
                 <button type="button" role="menuitem" onClick={() => choose('markdown', 'active')}>
                   This conversation (Markdown)
                 </button>
@@ -118,6 +132,11 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
             <button type="button" role="menuitem" onClick={() => choose('json', 'all')}>
               All conversations (JSON)
             </button>
+            {images && images.all > 0 && (
+              <button type="button" role="menuitem" onClick={() => choose('json', 'all', true)}>
+                All conversations with their images (JSON, {formatBytes(images.all)})
+              </button>
+            )}
             <button type="button" role="menuitem" onClick={() => choose('markdown', 'all')}>
               All conversations (Markdown)
             </button>

@@ -1,4 +1,5 @@
 // The persistence layer's public surface: the store imports from here.
+export * from './base64';
 export * from './db';
 export * from './persistentStorage';
 export * from './repository';

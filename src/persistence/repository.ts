@@ -147,6 +147,8 @@ export interface Repository {
   deleteFiles(conversationId: string): Promise<FileRecord[]>;
   /** Puts back what `deleteFiles` returned (see `addFiles` for when it throws). */
   restoreFiles(records: readonly FileRecord[]): Promise<void>;
+  /** The images of the given conversations (all when `ids` is omitted). */
+  listFiles(ids?: readonly string[]): Promise<FileRecord[]>;
   /** A conversation's attachments, oldest first (by name among those attached at once). */
   listAttachments(conversationId: string): Promise<AttachmentRecord[]>;
   /** Removes one attachment; returns it (for undo), or undefined if it was absent. */
@@ -473,6 +475,14 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       });
       if (removed.length > 0) announce({ type: 'attachments-changed', conversationId });
       return removed;
+    },
+
+    async listFiles(ids) {
+      return withTransaction(db, ['files'], 'readonly', 'read the images', async (tx) => {
+        if (ids === undefined) return tx.store.getAll();
+        const lists = await Promise.all(ids.map((id) => tx.store.index('byConversation').getAll(id)));
+        return lists.flat();
+      });
     },
 
     async restoreFiles(records) {

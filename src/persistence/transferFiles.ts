@@ -2,7 +2,8 @@
  * Export and import against storage: reads records for the pure exporters in
  * core/transfer, and writes what the pure import parser returns in one transaction.
  */
-import type { ErrorCode, MarkdownExportOptions } from '../core';
+import type { ErrorCode, ExportedFile, MarkdownExportOptions } from '../core';
+import { blobToBase64 } from './base64';
 import { checkImportSize, exportToJson, exportToMarkdown, parseImport } from '../core';
 import type { ImportSummary, Repository } from './repository';
 import { toStorageError } from './storageErrors';
@@ -52,9 +53,24 @@ export async function importFromText(
   }
 }
 
-/** The Windowpane JSON export of the given conversations (all when `ids` is omitted). */
-export async function exportJsonText(repository: Pick<Repository, 'readForExport'>, ids?: readonly string[], exportedAt: number = Date.now()): Promise<string> {
-  return exportToJson(await repository.readForExport(ids), exportedAt);
+/**
+ * The Windowpane JSON export of the given conversations (all when `ids` is omitted);
+ * `withImages` carries the images their messages refer to, bytes and all.
+ */
+export async function exportJsonText(
+  repository: Pick<Repository, 'readForExport' | 'listFiles'>,
+  ids?: readonly string[],
+  exportedAt: number = Date.now(),
+  withImages = false,
+): Promise<string> {
+  const records = await repository.readForExport(ids);
+  if (!withImages) return exportToJson(records, exportedAt);
+  const files: ExportedFile[] = [];
+  for (const record of await repository.listFiles(records.map((r) => r.conversation.id))) {
+    const { id, conversationId, name, mediaType, bytes, createdAt } = record;
+    files.push({ id, conversationId, name, mediaType, bytes, createdAt, data: await blobToBase64(record.blob) });
+  }
+  return exportToJson(records, exportedAt, files);
 }
 
 /** The Markdown transcript of the given conversations (all when `ids` is omitted). */

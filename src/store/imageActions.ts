@@ -6,7 +6,7 @@
  */
 import { IMAGE_MEDIA_TYPES, type ImageBlock } from '../core';
 import type { PreparedImage } from '../media/fitImage';
-import type { FileRecord } from '../persistence';
+import { blobToBase64, type FileRecord } from '../persistence';
 import { notify, repo, type Runtime } from './appStore';
 
 /** The largest image file taken, in bytes (30 MB); larger ones are refused before they are read. */
@@ -148,23 +148,12 @@ export async function readImage(rt: Runtime, fileId: string): Promise<Blob | und
   }
 }
 
-/** A Blob's bytes in base64 (the browser's own encoder where it has one). */
-async function base64Of(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
-  if (native) return native.call(bytes);
-  let binary = '';
-  // In slices: String.fromCharCode takes its bytes as arguments, and a stack holds only so many.
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
 /** The base64 bytes of every file `fileIds` names that is still stored (a deleted one is left out). */
 export async function encodeFiles(rt: Runtime, fileIds: readonly string[]): Promise<Map<string, string>> {
   const encoded = new Map<string, string>();
   for (const id of fileIds) {
     const blob = await readImage(rt, id);
-    if (blob) encoded.set(id, await base64Of(blob));
+    if (blob) encoded.set(id, await blobToBase64(blob));
   }
   return encoded;
 }

@@ -61,7 +61,9 @@ export function bindActions(rt: Runtime) {
     saveSettings: (settings: Settings, scope: 'global' | 'conversation') => conversations.saveSettings(rt, settings, scope),
     openSettings: () => rt.store.setState({ settingsOpen: true }),
     closeSettings: () => rt.store.setState({ settingsOpen: false }),
-    exportConversations: (format: 'json' | 'markdown', scope: 'active' | 'all') => transfer.exportConversations(rt, format, scope),
+    exportConversations: (format: 'json' | 'markdown', scope: 'active' | 'all', withImages?: boolean) =>
+      transfer.exportConversations(rt, format, scope, withImages),
+    exportImageBytes: () => transfer.exportImageBytes(rt),
     importFile: (file: File) => transfer.importFile(rt, file),
     dismissNotice: (id: string) => dismiss(rt, id),
     send: (conversationId: string | null, text: string) => chat.send(rt, conversationId, text),

@@ -28,8 +28,24 @@ function fileStem(title: string): string {
   );
 }
 
-/** Downloads one conversation (or all) as Windowpane JSON or Markdown. API keys are never included. */
-export async function exportConversations(rt: Runtime, format: 'json' | 'markdown', scope: 'active' | 'all'): Promise<void> {
+/** Bytes of the images a JSON export with images would carry, for the open conversation and for all; null without storage. */
+export async function exportImageBytes(rt: Runtime): Promise<{ active: number; all: number } | null> {
+  if (rt.inMemory) return null;
+  try {
+    const files = await repo(rt).listFiles();
+    const activeId = rt.store.getState().activeId;
+    const sum = (list: typeof files) => list.reduce((total, file) => total + file.bytes, 0);
+    return { active: sum(files.filter((f) => f.conversationId === activeId)), all: sum(files) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Downloads one conversation (or all) as Windowpane JSON or Markdown. API keys are never
+ * included; `withImages` makes the JSON a complete backup, the images' bytes inside.
+ */
+export async function exportConversations(rt: Runtime, format: 'json' | 'markdown', scope: 'active' | 'all', withImages = false): Promise<void> {
   const state = rt.store.getState();
   const repository = repo(rt);
   const ids = scope === 'active' && state.activeId ? [state.activeId] : undefined;
@@ -40,7 +56,7 @@ export async function exportConversations(rt: Runtime, format: 'json' | 'markdow
     return;
   }
   try {
-    if (format === 'json') download(`${fileStem(title)}-${date}.json`, 'application/json', await exportJsonText(repository, ids, rt.deps.now()));
+    if (format === 'json') download(`${fileStem(title)}-${date}.json`, 'application/json', await exportJsonText(repository, ids, rt.deps.now(), withImages));
     else {
       // Trim markers go where the transcript dims messages: those the next request leaves out or a summary covers.
       // Markdown holds one branch: the one this tab shows, else the one last shown.

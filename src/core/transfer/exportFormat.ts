@@ -30,6 +30,20 @@ export interface WindowpaneExport {
   /** When the file was written, epoch milliseconds. */
   exportedAt: number;
   conversations: ConversationRecords[];
+  /** The images the messages refer to, when the export was asked to carry them (a complete backup). */
+  files?: ExportedFile[];
+}
+
+/** An image carried in an export: its record, and its bytes in base64. */
+export interface ExportedFile {
+  id: string;
+  conversationId: string;
+  name: string;
+  mediaType: string;
+  /** Bytes of the file (what `data` decodes to). */
+  bytes: number;
+  createdAt: number;
+  data: string;
 }
 
 /**
@@ -54,6 +68,8 @@ export interface ImportBatch {
   format: ImportFormat;
   /** One entry per conversation of the file, each holding all of its branches as one tree. */
   conversations: ConversationRecords[];
+  /** Images the file carries, for its conversations' messages. */
+  files?: ExportedFile[];
 }
 
 /** Why a file could not be imported; `message` is written for the user. */

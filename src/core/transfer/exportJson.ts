@@ -5,7 +5,7 @@
  */
 import { withExplicitParents } from '../branches';
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
-import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type WindowpaneExport } from './exportFormat';
+import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ExportedFile, type WindowpaneExport } from './exportFormat';
 import { withoutSecrets } from './secrets';
 
 /**
@@ -13,14 +13,26 @@ import { withoutSecrets } from './secrets';
  * written at `exportedAt` (epoch ms). Messages are written in `seq` order, each with the
  * parent it is read as following (a record written before branches existed gets the one
  * it implies). Credentials inside `overrides` are removed; nothing else is changed or dropped.
+ * `files`, when given, are the images the messages refer to, written with their bytes.
  */
-export function exportToJson(entries: readonly ConversationRecords[], exportedAt: number): string {
+export function exportToJson(entries: readonly ConversationRecords[], exportedAt: number, files?: readonly ExportedFile[]): string {
   const file: WindowpaneExport = {
     format: WINDOWPANE_EXPORT_FORMAT,
     version: WINDOWPANE_EXPORT_VERSION,
     exportedAt,
     conversations: entries.map(exportRecords),
   };
+  if (files) {
+    file.files = files.map(({ id, conversationId, name, mediaType, bytes, createdAt, data }) => ({
+      id,
+      conversationId,
+      name,
+      mediaType,
+      bytes,
+      createdAt,
+      data,
+    }));
+  }
   return JSON.stringify(file, null, 2);
 }
 

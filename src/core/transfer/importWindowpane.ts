@@ -6,7 +6,14 @@
 import { withExplicitParents } from '../branches';
 import type { ContentBlock, Conversation, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
 import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
-import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ImportParseResult } from './exportFormat';
+import {
+  WINDOWPANE_EXPORT_FORMAT,
+  WINDOWPANE_EXPORT_VERSION,
+  type ConversationRecords,
+  type ExportedFile,
+  type ImportBatch,
+  type ImportParseResult,
+} from './exportFormat';
 import {
   MalformedImport,
   malformed,
@@ -92,13 +99,39 @@ export function parseWindowpaneExport(data: unknown): ImportParseResult {
       conversation.messageCount = messages.length;
       return { conversation, messages: withExplicitParents(messages) };
     });
-    return { ok: true, value: { format: 'windowpane', conversations } };
+    const batch: ImportBatch = { format: 'windowpane', conversations };
+    if (file.files !== undefined) batch.files = readArray(file.files, 'files').map((raw, i) => readExportedFile(raw, `files[${i}]`, conversationIds));
+    return { ok: true, value: batch };
   } catch (error) {
     if (error instanceof MalformedImport) {
       return invalid(`This Windowpane export is damaged, so nothing was imported: ${error.message}.`);
     }
     throw error;
   }
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** An image an export carries: its record, and base64 bytes that decode to exactly `bytes`. */
+function readExportedFile(value: unknown, path: string, conversationIds: ReadonlySet<string>): ExportedFile {
+  const raw = readRecord(value, path);
+  const conversationId = readNonEmptyString(raw.conversationId, `${path}.conversationId`);
+  if (!conversationIds.has(conversationId)) malformed(`${path}.conversationId`, 'the id of a conversation in the file', conversationId);
+  const data = readString(raw.data, `${path}.data`);
+  const bytes = readByteCount(raw.bytes, `${path}.bytes`);
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  if (data.length % 4 !== 0 || !BASE64.test(data) || (data.length / 4) * 3 - padding !== bytes) {
+    malformed(`${path}.data`, `the file's ${bytes} bytes in base64`, `${data.slice(0, 12)}…`);
+  }
+  return {
+    id: readNonEmptyString(raw.id, `${path}.id`),
+    conversationId,
+    name: readString(raw.name, `${path}.name`),
+    mediaType: readOneOf(raw.mediaType, IMAGE_MEDIA_TYPES, `${path}.mediaType`),
+    bytes,
+    createdAt: readFiniteNumber(raw.createdAt, `${path}.createdAt`),
+    data,
+  };
 }
 
 function invalid(message: string): ImportParseResult {
