@@ -61,7 +61,8 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
   const [images, setImages] = useState<{ active: number; all: number } | null>(null);
   const choose = (format: 'json' | 'markdown', scope: 'active' | 'all', withImages = false) => {
     setMenuOpen(false);
-    onExport(format, scope, withImages);
+    if (withImages) onExport(format, scope, true);
+    else onExport(format, scope);
   };
   const openMenu = () => {
     setMenuOpen((open) => !open);

@@ -12,6 +12,27 @@ function header(canExportActive: boolean) {
 }
 
 describe('ChatHeader export', () => {
+  it('offers JSON with the images, giving their size, when there are images to carry', async () => {
+    const onExport = vi.fn();
+    render(
+      <ChatHeader
+        title="Plans"
+        modelLabel="Claude Sonnet 5.5"
+        isDemo={false}
+        canExportActive
+        onSettings={() => {}}
+        onExport={onExport}
+        imageBytes={async () => ({ active: 3_500_000, all: 5_000_000 })}
+      />,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Other formats' }));
+    const menu = screen.getByRole('menu', { name: 'Export' });
+    await within(menu).findByRole('menuitem', { name: 'This conversation with its images (JSON, 3.3 MB)' });
+    expect(within(menu).getByRole('menuitem', { name: 'All conversations with their images (JSON, 4.7 MB)' })).toBeInTheDocument();
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'This conversation with its images (JSON, 3.3 MB)' }));
+    expect(onExport).toHaveBeenCalledWith('json', 'active', true);
+  });
+
   it('exports the open conversation as JSON in one click', async () => {
     const onExport = header(true);
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
