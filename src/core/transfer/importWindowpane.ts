@@ -5,7 +5,7 @@
  */
 import { withExplicitParents } from '../branches';
 import type { ContentBlock, Conversation, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
-import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ImportParseResult } from './exportFormat';
+import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ImportFailure, type ImportParseResult } from './exportFormat';
 import {
   MalformedImport,
   malformed,
@@ -41,55 +41,22 @@ const MAX_VALUE_DEPTH = 64;
  */
 export function parseWindowpaneExport(data: unknown): ImportParseResult {
   try {
-    const file = readRecord(data, 'the file');
-    if (file.format !== WINDOWPANE_EXPORT_FORMAT) malformed('format', `"${WINDOWPANE_EXPORT_FORMAT}"`, file.format);
-    if (typeof file.version === 'number' && file.version > WINDOWPANE_EXPORT_VERSION) {
-      return invalid(
-        `This file was exported by a newer Windowpane (format version ${file.version}); this one reads version ` +
-          `${WINDOWPANE_EXPORT_VERSION}. Update Windowpane, then import it again.`,
-      );
-    }
-    if (typeof file.version !== 'number' || !Number.isInteger(file.version) || file.version < 1) {
-      malformed('version', `a version number from 1 to ${WINDOWPANE_EXPORT_VERSION}`, file.version);
-    }
-    readFiniteNumber(file.exportedAt, 'exportedAt');
-    const list = readArray(file.conversations, 'conversations');
-
+    const list = windowpaneEntries(data);
+    if (!list.ok) return list;
     const conversationIds = new Set<string>();
     const messageIds = new Set<string>();
-    const conversations: ConversationRecords[] = list.map((item, i) => {
+    const conversations: ConversationRecords[] = list.value.map((item, i) => {
+      const records = readWindowpaneEntry(item, i);
       const path = `conversations[${i}]`;
-      const entry = readRecord(item, path);
-      const conversation = readConversation(entry.conversation, `${path}.conversation`);
-      if (conversationIds.has(conversation.id)) {
-        throw new MalformedImport(`${path}.conversation.id`, `conversation id "${conversation.id}" appears twice in the file`);
+      if (conversationIds.has(records.conversation.id)) {
+        throw new MalformedImport(`${path}.conversation.id`, `conversation id "${records.conversation.id}" appears twice in the file`);
       }
-      conversationIds.add(conversation.id);
-      const messages = readArray(entry.messages, `${path}.messages`).map((raw, j) => {
-        const messagePath = `${path}.messages[${j}]`;
-        const message = readMessage(raw, messagePath);
-        if (message.conversationId !== conversation.id) {
-          malformed(`${messagePath}.conversationId`, `"${conversation.id}" (its conversation's id)`, message.conversationId);
-        }
-        if (messageIds.has(message.id)) {
-          throw new MalformedImport(`${messagePath}.id`, `message id "${message.id}" appears twice in the file`);
-        }
+      conversationIds.add(records.conversation.id);
+      for (const message of records.messages) {
+        if (messageIds.has(message.id)) throw new MalformedImport(`${path}.messages`, `message id "${message.id}" appears twice in the file`);
         messageIds.add(message.id);
-        return message;
-      });
-      const ids = new Set(messages.map((m) => m.id));
-      messages.forEach((message, j) => {
-        if (typeof message.parentId === 'string' && !ids.has(message.parentId)) {
-          throw new MalformedImport(
-            `${path}.messages[${j}].parentId`,
-            `${path}.messages[${j}].parentId names "${message.parentId}", which is not a message of the same conversation`,
-          );
-        }
-      });
-      if (conversation.activeLeafId !== undefined && !ids.has(conversation.activeLeafId)) delete conversation.activeLeafId;
-      messages.sort((a, b) => a.seq - b.seq);
-      conversation.messageCount = messages.length;
-      return { conversation, messages: withExplicitParents(messages) };
+      }
+      return records;
     });
     return { ok: true, value: { format: 'windowpane', conversations } };
   } catch (error) {
@@ -100,7 +67,61 @@ export function parseWindowpaneExport(data: unknown): ImportParseResult {
   }
 }
 
-function invalid(message: string): ImportParseResult {
+/**
+ * The conversation entries of a Windowpane export, once its header (format, version,
+ * `exportedAt`) is checked: a failure for a file from a newer Windowpane; throws
+ * `MalformedImport` for a damaged header.
+ */
+export function windowpaneEntries(data: unknown): { ok: true; value: unknown[] } | { ok: false; error: ImportFailure } {
+  const file = readRecord(data, 'the file');
+  if (file.format !== WINDOWPANE_EXPORT_FORMAT) malformed('format', `"${WINDOWPANE_EXPORT_FORMAT}"`, file.format);
+  if (typeof file.version === 'number' && file.version > WINDOWPANE_EXPORT_VERSION) {
+    return invalid(
+      `This file was exported by a newer Windowpane (format version ${file.version}); this one reads version ` +
+        `${WINDOWPANE_EXPORT_VERSION}. Update Windowpane, then import it again.`,
+    );
+  }
+  if (typeof file.version !== 'number' || !Number.isInteger(file.version) || file.version < 1) {
+    malformed('version', `a version number from 1 to ${WINDOWPANE_EXPORT_VERSION}`, file.version);
+  }
+  readFiniteNumber(file.exportedAt, 'exportedAt');
+  return { ok: true, value: readArray(file.conversations, 'conversations') };
+}
+
+/**
+ * One entry (`index` counts from 0) of a Windowpane export's `conversations`: the
+ * conversation and its messages, each checked, ordered by `seq`, with parents written out.
+ * Throws `MalformedImport` naming the first bad field; ids repeated across entries are
+ * the caller's to find.
+ */
+export function readWindowpaneEntry(item: unknown, index: number): ConversationRecords {
+  const path = `conversations[${index}]`;
+  const entry = readRecord(item, path);
+  const conversation = readConversation(entry.conversation, `${path}.conversation`);
+  const messages = readArray(entry.messages, `${path}.messages`).map((raw, j) => {
+    const messagePath = `${path}.messages[${j}]`;
+    const message = readMessage(raw, messagePath);
+    if (message.conversationId !== conversation.id) {
+      malformed(`${messagePath}.conversationId`, `"${conversation.id}" (its conversation's id)`, message.conversationId);
+    }
+    return message;
+  });
+  const ids = new Set(messages.map((m) => m.id));
+  messages.forEach((message, j) => {
+    if (typeof message.parentId === 'string' && !ids.has(message.parentId)) {
+      throw new MalformedImport(
+        `${path}.messages[${j}].parentId`,
+        `${path}.messages[${j}].parentId names "${message.parentId}", which is not a message of the same conversation`,
+      );
+    }
+  });
+  if (conversation.activeLeafId !== undefined && !ids.has(conversation.activeLeafId)) delete conversation.activeLeafId;
+  messages.sort((a, b) => a.seq - b.seq);
+  conversation.messageCount = messages.length;
+  return { conversation, messages: withExplicitParents(messages) };
+}
+
+function invalid(message: string): { ok: false; error: ImportFailure } {
   return { ok: false, error: { code: 'import_invalid', message } };
 }
 
