@@ -41,11 +41,15 @@ export interface ImportSummary {
   format: ImportBatch['format'];
   /** Conversations written. */
   imported: number;
+  /** Messages written, every branch counted. */
+  messages: number;
   /** Conversations already in storage (same id: the same file or export imported before), left untouched. */
   skipped: number;
   /** Branches the written conversations hold beyond one each (regenerated answers, edited prompts), all kept to switch between. */
   branches: number;
   importedIds: string[];
+  /** Conversations left out because some of their message ids are stored under another conversation (a hand-edited file). */
+  clashing: string[];
 }
 
 export interface RepositoryOptions {
@@ -156,10 +160,11 @@ export interface Repository {
   /** The given conversations (all when `ids` is omitted) with their messages, read as one consistent snapshot. */
   readForExport(ids?: readonly string[]): Promise<Array<{ conversation: Conversation; messages: StoredMessage[] }>>;
   /**
-   * Writes an import in one transaction: conversations whose id is already stored are
-   * skipped (so importing a file twice duplicates nothing), the rest added with their
-   * messages. Throws `import_invalid` when a message id is already stored under another
-   * conversation, or a storage error; either way nothing is written.
+   * Writes a batch of imported conversations in one transaction, each whole: conversations
+   * whose id is already stored are skipped (so importing a file twice duplicates nothing),
+   * and so is one with a message id already stored under another conversation (named in
+   * `clashing`); the rest are added with their messages. Throws a storage error, and then
+   * writes nothing of the batch.
    */
   importBatch(batch: ImportBatch): Promise<ImportSummary>;
 }
@@ -500,26 +505,32 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
 
     async importBatch(batch) {
-      const importedIds = await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'import the conversations', async (tx) => {
-        const conversations = tx.objectStore('conversations');
-        const messages = tx.objectStore('messages');
-        const existing = await Promise.all(batch.conversations.map((entry) => conversations.getKey(entry.conversation.id)));
-        const fresh = batch.conversations.filter((_, i) => existing[i] === undefined);
-        const clashes = await Promise.all(fresh.flatMap((entry) => entry.messages.map((m) => messages.getKey(m.id))));
-        if (clashes.some((key) => key !== undefined)) {
-          throw new WindowpaneError(
-            'import_invalid',
-            'Some messages in this file are already stored under a different conversation, so nothing was imported. ' +
-              'The file may have been edited by hand.',
+      const { importedIds, clashing, messageCount } = await withTransaction(
+        db,
+        ['conversations', 'messages'],
+        'readwrite',
+        'import the conversations',
+        async (tx) => {
+          const conversations = tx.objectStore('conversations');
+          const messages = tx.objectStore('messages');
+          const existing = await Promise.all(batch.conversations.map((entry) => conversations.getKey(entry.conversation.id)));
+          const fresh = batch.conversations.filter((_, i) => existing[i] === undefined);
+          const clashes = await Promise.all(
+            fresh.map(async (entry) => (await Promise.all(entry.messages.map((m) => messages.getKey(m.id)))).some((key) => key !== undefined)),
           );
-        }
-        await eachRequest(fresh, (entry) => conversations.add(entry.conversation));
-        await eachRequest(
-          fresh.flatMap((entry) => entry.messages),
-          (message) => messages.add(message),
-        );
-        return fresh.map((entry) => entry.conversation.id);
-      });
+          const written = fresh.filter((_, i) => !clashes[i]);
+          await eachRequest(written, (entry) => conversations.add(entry.conversation));
+          await eachRequest(
+            written.flatMap((entry) => entry.messages),
+            (message) => messages.add(message),
+          );
+          return {
+            importedIds: written.map((entry) => entry.conversation.id),
+            clashing: fresh.filter((_, i) => clashes[i]).map((entry) => entry.conversation.id),
+            messageCount: written.reduce((sum, entry) => sum + entry.messages.length, 0),
+          };
+        },
+      );
       if (importedIds.length > 0) announce({ type: 'conversation-changed' });
       const imported = new Set(importedIds);
       let branches = 0;
@@ -529,9 +540,11 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       return {
         format: batch.format,
         imported: importedIds.length,
-        skipped: batch.conversations.length - importedIds.length,
+        messages: messageCount,
+        skipped: batch.conversations.length - importedIds.length - clashing.length,
         branches,
         importedIds,
+        clashing,
       };
     },
   };
