@@ -8,7 +8,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CalibrationState, Conversation, StoredMessage, Usage } from '../core';
 import { emptyCalibration, isWindowpaneError } from '../core';
-import type { BrowserStorage, DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
+import type { BrowserStorage, DeletedConversation, ImportProgress, Repository, SearchHit, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ModelListing, ProviderSettings, RetryInfo } from '../providers';
 import type { ListTarget, ModelListState } from './modelLists';
 import type { StorageViewState } from './storageView';
@@ -118,6 +118,20 @@ export interface AppState {
   modelLists: Record<string, ModelListState>;
   /** What the Storage section shows, measured when it opens (see storageView.ts); null until then. */
   storageView: StorageViewState | null;
+  /** The import running (files are imported one after another); null when none. */
+  importing: ImportState | null;
+}
+
+/** An import in progress, for its progress bar. */
+export interface ImportState {
+  fileName: string;
+  /** Which of the files chosen or dropped this is, from 1, of `fileCount`. */
+  fileIndex: number;
+  fileCount: number;
+  /** Null until the import reports where it is. */
+  progress: ImportProgress | null;
+  /** Cancel was pressed: the batch being written is finishing. */
+  cancelling: boolean;
 }
 
 export const initialState = (): AppState => ({
@@ -142,6 +156,7 @@ export const initialState = (): AppState => ({
   toolsRefused: [],
   modelLists: {},
   storageView: null,
+  importing: null,
 });
 
 export type AppStore = StoreApi<AppState>;

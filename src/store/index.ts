@@ -59,7 +59,8 @@ export function bindActions(rt: Runtime) {
     openSettings: () => rt.store.setState({ settingsOpen: true }),
     closeSettings: () => rt.store.setState({ settingsOpen: false }),
     exportConversations: (format: 'json' | 'markdown', scope: 'active' | 'all') => transfer.exportConversations(rt, format, scope),
-    importFile: (file: File) => transfer.importFile(rt, file),
+    importFiles: (files: readonly File[]) => transfer.importFiles(rt, files),
+    cancelImport: () => transfer.cancelImport(rt),
     dismissNotice: (id: string) => dismiss(rt, id),
     send: (conversationId: string | null, text: string) => chat.send(rt, conversationId, text),
     stop: (conversationId: string) => chat.stop(rt, conversationId),
@@ -91,7 +92,7 @@ export function useApp<T>(selector: (state: AppState) => T): T {
   return useStore(appRuntime.store, selector);
 }
 
-export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
+export type { AppState, AttachmentInfo, ImportState, Notice, Runtime } from './appStore';
 // The store's public surface for components: what they may read and the views they render.
 export { contextOf, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
