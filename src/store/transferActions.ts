@@ -74,8 +74,8 @@ const RELIST_INTERVAL_MS = 1000;
 /**
  * Imports export files one after another (Windowpane JSON, ChatGPT or Claude
  * `conversations.json`, or their data export `.zip`), with progress in `importing`. Files
- * given while an import runs wait their turn. Each ends with a notice of what it added, and
- * the first conversation imported is opened.
+ * given while an import runs wait their turn. Each ends with a notice of what it added; at
+ * the end the first conversation imported is opened, unless another was opened meanwhile.
  */
 export async function importFiles(rt: Runtime, files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
@@ -91,23 +91,22 @@ export async function importFiles(rt: Runtime, files: readonly File[]): Promise<
   }
   const run: ImportRun = { queue: [...files], done: 0, controller: new AbortController() };
   runs.set(rt, run);
-  let opened = false;
+  const openBefore = rt.store.getState().activeId;
+  let first: string | undefined;
   try {
     for (let file = run.queue.shift(); file; file = run.queue.shift()) {
       run.done++;
       rt.store.setState({ importing: { fileName: file.name, fileIndex: run.done, fileCount: run.done + run.queue.length, progress: null, cancelling: false } });
       const report = await importOne(rt, file, run.controller.signal);
-      const first = report.importedIds[0];
-      if (first && !opened) {
-        opened = true;
-        await selectConversation(rt, first);
-      }
+      first ??= report.importedIds[0];
       if (report.cancelled) break;
     }
   } finally {
     runs.delete(rt);
     rt.store.setState({ importing: null });
   }
+  // Once all is done, and only if the user has not opened a conversation meanwhile: never pulled away from what they read.
+  if (first && rt.store.getState().activeId === openBefore) await selectConversation(rt, first);
 }
 
 /** Stops the running import after the batch being written (what was written stays) and drops the files waiting. */
