@@ -5,7 +5,7 @@
  * WindowpaneError and leaves storage as it was; the caller keeps its in-memory copy.
  */
 import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessage } from '../core';
-import { WindowpaneError, branchCount, buildTree, readStoredConversation, storedMessageProblem } from '../core';
+import { WindowpaneError, branchCount, buildTree, isWindowpaneError, readStoredConversation, storedMessageProblem } from '../core';
 import type { IDBPObjectStore } from 'idb';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type WindowpaneDb, type WindowpaneSchema } from './db';
 import { measureStorage, type StorageReport } from './storageReport';
@@ -505,19 +505,19 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
 
     async importBatch(batch) {
-      const { importedIds, clashing, messageCount } = await withTransaction(
-        db,
-        ['conversations', 'messages'],
-        'readwrite',
-        'import the conversations',
-        async (tx) => {
+      // Written at once, as a message id is almost never stored already; when one is (the add fails and the
+      // transaction with it), written again checking every message, to leave out just the conversations holding one.
+      const write = (checkMessages: boolean) =>
+        withTransaction(db, ['conversations', 'messages'], 'readwrite', 'import the conversations', async (tx) => {
           const conversations = tx.objectStore('conversations');
           const messages = tx.objectStore('messages');
           const existing = await Promise.all(batch.conversations.map((entry) => conversations.getKey(entry.conversation.id)));
           const fresh = batch.conversations.filter((_, i) => existing[i] === undefined);
-          const clashes = await Promise.all(
-            fresh.map(async (entry) => (await Promise.all(entry.messages.map((m) => messages.getKey(m.id)))).some((key) => key !== undefined)),
-          );
+          const clashes = checkMessages
+            ? await Promise.all(
+                fresh.map(async (entry) => (await Promise.all(entry.messages.map((m) => messages.getKey(m.id)))).some((key) => key !== undefined)),
+              )
+            : fresh.map(() => false);
           const written = fresh.filter((_, i) => !clashes[i]);
           await eachRequest(written, (entry) => conversations.add(entry.conversation));
           await eachRequest(
@@ -529,8 +529,11 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
             clashing: fresh.filter((_, i) => clashes[i]).map((entry) => entry.conversation.id),
             messageCount: written.reduce((sum, entry) => sum + entry.messages.length, 0),
           };
-        },
-      );
+        });
+      const { importedIds, clashing, messageCount } = await write(false).catch((error: unknown) => {
+        if (isWindowpaneError(error) && error.details.cause === 'ConstraintError') return write(true);
+        throw error;
+      });
       if (importedIds.length > 0) announce({ type: 'conversation-changed' });
       const imported = new Set(importedIds);
       let branches = 0;
