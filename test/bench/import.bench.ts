@@ -5,8 +5,9 @@
 // one after another. Baseline in the same run: one file of 10 conversations of 20 messages.
 // Measured from choosing the files until the progress bar goes: total time, conversations
 // per second, and the longest task on the page's main thread meanwhile (PerformanceObserver
-// 'longtask': 50 ms or more); then, apart, the longest in the 2 s after, when the first
-// imported conversation is opened. Reported, never asserted.
+// 'longtask': 50 ms or more) that ended before then; apart, the longest from the task
+// that removes the progress bar (and starts opening the first imported conversation) to
+// 2 s after. Reported, never asserted.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -90,9 +91,11 @@ async function importThrough(page: Page, paths: string[], conversations: number)
   const [tasks, doneAt] = await page.evaluate(
     () => [(window as unknown as { longTasks: Array<[number, number]> }).longTasks, (window as unknown as { importDoneAt: number }).importDoneAt] as const,
   );
-  const longest = (keep: (at: number) => boolean) => Math.max(0, ...tasks.filter(([at]) => keep(at)).map(([, duration]) => duration));
-  const longestTask = longest((at) => at >= pageStart && at < doneAt);
-  const afterTask = longest((at) => at >= doneAt);
+  const longest = (keep: (at: number, duration: number) => boolean) =>
+    Math.max(0, ...tasks.filter(([at, duration]) => keep(at, duration)).map(([, duration]) => duration));
+  // The task that removes the progress bar also starts opening the first imported conversation: it counts as after.
+  const longestTask = longest((at, duration) => at >= pageStart && at + duration <= doneAt);
+  const afterTask = longest((at, duration) => at + duration > doneAt);
   const stored = await page.evaluate(
     () =>
       new Promise<{ conversations: number; messages: number }>((resolve, reject) => {
@@ -176,7 +179,7 @@ export async function run(): Promise<Row[]> {
         ratio: base.longestTask > 0 && big.longestTask > 0 ? fmtRatio(big.longestTask / base.longestTask) : '—',
       },
       {
-        benchmark: 'longest main-thread task in the 2 s after: opening the first imported conversation',
+        benchmark: 'longest main-thread task as it ends and in the 2 s after: opening the first imported conversation',
         case: 'year: its 5,000-message conversation; baseline: a 20-message one',
         value: task(big.afterTask),
         baseline: task(base.afterTask),
