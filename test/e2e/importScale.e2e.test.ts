@@ -70,16 +70,21 @@ describe('importing data exports in Chromium', () => {
     await browser?.close();
   });
 
-  it('imports a ChatGPT .zip by Import and a Claude .zip dropped on the window; the composer still takes its own drops', async () => {
+  it('imports a ChatGPT .zip by Import (another tab lists it) and a Claude .zip dropped on the window; the composer still takes its own drops', async () => {
     const { context, page, errors } = await newPage(browser);
     try {
       page.setDefaultTimeout(20_000);
       await openApp(page, appUrl);
+      // Another tab of the app, open meanwhile, lists what this one imports.
+      const otherTab = await context.newPage();
+      await openApp(otherTab, appUrl);
       await page
         .getByLabel('Import file')
         .setInputFiles({ name: 'chatgpt-export.zip', mimeType: 'application/zip', buffer: zipOf(generatedList(chatGptConversation, 3, 4)) });
       await page.getByRole('status').filter({ hasText: 'Imported 3 conversations from chatgpt-export.zip: 12 messages' }).waitFor();
       expect((await conversationTitles(page)).filter((t) => t.startsWith('ChatGPT conversation'))).toHaveLength(3);
+      await expect.poll(async () => (await conversationTitles(otherTab)).filter((t) => t.startsWith('ChatGPT conversation')).length).toBe(3);
+      await otherTab.close();
 
       const claudeZip = { name: 'claude-export.zip', type: 'application/zip', bytes: zipOf({ conversations: generatedList(claudeConversation, 2, 6) }) };
       await dropFile(page, 'main', claudeZip, async () => {
