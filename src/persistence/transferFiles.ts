@@ -100,13 +100,14 @@ export async function importFromFile(repository: Pick<Repository, 'importBatch'>
   }
   const limits = options.limits ?? IMPORT_BATCH;
   const importedAt = options.now ?? Date.now();
-  for (const [n, entry] of read.texts.entries()) {
+  for (let n = 0; n < read.texts.length; n++) {
+    const { name, bytes } = read.texts[n]!;
     progress({ phase: 'parsing', done: 0, total: 0 }, true);
-    const opened = openImport(entry.text, { importedAt, sizeBytes: entry.bytes });
-    read.texts[n] = { ...entry, text: '' }; // parsed: let the text go
+    // Taken out of the list as it is parsed, so nothing holds the text (up to 200 MB) while the conversations are written.
+    const opened = openImport(read.texts.splice(n, 1, { name, bytes, text: '' })[0]!.text, { importedAt, sizeBytes: bytes });
     if (!opened.ok) {
       if (report.read === 0) report.error = opened.error;
-      else report.stopped = { title: entry.name, code: opened.error.code, message: opened.error.message };
+      else report.stopped = { title: name, code: opened.error.code, message: opened.error.message };
       return finish();
     }
     const source = opened.value;
