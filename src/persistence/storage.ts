@@ -21,7 +21,8 @@ export interface WindowpaneStorage {
   interrupted: StoredMessage[];
   /**
    * Imports an export file (see `importFromFile`), in a Worker where the page can start one,
-   * else here. This tab and the others hear of each batch written as of another tab's writes.
+   * else here. This tab (through `sync`'s listeners) and the others hear of each batch
+   * written as they hear of another tab's writes.
    */
   importFile(file: File, options: Omit<ImportOptions, 'limits'>): Promise<ImportOutcome>;
   /** Closes the channel and the database connection. */
@@ -64,7 +65,18 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
     const isStreamAlive = await liveStreamChecker(options.locks);
     await restoreRescuedStreams(repository, isStreamAlive, options.rescue);
     const interrupted = await repository.markInterruptedStreams(isStreamAlive);
-    const importHere = (file: File, importOptions: Omit<ImportOptions, 'limits'>) => importFromFile(repository, file, importOptions);
+    // In the page the repository tells the other tabs and the index of each batch; this tab hears of it as it would from a Worker.
+    const importHere = (file: File, importOptions: Omit<ImportOptions, 'limits'>) => {
+      let imported = 0;
+      return importFromFile(repository, file, {
+        ...importOptions,
+        onProgress(progress) {
+          if (progress.imported > imported) sync.echo({ type: 'conversation-changed' });
+          imported = progress.imported;
+          importOptions.onProgress?.(progress);
+        },
+      });
+    };
     return {
       db,
       repository,

@@ -68,8 +68,6 @@ interface ImportRun {
   controller: AbortController;
 }
 const runs = new WeakMap<Runtime, ImportRun>();
-/** The conversation list is re-read at most this often while an import writes. */
-const RELIST_INTERVAL_MS = 1000;
 
 /**
  * Imports export files one after another (Windowpane JSON, ChatGPT or Claude
@@ -120,19 +118,8 @@ export function cancelImport(rt: Runtime): void {
 
 async function importOne(rt: Runtime, file: File, signal: AbortSignal): Promise<ImportReport> {
   const repository = repo(rt);
-  let listed = { imported: 0, at: -Infinity };
-  const onProgress = (progress: ImportProgress) => {
-    rt.store.setState((s) => (s.importing ? { importing: { ...s.importing, progress } } : {}));
-    // What is written shows in the list as it comes (another tab's import reaches it through the channel).
-    const at = rt.deps.now();
-    if (progress.imported > listed.imported && at - listed.at >= RELIST_INTERVAL_MS) {
-      listed = { imported: progress.imported, at };
-      void repository.listConversations().then(
-        (conversations) => rt.store.setState({ conversations }),
-        () => undefined,
-      );
-    }
-  };
+  // The list fills in as batches are written: storage announces each to this tab as another tab's write (see hydrate).
+  const onProgress = (progress: ImportProgress) => rt.store.setState((s) => (s.importing ? { importing: { ...s.importing, progress } } : {}));
   const options = { now: rt.deps.now(), signal, onProgress };
   const outcome = rt.storage ? await rt.storage.importFile(file, options) : await importFromFile(repository, file, options);
   const report = outcome.value;
