@@ -146,6 +146,7 @@ function importNotice(name: string, report: ImportReport): { tone: 'info' | 'war
       text: `Imported ${report.imported.toLocaleString('en-US')} of ${plural(report.total, 'conversation')} from ${name}; stopped${where}: ${report.stopped.message} ${CONTINUE}${left}`,
     };
   }
+  if (report.cancelled && report.imported === 0) return { tone: 'info', text: `Import of ${name} cancelled; nothing was imported.${left}` };
   if (report.cancelled) {
     return {
       tone: 'warning',

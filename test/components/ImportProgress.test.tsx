@@ -64,6 +64,15 @@ describe('import progress', () => {
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
+  it('says so when Cancel comes before anything was written', async () => {
+    await renderReady();
+    const imports = scriptedImports();
+    await userEvent.setup().upload(screen.getByLabelText('Import file'), new File(['{}'], 'early.zip'));
+    await waitFor(() => expect(imports).toHaveLength(1));
+    imports[0]!.finish({ ok: true, value: { ...emptyImportReport(), cancelled: true } });
+    await screen.findByText('Import of early.zip cancelled; nothing was imported.');
+  });
+
   it('imports several files one after another, then reports each', async () => {
     await renderReady();
     const imports = scriptedImports();
