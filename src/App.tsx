@@ -5,6 +5,8 @@ import { AppCrashed } from './components/AppCrashed';
 import { ChatHeader } from './components/ChatHeader';
 import { ChatPane } from './components/ChatPane';
 import { ConversationFailure } from './components/ConversationFailure';
+import { DropImport } from './components/DropImport';
+import { ImportProgressBar } from './components/ImportProgressBar';
 import { Notices } from './components/Notices';
 import { ModelList } from './components/ModelList';
 import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
@@ -33,10 +35,12 @@ export function SafeApp() {
   );
 }
 
+const importFiles = (files: File[]) => void actions.importFiles(files);
+
 export function App() {
   const searchRef = useRef<HTMLInputElement>(null);
   const composerRef = useRef<HTMLTextAreaElement>(null);
-  const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversations, sendingId, modelLists } = useApp(
+  const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversations, sendingId, modelLists, importing } = useApp(
     useShallow((s) => ({
       status: s.status,
       storageProblem: s.storageProblem,
@@ -48,6 +52,7 @@ export function App() {
       conversations: s.conversations,
       sendingId: s.sendingId,
       modelLists: s.modelLists,
+      importing: s.importing,
     })),
   );
 
@@ -120,6 +125,7 @@ export function App() {
             )}
           </p>
         )}
+        {importing && <ImportProgressBar importing={importing} onCancel={actions.cancelImport} />}
         <Notices notices={notices} onDismiss={actions.dismissNotice} />
         <ErrorBoundary
           resetKeys={[activeId]}
@@ -130,6 +136,7 @@ export function App() {
           <ChatPane ref={composerRef} />
         </ErrorBoundary>
       </main>
+      <DropImport onImport={importFiles} />
       {settingsOpen && (
         <SettingsDialog
           settings={conversation ? effectiveSettings(settings, conversationOverrides(conversation)) : settings}

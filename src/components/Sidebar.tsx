@@ -40,20 +40,25 @@ export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, sea
       onDelete={(id) => void actions.deleteConversation(id)}
       footer={
         <>
-          <button type="button" onClick={() => fileRef.current?.click()} title="Import a Windowpane, ChatGPT or Claude export">
+          <button
+            type="button"
+            onClick={() => fileRef.current?.click()}
+            title="Import a Windowpane, ChatGPT or Claude export (.json or .zip), or drop it on the window"
+          >
             Import
           </button>
           <input
             ref={fileRef}
             type="file"
-            accept=".json,application/json"
+            accept=".json,.zip,application/json,application/zip"
+            multiple
             className="visually-hidden"
             aria-label="Import file"
             tabIndex={-1}
             onChange={(e) => {
-              const file = e.target.files?.[0];
+              const files = Array.from(e.target.files ?? []);
               e.target.value = '';
-              if (file) void actions.importFile(file);
+              if (files.length > 0) void actions.importFiles(files);
             }}
           />
         </>

@@ -15,6 +15,7 @@ export * from './transfer/parseImport';
 export * from './transfer/importWindowpane';
 export * from './transfer/importChatGpt';
 export * from './transfer/importClaude';
+export * from './transfer/importSource';
 export * from './wire';
 export * from './tokens/types';
 export * from './tokens/chars4';

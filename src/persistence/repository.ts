@@ -5,8 +5,9 @@
  * WindowpaneError and leaves storage as it was; the caller keeps its in-memory copy.
  */
 import type { Conversation, ImportBatch, MessageKind, MessageStatus, StoredMessage } from '../core';
-import { WindowpaneError, branchCount, buildTree, readStoredConversation, storedMessageProblem } from '../core';
+import { WindowpaneError, branchCount, buildTree, isWindowpaneError, readStoredConversation, storedMessageProblem } from '../core';
 import type { IDBPObjectStore } from 'idb';
+import { base64ToBlob } from './base64';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type FileRecord, type WindowpaneDb, type WindowpaneSchema } from './db';
 import { measureStorage, type StorageReport } from './storageReport';
 import { createSearchEngine, type SearchClient, type SearchHit } from './searchIndex';
@@ -43,11 +44,15 @@ export interface ImportSummary {
   format: ImportBatch['format'];
   /** Conversations written. */
   imported: number;
+  /** Messages written, every branch counted. */
+  messages: number;
   /** Conversations already in storage (same id: the same file or export imported before), left untouched. */
   skipped: number;
   /** Branches the written conversations hold beyond one each (regenerated answers, edited prompts), all kept to switch between. */
   branches: number;
   importedIds: string[];
+  /** Conversations left out because some of their message ids are stored under another conversation (a hand-edited file). */
+  clashing: string[];
 }
 
 export interface RepositoryOptions {
@@ -171,10 +176,11 @@ export interface Repository {
   /** The given conversations (all when `ids` is omitted) with their messages, read as one consistent snapshot. */
   readForExport(ids?: readonly string[]): Promise<Array<{ conversation: Conversation; messages: StoredMessage[] }>>;
   /**
-   * Writes an import in one transaction: conversations whose id is already stored are
-   * skipped (so importing a file twice duplicates nothing), the rest added with their
-   * messages. Throws `import_invalid` when a message id is already stored under another
-   * conversation, or a storage error; either way nothing is written.
+   * Writes a batch of imported conversations in one transaction, each whole: conversations
+   * whose id is already stored are skipped (so importing a file twice duplicates nothing),
+   * and so is one with a message id already stored under another conversation (named in
+   * `clashing`); the rest are added with their messages. Throws a storage error, and then
+   * writes nothing of the batch.
    */
   importBatch(batch: ImportBatch): Promise<ImportSummary>;
 }
@@ -565,25 +571,48 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
     },
 
     async importBatch(batch) {
-      const importedIds = await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'import the conversations', async (tx) => {
-        const conversations = tx.objectStore('conversations');
-        const messages = tx.objectStore('messages');
-        const existing = await Promise.all(batch.conversations.map((entry) => conversations.getKey(entry.conversation.id)));
-        const fresh = batch.conversations.filter((_, i) => existing[i] === undefined);
-        const clashes = await Promise.all(fresh.flatMap((entry) => entry.messages.map((m) => messages.getKey(m.id))));
-        if (clashes.some((key) => key !== undefined)) {
-          throw new WindowpaneError(
-            'import_invalid',
-            'Some messages in this file are already stored under a different conversation, so nothing was imported. ' +
-              'The file may have been edited by hand.',
+      // Written at once, as a message id is almost never stored already; when one is (the add fails and the
+      // transaction with it), written again checking every message, to leave out just the conversations holding one.
+      const write = (checkMessages: boolean) =>
+        withTransaction(db, ['conversations', 'messages', 'files'], 'readwrite', 'import the conversations', async (tx) => {
+          const conversations = tx.objectStore('conversations');
+          const messages = tx.objectStore('messages');
+          const existing = await Promise.all(batch.conversations.map((entry) => conversations.getKey(entry.conversation.id)));
+          const fresh = batch.conversations.filter((_, i) => existing[i] === undefined);
+          const clashes = checkMessages
+            ? await Promise.all(
+                fresh.map(async (entry) => (await Promise.all(entry.messages.map((m) => messages.getKey(m.id)))).some((key) => key !== undefined)),
+              )
+            : fresh.map(() => false);
+          const written = fresh.filter((_, i) => !clashes[i]);
+          await eachRequest(written, (entry) => conversations.add(entry.conversation));
+          await eachRequest(
+            written.flatMap((entry) => entry.messages),
+            (message) => messages.add(message),
           );
-        }
-        await eachRequest(fresh, (entry) => conversations.add(entry.conversation));
-        await eachRequest(
-          fresh.flatMap((entry) => entry.messages),
-          (message) => messages.add(message),
-        );
-        return fresh.map((entry) => entry.conversation.id);
+          // Images come with their conversation, in the same transaction: whole or not at all.
+          await eachRequest(
+            written.flatMap((entry) => entry.files ?? []),
+            (file) =>
+              tx.objectStore('files').put({
+                id: file.id,
+                conversationId: file.conversationId,
+                name: file.name,
+                mediaType: file.mediaType,
+                blob: base64ToBlob(file.data, file.mediaType),
+                bytes: file.bytes,
+                createdAt: file.createdAt,
+              }),
+          );
+          return {
+            importedIds: written.map((entry) => entry.conversation.id),
+            clashing: fresh.filter((_, i) => clashes[i]).map((entry) => entry.conversation.id),
+            messageCount: written.reduce((sum, entry) => sum + entry.messages.length, 0),
+          };
+        });
+      const { importedIds, clashing, messageCount } = await write(false).catch((error: unknown) => {
+        if (isWindowpaneError(error) && error.details.cause === 'ConstraintError') return write(true);
+        throw error;
       });
       if (importedIds.length > 0) announce({ type: 'conversation-changed' });
       const imported = new Set(importedIds);
@@ -594,9 +623,11 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
       return {
         format: batch.format,
         imported: importedIds.length,
-        skipped: batch.conversations.length - importedIds.length,
+        messages: messageCount,
+        skipped: batch.conversations.length - importedIds.length - clashing.length,
         branches,
         importedIds,
+        clashing,
       };
     },
   };

@@ -8,7 +8,9 @@ import { createRepository, type Repository, type RepositoryOptions } from './rep
 import { createWorkerSearch, spawnSearchWorker } from './searchClient';
 import { createSearchEngine, type SearchClient } from './searchIndex';
 import { liveStreamChecker, restoreRescuedStreams, type RescueStore, type StreamLocks } from './streamWriter';
-import { createSyncChannel, type SyncChannel, type SyncChannelOptions } from './sync';
+import { createSyncChannel, SYNC_CHANNEL_NAME, type SyncChannel, type SyncChannelOptions } from './sync';
+import { importInWorker, spawnImportWorker, type ImportWorkerPort } from './importClient';
+import { importFromFile, type ImportOptions, type ImportOutcome } from './transferFiles';
 
 export interface WindowpaneStorage {
   db: WindowpaneDb;
@@ -17,6 +19,12 @@ export interface WindowpaneStorage {
   sync: SyncChannel;
   /** Answers found still `streaming` from a tab that closed, now marked `interrupted`. */
   interrupted: StoredMessage[];
+  /**
+   * Imports an export file (see `importFromFile`), in a Worker where the page can start one,
+   * else here. This tab (through `sync`'s listeners) and the others hear of each batch
+   * written as they hear of another tab's writes.
+   */
+  importFile(file: File, options: Omit<ImportOptions, 'limits'>): Promise<ImportOutcome>;
   /** Closes the channel and the database connection. */
   close(): void;
 }
@@ -32,6 +40,8 @@ export interface OpenStorageOptions extends OpenDbOptions, Pick<RepositoryOption
    * database is the page's own IndexedDB (a Worker cannot see another factory), else the page.
    */
   searchIn?: 'worker' | 'page';
+  /** Where imports run; defaults as `searchIn` does. */
+  importIn?: 'worker' | 'page';
 }
 
 /**
@@ -42,9 +52,12 @@ export interface OpenStorageOptions extends OpenDbOptions, Pick<RepositoryOption
 export async function openWindowpaneStorage(options: OpenStorageOptions = {}): Promise<WindowpaneStorage> {
   const db = await openWindowpaneDb(options);
   const sync = createSyncChannel(options.channel);
-  const searchIn = options.searchIn ?? (options.factory === undefined && typeof Worker === 'function' ? 'worker' : 'page');
+  const workers = options.factory === undefined && typeof Worker === 'function' ? 'worker' : 'page';
+  const searchIn = options.searchIn ?? workers;
+  const importIn = options.importIn ?? workers;
+  const name = options.name ?? DB_NAME;
   const inPage = () => createSearchEngine(db);
-  const search: SearchClient = searchIn === 'worker' ? workerOrPage(options.name ?? DB_NAME, inPage) : inPage();
+  const search: SearchClient = searchIn === 'worker' ? workerOrPage(name, inPage) : inPage();
   // Other tabs' writes reach the index as this tab's own do (the repository tells it those).
   sync.subscribe((change) => search.notify(change));
   try {
@@ -52,11 +65,34 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
     const isStreamAlive = await liveStreamChecker(options.locks);
     await restoreRescuedStreams(repository, isStreamAlive, options.rescue);
     const interrupted = await repository.markInterruptedStreams(isStreamAlive);
+    // In the page the repository tells the other tabs and the index of each batch; this tab hears of it as it would from a Worker.
+    const importHere = (file: File, importOptions: Omit<ImportOptions, 'limits'>) => {
+      let imported = 0;
+      return importFromFile(repository, file, {
+        ...importOptions,
+        onProgress(progress) {
+          if (progress.imported > imported) sync.echo({ type: 'conversation-changed' });
+          imported = progress.imported;
+          importOptions.onProgress?.(progress);
+        },
+      });
+    };
     return {
       db,
       repository,
       sync,
       interrupted,
+      importFile(file, importOptions) {
+        if (importIn === 'page') return importHere(file, importOptions);
+        let worker: ImportWorkerPort;
+        try {
+          worker = spawnImportWorker();
+        } catch {
+          return importHere(file, importOptions);
+        }
+        const channelName = options.channel?.name ?? SYNC_CHANNEL_NAME;
+        return importInWorker(worker, { dbName: name, channelName, file }, importOptions, () => importHere(file, importOptions));
+      },
       close() {
         search.close();
         sync.close();

@@ -27,6 +27,12 @@ export interface SyncChannel {
   announce(change: StorageChange): void;
   /** Calls `listener` for each change another tab announces; returns the unsubscribe function. */
   subscribe(listener: StorageChangeListener): () => void;
+  /**
+   * Tells this channel's own listeners of a change as if another tab had announced it: for
+   * writes this tab makes outside the paths that keep its state in step (an import run in the
+   * page, which the tab follows as it follows one run by a Worker).
+   */
+  echo(change: StorageChange): void;
   close(): void;
 }
 
@@ -35,7 +41,7 @@ export const SYNC_CHANNEL_NAME = 'windowpane-sync';
 
 export interface SyncChannelOptions {
   name?: string;
-  /** Defaults to the global BroadcastChannel; without one, the channel is silent (one tab only). */
+  /** Defaults to the global BroadcastChannel; without one, no other tab is heard or told (one tab only). */
   BroadcastChannel?: typeof BroadcastChannel;
 }
 
@@ -56,27 +62,28 @@ function readChange(data: unknown): StorageChange | undefined {
 export function createSyncChannel(options: SyncChannelOptions = {}): SyncChannel {
   const Channel = options.BroadcastChannel ?? globalThis.BroadcastChannel;
   const listeners = new Set<StorageChangeListener>();
-  if (!Channel) {
-    return { announce: () => undefined, subscribe: () => () => undefined, close: () => undefined };
-  }
-  const channel = new Channel(options.name ?? SYNC_CHANNEL_NAME);
-  channel.addEventListener('message', (event: MessageEvent) => {
-    const change = readChange(event.data);
-    if (change) for (const listener of listeners) listener(change);
-  });
   let closed = false;
+  const channel = Channel ? new Channel(options.name ?? SYNC_CHANNEL_NAME) : undefined;
+  const deliver = (change: StorageChange) => {
+    if (!closed) for (const listener of listeners) listener(change);
+  };
+  channel?.addEventListener('message', (event: MessageEvent) => {
+    const change = readChange(event.data);
+    if (change) deliver(change);
+  });
   return {
     announce(change) {
-      if (!closed) channel.postMessage({ ...change });
+      if (!closed) channel?.postMessage({ ...change });
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    echo: deliver,
     close() {
       closed = true;
       listeners.clear();
-      channel.close();
+      channel?.close();
     },
   };
 }

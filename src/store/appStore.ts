@@ -16,6 +16,7 @@ import { readOverrides, withDefaults, type ConversationOverrides, type Settings 
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 import type { PreparedImage } from '../media/fitImage';
 import type { DraftImage } from './imageActions';
+import type { ImportState } from './importState';
 
 export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
@@ -126,6 +127,8 @@ export interface AppState {
   modelLists: Record<string, ModelListState>;
   /** What the Storage section shows, measured when it opens (see storageView.ts); null until then. */
   storageView: StorageViewState | null;
+  /** The import running (files are imported one after another); null when none. */
+  importing: ImportState | null;
 }
 
 export const initialState = (): AppState => ({
@@ -152,6 +155,7 @@ export const initialState = (): AppState => ({
   imagesRefused: [],
   modelLists: {},
   storageView: null,
+  importing: null,
 });
 
 export type AppStore = StoreApi<AppState>;

@@ -64,7 +64,8 @@ export function bindActions(rt: Runtime) {
     exportConversations: (format: 'json' | 'markdown', scope: 'active' | 'all', withImages?: boolean) =>
       transfer.exportConversations(rt, format, scope, withImages),
     exportImageBytes: () => transfer.exportImageBytes(rt),
-    importFile: (file: File) => transfer.importFile(rt, file),
+    importFiles: (files: readonly File[]) => transfer.importFiles(rt, files),
+    cancelImport: () => transfer.cancelImport(rt),
     dismissNotice: (id: string) => dismiss(rt, id),
     send: (conversationId: string | null, text: string) => chat.send(rt, conversationId, text),
     stop: (conversationId: string) => chat.stop(rt, conversationId),
@@ -106,6 +107,7 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 }
 
 export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
+export type { ImportState } from './importState';
 // The store's public surface for components: what they may read and the views they render.
 export { contextOf, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';

@@ -1,6 +1,6 @@
-/** Export to a file and import from one: Windowpane JSON and Markdown out, Windowpane, ChatGPT and Claude exports in. */
+/** Export to a file and import from one: Windowpane JSON and Markdown out, Windowpane, ChatGPT and Claude exports (or their .zip) in. */
 import { exportToMarkdown } from '../core';
-import { exportJsonText, importFromFile } from '../persistence';
+import { exportJsonText, importFromFile, type ImportProgress, type ImportReport } from '../persistence';
 import { notify, repo, reportError, type Runtime } from './appStore';
 import { branchOf, treeOf } from './branches';
 import { selectConversation } from './conversationActions';
@@ -77,26 +77,119 @@ export async function exportConversations(rt: Runtime, format: 'json' | 'markdow
   }
 }
 
-/** Imports a Windowpane, ChatGPT or Claude export file; a bad file changes nothing and says why. */
-export async function importFile(rt: Runtime, file: File): Promise<void> {
-  const repository = repo(rt);
+/** The import running in a runtime: the files waiting after the current one, and its Cancel. */
+interface ImportRun {
+  queue: File[];
+  done: number;
+  controller: AbortController;
+}
+const runs = new WeakMap<Runtime, ImportRun>();
+
+/**
+ * Imports export files one after another (Windowpane JSON, ChatGPT or Claude
+ * `conversations.json`, or their data export `.zip`), with progress in `importing`. Files
+ * given while an import runs wait their turn. Each ends with a notice of what it added; at
+ * the end the first conversation imported is opened, unless another was opened meanwhile.
+ */
+export async function importFiles(rt: Runtime, files: readonly File[]): Promise<void> {
+  if (files.length === 0) return;
   if (rt.inMemory) {
     notify(rt, { tone: 'error', text: 'Import needs browser storage, which is unavailable in this tab.' });
     return;
   }
-  const outcome = await importFromFile(repository, file, { now: rt.deps.now() });
-  if (!outcome.ok) {
-    notify(rt, { tone: 'error', text: `Nothing was imported from ${file.name}: ${outcome.error.message}` });
+  const running = runs.get(rt);
+  if (running) {
+    running.queue.push(...files);
+    rt.store.setState((s) => (s.importing ? { importing: { ...s.importing, fileCount: s.importing.fileCount + files.length } } : {}));
     return;
   }
-  const { imported, skipped, branches } = outcome.value;
-  rt.store.setState({ conversations: await repository.listConversations() });
+  const run: ImportRun = { queue: [...files], done: 0, controller: new AbortController() };
+  runs.set(rt, run);
+  const openBefore = rt.store.getState().activeId;
+  let first: string | undefined;
+  try {
+    for (let file = run.queue.shift(); file; file = run.queue.shift()) {
+      run.done++;
+      rt.store.setState({ importing: { fileName: file.name, fileIndex: run.done, fileCount: run.done + run.queue.length, progress: null, cancelling: false } });
+      const report = await importOne(rt, file, run.controller.signal);
+      first ??= report.importedIds[0];
+      if (report.cancelled) break;
+    }
+  } finally {
+    runs.delete(rt);
+    rt.store.setState({ importing: null });
+  }
+  // Once all is done, and only if the user has not opened a conversation meanwhile: never pulled away from what they read.
+  if (first && rt.store.getState().activeId === openBefore) await selectConversation(rt, first);
+}
+
+/** Stops the running import after the batch being written (what was written stays) and drops the files waiting. */
+export function cancelImport(rt: Runtime): void {
+  const run = runs.get(rt);
+  if (!run) return;
+  run.queue.length = 0;
+  run.controller.abort();
+  rt.store.setState((s) => (s.importing ? { importing: { ...s.importing, fileCount: s.importing.fileIndex, cancelling: true } } : {}));
+}
+
+async function importOne(rt: Runtime, file: File, signal: AbortSignal): Promise<ImportReport> {
+  const repository = repo(rt);
+  // The list fills in as batches are written: storage announces each to this tab as another tab's write (see hydrate).
+  const onProgress = (progress: ImportProgress) => rt.store.setState((s) => (s.importing ? { importing: { ...s.importing, progress } } : {}));
+  const options = { now: rt.deps.now(), signal, onProgress };
+  const outcome = rt.storage ? await rt.storage.importFile(file, options) : await importFromFile(repository, file, options);
+  const report = outcome.value;
+  if (report.imported > 0) rt.store.setState({ conversations: await repository.listConversations() });
+  if (!outcome.ok) {
+    notify(rt, { tone: 'error', text: `Nothing was imported from ${file.name}: ${outcome.error.message}` });
+    return report;
+  }
+  notify(rt, importNotice(file.name, report));
+  return report;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const CONTINUE = 'Import the file again to continue — conversations already here are skipped.';
+
+/** What an import that wrote something, or was stopped, tells the user. */
+function importNotice(name: string, report: ImportReport): { tone: 'info' | 'warning' | 'error'; text: string } {
+  const added = `${plural(report.imported, 'conversation')} (${plural(report.messages, 'message')})`;
+  const left = leftOut(report);
+  if (report.stopped) {
+    const where = report.stopped.title ? ` at “${report.stopped.title}”` : '';
+    return {
+      tone: 'error',
+      text: `Imported ${report.imported.toLocaleString('en-US')} of ${plural(report.total, 'conversation')} from ${name}; stopped${where}: ${report.stopped.message} ${CONTINUE}${left}`,
+    };
+  }
+  if (report.cancelled && report.imported === 0) return { tone: 'info', text: `Import of ${name} cancelled; nothing was imported.${left}` };
+  if (report.cancelled) {
+    return {
+      tone: 'warning',
+      text: `Import of ${name} cancelled after ${added} of ${report.total.toLocaleString('en-US')}; what was imported is kept. ${CONTINUE}${left}`,
+    };
+  }
   const parts = [
-    `Imported ${imported} conversation${imported === 1 ? '' : 's'}` +
-      (branches ? ` (with ${branches} extra branch${branches === 1 ? '' : 'es'} you can switch between)` : ''),
+    `Imported ${plural(report.imported, 'conversation')}` +
+      (report.branches ? ` (with ${plural(report.branches, 'extra branch', 'extra branches')} you can switch between)` : ''),
   ];
-  if (skipped) parts.push(`${skipped} already here, skipped`);
-  notify(rt, { tone: 'info', text: `${parts.join(', ')} from ${file.name}.` });
-  const first = outcome.value.importedIds[0];
-  if (first) await selectConversation(rt, first);
+  if (report.skipped) parts.push(`${report.skipped.toLocaleString('en-US')} already here, skipped`);
+  const took = `${plural(report.messages, 'message')} in ${seconds(report.elapsedMs)}`;
+  return { tone: left ? 'warning' : 'info', text: `${parts.join(', ')} from ${name}: ${took}.${left}` };
+}
+
+/** The conversations left out, the first few named with why. */
+function leftOut(report: ImportReport): string {
+  const { failed } = report;
+  if (failed.length === 0) return '';
+  const named = failed
+    .slice(0, 3)
+    .map((f) => `“${f.title}” (conversation ${f.position.toLocaleString('en-US')}: ${f.reason})`)
+    .join('; ');
+  const more = failed.length > 3 ? `; and ${plural(failed.length - 3, 'other')}` : '';
+  return ` ${plural(failed.length, 'conversation')} could not be read and ${failed.length === 1 ? 'was' : 'were'} left out: ${named}${more}.`;
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }

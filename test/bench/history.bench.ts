@@ -34,7 +34,7 @@ interface HistoryShape {
   needle: [number, number];
 }
 
-function yearShape(): HistoryShape {
+export function yearShape(): HistoryShape {
   const sizes = [5_000, 2_000, 2_000, 2_000, 2_000, 2_000];
   let seed = 7;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;

@@ -50,6 +50,8 @@ describe('the conversation list at a thousand conversations', () => {
     page.setDefaultTimeout(20_000);
     await openApp(page, appUrl);
     await page.getByLabel('Import file').setInputFiles({ name: 'year.json', mimeType: 'application/json', buffer: Buffer.from(history(Date.now())) });
+    // The list fills in as the import writes; the notice comes once all are stored.
+    await page.getByRole('status').filter({ hasText: 'Imported 1,000 conversations from year.json' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Conversations' });
     await nav.getByRole('button', { name: 'Day 1 of the year', exact: true }).waitFor();
 

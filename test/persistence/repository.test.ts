@@ -289,7 +289,7 @@ describe('branches', () => {
 
   it('switches branch without counting as activity, telling the other tabs', async () => {
     const announce = vi.fn();
-    const sync: SyncChannel = { announce, subscribe: () => () => undefined, close: () => undefined };
+    const sync: SyncChannel = { announce, subscribe: () => () => undefined, echo: () => undefined, close: () => undefined };
     const { repository } = await openTestStorage({ repository: { now: steppingClock(), newId: idSequence('id'), sync } });
     const older = await repository.createConversation({ title: 'Older' });
     const question = await repository.appendMessage(userText(older.id, 'question'));

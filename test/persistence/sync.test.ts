@@ -55,6 +55,20 @@ describe('createSyncChannel', () => {
     expect(received[2]).toEqual({ type: 'conversation-changed' });
   });
 
+  it('echoes a change to its own listeners only, with or without BroadcastChannel', async () => {
+    const [a, b] = channelPair();
+    const atA = collect(a);
+    const atB = collect(b);
+    a.echo({ type: 'conversation-changed' });
+    expect(atA).toEqual([{ type: 'conversation-changed' }]);
+    a.announce({ type: 'settings-changed', settingKey: 'after' });
+    await vi.waitFor(() => expect(atB).toEqual([{ type: 'settings-changed', settingKey: 'after' }]));
+    const alone = createSyncChannel({ BroadcastChannel: undefined as unknown as typeof BroadcastChannel });
+    const atAlone = collect(alone);
+    alone.echo({ type: 'conversation-changed' });
+    expect(atAlone).toEqual([{ type: 'conversation-changed' }]);
+  });
+
   it('is silent without BroadcastChannel', () => {
     const channel = createSyncChannel({ BroadcastChannel: undefined as unknown as typeof BroadcastChannel });
     expect(() => channel.announce({ type: 'conversation-changed' })).not.toThrow();

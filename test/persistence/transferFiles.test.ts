@@ -4,7 +4,7 @@ import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, type StoredMessage } from '../../src/core';
 import type { Repository } from '../../src/persistence/repository';
-import { exportJsonText, exportMarkdownText, importFromFile, importFromText } from '../../src/persistence/transferFiles';
+import { exportJsonText, exportMarkdownText, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
 import { conversationRecords } from '../core/transfer/arbitraries';
 import { brokenFixtures, readFixture } from '../core/transfer/fixtures';
 import { openTestStorage } from './helpers';
@@ -18,6 +18,7 @@ async function snapshot(repository: Repository) {
 
 // Node's Blob: jsdom's has no text(), which every browser Windowpane supports does.
 const file = (text: string) => new NodeBlob([text], { type: 'application/json' });
+const importFromText = (repository: Repository, text: string, options?: ImportOptions) => importFromFile(repository, file(text), options);
 
 describe('importing export files into storage', () => {
   it('writes a ChatGPT export with all its branches, and a second import duplicates nothing', async () => {
@@ -37,7 +38,7 @@ describe('importing export files into storage', () => {
 
     const before = await snapshot(repository);
     const second = await importFromFile(repository, file(readFixture('chatgpt-conversations.json')), { now: NOW + 1 });
-    expect(second).toEqual({ ok: true, value: { format: 'chatgpt', imported: 0, skipped: 2, branches: 0, importedIds: [] } });
+    expect(second).toMatchObject({ ok: true, value: { format: 'chatgpt', imported: 0, skipped: 2, branches: 0, messages: 0, importedIds: [], failed: [] } });
     expect(await snapshot(repository)).toEqual(before);
   });
 
@@ -104,7 +105,8 @@ describe('importing export files into storage', () => {
     await repository.createConversation({ id: 'existing', title: 'Already here' });
     await repository.appendMessage({ conversationId: 'existing', role: 'user', content: [{ type: 'text', text: 'keep me' }] });
     const before = await snapshot(repository);
-    for (const { name, text } of brokenFixtures()) {
+    // A conversation listed twice is the one broken file that still imports: its first copy.
+    for (const { name, text } of brokenFixtures().filter((f) => f.name !== 'windowpane-duplicate-conversation.json')) {
       const outcome = await importFromFile(repository, file(text), { now: NOW });
       expect(outcome.ok, name).toBe(false);
       if (!outcome.ok) expect(outcome.error.message.length, name).toBeGreaterThan(20);
@@ -112,16 +114,24 @@ describe('importing export files into storage', () => {
     expect(await snapshot(repository)).toEqual(before);
   });
 
-  it('refuses an oversized file by its size without reading it', async () => {
+  it('imports the first copy of a conversation listed twice and names the second', async () => {
     const { repository } = await openTestStorage();
-    const text = vi.fn(async () => '[]');
-    const outcome = await importFromFile(repository, { size: MAX_IMPORT_BYTES + 1, text }, { now: NOW });
+    const [duplicate] = brokenFixtures().filter((f) => f.name === 'windowpane-duplicate-conversation.json');
+    const outcome = await importFromText(repository, duplicate!.text, { now: NOW });
+    expect(outcome).toMatchObject({ ok: true, value: { imported: 1, failed: [{ position: 2, reason: 'the file lists this conversation twice' }] } });
+    expect(await repository.listConversations()).toHaveLength(1);
+  });
+
+  it('refuses an oversized file by its size, reading only its first bytes (to tell a zip)', async () => {
+    const { repository } = await openTestStorage();
+    const slice = vi.fn((start = 0, end = 4) => new NodeBlob(['[]  '.slice(start, end)]));
+    const outcome = await importFromFile(repository, { size: MAX_IMPORT_BYTES + 1, slice }, { now: NOW });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'import_too_large' } });
-    expect(text).not.toHaveBeenCalled();
+    expect(slice.mock.calls).toEqual([[0, 4]]);
     expect(await repository.listConversations()).toEqual([]);
   });
 
-  it('writes nothing when a message id is already stored under another conversation', async () => {
+  it('leaves out a conversation whose message id is stored under another conversation, and imports the rest', async () => {
     const { repository } = await openTestStorage();
     await repository.createConversation({ id: 'mine', title: 'Mine' });
     await repository.appendMessage({ conversationId: 'mine', id: 'shared-id', role: 'user', content: [] });
@@ -142,13 +152,13 @@ describe('importing export files into storage', () => {
       ],
       NOW,
     );
-    const before = await snapshot(repository);
     const outcome = await importFromText(repository, json);
     expect(outcome).toMatchObject({
-      ok: false,
-      error: { code: 'import_invalid', message: expect.stringMatching(/already stored under a different conversation/) },
+      ok: true,
+      value: { imported: 1, failed: [{ position: 2, title: 'Theirs', reason: expect.stringMatching(/already stored under a different conversation/) }] },
     });
-    expect(await snapshot(repository)).toEqual(before);
+    expect((await repository.listConversations()).map((c) => c.id).sort()).toEqual(['fine', 'mine']);
+    expect(await repository.getMessage('shared-id')).toMatchObject({ conversationId: 'mine' });
   });
 
   it('reports a full disk during import and writes nothing', async () => {

@@ -8,6 +8,8 @@ import type { Conversation, StoredMessage } from '../conversation';
 export interface ConversationRecords {
   conversation: Conversation;
   messages: StoredMessage[];
+  /** Images its messages refer to, when the file carries them (a Windowpane export with images). */
+  files?: ExportedFile[];
 }
 
 /** The `format` tag of a Windowpane JSON export. */
@@ -68,8 +70,6 @@ export interface ImportBatch {
   format: ImportFormat;
   /** One entry per conversation of the file, each holding all of its branches as one tree. */
   conversations: ConversationRecords[];
-  /** Images the file carries, for its conversations' messages. */
-  files?: ExportedFile[];
 }
 
 /** Why a file could not be imported; `message` is written for the user. */

@@ -57,6 +57,14 @@ export function parseChatGptExport(data: unknown, importedAt: number): ImportPar
   }
 }
 
+/**
+ * One conversation of a ChatGPT export (`index` counts from 0), for importing conversation
+ * by conversation. Throws `MalformedImport` naming the first bad field.
+ */
+export function readChatGptConversation(value: unknown, index: number, importedAt: number): ConversationRecords {
+  return readConversation(value, `conversation ${index + 1}`, importedAt);
+}
+
 function readConversation(value: unknown, path: string, importedAt: number): ConversationRecords {
   const raw = readRecord(value, path);
   const sourceId = readNonEmptyString(raw.id ?? raw.conversation_id, `${path}.id`);

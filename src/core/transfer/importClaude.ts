@@ -19,12 +19,12 @@ import { fence } from './markdownText';
 import { MalformedImport, isRecord, malformed, optional, readArray, readNonEmptyString, readRecord, readString } from './readJson';
 
 /**
- * Canonical records from a parsed Claude `conversations.json`. `importedAt` (epoch ms)
- * stands in for missing times.
+ * Canonical records from a parsed Claude `conversations.json` (an array, or an object with
+ * a `conversations` array). `importedAt` (epoch ms) stands in for missing times.
  */
 export function parseClaudeExport(data: unknown, importedAt: number): ImportParseResult {
   try {
-    const list = readArray(data, 'the file');
+    const list = Array.isArray(data) ? data : readArray(readRecord(data, 'the file').conversations, 'conversations');
     let total = 0;
     const conversations = list.map((item, i) => {
       const records = readConversation(item, `conversation ${i + 1}`, importedAt);
@@ -50,6 +50,14 @@ interface ImportedMessage {
   role: 'user' | 'assistant' | null;
   content: ContentBlock[];
   createdAt: number | undefined;
+}
+
+/**
+ * One conversation of a Claude export (`index` counts from 0), for importing conversation
+ * by conversation. Throws `MalformedImport` naming the first bad field.
+ */
+export function readClaudeConversation(value: unknown, index: number, importedAt: number): ConversationRecords {
+  return readConversation(value, `conversation ${index + 1}`, importedAt);
 }
 
 function readConversation(value: unknown, path: string, importedAt: number): ConversationRecords {

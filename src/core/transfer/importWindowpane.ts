@@ -11,7 +11,7 @@ import {
   WINDOWPANE_EXPORT_VERSION,
   type ConversationRecords,
   type ExportedFile,
-  type ImportBatch,
+  type ImportFailure,
   type ImportParseResult,
 } from './exportFormat';
 import {
@@ -49,59 +49,29 @@ const MAX_VALUE_DEPTH = 64;
  */
 export function parseWindowpaneExport(data: unknown): ImportParseResult {
   try {
-    const file = readRecord(data, 'the file');
-    if (file.format !== WINDOWPANE_EXPORT_FORMAT) malformed('format', `"${WINDOWPANE_EXPORT_FORMAT}"`, file.format);
-    if (typeof file.version === 'number' && file.version > WINDOWPANE_EXPORT_VERSION) {
-      return invalid(
-        `This file was exported by a newer Windowpane (format version ${file.version}); this one reads version ` +
-          `${WINDOWPANE_EXPORT_VERSION}. Update Windowpane, then import it again.`,
-      );
-    }
-    if (typeof file.version !== 'number' || !Number.isInteger(file.version) || file.version < 1) {
-      malformed('version', `a version number from 1 to ${WINDOWPANE_EXPORT_VERSION}`, file.version);
-    }
-    readFiniteNumber(file.exportedAt, 'exportedAt');
-    const list = readArray(file.conversations, 'conversations');
-
+    const list = windowpaneEntries(data);
+    if (!list.ok) return list;
     const conversationIds = new Set<string>();
     const messageIds = new Set<string>();
-    const conversations: ConversationRecords[] = list.map((item, i) => {
+    const conversations: ConversationRecords[] = list.value.map((item, i) => {
+      const records = readWindowpaneEntry(item, i);
       const path = `conversations[${i}]`;
-      const entry = readRecord(item, path);
-      const conversation = readConversation(entry.conversation, `${path}.conversation`);
-      if (conversationIds.has(conversation.id)) {
-        throw new MalformedImport(`${path}.conversation.id`, `conversation id "${conversation.id}" appears twice in the file`);
+      if (conversationIds.has(records.conversation.id)) {
+        throw new MalformedImport(`${path}.conversation.id`, `conversation id "${records.conversation.id}" appears twice in the file`);
       }
-      conversationIds.add(conversation.id);
-      const messages = readArray(entry.messages, `${path}.messages`).map((raw, j) => {
-        const messagePath = `${path}.messages[${j}]`;
-        const message = readMessage(raw, messagePath);
-        if (message.conversationId !== conversation.id) {
-          malformed(`${messagePath}.conversationId`, `"${conversation.id}" (its conversation's id)`, message.conversationId);
-        }
-        if (messageIds.has(message.id)) {
-          throw new MalformedImport(`${messagePath}.id`, `message id "${message.id}" appears twice in the file`);
-        }
+      conversationIds.add(records.conversation.id);
+      for (const message of records.messages) {
+        if (messageIds.has(message.id)) throw new MalformedImport(`${path}.messages`, `message id "${message.id}" appears twice in the file`);
         messageIds.add(message.id);
-        return message;
-      });
-      const ids = new Set(messages.map((m) => m.id));
-      messages.forEach((message, j) => {
-        if (typeof message.parentId === 'string' && !ids.has(message.parentId)) {
-          throw new MalformedImport(
-            `${path}.messages[${j}].parentId`,
-            `${path}.messages[${j}].parentId names "${message.parentId}", which is not a message of the same conversation`,
-          );
-        }
-      });
-      if (conversation.activeLeafId !== undefined && !ids.has(conversation.activeLeafId)) delete conversation.activeLeafId;
-      messages.sort((a, b) => a.seq - b.seq);
-      conversation.messageCount = messages.length;
-      return { conversation, messages: withExplicitParents(messages) };
+      }
+      return records;
     });
-    const batch: ImportBatch = { format: 'windowpane', conversations };
-    if (file.files !== undefined) batch.files = readArray(file.files, 'files').map((raw, i) => readExportedFile(raw, `files[${i}]`, conversationIds));
-    return { ok: true, value: batch };
+    const files = filesByConversation(list.files, conversationIds);
+    for (const records of conversations) {
+      const own = files.get(records.conversation.id);
+      if (own) records.files = own;
+    }
+    return { ok: true, value: { format: 'windowpane', conversations } };
   } catch (error) {
     if (error instanceof MalformedImport) {
       return invalid(`This Windowpane export is damaged, so nothing was imported: ${error.message}.`);
@@ -110,13 +80,37 @@ export function parseWindowpaneExport(data: unknown): ImportParseResult {
   }
 }
 
+/**
+ * The images an export carries (its `files`, `[]` when absent), by conversation, each
+ * checked; a damaged entry is left out (its message then says its file was deleted), so
+ * one bad image never costs the conversations. Throws `MalformedImport` when `files` is
+ * not a list.
+ */
+export function filesByConversation(raw: unknown, conversationIds?: ReadonlySet<string>): Map<string, ExportedFile[]> {
+  const byConversation = new Map<string, ExportedFile[]>();
+  if (raw === undefined) return byConversation;
+  readArray(raw, 'files').forEach((entry, i) => {
+    let file: ExportedFile;
+    try {
+      file = readExportedFile(entry, `files[${i}]`);
+    } catch (error) {
+      if (error instanceof MalformedImport) return;
+      throw error;
+    }
+    if (conversationIds && !conversationIds.has(file.conversationId)) return;
+    const list = byConversation.get(file.conversationId);
+    if (list) list.push(file);
+    else byConversation.set(file.conversationId, [file]);
+  });
+  return byConversation;
+}
+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** An image an export carries: its record, and base64 bytes that decode to exactly `bytes`. */
-function readExportedFile(value: unknown, path: string, conversationIds: ReadonlySet<string>): ExportedFile {
+function readExportedFile(value: unknown, path: string): ExportedFile {
   const raw = readRecord(value, path);
   const conversationId = readNonEmptyString(raw.conversationId, `${path}.conversationId`);
-  if (!conversationIds.has(conversationId)) malformed(`${path}.conversationId`, 'the id of a conversation in the file', conversationId);
   const data = readString(raw.data, `${path}.data`);
   const bytes = readByteCount(raw.bytes, `${path}.bytes`);
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
@@ -134,7 +128,61 @@ function readExportedFile(value: unknown, path: string, conversationIds: Readonl
   };
 }
 
-function invalid(message: string): ImportParseResult {
+/**
+ * The conversation entries of a Windowpane export, once its header (format, version,
+ * `exportedAt`) is checked: a failure for a file from a newer Windowpane; throws
+ * `MalformedImport` for a damaged header.
+ */
+export function windowpaneEntries(data: unknown): { ok: true; value: unknown[]; files: unknown } | { ok: false; error: ImportFailure } {
+  const file = readRecord(data, 'the file');
+  if (file.format !== WINDOWPANE_EXPORT_FORMAT) malformed('format', `"${WINDOWPANE_EXPORT_FORMAT}"`, file.format);
+  if (typeof file.version === 'number' && file.version > WINDOWPANE_EXPORT_VERSION) {
+    return invalid(
+      `This file was exported by a newer Windowpane (format version ${file.version}); this one reads version ` +
+        `${WINDOWPANE_EXPORT_VERSION}. Update Windowpane, then import it again.`,
+    );
+  }
+  if (typeof file.version !== 'number' || !Number.isInteger(file.version) || file.version < 1) {
+    malformed('version', `a version number from 1 to ${WINDOWPANE_EXPORT_VERSION}`, file.version);
+  }
+  readFiniteNumber(file.exportedAt, 'exportedAt');
+  return { ok: true, value: readArray(file.conversations, 'conversations'), files: file.files };
+}
+
+/**
+ * One entry (`index` counts from 0) of a Windowpane export's `conversations`: the
+ * conversation and its messages, each checked, ordered by `seq`, with parents written out.
+ * Throws `MalformedImport` naming the first bad field; ids repeated across entries are
+ * the caller's to find.
+ */
+export function readWindowpaneEntry(item: unknown, index: number): ConversationRecords {
+  const path = `conversations[${index}]`;
+  const entry = readRecord(item, path);
+  const conversation = readConversation(entry.conversation, `${path}.conversation`);
+  const messages = readArray(entry.messages, `${path}.messages`).map((raw, j) => {
+    const messagePath = `${path}.messages[${j}]`;
+    const message = readMessage(raw, messagePath);
+    if (message.conversationId !== conversation.id) {
+      malformed(`${messagePath}.conversationId`, `"${conversation.id}" (its conversation's id)`, message.conversationId);
+    }
+    return message;
+  });
+  const ids = new Set(messages.map((m) => m.id));
+  messages.forEach((message, j) => {
+    if (typeof message.parentId === 'string' && !ids.has(message.parentId)) {
+      throw new MalformedImport(
+        `${path}.messages[${j}].parentId`,
+        `${path}.messages[${j}].parentId names "${message.parentId}", which is not a message of the same conversation`,
+      );
+    }
+  });
+  if (conversation.activeLeafId !== undefined && !ids.has(conversation.activeLeafId)) delete conversation.activeLeafId;
+  messages.sort((a, b) => a.seq - b.seq);
+  conversation.messageCount = messages.length;
+  return { conversation, messages: withExplicitParents(messages) };
+}
+
+function invalid(message: string): { ok: false; error: ImportFailure } {
   return { ok: false, error: { code: 'import_invalid', message } };
 }
 

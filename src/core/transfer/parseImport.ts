@@ -45,43 +45,64 @@ export function detectImportFormat(data: unknown): ImportFormat | undefined {
   const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.conversations) ? data.conversations : undefined;
   const first = list?.find(isRecord);
   if (first && 'mapping' in first) return 'chatgpt';
-  if (first && 'chat_messages' in first && Array.isArray(data)) return 'claude';
+  if (first && 'chat_messages' in first) return 'claude';
   return undefined;
 }
 
 /**
  * Parses an import file's text (a Windowpane JSON export, or `conversations.json` from a
- * ChatGPT or Claude data export) into canonical records. Fails, changing nothing, for a
- * file over 200 MiB, empty, not JSON (e.g. truncated), of an unknown format, holding no
- * conversations, malformed anywhere, or repeating a conversation or message id.
+ * ChatGPT or Claude data export, bare or wrapped in `{ "conversations": [...] }`) into
+ * canonical records, all or nothing. Fails for a file over 200 MiB, empty, not JSON (e.g.
+ * truncated), of an unknown format, holding no conversations, malformed anywhere, or
+ * repeating a conversation or message id. The app imports through `openImport` instead,
+ * which leaves out only the conversations that cannot be read.
  */
 export function parseImport(text: string, options: ParseImportOptions): ImportParseResult {
-  const tooLarge = checkImportSize(options.sizeBytes ?? text.length);
-  if (tooLarge) return { ok: false, error: tooLarge };
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.trim() === '') return invalid('The file is empty. Choose a Windowpane JSON export or a conversations.json file.');
-  if (body.startsWith('PK\u0003\u0004')) {
-    return invalid('This is a .zip archive. Unzip it first, then import the conversations.json file inside.');
-  }
-
-  // Checked on the text, before JSON.parse or anything else that recurses can overflow.
-  if (jsonDepthExceeds(body, MAX_IMPORT_DEPTH)) {
-    return invalid(`This file nests its data more than ${MAX_IMPORT_DEPTH} levels deep, which no export does, so nothing was imported.`);
-  }
-  let data: unknown;
+  const json = readImportJson(text, options);
+  if (!json.ok) return json;
   try {
-    data = JSON.parse(body);
-  } catch (error) {
-    const reason = error instanceof Error ? ` (${error.message})` : '';
-    return invalid(`This file is not valid JSON${reason}; it may be truncated or not an export.`);
-  }
-  try {
-    return parseData(data, options);
+    return parseData(json.data, options);
   } catch (error) {
     // A reader's bug or an input no check foresaw: still a message, never an exception.
     const reason = error instanceof Error ? error.message : String(error);
     return invalid(`This file could not be read, so nothing was imported (${reason.slice(0, 200)}).`);
   }
+}
+
+/**
+ * The checks every import makes on a file's text before reading any conversation: size,
+ * emptiness, nesting depth, then `JSON.parse`. A UTF-8 byte-order mark is skipped.
+ */
+export function readImportJson(
+  text: string,
+  options: Pick<ParseImportOptions, 'sizeBytes'>,
+): { ok: true; data: unknown } | { ok: false; error: ImportFailure } {
+  const tooLarge = checkImportSize(options.sizeBytes ?? text.length);
+  if (tooLarge) return { ok: false, error: tooLarge };
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') return invalid('The file is empty. Choose a Windowpane JSON export or a conversations.json file.');
+  // Checked on the text, before JSON.parse or anything else that recurses can overflow.
+  if (jsonDepthExceeds(body, MAX_IMPORT_DEPTH)) {
+    return invalid(`This file nests its data more than ${MAX_IMPORT_DEPTH} levels deep, which no export does, so nothing was imported.`);
+  }
+  try {
+    return { ok: true, data: JSON.parse(body) };
+  } catch (error) {
+    const reason = error instanceof Error ? ` (${error.message})` : '';
+    return invalid(`This file is not valid JSON${reason}; it may be truncated or not an export.`);
+  }
+}
+
+/** The message for parsed JSON that is no export Windowpane reads, or one listing no conversations. */
+export function notAnExport(data: unknown): ImportFailure {
+  const list = Array.isArray(data) ? data : isRecord(data) && Array.isArray(data.conversations) ? data.conversations : undefined;
+  return {
+    code: 'import_invalid',
+    message:
+      list?.length === 0
+        ? 'This export contains no conversations, so there is nothing to import.'
+        : "This file isn't a format Windowpane can import. Choose a Windowpane JSON export, or conversations.json " + 'from a ChatGPT or Claude data export.',
+  };
 }
 
 /**
@@ -106,14 +127,7 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 
 function parseData(data: unknown, options: ParseImportOptions): ImportParseResult {
   const format = detectImportFormat(data);
-  if (format === undefined) {
-    const empty = Array.isArray(data) ? data.length === 0 : isRecord(data) && Array.isArray(data.conversations) && data.conversations.length === 0;
-    return invalid(
-      empty
-        ? 'This export contains no conversations, so there is nothing to import.'
-        : "This file isn't a format Windowpane can import. Choose a Windowpane JSON export, or conversations.json " + 'from a ChatGPT or Claude data export.',
-    );
-  }
+  if (format === undefined) return { ok: false, error: notAnExport(data) };
   const result =
     format === 'windowpane'
       ? parseWindowpaneExport(data)
@@ -132,7 +146,7 @@ function parseData(data: unknown, options: ParseImportOptions): ImportParseResul
   return uniqueIds(result);
 }
 
-function invalid(message: string): ImportParseResult {
+function invalid(message: string): { ok: false; error: ImportFailure } {
   return { ok: false, error: { code: 'import_invalid', message } };
 }
 

@@ -79,8 +79,8 @@ describe('parseImport: the broken-file corpus', () => {
     expect(failure(deepInput).message).toMatch(/content\[0\]\.input is nested more than 64 levels deep/);
   });
 
-  it('recognises a zip archive and says to unzip it', () => {
-    expect(failure('PK\u0003\u0004\u0014\u0000binary').message).toMatch(/\.zip archive\. Unzip it first/);
+  it('reads text only: a zip archive (unpacked before it gets here) is not JSON', () => {
+    expect(failure('PK\u0003\u0004\u0014\u0000binary').message).toMatch(/not valid JSON/);
   });
 
   it('lists a conversation twice in a ChatGPT export as an error, not a silent overwrite', () => {
