@@ -137,6 +137,22 @@ describe('images against the fake API', () => {
       expect(exported.text).toContain('"name": "photo-6.png"');
       expect(exported.text).not.toContain(sent!.bytes.toString('base64').slice(0, 200));
 
+      // With its images, the same export is a complete backup: another browser profile gets them back.
+      await page.getByRole('button', { name: 'Other formats' }).click();
+      const withImages = page.getByRole('menuitem', { name: /^This conversation with its images \(JSON, [\d.]+ (KB|MB)\)$/ });
+      const [backupDownload] = await Promise.all([page.waitForEvent('download'), withImages.click()]);
+      const backup = await savedDownload(backupDownload);
+      expect((JSON.parse(backup.text) as { files: unknown[] }).files).toHaveLength(6);
+      const elsewhere = await newPage(browser);
+      await elsewhere.page.goto(inject('appUrl'));
+      await elsewhere.page.getByLabel('Import file').setInputFiles({ name: backup.name, mimeType: 'application/json', buffer: Buffer.from(backup.text) });
+      await elsewhere.page.getByRole('article', { name: 'User message' }).last().getByRole('img', { name: 'photo-6.png' }).waitFor();
+      await elsewhere.page.waitForFunction(() =>
+        [...document.querySelectorAll('img')].some((i) => i.alt === 'photo-6.png' && i.complete && i.naturalWidth === 646),
+      );
+      expect(unexpectedErrors(elsewhere.errors)).toEqual([]);
+      await elsewhere.context.close();
+
       expect(unexpectedErrors(errors)).toEqual([]);
       await context.close();
     });

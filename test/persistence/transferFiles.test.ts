@@ -1,7 +1,7 @@
 import { Blob as NodeBlob } from 'node:buffer';
 import fc from 'fast-check';
 import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, type StoredMessage } from '../../src/core';
 import type { Repository } from '../../src/persistence/repository';
 import { exportJsonText, exportMarkdownText, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
@@ -197,5 +197,61 @@ describe('exporting from storage', () => {
     expect(markdown).toContain('hello alpha');
     expect(markdown).toContain('hello beta');
     for (const text of [all, markdown]) expect(text).not.toContain(SECRET);
+  });
+});
+
+describe('a backup with its images', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 8, 7]);
+  const imageBlock = (fileId: string) =>
+    ({ type: 'image', fileId, name: `${fileId}.png`, mediaType: 'image/png', width: 10, height: 10, bytes: PNG.length }) as const;
+
+  async function storedWithImages() {
+    const { repository } = await openTestStorage();
+    const { id } = await repository.createConversation({ title: 'Pictures' });
+    await repository.addFiles(
+      ['one', 'two'].map((fileId) => ({
+        id: fileId,
+        conversationId: id,
+        name: `${fileId}.png`,
+        mediaType: 'image/png',
+        blob: new NodeBlob([PNG], { type: 'image/png' }) as unknown as Blob,
+        bytes: PNG.length,
+        createdAt: NOW,
+      })),
+    );
+    await repository.appendMessage({ conversationId: id, role: 'user', content: [imageBlock('one'), imageBlock('two'), { type: 'text', text: 'Compare' }] });
+    return { repository, id };
+  }
+
+  it('carries the images when asked, and an import into another browser restores them byte for byte', async () => {
+    // Node's Blob survives fake IndexedDB's structured clone as a browser's does; jsdom's does not.
+    vi.stubGlobal('Blob', NodeBlob);
+    const { repository, id } = await storedWithImages();
+    const plain = JSON.parse(await exportJsonText(repository, [id], NOW)) as { files?: unknown };
+    expect(plain.files).toBeUndefined();
+    const text = await exportJsonText(repository, [id], NOW, true);
+    const backup = JSON.parse(text) as { files: { id: string; data: string; bytes: number }[] };
+    expect(backup.files.map((f) => [f.id, f.bytes, f.data])).toEqual([
+      ['one', PNG.length, Buffer.from(PNG).toString('base64')],
+      ['two', PNG.length, Buffer.from(PNG).toString('base64')],
+    ]);
+
+    const other = (await openTestStorage({ factory: new IDBFactory() })).repository;
+    expect(await importFromText(other, text, { now: NOW })).toMatchObject({ ok: true, value: { imported: 1 } });
+    const restored = await other.getFile('two');
+    expect(restored).toMatchObject({ conversationId: id, name: 'two.png', mediaType: 'image/png', bytes: PNG.length });
+    expect(new Uint8Array(await restored!.blob.arrayBuffer())).toEqual(PNG);
+  });
+
+  it('leaves out an image whose bytes are damaged, and imports everything else', async () => {
+    const { repository, id } = await storedWithImages();
+    const backup = JSON.parse(await exportJsonText(repository, [id], NOW, true)) as { files: { data: string }[] };
+    backup.files[0]!.data = 'not base64!';
+    const other = (await openTestStorage({ factory: new IDBFactory() })).repository;
+    expect(await importFromText(other, JSON.stringify(backup), { now: NOW })).toMatchObject({ ok: true, value: { imported: 1 } });
+    expect(await other.getFile('one')).toBeUndefined();
+    expect(await other.getFile('two')).toBeDefined();
+    expect((await other.getMessages(id))[0]!.content).toHaveLength(3);
   });
 });
