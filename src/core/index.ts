@@ -4,6 +4,7 @@ export * from './errors';
 export * from './conversation';
 export * from './branches';
 export * from './markdownLimits';
+export * from './mathText';
 export * from './endpoints';
 export * from './storedRecords';
 export * from './messages';
