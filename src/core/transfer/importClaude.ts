@@ -6,16 +6,18 @@
  * When every message records `parent_message_uuid`, the conversation is a tree (a retried
  * answer or an edited prompt is another version of a message) and is imported whole, like
  * ChatGPT's: the branch ending at `current_leaf_message_uuid` is the one shown, else the
- * newest. Otherwise messages follow one another in array order. Tools ran on
- * claude.ai and cannot be replayed, so tool calls and results become labelled text;
- * thinking stays a thinking block (without a signature). Attachment text extracted by
+ * newest. Otherwise messages follow one another in array order. Tools (web search,
+ * artifacts, analysis) ran on claude.ai: each call and its result become a tool exchange,
+ * shown as a collapsed tool row (see importedTools.ts); thinking stays a thinking block
+ * (without a signature). Attachment text extracted by
  * Claude is kept with its message; uploaded files, absent from the export, are named.
  */
 import { buildTree, newestLeafUnder } from '../branches';
-import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
+import type { ContentBlock, Conversation, StoredMessage, ToolResultBlock } from '../conversation';
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
 import { countImported, shownTree, type ShownNode, type TreeNode } from './conversationTree';
 import { fence } from './markdownText';
+import { importedToolId, importedToolName, wholeToolExchanges, type ResultTools } from './importedTools';
 import { MalformedImport, isRecord, malformed, optional, readArray, readNonEmptyString, readRecord, readString } from './readJson';
 
 /**
@@ -63,9 +65,10 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
 
   const imported: ImportedMessage[] = [];
   const uuids = new Set<string>();
+  const tools: ResultTools = new WeakMap();
   readArray(raw.chat_messages, `${path}.chat_messages`).forEach((item, j) => {
     const messagePath = `${path}.chat_messages[${j}]`;
-    const message = readMessage(item, messagePath);
+    const message = readMessage(item, messagePath, tools);
     if (uuids.has(message.uuid)) {
       throw new MalformedImport(`${messagePath}.uuid`, `message uuid "${message.uuid}" appears twice in one conversation`);
     }
@@ -77,7 +80,7 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
   const { nodes, current } = messageTree(imported, currentLeaf);
   const conversationId = `claude:${sourceId}`;
   const importedId = (uuid: string) => `${conversationId}/${uuid}`;
-  const messages = nodes.map(({ id: uuid, parent }, seq): StoredMessage => {
+  const nodeMessages = nodes.map(({ id: uuid, parent }, seq): StoredMessage => {
     const source = byUuid.get(uuid)!;
     const message: StoredMessage = {
       id: importedId(uuid),
@@ -96,6 +99,7 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
     }
     return message;
   });
+  const messages = wholeToolExchanges(nodeMessages, tools);
   const conversation: Conversation = {
     id: conversationId,
     title,
@@ -141,7 +145,7 @@ function messageTree(messages: readonly ImportedMessage[], currentLeaf: string |
 }
 
 /** One chat message; its role is null for a sender Windowpane has no role for. */
-function readMessage(value: unknown, path: string): ImportedMessage {
+function readMessage(value: unknown, path: string, tools: ResultTools): ImportedMessage {
   const raw = readRecord(value, path);
   const uuid = readNonEmptyString(raw.uuid, `${path}.uuid`);
   const sender = readString(raw.sender, `${path}.sender`);
@@ -152,7 +156,7 @@ function readMessage(value: unknown, path: string): ImportedMessage {
   const content: ContentBlock[] = [];
   const blocks = optional(raw.content, `${path}.content`, readArray) ?? [];
   blocks.forEach((block, k) => {
-    const converted = readBlock(block, `${path}.content[${k}]`);
+    const converted = readBlock(block, `${path}.content[${k}]`, `${uuid}#${k}`, tools);
     if (converted) content.push(converted);
   });
   if (content.length === 0) {
@@ -176,7 +180,8 @@ function readMessage(value: unknown, path: string): ImportedMessage {
   return { uuid, parent, role: sender === 'human' ? 'user' : 'assistant', content, createdAt };
 }
 
-function readBlock(value: unknown, path: string): ContentBlock | null {
+/** One content block; `where` names it, for the id of a call that has none, and `tools` records each result's tool. */
+function readBlock(value: unknown, path: string, where: string, tools: ResultTools): ContentBlock | null {
   const block = readRecord(value, path);
   const type = readString(block.type, `${path}.type`);
   switch (type) {
@@ -189,15 +194,17 @@ function readBlock(value: unknown, path: string): ContentBlock | null {
       return thinking.trim() === '' ? null : { type: 'thinking', thinking };
     }
     case 'tool_use': {
-      const name = optional(block.name, `${path}.name`, readString) || 'tool';
-      const input = block.input === undefined ? '' : `\n\n${fence(JSON.stringify(block.input, null, 2), 'json')}`;
-      return { type: 'text', text: `**Tool call:** \`${name}\`${input}` };
+      const name = optional(block.name, `${path}.name`, readString);
+      const input = isRecord(block.input) ? block.input : block.input === undefined || block.input === null ? {} : { value: block.input };
+      return { type: 'tool_use', id: importedToolId(block.id, where), name: importedToolName(name), input };
     }
     case 'tool_result': {
-      const name = optional(block.name, `${path}.name`, readString) || 'tool';
-      const output = resultText(block.content);
-      const label = `**Tool result** (\`${name}\`)${block.is_error === true ? ' — error' : ''}:`;
-      return { type: 'text', text: output ? `${label}\n\n${fence(output, '')}` : label };
+      const name = optional(block.name, `${path}.name`, readString);
+      const id = typeof block.tool_use_id === 'string' ? importedToolId(block.tool_use_id, where) : '';
+      const result: ToolResultBlock = { type: 'tool_result', tool_use_id: id, content: resultText(block.content) };
+      if (block.is_error === true) result.is_error = true;
+      tools.set(result, name ?? 'tool');
+      return result;
     }
     default:
       return typeof block.text === 'string' && block.text.trim() !== '' ? { type: 'text', text: block.text } : null;
