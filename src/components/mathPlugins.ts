@@ -3,17 +3,16 @@
  * a message holds a formula; a transcript without math never fetches it.
  */
 import 'katex/dist/katex.min.css';
-import type { KatexOptions } from 'katex';
+import { fromHtmlIsomorphic } from 'hast-util-from-html-isomorphic';
+import katex, { type KatexOptions } from 'katex';
 import type { Options } from 'react-markdown';
-import rehypeKatex from 'rehype-katex';
 import remarkMath from 'remark-math';
 
 /**
  * KaTeX limits for text written by a model or pasted by anyone. `trust: false` turns
- * `\href`, `\url`, `\includegraphics` and `\html…` into error text, so a formula can neither
+ * `\href`, `\url`, `\includegraphics` and `\html…` into errors, so a formula can neither
  * link anywhere nor load anything; `maxExpand` stops macro loops (`\def\a{\a\a}\a`) and
- * `maxSize` huge rules and spaces. A formula KaTeX cannot read is shown as its source, in
- * the text colour (styled in styles.css), not as a red error.
+ * `maxSize` huge rules and spaces. A formula KaTeX cannot read is shown as its source.
  */
 export const KATEX_OPTIONS: KatexOptions = {
   output: 'htmlAndMathml',
@@ -21,7 +20,7 @@ export const KATEX_OPTIONS: KatexOptions = {
   strict: 'ignore',
   maxExpand: 1000,
   maxSize: 20,
-  errorColor: 'inherit',
+  throwOnError: true,
 };
 
 interface MdastNode {
@@ -52,7 +51,69 @@ function remarkMathDisplay() {
   };
 }
 
+interface HastNode {
+  type: string;
+  tagName?: string;
+  value?: string;
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+}
+
+const classesOf = (node: HastNode): unknown[] => (Array.isArray(node.properties?.className) ? node.properties.className : []);
+const textOf = (node: HastNode): string => (node.type === 'text' ? (node.value ?? '') : (node.children ?? []).map(textOf).join(''));
+/** The attribute KaTeX's inline styles are renamed to while its HTML is parsed. */
+const PARKED_STYLE = 'data-katex-style';
+
+/**
+ * A formula as hast. KaTeX's HTML is parsed with its `style` attributes renamed: the page's
+ * Content-Security-Policy (style-src 'self') refuses style attributes in parsed HTML, the
+ * browser's parser included. They are handed back as `style` properties, which React sets
+ * through the CSSOM, which the policy allows.
+ */
+function formula(tex: string, displayMode: boolean): HastNode[] {
+  let html: string;
+  try {
+    html = katex.renderToString(tex, { ...KATEX_OPTIONS, displayMode });
+  } catch (error) {
+    // A parse error, or any other (a stack overflow on absurd nesting): the source, as written.
+    return [{ type: 'element', tagName: 'span', properties: { className: ['katex-error'], title: String(error) }, children: [{ type: 'text', value: tex }] }];
+  }
+  const root = fromHtmlIsomorphic(html.replaceAll(' style="', ` ${PARKED_STYLE}="`), { fragment: true }) as HastNode;
+  const restore = (node: HastNode) => {
+    const parked = node.properties?.dataKatexStyle;
+    if (node.properties && parked !== undefined) {
+      node.properties.style = parked;
+      delete node.properties.dataKatexStyle;
+    }
+    node.children?.forEach(restore);
+  };
+  restore(root);
+  return root.children ?? [];
+}
+
+/**
+ * Renders remark-math's output (`code.math-inline`, and `code.math-display`, inside a
+ * `pre` for a block) with KaTeX, replacing the code element, or the `pre` around it.
+ */
+function rehypeKatexFormulas() {
+  const visit = (parent: HastNode) => {
+    const children = parent.children ?? [];
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (child.type !== 'element') continue;
+      const code = child.tagName === 'pre' && child.children?.length === 1 ? child.children[0]! : child;
+      const classes = code.tagName === 'code' ? classesOf(code) : [];
+      if (classes.includes('math-inline') || classes.includes('math-display')) {
+        const nodes = formula(textOf(code), classes.includes('math-display'));
+        children.splice(i, 1, ...nodes);
+        i += nodes.length - 1;
+      } else visit(child);
+    }
+  };
+  return (tree: HastNode) => visit(tree);
+}
+
 type Plugins = NonNullable<Options['remarkPlugins']>;
 
 export const mathRemarkPlugins: Plugins = [[remarkMath, { singleDollarTextMath: true }], remarkMathDisplay];
-export const mathRehypePlugins: Plugins = [[rehypeKatex, KATEX_OPTIONS]];
+export const mathRehypePlugins: Plugins = [rehypeKatexFormulas];
