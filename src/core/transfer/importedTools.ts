@@ -37,6 +37,16 @@ const isCall = (block: ContentBlock): block is ToolUseBlock => block.type === 't
 const isCarrier = (m: StoredMessage) => m.role === 'user' && m.content.length > 0 && m.content.every(isResult);
 const callsOf = (m: StoredMessage | undefined) => (m?.role === 'assistant' ? m.content.filter(isCall) : []);
 
+/** The nearest assistant message above `message`, whose model made the call added in front of it. */
+function nearestAnswer(message: StoredMessage, byId: ReadonlyMap<string, StoredMessage>): StoredMessage | undefined {
+  let at = message.parentId == null ? undefined : byId.get(message.parentId);
+  for (let steps = 0; at && steps < byId.size; steps++) {
+    if (at.role === 'assistant') return at;
+    at = at.parentId == null ? undefined : byId.get(at.parentId);
+  }
+  return undefined;
+}
+
 /**
  * An answer that holds results as well as calls (Claude's) cut into assistant messages and
  * result-carrying user messages, in order. The last part keeps the message's id, so the
@@ -123,6 +133,9 @@ export function wholeToolExchanges(messages: readonly StoredMessage[], tools: Re
       input: {},
     }));
     const call: StoredMessage = { ...message, id: `${message.id}#call`, role: 'assistant', content: callContent };
+    const answerer = nearestAnswer(message, byId);
+    if (answerer?.model) call.model = answerer.model;
+    if (answerer?.provider) call.provider = answerer.provider;
     out.push(call, { ...message, parentId: call.id, content: answer(callContent, results) });
   }
   // A branch that ends on a call: its result is added after it.

@@ -78,6 +78,9 @@ describe('ChatGPT tool output as tool exchanges', () => {
       "user: result: What's New In Python 3.13 — https://docs.python.org/3/whatsnew/3.13.html\n\nPython 3.13 has an experimental free-threaded build mode.",
       'assistant: The latest release is Python 3.13.1, a maintenance release with about 400 fixes.',
     ]);
+    // The added call is the model's, like the calls around it.
+    const added = byTitle(chatGpt, 'Latest Python release').messages.find((m) => m.id.endsWith('#call'));
+    expect(added).toMatchObject({ role: 'assistant', model: 'gpt-4o', provider: 'openai' });
   });
 
   it('web.run: a dotted tool name becomes one the APIs accept, citation spans go and entity spans keep their name', () => {
