@@ -1,6 +1,6 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
 import type { ContentBlock, StoredMessage } from '../core';
-import { hasMath, messageText } from '../core';
+import { hasMath, markdownLimitExceeded, messageText } from '../core';
 import type { ToolResultView } from '../store';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
@@ -122,7 +122,7 @@ export const MessageView = memo(function MessageView({
           {text &&
             (isUser ? (
               // A user's message is shown as typed, apart from its formulas.
-              hasMath(text) ? (
+              hasMath(text) && !markdownLimitExceeded(text) ? (
                 <Suspense fallback={<p className="plain">{text}</p>}>
                   <PlainTextWithMath text={text} />
                 </Suspense>

@@ -264,6 +264,16 @@ export function prepareMathMarkdown(text: string): MathMarkdown {
   return hasMath ? { markdown: out.join(''), hasMath } : { markdown: text, hasMath: false };
 }
 
+/** How many formulas `text` holds outside code (the same scan as {@link prepareMathMarkdown}). */
+export function formulaCount(text: string): number {
+  if (!mayHoldDelimiters(text)) return 0;
+  let count = 0;
+  scan(text, (piece) => {
+    if (piece.kind === 'math') count++;
+  });
+  return count;
+}
+
 /** Whether `text` holds a formula outside code (the same scan as {@link prepareMathMarkdown}). */
 export function hasMath(text: string): boolean {
   return prepareMathMarkdown(text).hasMath;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasMath, mathSegments, prepareMathMarkdown } from '../../src/core';
+import { MARKDOWN_LIMITS, formulaCount, hasMath, markdownLimitExceeded, mathSegments, prepareMathMarkdown } from '../../src/core';
 
 const md = (text: string) => prepareMathMarkdown(text).markdown;
 
@@ -118,5 +118,14 @@ describe('prepareMathMarkdown stays linear on hostile text', () => {
     const start = performance.now();
     prepareMathMarkdown(text);
     expect(performance.now() - start).toBeLessThan(1000);
+  });
+});
+
+describe('the formula limit', () => {
+  it('counts formulas outside code, and shows a message past the limit as plain text', () => {
+    expect(formulaCount('$a$ and \\(b\\), `$c$`, $5 and $$d$$')).toBe(3);
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `$x_{${i}}$`).join(' ');
+    expect(markdownLimitExceeded(many(MARKDOWN_LIMITS.maxFormulas))).toBeUndefined();
+    expect(markdownLimitExceeded(many(MARKDOWN_LIMITS.maxFormulas + 1))).toBe('it has more than 200 formulas');
   });
 });
