@@ -71,6 +71,25 @@ const PARKED_STYLE = 'data-katex-style';
  * through the CSSOM, which the policy allows.
  */
 function formula(tex: string, displayMode: boolean): HastNode[] {
+  const key = `${displayMode ? 'D' : 'I'}${tex}`;
+  const known = rendered.get(key);
+  if (known) return known;
+  const nodes = renderFormula(tex, displayMode);
+  if (rendered.size >= MAX_RENDERED) rendered.clear();
+  rendered.set(key, nodes);
+  return nodes;
+}
+
+/**
+ * Formulas already drawn, by source: an answer is parsed again for every streamed delta and
+ * a conversation again when it is reopened, and each formula costs KaTeX a millisecond or
+ * two. The trees are only read after this (React builds elements from them), so sharing
+ * them is safe.
+ */
+const rendered = new Map<string, HastNode[]>();
+const MAX_RENDERED = 2000;
+
+function renderFormula(tex: string, displayMode: boolean): HastNode[] {
   let html: string;
   try {
     html = katex.renderToString(tex, { ...KATEX_OPTIONS, displayMode });
