@@ -106,7 +106,7 @@ describe('ChatGPT tool output as tool exchanges', () => {
   it('a call whose output the export lacks gets a placeholder result, and the branch shown ends there', () => {
     const entry = byTitle(chatGpt, 'An unfinished analysis');
     expect(shown(entry).slice(1)).toEqual([
-      `assistant: call python(${JSON.stringify({ code: "import pandas as pd\nlen(pd.read_csv('/mnt/data/rows.csv'))" })})`,
+      `assistant: call python(${JSON.stringify({ code: "import pandas as pd\nlen(pd.read_csv('rows.csv'))" })})`,
       'user: result: [Tool output — not included in the export file]',
     ]);
     expect(entry.conversation.messageCount).toBe(3);
