@@ -17,7 +17,7 @@ import type { ContentBlock, Conversation, StoredMessage, ToolResultBlock } from 
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
 import { countImported, shownTree, type ShownNode, type TreeNode } from './conversationTree';
 import { fence } from './markdownText';
-import { importedToolId, importedToolName, wholeToolExchanges, type ResultTools } from './importedTools';
+import { MISSING_TOOL_OUTPUT, importedToolId, importedToolName, wholeToolExchanges, type ResultTools } from './importedTools';
 import { MalformedImport, isRecord, malformed, optional, readArray, readNonEmptyString, readRecord, readString } from './readJson';
 
 /**
@@ -156,12 +156,11 @@ function readMessage(value: unknown, path: string, tools: ResultTools): Imported
   const content: ContentBlock[] = [];
   const blocks = optional(raw.content, `${path}.content`, readArray) ?? [];
   blocks.forEach((block, k) => {
-    const converted = readBlock(block, `${path}.content[${k}]`, `${uuid}#${k}`, tools);
-    if (converted) content.push(converted);
+    content.push(...readBlock(block, `${path}.content[${k}]`, `${uuid}#${k}`, tools));
   });
   if (content.length === 0) {
     const text = optional(raw.text, `${path}.text`, readString) ?? '';
-    if (text.trim() !== '') content.push({ type: 'text', text });
+    content.push(...textBlocks(text, `${uuid}#text`));
   }
   (optional(raw.attachments, `${path}.attachments`, readArray) ?? []).forEach((item, k) => {
     const attachment = readRecord(item, `${path}.attachments[${k}]`);
@@ -180,23 +179,56 @@ function readMessage(value: unknown, path: string, tools: ResultTools): Imported
   return { uuid, parent, role: sender === 'human' ? 'user' : 'assistant', content, createdAt };
 }
 
-/** One content block; `where` names it, for the id of a call that has none, and `tools` records each result's tool. */
-function readBlock(value: unknown, path: string, where: string, tools: ResultTools): ContentBlock | null {
+const ARTIFACT = /<antArtifact\b([^>]*)>([\s\S]*?)<\/antArtifact>|<antThinking>([\s\S]*?)<\/antThinking>/g;
+
+/**
+ * Answer text as blocks. Older exports keep claude.ai's markup in the text: an artifact
+ * (`<antArtifact identifier="…" type="…" title="…">content</antArtifact>`) becomes the
+ * `artifacts` call it was, with its attributes and content as arguments and the placeholder
+ * for its output; `<antThinking>` becomes thinking.
+ */
+function textBlocks(text: string, where: string): ContentBlock[] {
+  if (text.trim() === '') return [];
+  if (!text.includes('<ant')) return [{ type: 'text', text }];
+  const blocks: ContentBlock[] = [];
+  // The blank lines around a tag went with it.
+  const pushText = (t: string) => {
+    if (t.trim() !== '') blocks.push({ type: 'text', text: t.replace(/^\s*\n/, '').replace(/\n\s*$/, '') });
+  };
+  let at = 0;
+  let n = 0;
+  for (const match of text.matchAll(ARTIFACT)) {
+    pushText(text.slice(at, match.index));
+    at = match.index + match[0].length;
+    if (match[3] !== undefined) {
+      if (match[3].trim() !== '') blocks.push({ type: 'thinking', thinking: match[3].trim() });
+      continue;
+    }
+    const input: Record<string, string> = {};
+    for (const attribute of match[1]!.matchAll(/([\w-]+)="([^"]*)"/g)) input[attribute[1]!] = attribute[2]!;
+    input.content = match[2]!.replace(/^\n/, '').replace(/\n$/, '');
+    blocks.push({ type: 'tool_use', id: importedToolId(undefined, `${where}#artifact${n++}`), name: 'artifacts', input });
+    blocks.push({ type: 'tool_result', tool_use_id: '', content: MISSING_TOOL_OUTPUT });
+  }
+  pushText(text.slice(at));
+  return blocks;
+}
+
+/** One content block as blocks; `where` names it, for the id of a call that has none, and `tools` records each result's tool. */
+function readBlock(value: unknown, path: string, where: string, tools: ResultTools): ContentBlock[] {
   const block = readRecord(value, path);
   const type = readString(block.type, `${path}.type`);
   switch (type) {
-    case 'text': {
-      const text = readString(block.text ?? '', `${path}.text`);
-      return text.trim() === '' ? null : { type: 'text', text };
-    }
+    case 'text':
+      return textBlocks(readString(block.text ?? '', `${path}.text`), where);
     case 'thinking': {
       const thinking = readString(block.thinking ?? '', `${path}.thinking`);
-      return thinking.trim() === '' ? null : { type: 'thinking', thinking };
+      return thinking.trim() === '' ? [] : [{ type: 'thinking', thinking }];
     }
     case 'tool_use': {
       const name = optional(block.name, `${path}.name`, readString);
       const input = isRecord(block.input) ? block.input : block.input === undefined || block.input === null ? {} : { value: block.input };
-      return { type: 'tool_use', id: importedToolId(block.id, where), name: importedToolName(name), input };
+      return [{ type: 'tool_use', id: importedToolId(block.id, where), name: importedToolName(name), input }];
     }
     case 'tool_result': {
       const name = optional(block.name, `${path}.name`, readString);
@@ -204,10 +236,10 @@ function readBlock(value: unknown, path: string, where: string, tools: ResultToo
       const result: ToolResultBlock = { type: 'tool_result', tool_use_id: id, content: resultText(block.content) };
       if (block.is_error === true) result.is_error = true;
       tools.set(result, name ?? 'tool');
-      return result;
+      return [result];
     }
     default:
-      return typeof block.text === 'string' && block.text.trim() !== '' ? { type: 'text', text: block.text } : null;
+      return typeof block.text === 'string' ? textBlocks(block.text, where) : [];
   }
 }
 

@@ -139,12 +139,31 @@ describe('Claude tool use as tool exchanges', () => {
   });
 });
 
+describe('Claude artifacts written into the text (older exports)', () => {
+  it('turns <antArtifact> into an artifacts call and <antThinking> into thinking, the text around them kept', () => {
+    const entry = byTitle(claude, 'A prime test (2024 export)');
+    expect(shown(entry)).toEqual([
+      'user: Write a prime test in Python.',
+      `assistant: thinking | Here is a function that checks whether a number is prime: | call artifacts(${JSON.stringify({
+        identifier: 'is-prime',
+        type: 'application/vnd.ant.code',
+        language: 'python',
+        title: 'is_prime in Python',
+        content: 'def is_prime(n):\n    return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))',
+      })})`,
+      'user: result: [Tool output — not included in the export file]',
+      'assistant: It tries divisors up to $\\sqrt{n}$.',
+    ]);
+    expect(entry.messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: 'A reusable function is worth an artifact.' });
+  });
+});
+
 describe('imported tool exchanges', () => {
   const all = [...chatGpt, ...claude];
 
   it('leave none of the export’s internal markup in any message', () => {
     const text = JSON.stringify(all.flatMap((c) => c.messages.map((m) => m.content)));
-    expect(text).not.toMatch(/<<ImageDisplayed>>|【|†|[\ue200-\ue204]/);
+    expect(text).not.toMatch(/<<ImageDisplayed>>|【|†|[\ue200-\ue204]|<\/?ant(Artifact|Thinking)/);
   });
 
   it('use tool names and call ids both APIs accept, and pair every call with exactly one result', () => {
