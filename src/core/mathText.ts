@@ -22,6 +22,7 @@ export interface MathMarkdown {
 }
 
 const FENCE = /^[ \t>]*(`{3,}|~{3,})/;
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 /** What may stand before a display formula that opens a line: quote markers, indentation, a list marker. */
 const LINE_OPENER = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?$/;
 const isSpace = (ch: string | undefined) => ch === undefined || ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
@@ -148,7 +149,7 @@ function dollarForm(text: string, formula: Formula): string {
 type Visitor = (piece: { kind: 'text'; text: string; escapedDollar?: boolean } | { kind: 'code'; text: string } | { kind: 'math'; formula: Formula }) => void;
 
 /**
- * One pass over `text`: fenced code blocks and code spans are passed on untouched, formulas
+ * One pass over `text`: fenced and indented code blocks and code spans are passed on untouched, formulas
  * found, and every other character is text (a `$` that opens no formula flagged, to be escaped).
  */
 function scan(text: string, visit: Visitor): void {
@@ -159,11 +160,29 @@ function scan(text: string, visit: Visitor): void {
   const flush = (to: number) => {
     if (to > plain) visit({ kind: 'text', text: text.slice(plain, to) });
   };
+  // Indented code: a line indented four columns after a blank line (or more such code), outside a list.
+  let previousBlank = true;
+  let previousCode = false;
+  let inList = false;
   while (i < text.length) {
     const atLineStart = i === 0 || text[i - 1] === '\n';
     if (atLineStart) {
       const lineEnd = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i) + 1;
-      const marker = FENCE.exec(text.slice(i, lineEnd))?.[1];
+      const line = text.slice(i, lineEnd);
+      const marker = FENCE.exec(line)?.[1];
+      const blank = line.trim() === '';
+      const indented = /^( {4}|\t| {0,3}\t)/.test(line);
+      const indentedCode: boolean = fence === undefined && !marker && !blank && indented && (previousBlank || previousCode) && !inList;
+      if (LIST_ITEM.test(line)) inList = true;
+      else if (!blank && !indented && previousBlank) inList = false;
+      previousCode = indentedCode || (previousCode && blank);
+      previousBlank = blank;
+      if (indentedCode) {
+        flush(i);
+        visit({ kind: 'code', text: line });
+        i = plain = lineEnd;
+        continue;
+      }
       if (fence !== undefined || marker) {
         if (fence === undefined) fence = marker;
         else if (

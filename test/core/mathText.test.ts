@@ -76,6 +76,12 @@ describe('prepareMathMarkdown: code is never touched', () => {
     expect(md('```\n$x$\n```\nthen $y$')).toBe('```\n$x$\n```\nthen $y$');
   });
 
+  it('leaves indented code blocks, but not indented lines inside a list', () => {
+    const indented = 'Run this:\n\n    echo $HOME costs $5\n    printf "\\(x\\)"\n\nthen $y$';
+    expect(md(indented)).toBe(indented);
+    expect(md('- item\n\n    with \\(x\\) in it')).toBe('- item\n\n    with $x$ in it');
+  });
+
   it('does not read an escaped bracket as a display formula', () => {
     expect(hasMath('see \\[1\\] and \\[note\\] and \\[a, b\\]')).toBe(false);
     expect(hasMath('\\[x^2\\]')).toBe(true);
