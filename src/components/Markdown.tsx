@@ -1,15 +1,32 @@
-import { memo, useRef, useState, type ComponentProps } from 'react';
+import { memo, use, useRef, useState, type ComponentProps } from 'react';
 import ReactMarkdown, { defaultUrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
-import { markdownLimitExceeded } from '../core';
+import { markdownLimitExceeded, prepareMathMarkdown } from '../core';
+import type * as MathPluginsModule from './mathPlugins';
+
+type MathPlugins = typeof MathPluginsModule;
+let mathLoading: Promise<MathPlugins> | undefined;
+let mathLoaded: MathPlugins | undefined;
+
+/**
+ * The math renderer's chunk: here already, or a promise of it (fetched once, the first time a
+ * message holds a formula). Components take the module when it is here and `use` the promise
+ * otherwise, so a formula appearing mid-answer after the first one never suspends.
+ */
+export function mathPlugins(): MathPlugins | Promise<MathPlugins> {
+  mathLoading ??= import('./mathPlugins').then((plugins) => (mathLoaded = plugins));
+  return mathLoaded ?? mathLoading;
+}
 
 /**
  * Markdown rendered safely: raw HTML is never interpreted (react-markdown without
  * rehype-raw prints it as text), and URLs go through react-markdown's allow-list of
  * protocols, so `javascript:` and `data:` links become inert. Text past the core's
  * MARKDOWN_LIMITS (deep nesting, delimiter storms, very long) is shown as plain text,
- * since parsing it could take seconds or overflow the stack.
+ * since parsing it could take seconds or overflow the stack. Formulas (`$…$`, `\(…\)`,
+ * `$$…$$`, `\[…\]`) are rendered with KaTeX, whose chunk loads only for text that holds one;
+ * until it has loaded the nearest Suspense boundary shows the text.
  */
 export default memo(function Markdown({ text }: { text: string }) {
   const tooComplex = markdownLimitExceeded(text);
@@ -21,15 +38,18 @@ export default memo(function Markdown({ text }: { text: string }) {
       </div>
     );
   }
+  const { markdown, hasMath } = prepareMathMarkdown(text);
+  const loading = hasMath ? mathPlugins() : undefined;
+  const math = loading instanceof Promise ? use(loading) : loading;
   return (
     <div className="markdown">
       <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[[rehypeHighlight, { detect: false, ignoreMissing: true }]]}
+        remarkPlugins={math ? [remarkGfm, ...math.mathRemarkPlugins] : [remarkGfm]}
+        rehypePlugins={[...(math?.mathRehypePlugins ?? []), [rehypeHighlight, { detect: false, ignoreMissing: true }]]}
         urlTransform={safeUrl}
         components={{ pre: CodeBlock, a: ExternalLink, img: InertImage }}
       >
-        {text}
+        {markdown}
       </ReactMarkdown>
     </div>
   );

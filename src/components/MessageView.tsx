@@ -1,12 +1,13 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
 import type { ContentBlock, ImageBlock, StoredMessage } from '../core';
-import { messageText } from '../core';
+import { hasMath, markdownLimitExceeded, messageText } from '../core';
 import type { ToolResultView } from '../store';
 import { MessageImages } from './MessageImages';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
 
 const Markdown = lazy(() => import('./Markdown'));
+const PlainTextWithMath = lazy(() => import('./PlainTextWithMath'));
 
 export interface MessageViewProps {
   message: StoredMessage;
@@ -126,7 +127,14 @@ export const MessageView = memo(function MessageView({
             ))}
           {text &&
             (isUser ? (
-              <p className="plain">{text}</p>
+              // A user's message is shown as typed, apart from its formulas.
+              hasMath(text) && !markdownLimitExceeded(text) ? (
+                <Suspense fallback={<p className="plain">{text}</p>}>
+                  <PlainTextWithMath text={text} />
+                </Suspense>
+              ) : (
+                <p className="plain">{text}</p>
+              )
             ) : (
               <Suspense fallback={<p className="plain">{text}</p>}>
                 <Markdown text={shownText} />

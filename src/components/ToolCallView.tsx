@@ -34,19 +34,33 @@ function argumentSummary(call: ToolUseBlock): string {
     if (end !== undefined) return `${name} lines 1–${String(end)}`;
     return name;
   }
-  if (call.name === RUN_JAVASCRIPT && typeof args.code === 'string') {
-    const lines = args.code.split('\n').map((l) => l.trim());
+  const code = codeArgument(call.name, args);
+  if (code !== undefined) {
+    const lines = code.split('\n').map((l) => l.trim());
     const first = lines.find((l) => l !== '') ?? '';
     const more = lines.filter((l) => l !== '').length > 1;
     return more && first.length <= SUMMARY_CHARS ? `${shorten(first, SUMMARY_CHARS - 2)} …` : shorten(first);
   }
-  return shorten(JSON.stringify(args));
+  return Object.keys(args).length === 0 ? '' : shorten(JSON.stringify(args));
+}
+
+/**
+ * Code (or a command) a call carries as its one argument, shown as written rather than as
+ * JSON: run_javascript's `code`, and an imported ChatGPT call's Python or browser command.
+ */
+function codeArgument(name: string, args: Record<string, unknown>): string | undefined {
+  if (name === RUN_JAVASCRIPT) return typeof args.code === 'string' ? args.code : undefined;
+  const keys = Object.keys(args);
+  if (keys.length !== 1) return undefined;
+  const only = args[keys[0]!];
+  return (keys[0] === 'code' || keys[0] === 'input') && typeof only === 'string' ? only : undefined;
 }
 
 /** The full arguments: the code itself for run_javascript, formatted JSON otherwise. */
 function fullArguments(call: ToolUseBlock): string {
   const parsed = parseToolArguments(call.input);
-  if (call.name === RUN_JAVASCRIPT && parsed.ok && typeof parsed.args.code === 'string') return parsed.args.code;
+  const code = parsed.ok ? codeArgument(call.name, parsed.args) : undefined;
+  if (code !== undefined) return code;
   return typeof call.input === 'string' ? call.input : JSON.stringify(call.input, null, 2);
 }
 

@@ -5,6 +5,7 @@ export * from './conversation';
 export * from './images';
 export * from './branches';
 export * from './markdownLimits';
+export * from './mathText';
 export * from './endpoints';
 export * from './storedRecords';
 export * from './messages';

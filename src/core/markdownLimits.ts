@@ -1,3 +1,5 @@
+import { formulaCount } from './mathText';
+
 /**
  * Limits past which a message is shown as plain text instead of Markdown.
  *
@@ -6,7 +8,8 @@
  * delimiters and of `[` are matched against each other in quadratic time (100 KB of `*_`
  * takes over a minute), and a long table or a megabyte line takes seconds. A message is
  * outside the limits when one linear scan finds any of these past its bound; each bound
- * keeps the worst case near 150 ms in Chromium while staying far above ordinary answers.
+ * keeps the worst case near 150 ms in Chromium while staying far above ordinary answers
+ * (formulas, drawn by KaTeX, are bounded higher: an answer may well hold a hundred).
  */
 export const MARKDOWN_LIMITS = {
   /** Characters; ordinary answers are a few thousand, 50,000 is about 12,000 tokens. */
@@ -21,6 +24,8 @@ export const MARKDOWN_LIMITS = {
   maxEmphasisRuns: 3_000,
   /** `[` characters: each may start a link. */
   maxBrackets: 3_000,
+  /** Formulas (see mathText.ts): KaTeX takes a millisecond or two for each, a 50-formula answer about 100 ms in Chromium. */
+  maxFormulas: 200,
 } as const;
 
 const isWordChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
@@ -101,5 +106,6 @@ export function markdownLimitExceeded(text: string): string | undefined {
   }
   if (emphasisRuns > limits.maxEmphasisRuns) return `it has more than ${limits.maxEmphasisRuns.toLocaleString('en-US')} emphasis marks`;
   if (brackets > limits.maxBrackets) return `it has more than ${limits.maxBrackets.toLocaleString('en-US')} brackets`;
+  if (formulaCount(text) > limits.maxFormulas) return `it has more than ${limits.maxFormulas} formulas`;
   return undefined;
 }

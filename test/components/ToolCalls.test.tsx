@@ -154,6 +154,32 @@ describe('a tool call row', () => {
     ]);
   });
 
+  it('shows an imported call’s code or command as written, and nothing for a call without arguments', async () => {
+    renderCalls(
+      [
+        call('t1', 'python', { code: 'import numpy as np\nnp.pi' }),
+        call('t2', 'browser', { input: 'search("latest Python release")' }),
+        call('t3', 'browser', {}),
+        call('t4', 'dalle_text2im', { prompt: 'A robin' }),
+      ],
+      [
+        { type: 'tool_result', tool_use_id: 't1', content: '3.141592653589793' },
+        { type: 'tool_result', tool_use_id: 't2', content: '[0] Python.org' },
+        { type: 'tool_result', tool_use_id: 't3', content: 'A quote' },
+        { type: 'tool_result', tool_use_id: 't4', content: '[Image — not included in the export file]' },
+      ],
+    );
+    const rows = screen.getAllByRole('button', { expanded: false });
+    expect(rows.map((b) => b.textContent)).toEqual([
+      'python import numpy as np …',
+      'browser search("latest Python release")',
+      'browser ',
+      'dalle_text2im {"prompt":"A robin"}',
+    ]);
+    await userEvent.click(rows[0]!);
+    expect(document.querySelector('.tool-call-arguments')).toHaveTextContent('import numpy as np np.pi', { normalizeWhitespace: true });
+  });
+
   it('pairs results by call id, leaving out the message that only carried them', () => {
     const { paired } = renderCalls(
       [call('t1', 'read_attachment', {}), call('t2', 'run_javascript', { code: '1 + 1' })],

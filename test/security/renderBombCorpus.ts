@@ -43,4 +43,6 @@ export const RENDER_BOMBS: Record<string, string> = {
   'heading markers': fill('# '),
   'footnote storm': fill('[^a]'),
   'task list storm': fill('- [ ] '),
+  'a formula storm (8 KB, 2,000 formulas)': '$x$ '.repeat(2000),
+  'a display formula storm': fill('\\[ x^2 \\]\n'),
 };

@@ -6,16 +6,18 @@
  * When every message records `parent_message_uuid`, the conversation is a tree (a retried
  * answer or an edited prompt is another version of a message) and is imported whole, like
  * ChatGPT's: the branch ending at `current_leaf_message_uuid` is the one shown, else the
- * newest. Otherwise messages follow one another in array order. Tools ran on
- * claude.ai and cannot be replayed, so tool calls and results become labelled text;
- * thinking stays a thinking block (without a signature). Attachment text extracted by
+ * newest. Otherwise messages follow one another in array order. Tools (web search,
+ * artifacts, analysis) ran on claude.ai: each call and its result become a tool exchange,
+ * shown as a collapsed tool row (see importedTools.ts); thinking stays a thinking block
+ * (without a signature). Attachment text extracted by
  * Claude is kept with its message; uploaded files, absent from the export, are named.
  */
 import { buildTree, newestLeafUnder } from '../branches';
-import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
+import type { ContentBlock, Conversation, StoredMessage, ToolResultBlock } from '../conversation';
 import type { ConversationRecords, ImportParseResult } from './exportFormat';
 import { countImported, shownTree, type ShownNode, type TreeNode } from './conversationTree';
 import { fence } from './markdownText';
+import { MISSING_TOOL_OUTPUT, importedToolId, importedToolName, wholeToolExchanges, type ResultTools } from './importedTools';
 import { MalformedImport, isRecord, malformed, optional, readArray, readNonEmptyString, readRecord, readString } from './readJson';
 
 /**
@@ -71,9 +73,10 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
 
   const imported: ImportedMessage[] = [];
   const uuids = new Set<string>();
+  const tools: ResultTools = new WeakMap();
   readArray(raw.chat_messages, `${path}.chat_messages`).forEach((item, j) => {
     const messagePath = `${path}.chat_messages[${j}]`;
-    const message = readMessage(item, messagePath);
+    const message = readMessage(item, messagePath, tools);
     if (uuids.has(message.uuid)) {
       throw new MalformedImport(`${messagePath}.uuid`, `message uuid "${message.uuid}" appears twice in one conversation`);
     }
@@ -85,7 +88,7 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
   const { nodes, current } = messageTree(imported, currentLeaf);
   const conversationId = `claude:${sourceId}`;
   const importedId = (uuid: string) => `${conversationId}/${uuid}`;
-  const messages = nodes.map(({ id: uuid, parent }, seq): StoredMessage => {
+  const nodeMessages = nodes.map(({ id: uuid, parent }, seq): StoredMessage => {
     const source = byUuid.get(uuid)!;
     const message: StoredMessage = {
       id: importedId(uuid),
@@ -104,6 +107,7 @@ function readConversation(value: unknown, path: string, importedAt: number): Con
     }
     return message;
   });
+  const messages = wholeToolExchanges(nodeMessages, tools);
   const conversation: Conversation = {
     id: conversationId,
     title,
@@ -149,7 +153,7 @@ function messageTree(messages: readonly ImportedMessage[], currentLeaf: string |
 }
 
 /** One chat message; its role is null for a sender Windowpane has no role for. */
-function readMessage(value: unknown, path: string): ImportedMessage {
+function readMessage(value: unknown, path: string, tools: ResultTools): ImportedMessage {
   const raw = readRecord(value, path);
   const uuid = readNonEmptyString(raw.uuid, `${path}.uuid`);
   const sender = readString(raw.sender, `${path}.sender`);
@@ -160,12 +164,11 @@ function readMessage(value: unknown, path: string): ImportedMessage {
   const content: ContentBlock[] = [];
   const blocks = optional(raw.content, `${path}.content`, readArray) ?? [];
   blocks.forEach((block, k) => {
-    const converted = readBlock(block, `${path}.content[${k}]`);
-    if (converted) content.push(converted);
+    content.push(...readBlock(block, `${path}.content[${k}]`, `${uuid}#${k}`, tools));
   });
   if (content.length === 0) {
     const text = optional(raw.text, `${path}.text`, readString) ?? '';
-    if (text.trim() !== '') content.push({ type: 'text', text });
+    content.push(...textBlocks(text, `${uuid}#text`));
   }
   (optional(raw.attachments, `${path}.attachments`, readArray) ?? []).forEach((item, k) => {
     const attachment = readRecord(item, `${path}.attachments[${k}]`);
@@ -184,31 +187,67 @@ function readMessage(value: unknown, path: string): ImportedMessage {
   return { uuid, parent, role: sender === 'human' ? 'user' : 'assistant', content, createdAt };
 }
 
-function readBlock(value: unknown, path: string): ContentBlock | null {
+const ARTIFACT = /<antArtifact\b([^>]*)>([\s\S]*?)<\/antArtifact>|<antThinking>([\s\S]*?)<\/antThinking>/g;
+
+/**
+ * Answer text as blocks. Older exports keep claude.ai's markup in the text: an artifact
+ * (`<antArtifact identifier="…" type="…" title="…">content</antArtifact>`) becomes the
+ * `artifacts` call it was, with its attributes and content as arguments and the placeholder
+ * for its output; `<antThinking>` becomes thinking.
+ */
+function textBlocks(text: string, where: string): ContentBlock[] {
+  if (text.trim() === '') return [];
+  if (!text.includes('<ant')) return [{ type: 'text', text }];
+  const blocks: ContentBlock[] = [];
+  // The blank lines around a tag went with it.
+  const pushText = (t: string) => {
+    if (t.trim() !== '') blocks.push({ type: 'text', text: t.replace(/^\s*\n/, '').replace(/\n\s*$/, '') });
+  };
+  let at = 0;
+  let n = 0;
+  for (const match of text.matchAll(ARTIFACT)) {
+    pushText(text.slice(at, match.index));
+    at = match.index + match[0].length;
+    if (match[3] !== undefined) {
+      if (match[3].trim() !== '') blocks.push({ type: 'thinking', thinking: match[3].trim() });
+      continue;
+    }
+    const input: Record<string, string> = {};
+    for (const attribute of match[1]!.matchAll(/([\w-]+)="([^"]*)"/g)) input[attribute[1]!] = attribute[2]!;
+    input.content = match[2]!.replace(/^\n/, '').replace(/\n$/, '');
+    blocks.push({ type: 'tool_use', id: importedToolId(undefined, `${where}#artifact${n++}`), name: 'artifacts', input });
+    blocks.push({ type: 'tool_result', tool_use_id: '', content: MISSING_TOOL_OUTPUT });
+  }
+  pushText(text.slice(at));
+  return blocks;
+}
+
+/** One content block as blocks; `where` names it, for the id of a call that has none, and `tools` records each result's tool. */
+function readBlock(value: unknown, path: string, where: string, tools: ResultTools): ContentBlock[] {
   const block = readRecord(value, path);
   const type = readString(block.type, `${path}.type`);
   switch (type) {
-    case 'text': {
-      const text = readString(block.text ?? '', `${path}.text`);
-      return text.trim() === '' ? null : { type: 'text', text };
-    }
+    case 'text':
+      return textBlocks(readString(block.text ?? '', `${path}.text`), where);
     case 'thinking': {
       const thinking = readString(block.thinking ?? '', `${path}.thinking`);
-      return thinking.trim() === '' ? null : { type: 'thinking', thinking };
+      return thinking.trim() === '' ? [] : [{ type: 'thinking', thinking }];
     }
     case 'tool_use': {
-      const name = optional(block.name, `${path}.name`, readString) || 'tool';
-      const input = block.input === undefined ? '' : `\n\n${fence(JSON.stringify(block.input, null, 2), 'json')}`;
-      return { type: 'text', text: `**Tool call:** \`${name}\`${input}` };
+      const name = optional(block.name, `${path}.name`, readString);
+      const input = isRecord(block.input) ? block.input : block.input === undefined || block.input === null ? {} : { value: block.input };
+      return [{ type: 'tool_use', id: importedToolId(block.id, where), name: importedToolName(name), input }];
     }
     case 'tool_result': {
-      const name = optional(block.name, `${path}.name`, readString) || 'tool';
-      const output = resultText(block.content);
-      const label = `**Tool result** (\`${name}\`)${block.is_error === true ? ' — error' : ''}:`;
-      return { type: 'text', text: output ? `${label}\n\n${fence(output, '')}` : label };
+      const name = optional(block.name, `${path}.name`, readString);
+      const id = typeof block.tool_use_id === 'string' ? importedToolId(block.tool_use_id, where) : '';
+      const result: ToolResultBlock = { type: 'tool_result', tool_use_id: id, content: resultText(block.content) };
+      if (block.is_error === true) result.is_error = true;
+      tools.set(result, name ?? 'tool');
+      return [result];
     }
     default:
-      return typeof block.text === 'string' && block.text.trim() !== '' ? { type: 'text', text: block.text } : null;
+      return typeof block.text === 'string' ? textBlocks(block.text, where) : [];
   }
 }
 

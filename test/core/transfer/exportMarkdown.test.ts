@@ -90,6 +90,15 @@ describe('exportToMarkdown', () => {
     expect(markdown).toContain('Then move the cust\n\n_interrupted: the tab closed while this answer was streaming_');
   });
 
+  it('keeps math as its source TeX, in every delimiter, and prices as written', () => {
+    const text = 'With \\( x \\) and $y$:\n\\[\n\\int_0^1 x\\,dx\n\\]\nand $$z^2$$, for $5 or $10.';
+    const withMath: ConversationRecords = {
+      conversation: { ...entry.conversation, messageCount: 2 },
+      messages: [message(0, { content: [{ type: 'text', text: 'Integrate x.' }] }), message(1, { role: 'assistant', content: [{ type: 'text', text }] })],
+    };
+    expect(exportToMarkdown([withMath])).toContain(`\n\n${text}\n`);
+  });
+
   it('says nothing about branches when there is one', () => {
     expect(markdown).not.toMatch(/other branch/);
   });

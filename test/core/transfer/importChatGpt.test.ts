@@ -73,19 +73,25 @@ describe('ChatGPT conversations.json import', () => {
     expect(branchMessages(tree, `${PREFIX}a-3a`).map((m) => node(m.id))).toEqual(['u-1', 'a-1', 'u-2b', 'a-code', 'tool-out', 'a-3a']);
   });
 
-  it('turns code-interpreter calls and output into labelled text, thoughts into thinking, and keeps models and times', () => {
+  it('turns a code-interpreter call and its output into a tool exchange, thoughts into thinking, and keeps models and times', () => {
     const [main] = parsed().conversations;
     const byNode = new Map(main!.messages.map((m) => [node(m.id), m]));
-    expect(byNode.get('a-code')!.content).toEqual([
+    const call = byNode.get('a-code')!;
+    expect(call).toMatchObject({ role: 'assistant', provider: 'openai' });
+    expect(call.content).toEqual([
       {
-        type: 'text',
-        text: '**Tool call** to `python`:\n\n```python\npeople = [{"name": "Ada", "age": 36}, {"name": "Bo", "age": 25}]\nprint(sorted(people, key=lambda p: p["age"]))\n```',
+        type: 'tool_use',
+        id: expect.stringMatching(/^imported_[0-9a-f]{16}$/),
+        name: 'python',
+        input: { code: 'people = [{"name": "Ada", "age": 36}, {"name": "Bo", "age": 25}]\nprint(sorted(people, key=lambda p: p["age"]))' },
       },
     ]);
+    const id = (call.content[0] as { id: string }).id;
     expect(byNode.get('tool-out')).toMatchObject({
-      role: 'assistant',
-      content: [{ type: 'text', text: "**Tool output** (`python`):\n\n```\n[{'name': 'Bo', 'age': 25}, {'name': 'Ada', 'age': 36}]\n```" }],
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: id, content: "[{'name': 'Bo', 'age': 25}, {'name': 'Ada', 'age': 36}]" }],
     });
+    expect(byNode.get('tool-out')!.provider).toBeUndefined();
     expect(byNode.get('a-3b-thoughts')!.content).toEqual([
       { type: 'thinking', thinking: 'Reading the output\n\nThe list is ordered by age ascending, so Bo is first.' },
     ]);

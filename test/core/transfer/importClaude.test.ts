@@ -29,7 +29,7 @@ describe('Claude conversations.json import', () => {
       title: 'Reviewing a CSV import script',
       createdAt: Date.parse('2025-03-04T09:15:02.123Z'),
       updatedAt: Date.parse('2025-03-04T09:21:40.654Z'),
-      messageCount: 4,
+      messageCount: 6,
       source: { kind: 'claude', id: '0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21' },
     });
     const id = (uuid: string) => `claude:0b6c1a2e-5d4f-4c3b-9a8e-7f6d5c4b3a21/${uuid}`;
@@ -38,7 +38,10 @@ describe('Claude conversations.json import', () => {
       [id('c1-m1'), 0, null, 'user', Date.parse('2025-03-04T09:15:02.200Z')],
       [id('c1-m2'), 1, id('c1-m1'), 'assistant', Date.parse('2025-03-04T09:15:20Z')],
       [id('c1-m3'), 2, id('c1-m2'), 'user', Date.parse('2025-03-04T09:20:00Z')],
-      [id('c1-m4'), 3, id('c1-m3'), 'assistant', Date.parse('2025-03-04T09:21:40Z')],
+      // The answer that searched the web: its call, the result, then its text, each a message.
+      [id('c1-m4#0'), 3, id('c1-m3'), 'assistant', Date.parse('2025-03-04T09:21:40Z')],
+      [id('c1-m4#1'), 4, id('c1-m4#0'), 'user', Date.parse('2025-03-04T09:21:40Z')],
+      [id('c1-m4'), 5, id('c1-m4#1'), 'assistant', Date.parse('2025-03-04T09:21:40Z')],
     ]);
   });
 
@@ -54,23 +57,28 @@ describe('Claude conversations.json import', () => {
     ]);
   });
 
-  it('keeps thinking as thinking and turns claude.ai tool use into labelled text', () => {
+  it('keeps thinking as thinking and turns claude.ai tool use into a tool exchange', () => {
     const [review] = parsed().conversations;
     expect(review!.messages[1]!.content).toEqual([
       { type: 'thinking', thinking: 'The script never closes over the header row; count includes it.' },
       { type: 'text', text: 'The count includes the header row. Use `next(reader)` to skip it first.' },
     ]);
-    expect(review!.messages[3]!.content).toEqual([
-      { type: 'text', text: '**Tool call:** `web_search`\n\n```json\n{\n  "query": "python csv DictReader performance"\n}\n```' },
-      {
-        type: 'text',
-        text:
-          '**Tool result** (`web_search`):\n\n```\ncsv — CSV File Reading and Writing — https://docs.python.org/3/library/csv.html\n' +
-          'The DictReader class maps the information in each row to a dict.\n```',
-      },
-      { type: 'text', text: 'DictReader is slightly slower than reader, since it builds a dict per row.' },
+    const [call, result, text] = review!.messages.slice(3);
+    expect(call!.content).toEqual([
+      { type: 'tool_use', id: expect.stringMatching(/^imported_[0-9a-f]{16}$/), name: 'web_search', input: { query: 'python csv DictReader performance' } },
     ]);
-    expect(review!.messages[3]).toMatchObject({ provider: 'anthropic', status: 'complete' });
+    expect(result!.content).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: (call!.content[0] as { id: string }).id,
+        content:
+          'csv — CSV File Reading and Writing — https://docs.python.org/3/library/csv.html\nThe DictReader class maps the information in each row to a dict.',
+      },
+    ]);
+    expect(text!.content).toEqual([{ type: 'text', text: 'DictReader is slightly slower than reader, since it builds a dict per row.' }]);
+    expect(call).toMatchObject({ role: 'assistant', provider: 'anthropic', status: 'complete' });
+    expect(result!.role).toBe('user');
+    expect(result!.provider).toBeUndefined();
   });
 
   it('follows parent_message_uuid into a tree, shows the branch ending at current_leaf_message_uuid, and keeps the retried answer as a version', () => {
