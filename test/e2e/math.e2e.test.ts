@@ -1,9 +1,11 @@
 // Formulas and imported tool output in real Chromium, in the built app under its
 // Content-Security-Policy: a ChatGPT export (a plain .json file) is imported and opened.
+// The conversation with formulas comes in ChatGPT's data export .zip, as the provider sends it.
 // KaTeX loads only with the first message that holds math, its fonts come from the app
 // itself, a wide formula scrolls inside the message at phone width, a formula KaTeX cannot
 // read shows its source, and ChatGPT's tool messages show as collapsed tool rows.
 import { readFileSync } from 'node:fs';
+import { strToU8, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newPage, screenshot } from './browser';
@@ -68,6 +70,14 @@ async function importJson(page: Page, name: string, text: string, titles: string
   for (const title of titles) await list.getByText(title, { exact: true }).first().waitFor();
 }
 
+/** Imports ChatGPT's data export as it downloads: a .zip holding conversations.json beside the rest. */
+async function importZip(page: Page, conversationsJson: string, titles: string[]): Promise<void> {
+  const zip = zipSync({ 'conversations.json': strToU8(conversationsJson), 'user.json': strToU8('{}'), 'chat.html': strToU8('<html></html>') });
+  await page.getByLabel('Import file').setInputFiles({ name: 'chatgpt-data-export.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+  const list = page.getByRole('navigation', { name: 'Conversations' });
+  for (const title of titles) await list.getByText(title, { exact: true }).first().waitFor();
+}
+
 const answer = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();
 
 describe('math in Chromium', () => {
@@ -83,7 +93,7 @@ describe('math in Chromium', () => {
     expect(await page.locator('.katex').count()).toBe(0);
     expect(fetched.filter((f) => /mathPlugins|KaTeX/.test(f))).toEqual([]);
 
-    await importJson(page, 'conversations.json', MATH_EXPORT, ['Distance between two points']);
+    await importZip(page, MATH_EXPORT, ['Distance between two points']);
 
     await openConversation(page, 'Distance between two points');
     const formulas = answer(page).locator('.katex');
