@@ -4,7 +4,7 @@
  * Version 1 files, written before conversations had branches, come back as one branch.
  */
 import { withExplicitParents } from '../branches';
-import type { ContentBlock, Conversation, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
+import type { ContentBlock, Conversation, DocumentBlock, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
 import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
 import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ImportParseResult } from './exportFormat';
 import {
@@ -175,7 +175,7 @@ function readUsage(value: unknown, path: string): Usage {
 
 function readBlock(value: unknown, path: string): ContentBlock {
   const raw = readRecord(value, path);
-  const type = readOneOf(raw.type, ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image'] as const, `${path}.type`);
+  const type = readOneOf(raw.type, ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document'] as const, `${path}.type`);
   switch (type) {
     case 'text':
       return { type, text: readString(raw.text, `${path}.text`) };
@@ -206,6 +206,8 @@ function readBlock(value: unknown, path: string): ContentBlock {
       return { type, data: readString(raw.data, `${path}.data`) };
     case 'image':
       return readImageBlock(raw, path);
+    case 'document':
+      return readDocumentBlock(raw, path);
   }
 }
 
@@ -239,6 +241,30 @@ function readImageBlock(raw: JsonRecord, path: string): ImageBlock {
       height: readPixels(original.height, `${path}.original.height`),
       bytes: readByteCount(original.bytes, `${path}.original.bytes`),
     };
+  }
+  return block;
+}
+
+/** A PDF reference: its bytes and page texts are stored apart, like an image's. */
+function readDocumentBlock(raw: JsonRecord, path: string): DocumentBlock {
+  const pages = readFiniteNumber(raw.pages, `${path}.pages`);
+  if (!Number.isInteger(pages) || pages < 1 || pages > 100_000) malformed(`${path}.pages`, 'a whole number of pages from 1 to 100,000', raw.pages);
+  const block: DocumentBlock = {
+    type: 'document',
+    fileId: readNonEmptyString(raw.fileId, `${path}.fileId`),
+    name: readString(raw.name, `${path}.name`),
+    mediaType: readOneOf(raw.mediaType, ['application/pdf'] as const, `${path}.mediaType`),
+    bytes: readByteCount(raw.bytes, `${path}.bytes`),
+    pages,
+  };
+  if (raw.pageTokens !== undefined) {
+    const list = raw.pageTokens;
+    if (!Array.isArray(list) || list.length !== pages) malformed(`${path}.pageTokens`, 'one whole number of tokens per page', list);
+    block.pageTokens = (list as unknown[]).map((n, i) => {
+      const tokens = readFiniteNumber(n, `${path}.pageTokens.${i}`);
+      if (!Number.isInteger(tokens) || tokens < 0) malformed(`${path}.pageTokens.${i}`, 'a whole number of tokens', n);
+      return tokens;
+    });
   }
   return block;
 }
