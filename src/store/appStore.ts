@@ -16,6 +16,8 @@ import { readOverrides, withDefaults, type ConversationOverrides, type Settings 
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 import type { PreparedImage } from '../media/fitImage';
 import type { DraftImage } from './imageActions';
+import type { DraftPdf } from './pdfActions';
+import type { ReadPdf } from '../media/pdfResult';
 
 export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
@@ -36,6 +38,8 @@ export interface AppDeps {
   browserStorage?: BrowserStorage;
   /** Checks an image file and scales it down to what the providers use (in a worker in the browser); absent: images are refused. */
   prepareImage?: (file: File) => Promise<PreparedImage>;
+  /** Reads a PDF's pages and their text (PDF.js in its Worker in the browser); absent: PDFs are refused. */
+  readPdf?: ReadPdf;
 }
 
 export interface StreamingState {
@@ -116,6 +120,8 @@ export interface AppState {
   attachments: Record<string, AttachmentInfo[]>;
   /** Images in the composer, sent with the next message. */
   draftImages: DraftImage[];
+  /** PDFs in the composer, sent with the next message. */
+  draftPdfs: DraftPdf[];
   /** Per-model correction of the token estimate, learned from reported usage (saved per model). */
   calibration: CalibrationState;
   /** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
@@ -147,6 +153,7 @@ export const initialState = (): AppState => ({
   draft: '',
   attachments: {},
   draftImages: [],
+  draftPdfs: [],
   calibration: emptyCalibration(),
   toolsRefused: [],
   imagesRefused: [],
