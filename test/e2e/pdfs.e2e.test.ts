@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi, type RecordedRequest } from '../fake-api/server';
 import { launchBrowser, newPage, screenshot } from './browser';
-import { configure, PROVIDER_SETUPS, sendTurn, unexpectedErrors, type ProviderUnderTest } from './providersHelpers';
+import { configure, PROVIDER_SETUPS, sendTurn, unexpectedErrors, waitIdle, type ProviderUnderTest } from './providersHelpers';
 
 const WINDOW = 60_000;
 const PAGES = ['Quarterly report: revenue grew.', 'Page two says costs fell.', 'Page three holds the outlook.'];
@@ -101,6 +101,36 @@ describe('PDFs against the fake API', () => {
       await context.close();
     },
   );
+
+  it('takes a dropped PDF, and sends its text again when the model refuses PDFs, saying so', async () => {
+    const strict = await startFakeApi({ contextWindow: WINDOW, deltaDelayMs: 1, noPdfModels: ['claude-haiku-5-5'] });
+    try {
+      const { page, context, errors } = await newPage(browser);
+      await page.goto(inject('appUrl'));
+      await configure(page, strict, PROVIDER_SETUPS.anthropic, { contextWindow: WINDOW });
+      await page.locator('form.composer').evaluate((form, data) => {
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], 'dropped.pdf', { type: 'application/pdf' }));
+        form.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }, realPdf(PAGES).toString('base64'));
+      await page.getByRole('list', { name: 'PDFs to send' }).getByRole('listitem').first().waitFor({ timeout: 30_000 });
+
+      const made = await sendTurn(page, strict, 'Summarize it.');
+      expect(made.map((r) => r.status)).toEqual([400, 200]);
+      expect(made[1]!.validation).toEqual({ ok: true });
+      const [first] = lastUserContent(made[1]!);
+      expect(first!.text).toContain(`[PDF: dropped.pdf — page 2 of 3]\n${PAGES[1]}`);
+      const warning = page.getByRole('status').filter({ hasText: 'claude-haiku-5-5 cannot read PDFs' });
+      await warning.waitFor();
+      expect(await warning.textContent()).toContain("sent the message again with each PDF's text instead of the file");
+      await waitIdle(page);
+      expect(unexpectedErrors(errors)).toEqual([]);
+      await context.close();
+    } finally {
+      await strict.close();
+    }
+  });
 
   it('refuses a file named .pdf that is not one, naming it', async () => {
     fake.reset();

@@ -7,7 +7,7 @@
 import { File as NodeFile } from 'node:buffer';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { validateRequest, type ContentBlock, type ProviderId, type ToolResultBlock } from '../../src/core';
+import { validateRequest, WindowpaneError, type ContentBlock, type ProviderId, type ToolResultBlock } from '../../src/core';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
 import type { Runtime } from '../../src/store/appStore';
 import { shownBranch } from '../../src/store/branches';
@@ -149,5 +149,22 @@ describe('PDFs sent with a message', () => {
     // Offered because the conversation holds a PDF, though no text file is attached.
     expect(requests[0]!.tools?.map((t) => t.name)).toContain('read_attachment');
     expect(result?.content).toBe('book.pdf, pages 2–3 of 4 (text extracted from the PDF):\n[page 2 of 4]\nChapter one\n\n[page 3 of 4]\nChapter two');
+  });
+
+  it('sends the text of its PDFs again when the model refuses the file, and says so', async () => {
+    const { rt, requests } = await start('anthropic', 'claude-opus-5-5', (request) => {
+      if (JSON.stringify(request.messages).includes('"document"'))
+        throw new WindowpaneError('bad_request', 'claude-opus-5-5 cannot read PDFs (Anthropic said: claude-opus-5-5 does not support PDFs.)', {
+          imagesUnsupported: true,
+        });
+      return answer([{ type: 'text', text: 'Read the text.' }]);
+    });
+    await sendWith(rt, 'Summarize.', [pdfFile('memo.pdf', ['Only page'])]);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.messages[0]!.content).toEqual([
+      { type: 'text', text: '[PDF: memo.pdf — page 1 of 1]\nOnly page' },
+      expect.objectContaining({ type: 'text', text: 'Summarize.' }),
+    ]);
+    expect(rt.store.getState().notices.at(-1)!.text).toContain("Windowpane sent the message again with each PDF's text instead of the file");
   });
 });
