@@ -145,13 +145,19 @@ export async function storeDraftPdfs(rt: Runtime, conversationId: string, pdfs: 
   return pdfs.map(documentBlockOf);
 }
 
-/** A stored PDF's page texts, or undefined when the file is gone or was stored without them. */
+/**
+ * A stored PDF's page texts, or undefined when the file is gone. A PDF stored without them
+ * (restored from a backup that did not carry them) is read again from its bytes.
+ */
 async function pageTextsOf(rt: Runtime, fileId: string): Promise<string[] | undefined> {
   const kept = pageTextsKept(rt).get(fileId);
   if (kept) return kept;
   try {
     const record = await repo(rt).getFile(fileId);
-    return Array.isArray(record?.pageTexts) ? record.pageTexts : undefined;
+    if (!record) return undefined;
+    if (Array.isArray(record.pageTexts)) return record.pageTexts;
+    const read = await rt.deps.readPdf?.(record.blob);
+    return read?.ok ? read.pageTexts : undefined;
   } catch {
     return undefined;
   }

@@ -13,6 +13,8 @@ import type { Runtime } from '../../src/store/appStore';
 import { shownBranch } from '../../src/store/branches';
 import { addDraftPdfs, removeDraftPdf } from '../../src/store/pdfActions';
 import * as chat from '../../src/store/sendPipeline';
+import { chatView } from '../../src/store/chatView';
+import { contextFor, planFor } from '../../src/store/planning';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';
 import { answer, scriptedRuntime, settled } from './scriptedStore';
 
@@ -135,6 +137,15 @@ describe('PDFs sent with a message', () => {
     const last = requests.at(-1)!.messages;
     expect(JSON.stringify(last[0]!.content)).toMatch(/\[PDF: old\.pdf, 1 page — not sent to save [\d,]+ tokens\]/);
     expect((last.at(-1)!.content as { type: string }[])[0]!.type).toBe('document');
+    // The transcript marks the same PDF "not sent", and the gauge counts the one sent.
+    const id = rt.store.getState().activeId!;
+    const messages = shownBranch(rt.store.getState(), id);
+    const ctx = contextFor(rt, id);
+    const view = chatView(ctx, messages, planFor(ctx, messages), undefined, 0);
+    const notSent = view.rows.flatMap((row) => (row.kind === 'message' ? (row.imagesNotSent ?? []) : []));
+    const oldPdf = messages[0]!.content.find((b) => b.type === 'document') as Extract<ContentBlock, { type: 'document' }>;
+    expect(notSent).toEqual([oldPdf.fileId]);
+    expect(view.gauge.parts.find((p) => p.label === 'Images and PDFs')!.tokens).toBeGreaterThan(1000);
   });
 
   it('lets the model read a PDF by pages with read_attachment', async () => {
@@ -166,5 +177,19 @@ describe('PDFs sent with a message', () => {
       expect.objectContaining({ type: 'text', text: 'Summarize.' }),
     ]);
     expect(rt.store.getState().notices.at(-1)!.text).toContain("Windowpane sent the message again with each PDF's text instead of the file");
+  });
+
+  it('reads the text again from the bytes of a PDF stored without its page texts', async () => {
+    const { rt, requests } = await start('openai-compatible', 'llama3.2');
+    await sendWith(rt, 'first', [pdfFile('old.pdf', ['Kept text'])]);
+    const [user] = shownBranch(rt.store.getState(), rt.store.getState().activeId);
+    const block = user!.content[0] as Extract<ContentBlock, { type: 'document' }>;
+    const record = (await rt.repository.getFile(block.fileId))!;
+    // As a backup without the page texts restores it.
+    const { pageTexts: _dropped, ...bare } = record;
+    await rt.repository.addFiles([bare]);
+    expect(chat.send(rt, rt.store.getState().activeId, 'again')).toBe(true);
+    await settled(rt);
+    expect(JSON.stringify(requests.at(-1)!.messages)).toContain('[PDF: old.pdf — page 1 of 1]\\nKept text');
   });
 });
