@@ -122,7 +122,7 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
                 </button>
                 {images && images.active > 0 && (
                   <button type="button" role="menuitem" onClick={() => choose('json', 'active', true)}>
-                    This conversation with its images (JSON, {formatBytes(images.active)})
+                    This conversation with its images and PDFs (JSON, {formatBytes(images.active)})
                   </button>
                 )}
                 <button type="button" role="menuitem" onClick={() => choose('markdown', 'active')}>
@@ -135,7 +135,7 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
             </button>
             {images && images.all > 0 && (
               <button type="button" role="menuitem" onClick={() => choose('json', 'all', true)}>
-                All conversations with their images (JSON, {formatBytes(images.all)})
+                All conversations with their images and PDFs (JSON, {formatBytes(images.all)})
               </button>
             )}
             <button type="button" role="menuitem" onClick={() => choose('markdown', 'all')}>

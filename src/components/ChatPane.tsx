@@ -9,6 +9,7 @@ import {
   clearedToolCalls,
   contextOf,
   draftTokens,
+  holdsPdfs,
   pairToolResults,
   screenPlan,
   useApp,
@@ -53,13 +54,14 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   // A window the model's endpoint listed is the one planned with.
   const modelLists = useApp((s) => s.modelLists);
   // Tools offered can depend on whether files are attached.
-  const hasAttachments = attachments.length > 0;
+  const hasAttachments = attachments.length > 0 || holdsPdfs(messages);
   const ctx = useMemo(
     () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused, imagesRefused, modelLists }),
     [settings, conversation, messages, hasAttachments, calibration, toolsRefused, imagesRefused, modelLists],
   );
   const draftImages = useApp((s) => s.draftImages);
-  const draftCount = draftTokens(draft, draftImages, ctx.wireShape, ctx.modelId);
+  const draftPdfs = useApp((s) => s.draftPdfs);
+  const draftCount = draftTokens(draft, draftImages, ctx.wireShape, ctx.modelId, draftPdfs, ctx.pdfAs);
   // The in-flight answer is not part of the next request; plan from what is complete.
   // A setting planning cannot use leaves the conversation on screen, with the reason (`problem`).
   const { view, problem } = useMemo(() => {
@@ -108,9 +110,11 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         onDraftChange={actions.setDraft}
         attachments={attachments}
         images={draftImages}
-        imagePricing={{ shape: ctx.wireShape, model: ctx.modelId }}
-        onPasteImages={(files) => void actions.addImages(files)}
+        imagePricing={{ shape: ctx.wireShape, model: ctx.modelId, pdfAs: ctx.pdfAs }}
+        onPasteImages={(files) => void actions.attachFiles(activeId, files)}
         onRemoveImage={actions.removeDraftImage}
+        pdfs={draftPdfs}
+        onRemovePdf={actions.removeDraftPdf}
         onAttach={(files) => void actions.attachFiles(activeId, files)}
         onRemoveAttachment={(id) => activeId && void actions.removeAttachment(activeId, id)}
       />

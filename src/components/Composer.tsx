@@ -1,7 +1,8 @@
 import { forwardRef, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
-import { imageTokens } from '../core';
-import { formatBytes, type AttachmentInfo, type DraftImage } from '../store';
+import { documentTokens, imageTokens, type PdfSentAs } from '../core';
+import { formatBytes, type AttachmentInfo, type DraftImage, type DraftPdf } from '../store';
 import { BlobImage } from './BlobImage';
+import { PdfChipBody } from './PdfChipBody';
 
 interface ComposerProps {
   /** Returns false when the message was not taken (e.g. another answer is still streaming); the draft is then kept. */
@@ -19,16 +20,20 @@ interface ComposerProps {
   onRemoveAttachment?: (id: string) => void;
   /** Images to be sent with the next message, shown as thumbnails. */
   images?: readonly DraftImage[];
-  /** Whose count the thumbnails show: the provider's request shape and the model. */
-  imagePricing?: { shape: 'anthropic' | 'openai'; model: string };
-  /** Given, images pasted into the box are added. */
+  /** Whose count the thumbnails and PDF chips show: the provider's request shape, the model, and how PDFs go. */
+  imagePricing?: { shape: 'anthropic' | 'openai'; model: string; pdfAs?: PdfSentAs };
+  /** Given, images and PDFs pasted into the box are added. */
   onPasteImages?: (files: File[]) => void;
   onRemoveImage?: (id: string) => void;
+  /** PDFs to be sent with the next message, shown as chips. */
+  pdfs?: readonly DraftPdf[];
+  onRemovePdf?: (id: string) => void;
 }
 
 const NO_ATTACHMENTS: readonly AttachmentInfo[] = [];
 const NO_IMAGES: readonly DraftImage[] = [];
-const DEFAULT_PRICING = { shape: 'anthropic', model: '' } as const;
+const NO_PDFS: readonly DraftPdf[] = [];
+const DEFAULT_PRICING: { shape: 'anthropic' | 'openai'; model: string; pdfAs?: PdfSentAs } = { shape: 'anthropic', model: '' };
 
 function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -53,17 +58,19 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
     imagePricing = DEFAULT_PRICING,
     onPasteImages,
     onRemoveImage,
+    pdfs = NO_PDFS,
+    onRemovePdf,
   },
   ref,
 ) {
   const [draft, setDraft] = useState('');
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const canSend = !disabled && !streaming && (draft.trim().length > 0 || images.length > 0);
+  const canSend = !disabled && !streaming && (draft.trim().length > 0 || images.length > 0 || pdfs.length > 0);
 
   function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
     if (!onPasteImages) return;
-    const files = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
+    const files = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/') || file.type === 'application/pdf');
     if (files.length === 0) return;
     // A copied image often comes with its file name as text too; only the image is taken.
     event.preventDefault();
@@ -147,6 +154,30 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           ))}
         </ul>
       )}
+      {pdfs.length > 0 && (
+        <ul className="image-chips" aria-label="PDFs to send">
+          {pdfs.map((pdf) => (
+            <li key={pdf.id} className="image-chip pdf-chip">
+              <PdfChipBody name={pdf.name} pages={pdf.pages} bytes={pdf.bytes}>
+                {' · ≈'}
+                {documentTokens(imagePricing.shape, pdf, imagePricing.pdfAs ?? 'file', imagePricing.model).toLocaleString('en-US')} tokens
+                {imagePricing.pdfAs === 'text' && ' · sent as text: this model takes no PDFs'}
+              </PdfChipBody>
+              {onRemovePdf && (
+                <button
+                  type="button"
+                  className="chip-remove"
+                  aria-label={`Remove ${pdf.name}`}
+                  title={`Remove ${pdf.name}`}
+                  onClick={() => onRemovePdf(pdf.id)}
+                >
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       {attachments.length > 0 && (
         <ul className="attachment-chips" aria-label="Attached files">
           {attachments.map((a) => (
@@ -177,7 +208,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
               type="button"
               className="attach-button"
               aria-label="Attach files"
-              title="Attach images or text files (or drop or paste them here)"
+              title="Attach images, PDFs or text files (or drop or paste them here)"
               onClick={() => fileInput.current?.click()}
             >
               <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
@@ -227,7 +258,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       </div>
       {dragging && (
         <p className="drop-hint" aria-hidden="true">
-          Drop images or text files to attach them
+          Drop images, PDFs or text files to attach them
         </p>
       )}
     </form>

@@ -1,7 +1,8 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
-import type { ContentBlock, ImageBlock, StoredMessage } from '../core';
+import type { ContentBlock, DocumentBlock, ImageBlock, StoredMessage } from '../core';
 import { hasMath, markdownLimitExceeded, messageText } from '../core';
 import type { ToolResultView } from '../store';
+import { MessageDocuments } from './MessageDocuments';
 import { MessageImages } from './MessageImages';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
@@ -63,8 +64,11 @@ export const MessageView = memo(function MessageView({
   // Markdown parses the whole text again for every delta; deferred, React drops the renders a
   // newer delta has made stale, so a long answer streams without freezing the page.
   const shownText = useDeferredValue(text);
-  const blocks = message.content.filter((b): b is Exclude<ContentBlock, { type: 'text' | 'image' }> => b.type !== 'text' && b.type !== 'image');
+  const blocks = message.content.filter(
+    (b): b is Exclude<ContentBlock, { type: 'text' | 'image' | 'document' }> => b.type !== 'text' && b.type !== 'image' && b.type !== 'document',
+  );
   const images = message.content.filter((b): b is ImageBlock => b.type === 'image');
+  const documents = message.content.filter((b): b is DocumentBlock => b.type === 'document');
   const note = STATUS_NOTE[message.status];
 
   async function copy() {
@@ -119,6 +123,7 @@ export const MessageView = memo(function MessageView({
         </form>
       ) : (
         <div className="message-body">
+          {documents.length > 0 && <MessageDocuments documents={documents} notSent={imagesNotSent} />}
           {images.length > 0 && <MessageImages images={images} notSent={imagesNotSent} />}
           {blocks
             .filter((b) => b.type === 'thinking')

@@ -65,7 +65,7 @@ const KNOB_LABELS: Record<Knob, string> = {
   summaryModel: 'Summary model',
   summaryMaxTokens: 'Summary max tokens',
   preserveRecentFiles: 'Files kept after the summary',
-  keepImages: 'Images sent per request',
+  keepImages: 'Images and PDFs sent per request',
   readAttachment: 'read_attachment',
   runJavascript: 'run_javascript',
   maxRounds: 'Tool rounds per turn',
@@ -511,8 +511,8 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, conver
                 )}
               </Field>
               <Field
-                label="Images sent per request"
-                hint="The newest images go with each request; older ones are sent as a one-line note and stay in the conversation. 0 sends none."
+                label="Images and PDFs sent per request"
+                hint="The newest images and PDFs, counted together, go with each request; older ones are sent as a one-line note and stay in the conversation. 0 sends none."
                 error={problems.keepImages}
               >
                 {(id, hint, invalid) => (

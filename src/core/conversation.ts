@@ -60,7 +60,27 @@ export interface ImageBlock {
   original?: { width: number; height: number; bytes: number };
 }
 
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | ImageBlock;
+/**
+ * A PDF the user sent with a message. Like an image, its bytes are a stored file
+ * (`fileId`) and its page texts are stored with it; the message keeps only what it takes
+ * to show, count and clear it.
+ */
+export interface DocumentBlock {
+  type: 'document';
+  /** Key of the stored file. */
+  fileId: string;
+  /** The file's name as the user chose it ("report.pdf"). */
+  name: string;
+  mediaType: 'application/pdf';
+  /** Bytes of the stored PDF. */
+  bytes: number;
+  /** Pages the PDF has (≥ 1). */
+  pages: number;
+  /** Estimated tokens of each page's extracted text, in page order (absent: counted as empty pages). */
+  pageTokens?: number[];
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | ImageBlock | DocumentBlock;
 
 /** Token usage as the provider reported it for one response. */
 export interface Usage {

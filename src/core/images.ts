@@ -5,9 +5,9 @@
  * counts and windows those blocks like any other content; only the plan's survivors are
  * read from storage and encoded (`resolveFileRefs`), once per request.
  */
-import type { ContentBlock, ImageBlock, StoredMessage } from './conversation';
+import type { ContentBlock, DocumentBlock, ImageBlock, StoredMessage } from './conversation';
 import type { AnthropicWireBlock } from './messages';
-import { anthropicImageTokens, openAiImageTokens } from './tokens/imageTokens';
+import { anthropicImageTokens, openAiImageTokens, pdfTokens, type PdfSentAs } from './tokens/imageTokens';
 
 /** Key of the file reference a wire image block carries until its bytes are filled in. Never sent. */
 export const FILE_REF_KEY = 'windowpane_file';
@@ -21,6 +21,8 @@ export interface FileRef {
   height: number;
   /** The model the request goes to, whose formula prices the image (its tier, its tile or patch rule). */
   model?: string;
+  /** For a PDF (its width and height are 0): its pages, each page's text tokens, and whether it goes as the file or as its text. */
+  pdf?: { pages: number; pageTokens: number[]; as: PdfSentAs };
 }
 
 /** The two request shapes an image is sent in. */
@@ -39,12 +41,67 @@ export function fileRefOf(block: unknown): FileRef | undefined {
   if (typeof block !== 'object' || block === null) return undefined;
   const ref = (block as Record<string, unknown>)[FILE_REF_KEY];
   if (typeof ref !== 'object' || ref === null) return undefined;
-  const { fileId, name, mediaType, width, height, model } = ref as Record<string, unknown>;
+  const { fileId, name, mediaType, width, height, model, pdf } = ref as Record<string, unknown>;
   if (typeof fileId !== 'string' || typeof name !== 'string' || typeof mediaType !== 'string') return undefined;
   if (typeof width !== 'number' || typeof height !== 'number') return undefined;
   const read: FileRef = { fileId, name, mediaType, width, height };
   if (typeof model === 'string') read.model = model;
+  if (typeof pdf === 'object' && pdf !== null) read.pdf = pdf as NonNullable<FileRef['pdf']>;
   return read;
+}
+
+/**
+ * The wire block for the PDF `block` sent to `model`, its bytes or text still to be filled
+ * in by `resolveFileRefs`: as the file, an Anthropic `document` block or an OpenAI `file`
+ * part; as its text, a text block of either shape.
+ */
+export function documentWireBlock(shape: ImageWireShape, block: DocumentBlock, as: PdfSentAs, model?: string): AnthropicWireBlock {
+  const ref: FileRef = {
+    fileId: block.fileId,
+    name: block.name,
+    mediaType: block.mediaType,
+    width: 0,
+    height: 0,
+    pdf: { pages: block.pages, pageTokens: pageTokensOf(block), as },
+  };
+  if (model) ref.model = model;
+  // Never empty, so no check for empty content drops it before its pages are filled in.
+  if (as === 'text') return { type: 'text', text: `[PDF: ${block.name}]`, [FILE_REF_KEY]: ref };
+  if (shape === 'anthropic') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: '' }, [FILE_REF_KEY]: ref };
+  return { type: 'file', file: { filename: block.name, file_data: '' }, [FILE_REF_KEY]: ref };
+}
+
+/** Each page's text tokens, one per page (a block stored without them counts its pages as empty). */
+function pageTokensOf(block: Pick<DocumentBlock, 'pages' | 'pageTokens'>): number[] {
+  return block.pageTokens?.length === block.pages ? block.pageTokens : new Array<number>(block.pages).fill(0);
+}
+
+/**
+ * Tokens a PDF costs sent to `model` in `shape` (see `pdfTokens`): its page texts, plus a
+ * page image per page when it goes as the file.
+ */
+export function documentTokens(shape: ImageWireShape, block: Pick<DocumentBlock, 'pages' | 'pageTokens'>, as: PdfSentAs, model = ''): number {
+  return pdfTokens(shape, pageTokensOf(block), model, as);
+}
+
+/** The text a PDF is sent as when it is left out: "[PDF: report.pdf, 12 pages — not sent to save 20,400 tokens]". */
+export function clearedDocumentText(document: Pick<DocumentBlock, 'name' | 'pages'>, tokens: number): string {
+  const pages = `${document.pages.toLocaleString('en-US')} page${document.pages === 1 ? '' : 's'}`;
+  return `[PDF: ${document.name}, ${pages} — not sent to save ${tokens.toLocaleString('en-US')} tokens]`;
+}
+
+/**
+ * A PDF's text as it is sent to a model that takes no PDFs: each page after a line naming
+ * it ("[PDF: report.pdf — page 3 of 12]"). Pages without text say so, so the numbering
+ * stays true.
+ */
+export function pdfAsText(name: string, pageTexts: readonly string[]): string {
+  const total = pageTexts.length;
+  return pageTexts
+    .map(
+      (text, i) => `[PDF: ${name} — page ${(i + 1).toLocaleString('en-US')} of ${total.toLocaleString('en-US')}]\n${text.trim() || '(no text on this page)'}`,
+    )
+    .join('\n\n');
 }
 
 /**
@@ -61,16 +118,17 @@ export function clearedImageText(image: Pick<ImageBlock, 'name' | 'width' | 'hei
   return `[image: ${image.name}, ${image.width}×${image.height} — not sent to save ${tokens.toLocaleString('en-US')} tokens]`;
 }
 
-/** The text an image is sent as when its file is no longer stored (its attachments were deleted). */
-export function missingImageText(image: Pick<FileRef, 'name'>): string {
-  return `[image: ${image.name} — the file was deleted, so it is not sent]`;
+/** The text an image or PDF is sent as when its file is no longer stored (its attachments were deleted). */
+export function missingImageText(image: Pick<FileRef, 'name' | 'pdf'>): string {
+  return `[${image.pdf ? 'PDF' : 'image'}: ${image.name} — the file was deleted, so it is not sent]`;
 }
 
 /**
- * File ids of the images a request leaves out: all but the newest `keep` images of
- * `messages` (in request order). Pure; the transcript marks the same images "not sent".
+ * File ids of the images and PDFs a request leaves out: all but the newest `keep` of them
+ * together (in request order), and every image when `noImages` (a model that cannot read
+ * them; its PDFs go as text). Pure; the transcript marks the same files "not sent".
  */
-export function imagesToClear(messages: readonly Pick<StoredMessage, 'role' | 'content'>[], keep: number): Set<string> {
+export function imagesToClear(messages: readonly Pick<StoredMessage, 'role' | 'content'>[], keep: number, noImages = false): Set<string> {
   const cleared = new Set<string>();
   let kept = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -79,8 +137,9 @@ export function imagesToClear(messages: readonly Pick<StoredMessage, 'role' | 'c
     const blocks = message.content;
     for (let k = blocks.length - 1; k >= 0; k--) {
       const block = blocks[k]!;
-      if (block.type !== 'image') continue;
-      if (kept < Math.max(0, keep)) kept++;
+      if (block.type !== 'image' && block.type !== 'document') continue;
+      if (block.type === 'image' && noImages) cleared.add(block.fileId);
+      else if (kept < Math.max(0, keep)) kept++;
       else cleared.add(block.fileId);
     }
   }
@@ -96,11 +155,14 @@ export function withImagesCleared<M extends Pick<StoredMessage, 'content'>>(
   cleared: ReadonlySet<string>,
   shape: ImageWireShape,
   model?: string,
+  pdfAs: PdfSentAs = 'file',
 ): M {
-  if (!message.content.some((b) => b.type === 'image' && cleared.has(b.fileId))) return message;
-  const content: ContentBlock[] = message.content.map((b) =>
-    b.type === 'image' && cleared.has(b.fileId) ? { type: 'text', text: clearedImageText(b, imageTokens(shape, b.width, b.height, model)) } : b,
-  );
+  if (!message.content.some((b) => (b.type === 'image' || b.type === 'document') && cleared.has(b.fileId))) return message;
+  const content: ContentBlock[] = message.content.map((b) => {
+    if (b.type === 'image' && cleared.has(b.fileId)) return { type: 'text', text: clearedImageText(b, imageTokens(shape, b.width, b.height, model)) };
+    if (b.type === 'document' && cleared.has(b.fileId)) return { type: 'text', text: clearedDocumentText(b, documentTokens(shape, b, pdfAs, model)) };
+    return b;
+  });
   return { ...message, content };
 }
 
@@ -119,33 +181,57 @@ export function fileRefsIn(messages: readonly { content: unknown }[]): FileRef[]
 
 /**
  * The request's messages with every file reference filled in from `base64` (file id →
- * the file's bytes in base64): Anthropic image blocks get their `source.data`, OpenAI
- * parts a `data:` URL. A file `base64` lacks becomes a text part saying it was deleted.
- * Messages without references are returned as they are. Pure.
+ * the file's bytes in base64) and `pageTexts` (file id → a PDF's page texts): Anthropic
+ * image and document blocks get their `source.data`, OpenAI parts a `data:` URL, a PDF
+ * sent as text its pages with their markers (`pdfAsText`). A file they lack becomes a text
+ * part saying it was deleted. Messages without references are returned as they are. Pure.
  */
-export function resolveFileRefs<M extends { content: unknown }>(messages: readonly M[], base64: ReadonlyMap<string, string>): M[] {
+export function resolveFileRefs<M extends { content: unknown }>(
+  messages: readonly M[],
+  base64: ReadonlyMap<string, string>,
+  pageTexts: ReadonlyMap<string, readonly string[]> = new Map(),
+): M[] {
   return messages.map((message) => {
     if (!Array.isArray(message.content) || !message.content.some((b) => fileRefOf(b))) return message;
     const content = (message.content as unknown[]).map((block) => {
       const ref = fileRefOf(block);
       if (!ref) return block;
+      if (ref.pdf?.as === 'text') {
+        const pages = pageTexts.get(ref.fileId);
+        return { type: 'text', text: pages ? pdfAsText(ref.name, pages) : missingImageText(ref) };
+      }
       const data = base64.get(ref.fileId);
       if (data === undefined) return { type: 'text', text: missingImageText(ref) };
-      if ((block as { type: string }).type === 'image') return { type: 'image', source: { type: 'base64', media_type: ref.mediaType, data } };
-      return { type: 'image_url', image_url: { url: `data:${ref.mediaType};base64,${data}` } };
+      switch ((block as { type: string }).type) {
+        case 'image':
+          return { type: 'image', source: { type: 'base64', media_type: ref.mediaType, data } };
+        case 'document':
+          return { type: 'document', source: { type: 'base64', media_type: ref.mediaType, data } };
+        case 'file':
+          return { type: 'file', file: { filename: ref.name, file_data: `data:${ref.mediaType};base64,${data}` } };
+        default:
+          return { type: 'image_url', image_url: { url: `data:${ref.mediaType};base64,${data}` } };
+      }
     });
     return { ...message, content };
   });
 }
 
-/** Tokens of the images a request's messages carry, as each provider counts them (placeholders excluded). */
+/** Tokens of one wire block's file reference, as its provider counts it (see `imageTokens`, `pdfTokens`). */
+export function fileRefTokens(block: { type?: unknown }, ref: FileRef): number {
+  const shape: ImageWireShape = block.type === 'image' || block.type === 'document' ? 'anthropic' : 'openai';
+  if (ref.pdf) return pdfTokens(ref.pdf.as === 'text' ? 'openai' : shape, ref.pdf.pageTokens, ref.model ?? '', ref.pdf.as);
+  return imageTokens(shape, ref.width, ref.height, ref.model);
+}
+
+/** Tokens of the images and PDFs a request's messages carry, as each provider counts them (placeholders excluded). */
 export function imageTokensIn(messages: readonly { content: unknown }[]): number {
   let total = 0;
   for (const message of messages) {
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content as unknown[]) {
       const ref = fileRefOf(block);
-      if (ref) total += imageTokens((block as { type: string }).type === 'image' ? 'anthropic' : 'openai', ref.width, ref.height, ref.model);
+      if (ref) total += fileRefTokens(block as { type?: unknown }, ref);
     }
   }
   return total;

@@ -4,7 +4,8 @@
  * canonical blocks and usage again. Pure: no SDK types, no I/O.
  */
 import type { ContentBlock, StoredMessage, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
-import { imageWireBlock } from './images';
+import { documentWireBlock, fileRefOf, imageWireBlock } from './images';
+import type { PdfSentAs } from './tokens/imageTokens';
 import type { AnthropicWireBlock, AnthropicWireMessage, OpenAIToolCall, OpenAIWireMessage } from './messages';
 
 /**
@@ -50,7 +51,7 @@ function toolArguments(input: unknown): string {
   return JSON.stringify(input ?? {});
 }
 
-function anthropicBlocks(message: StoredMessage, imageModel?: string): AnthropicWireBlock[] {
+function anthropicBlocks(message: StoredMessage, imageModel?: string, pdfAs: PdfSentAs = 'file'): AnthropicWireBlock[] {
   const assistant = message.role === 'assistant';
   const out: AnthropicWireBlock[] = [];
   for (const block of message.content) {
@@ -83,6 +84,9 @@ function anthropicBlocks(message: StoredMessage, imageModel?: string): Anthropic
         // Only user turns may carry images.
         if (!assistant) out.push(imageWireBlock('anthropic', block, imageModel));
         break;
+      case 'document':
+        if (!assistant) out.push(documentWireBlock('anthropic', block, pdfAs, imageModel));
+        break;
     }
   }
   return out;
@@ -101,7 +105,7 @@ function isSkipped(message: StoredMessage): boolean {
  * so no item ever has empty content. Stopped or interrupted answers are sent as stored.
  * Each stored message maps independently of the others, so callers may memoize per message.
  */
-export function toAnthropicWire(messages: readonly StoredMessage[], imageModel?: string): WirePlanItem<AnthropicWireMessage>[] {
+export function toAnthropicWire(messages: readonly StoredMessage[], imageModel?: string, pdfAs: PdfSentAs = 'file'): WirePlanItem<AnthropicWireMessage>[] {
   const items: WirePlanItem<AnthropicWireMessage>[] = [];
   for (const stored of messages) {
     if (isSkipped(stored)) continue;
@@ -111,9 +115,10 @@ export function toAnthropicWire(messages: readonly StoredMessage[], imageModel?:
       if (!text) continue;
       message = { role: 'assistant', content: text };
     } else {
-      const blocks = anthropicBlocks(stored, imageModel);
+      const blocks = anthropicBlocks(stored, imageModel, pdfAs);
       if (blocks.length === 0) continue;
-      const only = blocks.length === 1 ? blocks[0] : undefined;
+      // A PDF sent as text is a text block whose text is filled in later: it stays a block.
+      const only = blocks.length === 1 && !fileRefOf(blocks[0]) ? blocks[0] : undefined;
       message = {
         role: stored.role,
         content: only?.type === 'text' ? (only.text as string) : blocks,
@@ -139,7 +144,12 @@ function planItem<M>(stored: StoredMessage, message: M): WirePlanItem<M> {
  * no place for it). A summary becomes an assistant text message. Never emits empty content.
  * Each stored message maps independently of the others, so callers may memoize per message.
  */
-export function toOpenAIWire(messages: readonly StoredMessage[], system?: string, imageModel?: string): WirePlanItem<OpenAIWireMessage>[] {
+export function toOpenAIWire(
+  messages: readonly StoredMessage[],
+  system?: string,
+  imageModel?: string,
+  pdfAs: PdfSentAs = 'file',
+): WirePlanItem<OpenAIWireMessage>[] {
   const items: WirePlanItem<OpenAIWireMessage>[] = [];
   if (system !== undefined && hasText(system)) {
     items.push({ id: SYSTEM_WIRE_ID, message: { role: 'system', content: system }, pinned: true, kind: 'message' });
@@ -171,7 +181,13 @@ export function toOpenAIWire(messages: readonly StoredMessage[], system?: string
       const content = block.is_error ? `Error: ${block.content}` : block.content;
       items.push(planItem(stored, { role: 'tool', tool_call_id: block.tool_use_id, content }));
     }
-    const images = stored.content.flatMap((block) => (block.type === 'image' ? [imageWireBlock('openai', block, imageModel)] : []));
+    const images = stored.content.flatMap((block) =>
+      block.type === 'image'
+        ? [imageWireBlock('openai', block, imageModel)]
+        : block.type === 'document'
+          ? [documentWireBlock('openai', block, pdfAs, imageModel)]
+          : [],
+    );
     if (images.length > 0) {
       const parts = text ? [...images, { type: 'text', text }] : images;
       items.push(planItem(stored, { role: 'user', content: parts }));

@@ -38,6 +38,8 @@ export interface FileRecord {
   /** Bytes of `blob`, kept so sizes can be summed without reading any blob. */
   bytes: number;
   createdAt: number;
+  /** A PDF's extracted text, one string per page, so it is read by page without parsing the file again (absent: images, and PDFs stored without it). */
+  pageTexts?: string[];
 }
 
 /**

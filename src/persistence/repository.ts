@@ -452,13 +452,14 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
 
     async addFiles(records) {
       if (records.length === 0) return;
-      const what = records.length === 1 ? `save the image ${records[0]!.name}` : `save ${records.length} images`;
+      const kind = records.some((r) => r.mediaType === 'application/pdf') ? 'file' : 'image';
+      const what = records.length === 1 ? `save the ${kind} ${records[0]!.name}` : `save ${records.length} ${kind}s`;
       await withTransaction(db, ['conversations', 'files'], 'readwrite', what, async (tx) => {
         for (const owner of new Set(records.map((r) => r.conversationId))) {
           if ((await tx.objectStore('conversations').getKey(owner)) === undefined) {
             throw new WindowpaneError(
               'storage',
-              'This conversation no longer exists (it may have been deleted in another tab), so the images were not saved.',
+              `This conversation no longer exists (it may have been deleted in another tab), so the ${kind}s were not saved.`,
               {
                 conversationId: owner,
               },

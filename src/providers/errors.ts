@@ -119,6 +119,9 @@ function mentionsModel(body: ApiBody): boolean {
 const IMAGES_UNSUPPORTED =
   /image_url is only supported by certain models|does not support (?:image|vision)|not a multimodal model|images? (?:input )?(?:is|are) not supported|model does not support images/i;
 
+/** What Anthropic answers when the model is sent a PDF it cannot read, and other servers' wordings for files. */
+const PDFS_UNSUPPORTED = /does not support PDFs?|PDFs? (?:input )?(?:is|are) not supported|file inputs? (?:is|are) not supported/i;
+
 const TOOLS_UNSUPPORTED =
   /does not support (?:tools|tool use|function calling)|tools? (?:is|are) not supported|(?:tool|function) calling is not supported|enable-auto-tool-choice/i;
 
@@ -192,6 +195,11 @@ export function toWindowpaneError(error: unknown, ctx: ErrorContext): Windowpane
   if (IMAGES_UNSUPPORTED.test(body.message ?? '')) {
     details.imagesUnsupported = true;
     return make('bad_request', `${ctx.model} cannot read images (${name} said: ${apiMessage})`);
+  }
+  // Recovered the same way: the files are left out and the PDFs' text is sent instead.
+  if (PDFS_UNSUPPORTED.test(body.message ?? '')) {
+    details.imagesUnsupported = true;
+    return make('bad_request', `${ctx.model} cannot read PDFs (${name} said: ${apiMessage})`);
   }
   if (TOOLS_UNSUPPORTED.test(body.message ?? '')) {
     details.toolsUnsupported = true;

@@ -15,8 +15,13 @@ import type { StorageViewState } from './storageView';
 import { readOverrides, withDefaults, type ConversationOverrides, type Settings } from './settings';
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 import type { PreparedImage } from '../media/fitImage';
+import type { AttachmentInfo } from './attachmentInfo';
 import type { DraftImage } from './imageActions';
 import type { ImportState } from './importState';
+import type { DraftPdf } from './pdfActions';
+import type { ReadPdf } from '../media/pdfResult';
+
+export type { AttachmentInfo };
 
 export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
@@ -37,6 +42,8 @@ export interface AppDeps {
   browserStorage?: BrowserStorage;
   /** Checks an image file and scales it down to what the providers use (in a worker in the browser); absent: images are refused. */
   prepareImage?: (file: File) => Promise<PreparedImage>;
+  /** Reads a PDF's pages and their text (PDF.js in its Worker in the browser); absent: PDFs are refused. */
+  readPdf?: ReadPdf;
 }
 
 export interface StreamingState {
@@ -62,16 +69,6 @@ export interface StorageEvents {
   onTerminated?: () => void;
   /** Stored records another version wrote that cannot be used as they are. */
   onUnreadable?: (notice: string) => void;
-}
-
-/** What the chips show of an attachment; its text stays in storage. */
-export interface AttachmentInfo {
-  id: string;
-  conversationId: string;
-  name: string;
-  /** UTF-8 bytes of the stored text. */
-  size: number;
-  createdAt: number;
 }
 
 /** A transient message for the user: compaction, overflow recovery, retries, errors, Undo. */
@@ -117,6 +114,8 @@ export interface AppState {
   attachments: Record<string, AttachmentInfo[]>;
   /** Images in the composer, sent with the next message. */
   draftImages: DraftImage[];
+  /** PDFs in the composer, sent with the next message. */
+  draftPdfs: DraftPdf[];
   /** Per-model correction of the token estimate, learned from reported usage (saved per model). */
   calibration: CalibrationState;
   /** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
@@ -150,6 +149,7 @@ export const initialState = (): AppState => ({
   draft: '',
   attachments: {},
   draftImages: [],
+  draftPdfs: [],
   calibration: emptyCalibration(),
   toolsRefused: [],
   imagesRefused: [],

@@ -4,12 +4,13 @@
  * gauge. The gauge, the notice, the dimming and the summary all read the same plan that
  * the next request will be built from.
  */
-import type { ContextPlan, ConversationTree, StoredMessage, Usage } from '../core';
+import type { ContextPlan, ConversationTree, DocumentBlock, PdfSentAs, StoredMessage, Usage } from '../core';
 import {
   estimateRequestCost,
   estimateTextTokens,
   imagesToClear,
   imageTokens,
+  documentTokens,
   imageTokensIn,
   MESSAGE_OVERHEAD_TOKENS,
   pricesForPrompt,
@@ -88,7 +89,7 @@ export function chatView(
  */
 function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan): { rows: TranscriptRow[]; firstUserTokens: number } {
   const notSent = new Set(plan.evicted.map((e) => e.id));
-  const imagesLeftOut = imagesToClear(requestOrder(messages), ctx.settings.window.keepImages);
+  const imagesLeftOut = imagesToClear(requestOrder(messages), ctx.settings.window.keepImages, ctx.imagesOff);
   const summary = activeSummary(messages);
   const covered = new Set(summary?.covers ?? []);
   const rows: TranscriptRow[] = [];
@@ -104,8 +105,14 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
     if (m.kind === 'summary') return; // the summary in force is placed after what it covers; older ones are superseded
     const isCovered = covered.has(m.id);
     const dim = isCovered || notSent.has(m.id);
-    // An image left out counts as the note sent in its place.
-    const tokens = storedMessageTokens(withImagesCleared(m, imagesLeftOut, ctx.wireShape, ctx.modelId), ctx.wireShape, ctx.counter, ctx.modelId);
+    // An image or PDF left out counts as the note sent in its place.
+    const tokens = storedMessageTokens(
+      withImagesCleared(m, imagesLeftOut, ctx.wireShape, ctx.modelId, ctx.pdfAs),
+      ctx.wireShape,
+      ctx.counter,
+      ctx.modelId,
+      ctx.pdfAs,
+    );
     if (!seenFirstUser && m.role === 'user') {
       seenFirstUser = true;
       if (!dim) firstUserTokens = tokens;
@@ -126,7 +133,7 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
       runCovered = 0;
     }
     const row: TranscriptRow = { kind: 'message', key: m.id, message: m, notSent: dim && m.status !== 'streaming', tokens };
-    const unsentImages = m.content.flatMap((b) => (b.type === 'image' && imagesLeftOut.has(b.fileId) ? [b.fileId] : []));
+    const unsentImages = m.content.flatMap((b) => ((b.type === 'image' || b.type === 'document') && imagesLeftOut.has(b.fileId) ? [b.fileId] : []));
     if (unsentImages.length > 0) row.imagesNotSent = unsentImages;
     rows.push(row);
     if (summary && i === lastCoveredIndex) rows.push({ kind: 'summary', key: summary.id, message: summary });
@@ -154,7 +161,7 @@ function gaugeView(
   if (metrics.slotTokens > 0) parts.push({ label: slotLabel, tokens: metrics.slotTokens });
   const images = imageTokensIn(plan.messages.map((item) => item.message));
   parts.push({ label: 'Newest messages', tokens: Math.max(0, newest - images) });
-  if (images > 0) parts.push({ label: 'Images', tokens: images });
+  if (images > 0) parts.push({ label: 'Images and PDFs', tokens: images });
   parts.push({ label: 'Draft', tokens: draftTokens });
   parts.push({ label: 'Output reserve', tokens: metrics.outputReserveTokens });
   const prices = ctx.prices ? (pricesForPrompt(ctx.model, metrics.inputTokens) ?? ctx.prices) : undefined;
@@ -191,14 +198,17 @@ function lastReportedUsage(messages: readonly StoredMessage[]): Usage | undefine
   return undefined;
 }
 
-/** Tokens of the draft as it would be sent (text and images, plus the message's framing). */
+/** Tokens of the draft as it would be sent (text, images and PDFs, plus the message's framing). */
 export function draftTokens(
   text: string,
   images: readonly { width: number; height: number }[] = [],
   shape: 'anthropic' | 'openai' = 'anthropic',
   model = '',
+  pdfs: readonly Pick<DocumentBlock, 'pages' | 'pageTokens'>[] = [],
+  pdfAs: PdfSentAs = 'file',
 ): number {
   let tokens = text.trim() ? estimateTextTokens(text) : 0;
   for (const image of images) tokens += imageTokens(shape, image.width, image.height, model);
+  for (const pdf of pdfs) tokens += documentTokens(shape, pdf, pdfAs, model);
   return tokens > 0 ? tokens + MESSAGE_OVERHEAD_TOKENS : 0;
 }

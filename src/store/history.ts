@@ -4,7 +4,7 @@
  * are immutable: an update replaces the object), so repeated plans reuse both the wire
  * objects and their cached token counts.
  */
-import type { AnthropicWireMessage, OpenAIWireMessage, PlanItem, StoredMessage, WindowMessage } from '../core';
+import type { AnthropicWireMessage, OpenAIWireMessage, PdfSentAs, PlanItem, StoredMessage, WindowMessage } from '../core';
 import { imagesToClear, toAnthropicWire, toOpenAIWire, withImagesCleared } from '../core';
 
 export type WireShape = 'anthropic' | 'openai';
@@ -12,12 +12,12 @@ export type WireShape = 'anthropic' | 'openai';
 const anthropicMemo = new WeakMap<StoredMessage, PlanItem<AnthropicWireMessage>[]>();
 const openaiMemo = new WeakMap<StoredMessage, PlanItem<OpenAIWireMessage>[]>();
 const systemMemo = new Map<string, PlanItem<OpenAIWireMessage>>();
-/** Messages with images, by the model their images are priced for (a model switch prices them anew). */
+/** Messages with images or PDFs, by the model they are priced for and how PDFs go (a model switch prices them anew). */
 const imageMemo = new Map<string, WeakMap<StoredMessage, PlanItem[]>>();
 
-function wireOf(message: StoredMessage, shape: WireShape, model = ''): PlanItem[] {
-  if (message.content.some((block) => block.type === 'image')) {
-    const key = `${shape}\u0000${model}`;
+function wireOf(message: StoredMessage, shape: WireShape, model = '', pdfAs: PdfSentAs = 'file'): PlanItem[] {
+  if (message.content.some((block) => block.type === 'image' || block.type === 'document')) {
+    const key = `${shape}\u0000${model}\u0000${pdfAs}`;
     let memo = imageMemo.get(key);
     if (!memo) {
       memo = new WeakMap();
@@ -25,7 +25,8 @@ function wireOf(message: StoredMessage, shape: WireShape, model = ''): PlanItem[
       imageMemo.set(key, memo);
     }
     let items = memo.get(message);
-    if (!items) memo.set(message, (items = shape === 'anthropic' ? toAnthropicWire([message], model) : toOpenAIWire([message], undefined, model)));
+    if (!items)
+      memo.set(message, (items = shape === 'anthropic' ? toAnthropicWire([message], model, pdfAs) : toOpenAIWire([message], undefined, model, pdfAs)));
     return items;
   }
   if (shape === 'anthropic') {
@@ -70,15 +71,26 @@ export function requestOrder(messages: readonly StoredMessage[]): StoredMessage[
 }
 
 /**
+ * How a request sends images and PDFs: the newest `keep` of them go, the model they are
+ * priced for, how PDFs go (`pdfAs`), and `imagesOff` for an endpoint that refused images.
+ */
+export interface MediaOptions {
+  keep: number;
+  model: string;
+  pdfAs?: PdfSentAs;
+  imagesOff?: boolean;
+}
+
+/**
  * Plan items for the planner, in the active provider's wire shape. Only the newest
- * `keepImages` images go as images; older ones become a one-line placeholder, the first
- * thing left out of a request (the transcript marks them "not sent" by the same rule).
+ * `keepImages` images and PDFs go as files; older ones become a one-line placeholder, the
+ * first thing left out of a request (the transcript marks them "not sent" by the same rule).
  */
 export function buildHistory(
   messages: readonly StoredMessage[],
   shape: WireShape,
   system: string,
-  images: { keep: number; model: string } = { keep: Infinity, model: '' },
+  images: MediaOptions = { keep: Infinity, model: '' },
 ): PlanItem[] {
   const items: PlanItem[] = [];
   if (shape === 'openai' && system.trim()) {
@@ -91,15 +103,16 @@ export function buildHistory(
     items.push(item);
   }
   const ordered = requestOrder(messages);
-  const cleared = imagesToClear(ordered, images.keep);
+  const pdfAs = images.pdfAs ?? 'file';
+  const cleared = imagesToClear(ordered, images.keep, images.imagesOff);
   for (const message of ordered) {
-    const shown = withImagesCleared(message, cleared, shape, images.model);
+    const shown = withImagesCleared(message, cleared, shape, images.model, pdfAs);
     const wire =
       shown === message
-        ? wireOf(message, shape, images.model)
+        ? wireOf(message, shape, images.model, pdfAs)
         : shape === 'anthropic'
-          ? toAnthropicWire([shown], images.model)
-          : toOpenAIWire([shown], undefined, images.model);
+          ? toAnthropicWire([shown], images.model, pdfAs)
+          : toOpenAIWire([shown], undefined, images.model, pdfAs);
     for (const item of wire) {
       items.push(message.kind === 'summary' ? { ...item, covers: message.covers ?? [] } : item);
     }
@@ -108,8 +121,8 @@ export function buildHistory(
 }
 
 /** Tokens of one stored message as the next request would count it. */
-export function storedMessageTokens(message: StoredMessage, shape: WireShape, count: (m: WindowMessage) => number, model?: string): number {
+export function storedMessageTokens(message: StoredMessage, shape: WireShape, count: (m: WindowMessage) => number, model?: string, pdfAs?: PdfSentAs): number {
   let total = 0;
-  for (const item of wireOf(message, shape, model)) total += count(item.message);
+  for (const item of wireOf(message, shape, model, pdfAs)) total += count(item.message);
   return total;
 }

@@ -89,19 +89,25 @@ async function prepareAll(rt: Runtime, files: readonly File[]): Promise<void> {
 
 /** Takes an image out of the composer, with Undo to put it back where it was. */
 export function removeDraftImage(rt: Runtime, id: string): void {
-  const list = rt.store.getState().draftImages;
-  const index = list.findIndex((image) => image.id === id);
+  removeFromComposer(rt, 'draftImages', id);
+}
+
+/** Takes a file out of one of the composer's lists, with Undo to put it back where it was. */
+export function removeFromComposer(rt: Runtime, list: 'draftImages' | 'draftPdfs', id: string): void {
+  const files: readonly { id: string; name: string }[] = rt.store.getState()[list];
+  const index = files.findIndex((file) => file.id === id);
   if (index < 0) return;
-  const image = list[index]!;
-  rt.store.setState({ draftImages: list.filter((i) => i.id !== id) });
+  const file = files[index]!;
+  rt.store.setState({ [list]: files.filter((f) => f.id !== id) });
   const undo = () =>
     rt.store.setState((s) => {
-      if (s.draftImages.some((i) => i.id === id)) return {};
-      const next = [...s.draftImages];
-      next.splice(Math.min(index, next.length), 0, image);
-      return { draftImages: next };
+      const now: readonly { id: string }[] = s[list];
+      if (now.some((f) => f.id === id)) return {};
+      const next = [...now];
+      next.splice(Math.min(index, next.length), 0, file);
+      return { [list]: next };
     });
-  notify(rt, { tone: 'info', text: `Removed ${image.name}.`, action: { label: 'Undo', run: undo } }, 15000);
+  notify(rt, { tone: 'info', text: `Removed ${file.name}.`, action: { label: 'Undo', run: undo } }, 15000);
 }
 
 /** The block a stored message keeps for a draft image. */

@@ -23,6 +23,8 @@ import type { Settings } from './settings';
 import { createWorkerRunner } from '../sandbox/javascriptRunner';
 import { prepareImage } from '../media/prepareImage';
 import * as images from './imageActions';
+import * as pdfs from './pdfActions';
+import { readPdf } from '../media/readPdf';
 
 export const browserDeps: AppDeps = {
   openStorage: (events) => openWindowpaneStorage(events),
@@ -35,6 +37,7 @@ export const browserDeps: AppDeps = {
   isOnline: () => navigator.onLine,
   session: tabSession(),
   prepareImage,
+  readPdf,
 };
 
 /** sessionStorage, or undefined where the browser blocks it (reading it then throws). */
@@ -75,13 +78,16 @@ export function bindActions(rt: Runtime) {
     togglePin: (messageId: string) => messages.togglePin(rt, messageId),
     switchVersion: (messageId: string, step: -1 | 1) => branches.switchVersion(rt, messageId, step),
     setDraft: (text: string) => rt.store.setState({ draft: text }),
-    /** Images go in the composer, to be sent with the next message; other files are attached for read_attachment. */
+    /** Images and PDFs go in the composer, to be sent with the next message; other files are attached for read_attachment. */
     attachFiles: async (conversationId: string | null, files: readonly File[]) => {
       const pictures = files.filter(images.isImageFile);
-      const others = files.filter((file) => !images.isImageFile(file));
+      const documents = files.filter((file) => !images.isImageFile(file) && pdfs.isPdfFile(file));
+      const others = files.filter((file) => !images.isImageFile(file) && !pdfs.isPdfFile(file));
       if (pictures.length > 0) await images.addDraftImages(rt, pictures);
+      if (documents.length > 0) await pdfs.addDraftPdfs(rt, documents);
       if (others.length > 0) await attachments.attachFiles(rt, conversationId, others);
     },
+    removeDraftPdf: (id: string) => pdfs.removeDraftPdf(rt, id),
     addImages: (files: readonly File[]) => images.addDraftImages(rt, files),
     removeDraftImage: (id: string) => images.removeDraftImage(rt, id),
     readImage: (fileId: string) => images.readImage(rt, fileId),
@@ -109,7 +115,7 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
 export type { ImportState } from './importState';
 // The store's public surface for components: what they may read and the views they render.
-export { contextOf, screenPlan } from './planning';
+export { contextOf, holdsPdfs, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
 export { modelListKey, type ListTarget } from './modelLists';
 export { chatView, draftTokens, type GaugePart } from './chatView';
@@ -120,6 +126,7 @@ export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';
 export type { DraftImage } from './imageActions';
+export type { DraftPdf } from './pdfActions';
 export { storageViewOf, type StorageRow, type StorageView } from './storageView';
 export { conversationOverrides } from './appStore';
 export { DEFAULT_BASE_URLS, TOOL_ROUNDS_RANGE, effectiveSettings, type Settings, type ToolSettings, type WindowSettings } from './settings';

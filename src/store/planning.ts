@@ -8,8 +8,9 @@ import { fileRefsIn, placeCacheBreakpoints, planContext, resolveFileRefs, toolNa
 import type { ChatRequest } from '../providers';
 import { conversationOverrides, notify, type Runtime } from './appStore';
 import { shownBranch } from './branches';
-import { buildHistory } from './history';
+import { buildHistory, type MediaOptions } from './history';
 import { encodeFiles } from './imageActions';
+import { pdfPageTexts } from './pdfActions';
 import { planReport } from './planReport';
 import type { Settings } from './settings';
 import { settingsProblems } from './settingsRules';
@@ -61,7 +62,7 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
       settings: state.settings,
       conversation: conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined,
       messages: shownBranch(state, conversationId),
-      hasAttachments: conversationId !== null && (state.attachments[conversationId]?.length ?? 0) > 0,
+      hasAttachments: conversationId !== null && ((state.attachments[conversationId]?.length ?? 0) > 0 || holdsPdfs(shownBranch(state, conversationId))),
       calibration: state.calibration,
       toolsRefused: state.toolsRefused,
       imagesRefused: state.imagesRefused,
@@ -71,15 +72,25 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
   );
 }
 
+/** Whether any of `messages` carries a PDF, whose text read_attachment reads. */
+export function holdsPdfs(messages: readonly StoredMessage[]): boolean {
+  return messages.some((m) => m.content.some((b) => b.type === 'document'));
+}
+
 /** The endpoint a context sends to, as remembered when it refuses tools. */
 export function toolsKey(ctx: TurnContext): string {
   return `${ctx.provider}\u0000${ctx.providerSettings.baseUrl ?? ''}\u0000${ctx.modelId}`;
 }
 
+/** How the context sends images and PDFs (the transcript marks what it leaves out by the same options). */
+export function mediaOf(ctx: TurnContext): MediaOptions {
+  return { keep: ctx.settings.window.keepImages, model: ctx.modelId, pdfAs: ctx.pdfAs, imagesOff: ctx.imagesOff };
+}
+
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */
 export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], draftTokens = 0): ContextPlan {
   return planContext({
-    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt, { keep: ctx.settings.window.keepImages, model: ctx.modelId }),
+    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt, mediaOf(ctx)),
     policy: ctx.policy,
     model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens, maxInputTokens: ctx.model.maxInputTokens },
     counter: ctx.counter,
@@ -152,19 +163,23 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
 }
 
 /**
- * The request with its images' bytes filled in: only the files the plan still sends are
- * read from storage and encoded, once per request. An image whose file was deleted is
- * sent as a line saying so.
+ * The request with its images' and PDFs' bytes filled in (or a PDF's page texts, where it
+ * goes as text): only the files the plan still sends are read from storage and encoded,
+ * once per request. A file that was deleted is sent as a line saying so.
  */
 export async function withFiles(rt: Runtime, request: ChatRequest): Promise<ChatRequest> {
   const refs = fileRefsIn(request.messages);
   if (refs.length === 0) return request;
   const encoded = await encodeFiles(
     rt,
-    refs.map((ref) => ref.fileId),
+    refs.flatMap((ref) => (ref.pdf?.as === 'text' ? [] : [ref.fileId])),
+  );
+  const texts = await pdfPageTexts(
+    rt,
+    refs.flatMap((ref) => (ref.pdf?.as === 'text' ? [ref.fileId] : [])),
   );
   const messages: readonly { content: unknown }[] = request.messages;
-  return { ...request, messages: resolveFileRefs(messages, encoded) } as ChatRequest;
+  return { ...request, messages: resolveFileRefs(messages, encoded, texts) } as ChatRequest;
 }
 
 /** Tells the user when this request leaves earlier messages out, or cannot fit at all. */

@@ -37,15 +37,21 @@ function isImagesRefusal(error: unknown): error is Error {
   return isWindowpaneError(error, 'bad_request') && error.details.imagesUnsupported === true;
 }
 
-/** A model that cannot read images: say so, naming it, and send the turn again with a note for each image. */
+/**
+ * A model that cannot read images or PDFs: say so, naming it, and send the turn again with
+ * a note for each image and each PDF's text.
+ */
 function withoutImagesAfter(turn: Turn, attempt: Attempt, error: Error, answerId: string): Attempt {
   const { rt } = turn;
   rt.store.setState(({ imagesRefused }) => ({ imagesRefused: [...imagesRefused, toolsKey(attempt.ctx)] }));
   const ctx = withoutImages(attempt.ctx);
+  const pdfs = fileRefsIn(attempt.plan.messages.map((item) => item.message)).some((ref) => ref.pdf);
   notify(rt, {
     id: `images-refused-${toolsKey(ctx)}`,
     tone: 'warning',
-    text: `${error.message} Windowpane sent the message again without its images, and will send ${ctx.modelId} none in this visit; they stay in the conversation. Pick a model that reads images to send them.`,
+    text: pdfs
+      ? `${error.message} Windowpane sent the message again with each PDF's text instead of the file (and a note for each image), and will send ${ctx.modelId} only text in this visit; the files stay in the conversation.`
+      : `${error.message} Windowpane sent the message again without its images, and will send ${ctx.modelId} none in this visit; they stay in the conversation. Pick a model that reads images to send them.`,
   });
   return { ...attempt, ctx, plan: planFor(ctx, turnHistory(turn, answerId)) };
 }

@@ -21,6 +21,7 @@ import { refusedOffline } from './offline';
 import { announcePlan, contextFor, planFor, screenPlan, toRequest, withFiles } from './planning';
 import { recover, type Attempt } from './recovery';
 import { storeDraftImages } from './imageActions';
+import { storeDraftPdfs } from './pdfActions';
 import { ensureSummary } from './summaries';
 import { toolRound } from './toolRound';
 import { turnHistory, type Turn, type TurnContext } from './turn';
@@ -33,8 +34,8 @@ import { turnHistory, type Turn, type TurnContext } from './turn';
  * shown, or `edit.parentId` for an edited message (a new version of it, started as a sibling).
  */
 export function send(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): boolean {
-  // The composer's images go with a new message, not with an edit of an earlier one.
-  const withImages = !edit && rt.store.getState().draftImages.length > 0;
+  // The composer's images and PDFs go with a new message, not with an edit of an earlier one.
+  const withImages = !edit && (rt.store.getState().draftImages.length > 0 || rt.store.getState().draftPdfs.length > 0);
   if ((!text.trim() && !withImages) || rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'message'))
     return false;
   void busyWith(rt, conversationId ?? 'new', async () => {
@@ -93,17 +94,27 @@ async function postUserMessage(rt: Runtime, conversationId: string | null, text:
   }
   // An edit leaves the composer's draft alone: it was typed in the message, not there.
   const images = edit ? [] : rt.store.getState().draftImages;
+  const pdfs = edit ? [] : rt.store.getState().draftPdfs;
   let imageBlocks: ContentBlock[] = [];
-  if (images.length > 0) {
+  if (images.length > 0 || pdfs.length > 0) {
     try {
-      imageBlocks = await storeDraftImages(rt, id, images);
+      imageBlocks = [...(await storeDraftPdfs(rt, id, pdfs)), ...(await storeDraftImages(rt, id, images))];
     } catch (error) {
-      // The images stay in the composer to send again.
-      reportError(rt, error, 'save the images');
+      // The files stay in the composer to send again.
+      reportError(rt, error, pdfs.length > 0 ? 'save the files' : 'save the images');
       return null;
     }
   }
-  rt.store.setState(edit ? { activeId: id } : { activeId: id, draft: '', draftImages: rt.store.getState().draftImages.filter((i) => !images.includes(i)) });
+  rt.store.setState(
+    edit
+      ? { activeId: id }
+      : {
+          activeId: id,
+          draft: '',
+          draftImages: rt.store.getState().draftImages.filter((i) => !images.includes(i)),
+          draftPdfs: rt.store.getState().draftPdfs.filter((p) => !pdfs.includes(p)),
+        },
+  );
   const content: ContentBlock[] = text.trim() ? [...imageBlocks, { type: 'text', text }] : imageBlocks;
   await appendMessage(rt, { conversationId: id, role: 'user', content, ...edit });
   // Busy from Send on; shown as this conversation's (Stop) once its message is on screen.

@@ -36,7 +36,7 @@ export interface WindowSettings {
   preserveRecentFiles: number;
   /** What Windowpane adds to each strategy's rule, as the user set it (see strategyAdditions.ts). */
   additions: StrategyAdditions;
-  /** Images each request carries, newest first; older ones are sent as a one-line placeholder (their files stay). */
+  /** Images and PDFs (counted together) each request carries, newest first; older ones are sent as a one-line placeholder (their files stay). */
   keepImages: number;
 }
 

@@ -3,6 +3,7 @@
  * and store their results as the message that must follow it. A stopped turn, or one at
  * its limit of rounds, answers the calls without running them, so the next request is valid.
  */
+import { readablePdfs } from './pdfActions';
 import type { StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
 import { notify, repo } from './appStore';
 import { appendToolResults } from './messageWrites';
@@ -44,7 +45,7 @@ async function runTools(turn: Turn, ctx: TurnContext, calls: readonly ToolUseBlo
   const { rt, conversationId, signal } = turn;
   const env: ToolEnvironment = {
     enabled: new Set(enabledTools(ctx.settings.tools, true).map((tool) => tool.name)),
-    listAttachments: () => repo(rt).listAttachments(conversationId),
+    listAttachments: async () => [...(await repo(rt).listAttachments(conversationId)), ...(await readablePdfs(rt, conversationId))],
     runJavascript: rt.deps.runJavascript,
     signal,
   };

@@ -10,6 +10,7 @@ import type {
   ModelPrices,
   ResolvedModelInfo,
   NamedToolDefinition,
+  PdfSentAs,
   StrategyOptions,
   StoredMessage,
 } from '../core';
@@ -22,6 +23,7 @@ import {
   createCountCache,
   estimateMessageTokens,
   getStrategy,
+  openAiTakesImages,
   pricesForPrompt,
   reportedInputTokens,
   resolveModelInfo,
@@ -90,6 +92,21 @@ export interface TurnContext {
    * messages, so the planner counts them with the system prompt, as a fixed cost.
    */
   toolsText: string;
+  /** How PDFs go: as the file where the provider and model read PDFs, else as their extracted text with page markers. */
+  pdfAs: PdfSentAs;
+  /** The endpoint refused images in this visit: each goes as its one-line note, and PDFs as text. */
+  imagesOff?: boolean;
+}
+
+/**
+ * How a PDF reaches `modelId` on `provider`: Anthropic's models all read PDFs ("PDF
+ * support"); OpenAI's take them as `file` parts where they see images ("File inputs");
+ * compatible servers and the Demo get the text, which any model reads.
+ */
+export function pdfSentAs(provider: ProviderId, modelId: string): PdfSentAs {
+  if (provider === 'anthropic') return 'file';
+  if (provider === 'openai') return openAiTakesImages(modelId) ? 'file' : 'text';
+  return 'text';
 }
 
 function toolsTextOf(tools: readonly NamedToolDefinition[]): string {
@@ -101,9 +118,9 @@ export function withoutTools(ctx: TurnContext): TurnContext {
   return { ...ctx, tools: [], toolsText: '' };
 }
 
-/** The same context sending no images: each goes as its one-line note (a model that cannot read them). */
+/** The same context sending no images: each goes as its one-line note, and each PDF as its text (a model that cannot read them). */
 export function withoutImages(ctx: TurnContext): TurnContext {
-  return { ...ctx, settings: { ...ctx.settings, window: { ...ctx.settings.window, keepImages: 0 } } };
+  return { ...ctx, imagesOff: true, pdfAs: 'text' };
 }
 
 const MAX_DEFAULT_RESERVE = 8192;
@@ -161,6 +178,7 @@ export function turnContext(
     calibrationFactor: factor,
     tools,
     toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools()) : tools),
+    pdfAs: pdfSentAs(provider, modelId),
   };
 }
 

@@ -27,9 +27,9 @@ describe('ChatHeader export', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'Other formats' }));
     const menu = screen.getByRole('menu', { name: 'Export' });
-    await within(menu).findByRole('menuitem', { name: 'This conversation with its images (JSON, 3.3 MB)' });
-    expect(within(menu).getByRole('menuitem', { name: 'All conversations with their images (JSON, 4.7 MB)' })).toBeInTheDocument();
-    await userEvent.click(within(menu).getByRole('menuitem', { name: 'This conversation with its images (JSON, 3.3 MB)' }));
+    await within(menu).findByRole('menuitem', { name: 'This conversation with its images and PDFs (JSON, 3.3 MB)' });
+    expect(within(menu).getByRole('menuitem', { name: 'All conversations with their images and PDFs (JSON, 4.7 MB)' })).toBeInTheDocument();
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'This conversation with its images and PDFs (JSON, 3.3 MB)' }));
     expect(onExport).toHaveBeenCalledWith('json', 'active', true);
   });
 

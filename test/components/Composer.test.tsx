@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/components/Composer';
-import { imageTokens } from '../../src/core';
+import { documentTokens, imageTokens } from '../../src/core';
 
 describe('Composer', () => {
   it('sends the draft on Enter and clears the box', async () => {
@@ -133,6 +133,45 @@ describe('Composer: attachments', () => {
     it('sends an image without any text', async () => {
       const onSend = vi.fn();
       render(<Composer onSend={onSend} images={[shot]} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+      expect(onSend).toHaveBeenCalledWith('');
+    });
+  });
+
+  describe('PDFs', () => {
+    const report = {
+      id: 'p1',
+      name: 'report.pdf',
+      blob: new Blob(['%PDF-1.7'], { type: 'application/pdf' }),
+      bytes: 84_000,
+      pages: 12,
+      pageTexts: Array.from({ length: 12 }, () => 'text'),
+      pageTokens: Array.from({ length: 12 }, () => 300),
+    };
+
+    it('shows a PDF as a chip with its name, pages, size and estimated tokens, removable', async () => {
+      const onRemovePdf = vi.fn();
+      render(<Composer onSend={vi.fn()} pdfs={[report]} imagePricing={{ shape: 'anthropic', model: 'claude-opus-5-5' }} onRemovePdf={onRemovePdf} />);
+      const chip = within(screen.getByRole('list', { name: 'PDFs to send' })).getByRole('listitem');
+      expect(chip).toHaveTextContent('report.pdf');
+      const tokens = documentTokens('anthropic', report, 'file', 'claude-opus-5-5');
+      expect(chip).toHaveTextContent(`12 pages · 82 KB · ≈${tokens.toLocaleString('en-US')} tokens`);
+      await userEvent.click(within(chip).getByRole('button', { name: 'Remove report.pdf' }));
+      expect(onRemovePdf).toHaveBeenCalledWith('p1');
+    });
+
+    it('says when the model gets the text instead of the file, counting the text alone', () => {
+      render(<Composer onSend={vi.fn()} pdfs={[report]} imagePricing={{ shape: 'openai', model: 'llama3', pdfAs: 'text' }} />);
+      expect(screen.getByRole('list', { name: 'PDFs to send' })).toHaveTextContent('≈3,600 tokens · sent as text: this model takes no PDFs');
+    });
+
+    it('takes PDFs pasted into the box, and sends a PDF without any text', async () => {
+      const onPaste = vi.fn();
+      const onSend = vi.fn();
+      render(<Composer onSend={onSend} onPasteImages={onPaste} pdfs={[report]} />);
+      const pdf = new File(['%PDF-'], 'paper.pdf', { type: 'application/pdf' });
+      fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), { clipboardData: { files: [pdf] } });
+      expect(onPaste).toHaveBeenCalledWith([pdf]);
       await userEvent.click(screen.getByRole('button', { name: 'Send' }));
       expect(onSend).toHaveBeenCalledWith('');
     });

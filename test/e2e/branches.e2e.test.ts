@@ -275,7 +275,27 @@ describe('branches: versions of questions and answers', () => {
     await page.keyboard.press('Enter');
     await expectShown(page, editedBranch, 'Enter on Next version: the edited question again');
 
-    // 6. A reload reopens the branch last shown, with its counters.
+    // 6. A reload reopens the branch last shown, with its counters. The switch is saved as it
+    // is made, in the background: wait until storage has it, as a user's reload seconds later would.
+    const shownLeaf = editedBranch.at(-1)!.id;
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            new Promise<string[]>((resolve, reject) => {
+              const open = indexedDB.open('windowpane');
+              open.onerror = () => reject(open.error);
+              open.onsuccess = () => {
+                const all = open.result.transaction('conversations').objectStore('conversations').getAll();
+                all.onsuccess = () => {
+                  resolve((all.result as { activeLeafId?: string }[]).map((c) => c.activeLeafId ?? ''));
+                  open.result.close();
+                };
+              };
+            }),
+        ),
+      )
+      .toContain(shownLeaf);
     await page.reload();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     expect(await expectShown(page, editedBranch, 'the edited branch after a reload')).toEqual(editedBranch);

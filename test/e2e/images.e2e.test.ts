@@ -139,7 +139,7 @@ describe('images against the fake API', () => {
 
       // With its images, the same export is a complete backup: another browser profile gets them back.
       await page.getByRole('button', { name: 'Other formats' }).click();
-      const withImages = page.getByRole('menuitem', { name: /^This conversation with its images \(JSON, [\d.]+ (KB|MB)\)$/ });
+      const withImages = page.getByRole('menuitem', { name: /^This conversation with its images and PDFs \(JSON, [\d.]+ (KB|MB)\)$/ });
       const [backupDownload] = await Promise.all([page.waitForEvent('download'), withImages.click()]);
       const backup = await savedDownload(backupDownload);
       expect((JSON.parse(backup.text) as { files: unknown[] }).files).toHaveLength(6);

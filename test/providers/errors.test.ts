@@ -280,6 +280,18 @@ describe('OpenAI errors through the SDK', () => {
   });
 });
 
+describe('models that cannot read PDFs', () => {
+  it('names the model, marked so the turn can go again with the text of its PDFs', async () => {
+    const anthropic = await failure(
+      await anthropicWith(anthropicError(400, 'invalid_request_error', 'claude-3-haiku does not support PDFs.')),
+      'claude-3-haiku',
+    );
+    expect(anthropic.code).toBe('bad_request');
+    expect(anthropic.details.imagesUnsupported).toBe(true);
+    expect(anthropic.message).toBe('claude-3-haiku cannot read PDFs (Anthropic said: claude-3-haiku does not support PDFs.)');
+  });
+});
+
 describe('aborts and redaction', () => {
   it('translates an aborted complete() as aborted', async () => {
     const { fetch } = scriptedFetch([anthropicTextStream('unused')]);

@@ -1,4 +1,4 @@
-import { fileRefOf, type ImageWireShape } from '../images';
+import { fileRefOf, fileRefTokens, type ImageWireShape } from '../images';
 import type { WindowMessage } from '../messages';
 
 /**
@@ -16,11 +16,13 @@ export interface CountedParts {
   attachments: number;
   /** Images Windowpane attached, whose pixels are known, so they are counted as the provider counts them. */
   images: { shape: ImageWireShape; width: number; height: number; model?: string }[];
+  /** Tokens of the PDFs Windowpane attached, counted from their page texts and pages as the provider counts them. */
+  pdfTokens: number;
 }
 
 /** Reads the countable parts of a message; never throws on unknown block shapes. */
 export function countedParts(message: WindowMessage): CountedParts {
-  const parts: CountedParts = { texts: [], toolCalls: 0, attachments: 0, images: [] };
+  const parts: CountedParts = { texts: [], toolCalls: 0, attachments: 0, images: [], pdfTokens: 0 };
   collectContent(message.content, parts);
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls as unknown[]) {
@@ -56,6 +58,11 @@ function collectBlock(block: unknown, parts: CountedParts): void {
     return;
   }
   if (!isRecord(block)) return;
+  const ref = fileRefOf(block);
+  if (ref?.pdf) {
+    parts.pdfTokens += fileRefTokens(block, ref);
+    return;
+  }
   switch (block.type) {
     case 'text':
     case 'input_text':

@@ -425,7 +425,7 @@ export const ATTACHMENT_TOKENS = 1600;
  * model reads in the message (text, tool names and arguments, tool results, thinking),
  * plus MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS per tool call and
  * ATTACHMENT_TOKENS per image or document of unknown size (an image Windowpane attached
- * counts as its provider counts it, from its pixels: see `imageTokens`). Pure; cache it with `createCountCache`.
+ * counts as its provider counts it, from its pixels: see `imageTokens`; a PDF from its pages: see `pdfTokens`). Pure; cache it with `createCountCache`.
  */
 export function estimateMessageTokens(message: WindowMessage): number {
   const { content } = message;
@@ -436,5 +436,5 @@ export function estimateMessageTokens(message: WindowMessage): number {
   let total = MESSAGE_OVERHEAD_TOKENS + parts.toolCalls * TOOL_CALL_OVERHEAD_TOKENS + parts.attachments * ATTACHMENT_TOKENS;
   for (const text of parts.texts) total += estimateTextTokens(text);
   for (const image of parts.images) total += imageTokens(image.shape, image.width, image.height, image.model);
-  return total;
+  return total + parts.pdfTokens;
 }

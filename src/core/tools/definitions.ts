@@ -23,16 +23,21 @@ export const RUN_MAX_OUTPUT_CHARS = 10_000;
 export const READ_ATTACHMENT_TOOL: BuiltinToolDefinition = {
   name: READ_ATTACHMENT,
   description:
-    'Lists the text files the user attached to this conversation, or reads lines from one. ' +
-    'Call it without `name` to list the files (name, size and line count). ' +
-    'Call it with `name`, and optionally `start_line` and `end_line` (1-based, inclusive), to read those lines; ' +
-    `one call returns at most ${READ_MAX_LINES} lines or ${READ_MAX_CHARS.toLocaleString('en-US')} characters, so read long files in ranges.`,
+    'Lists the files the user attached to this conversation (text files and PDFs), or reads from one. ' +
+    'Call it without `name` to list the files (name, size and line count, or page count for a PDF). ' +
+    'Call it with `name`, and optionally `start_line` and `end_line` (1-based, inclusive), to read those lines of a text file; ' +
+    'for a PDF, give `pages` (such as "3" or "3-5") to read the text of those pages. ' +
+    `One call returns at most ${READ_MAX_LINES} lines or ${READ_MAX_CHARS.toLocaleString('en-US')} characters, so read long files in ranges.`,
   inputSchema: {
     type: 'object',
     properties: {
       name: { type: 'string', description: 'The attached file to read, exactly as listed. Omit it to list the files.' },
       start_line: { type: 'integer', minimum: 1, description: 'First line to read (1-based). Default 1.' },
       end_line: { type: 'integer', minimum: 1, description: `Last line to read, inclusive. Default start_line + ${READ_MAX_LINES - 1}.` },
+      pages: {
+        type: 'string',
+        description: 'PDFs only: the page or pages to read, 1-based and inclusive ("3", "3-5", or "3-" to the end). Default: from page 1.',
+      },
     },
     additionalProperties: false,
   },

@@ -8,11 +8,13 @@ import { READ_ATTACHMENT, READ_MAX_CHARS, READ_MAX_LINES } from './definitions';
 import { parseToolArguments } from './toolArguments';
 import { utf8Bytes } from '../utf8';
 
-/** A text file attached to a conversation, as the tool reads it. */
+/** A file attached to a conversation, as the tool reads it: a text file by lines, a PDF by pages. */
 export interface AttachmentText {
   /** The name the model asks for (unique within a conversation). */
   name: string;
   text: string;
+  /** A PDF's extracted text, one string per page (absent for a text file). */
+  pages?: readonly string[];
 }
 
 /** What a built-in tool returns to the model: the tool result's text, and whether it reports a failure (`is_error`). */
@@ -21,7 +23,7 @@ export interface ToolOutcome {
   isError: boolean;
 }
 
-const ARGUMENTS = ['name', 'start_line', 'end_line'] as const;
+const ARGUMENTS = ['name', 'start_line', 'end_line', 'pages'] as const;
 
 /** Room kept out of READ_MAX_CHARS for the note on where to continue, and for the header besides the file name. */
 const NOTE_CHARS = 300;
@@ -53,7 +55,11 @@ function plural(count: number, one: string, many: string): string {
 
 function listing(attachments: readonly AttachmentText[]): ToolOutcome {
   if (attachments.length === 0) return { content: 'No files are attached to this conversation.', isError: false };
-  const rows = attachments.map((file) => `- ${file.name} (${sizeText(utf8Bytes(file.text))}, ${plural(linesOf(file.text).length, 'line', 'lines')})`);
+  const rows = attachments.map((file) =>
+    file.pages
+      ? `- ${file.name} (PDF, ${plural(file.pages.length, 'page', 'pages')}; read it with pages)`
+      : `- ${file.name} (${sizeText(utf8Bytes(file.text))}, ${plural(linesOf(file.text).length, 'line', 'lines')})`,
+  );
   return { content: `${plural(attachments.length, 'file is', 'files are')} attached:\n${rows.join('\n')}`, isError: false };
 }
 
@@ -67,13 +73,15 @@ function knownNames(attachments: readonly AttachmentText[]): string {
 function argumentsOf(input: unknown): Record<string, unknown> | ToolOutcome {
   const parsed = parseToolArguments(input);
   if (!parsed.ok && parsed.problem === 'not-json') {
-    return error(`${READ_ATTACHMENT} takes a JSON object of arguments (name, start_line, end_line); got text that is not JSON.`);
+    return error(`${READ_ATTACHMENT} takes a JSON object of arguments (name, start_line, end_line, pages); got text that is not JSON.`);
   }
-  if (!parsed.ok) return error(`${READ_ATTACHMENT} takes an object of arguments (name, start_line, end_line); got ${parsed.found}.`);
+  if (!parsed.ok) return error(`${READ_ATTACHMENT} takes an object of arguments (name, start_line, end_line, pages); got ${parsed.found}.`);
   const args = parsed.args;
   const unknown = Object.keys(args).filter((key) => !(ARGUMENTS as readonly string[]).includes(key));
   if (unknown.length > 0) {
-    return error(`${READ_ATTACHMENT} does not take ${unknown.map((key) => JSON.stringify(key)).join(', ')}; its arguments are name, start_line and end_line.`);
+    return error(
+      `${READ_ATTACHMENT} does not take ${unknown.map((key) => JSON.stringify(key)).join(', ')}; its arguments are name, start_line, end_line and pages.`,
+    );
   }
   return args;
 }
@@ -114,6 +122,15 @@ export function readAttachment(input: unknown, attachments: readonly AttachmentT
     const alike = attachments.filter((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
     const hint = alike.length === 1 ? ` Did you mean ${JSON.stringify((alike[0] as AttachmentText).name)}?` : '';
     return error(`No attached file is named ${JSON.stringify(name)}.${hint} ${knownNames(attachments)}`);
+  }
+  if (file.pages) {
+    if (start !== undefined || end !== undefined) {
+      return error(`${file.name} is a PDF: read it by page with pages (for example "3-5"), not with start_line and end_line.`);
+    }
+    return readPages(file.name, file.pages, args.pages);
+  }
+  if (args.pages !== undefined && args.pages !== null) {
+    return error(`pages is for PDFs; ${file.name} is a text file: read it with start_line and end_line.`);
   }
   const lines = linesOf(file.text);
   const total = lines.length;
@@ -158,4 +175,59 @@ export function readAttachment(input: unknown, attachments: readonly AttachmentT
     note += ` ${plural(total - last, 'more line follows', 'more lines follow')}; continue with start_line ${last + 1}.`;
   }
   return { content: `${header}\n${out.join('\n')}${note ? `\n[${note.trim()}]` : ''}`, isError: false };
+}
+
+/** `pages` as a first and last page (1-based, inclusive; the last may be open), or the error to return. */
+function pageRange(value: unknown, total: number): { first: number; last?: number } | ToolOutcome {
+  if (value === undefined || value === null) return { first: 1 };
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return { first: value, last: value };
+  const match = typeof value === 'string' ? /^\s*(\d+)\s*(?:[-–]\s*(\d+)?\s*)?$/.exec(value) : null;
+  if (!match) return error(`pages must be a page or a range of pages such as "3" or "3-5" (pages count from 1); got ${JSON.stringify(value)}.`);
+  const first = Number(match[1]);
+  const dash = /[-–]/.test(value as string);
+  const last = match[2] !== undefined ? Number(match[2]) : dash ? undefined : first;
+  if (first < 1) return error(`pages count from 1; got ${JSON.stringify(value)}.`);
+  if (last !== undefined && last < first) return error(`pages ${JSON.stringify(value)} ends before it starts; ask for a range such as "3-5".`);
+  if (first > total) return error(`page ${format(first)} is past the end: the PDF has ${plural(total, 'page', 'pages')}.`);
+  return last === undefined ? { first } : { first, last };
+}
+
+/**
+ * Pages of a PDF, each after a line naming it ("[page 3 of 12]"), as many of those asked
+ * for as fit READ_MAX_CHARS; when it stops early it says which page continues. A single
+ * page too long for the budget is cut, and that is said too.
+ */
+function readPages(name: string, pages: readonly string[], value: unknown): ToolOutcome {
+  const total = pages.length;
+  const range = pageRange(value, total);
+  if (isOutcome(range)) return range;
+  const asked = Math.min(range.last ?? total, total);
+  const budget = READ_MAX_CHARS - NOTE_CHARS - HEADER_CHARS - name.length;
+  const out: string[] = [];
+  let used = 0;
+  let last = range.first - 1;
+  let cut = '';
+  for (let n = range.first; n <= asked; n++) {
+    const text = `[page ${format(n)} of ${format(total)}]\n${pages[n - 1]!.trim() || '(no text on this page)'}`;
+    if (used + text.length + 2 > budget) {
+      if (n === range.first) {
+        out.push(text.slice(0, budget));
+        cut = ` Page ${format(n)} is ${format(text.length)} characters long; only its first ${format(budget)} are shown.`;
+        last = n;
+      }
+      break;
+    }
+    out.push(text);
+    used += text.length + 2;
+    last = n;
+  }
+  const span = last === range.first ? `page ${format(last)}` : `pages ${format(range.first)}–${format(last)}`;
+  let note = cut;
+  if (last < asked)
+    note += ` Stopped at page ${format(last)} of the ${format(range.first)}–${format(asked)} asked for: one call returns at most ${format(READ_MAX_CHARS)} characters. Continue with pages "${last + 1}-${asked}".`;
+  else if (range.last === undefined && last < total) note += ` ${plural(total - last, 'more page follows', 'more pages follow')}.`;
+  return {
+    content: `${name}, ${span} of ${format(total)} (text extracted from the PDF):\n${out.join('\n\n')}${note ? `\n[${note.trim()}]` : ''}`,
+    isError: false,
+  };
 }

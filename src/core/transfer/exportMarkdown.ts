@@ -118,6 +118,8 @@ function blockMarkdown(block: ContentBlock): string {
     case 'image':
       // Named, never linked or embedded: the file stays in the browser (the JSON export can carry it).
       return `_Image: ${inlineCode(block.name)}, ${block.width}×${block.height} px_`;
+    case 'document':
+      return `_PDF: ${inlineCode(block.name)}, ${block.pages.toLocaleString('en-US')} page${block.pages === 1 ? '' : 's'}_`;
   }
 }
 

@@ -4,7 +4,7 @@
  * Version 1 files, written before conversations had branches, come back as one branch.
  */
 import { withExplicitParents } from '../branches';
-import type { ContentBlock, Conversation, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
+import type { ContentBlock, Conversation, DocumentBlock, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
 import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
 import {
   WINDOWPANE_EXPORT_FORMAT,
@@ -106,8 +106,10 @@ export function filesByConversation(raw: unknown, conversationIds?: ReadonlySet<
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** What an export's `files` may hold: the images and PDFs messages are sent with. */
+const EXPORTED_FILE_TYPES: readonly string[] = [...IMAGE_MEDIA_TYPES, 'application/pdf'];
 
-/** An image an export carries: its record, and base64 bytes that decode to exactly `bytes`. */
+/** An image or PDF an export carries: its record, and base64 bytes that decode to exactly `bytes`. */
 function readExportedFile(value: unknown, path: string): ExportedFile {
   const raw = readRecord(value, path);
   const conversationId = readNonEmptyString(raw.conversationId, `${path}.conversationId`);
@@ -121,7 +123,7 @@ function readExportedFile(value: unknown, path: string): ExportedFile {
     id: readNonEmptyString(raw.id, `${path}.id`),
     conversationId,
     name: readString(raw.name, `${path}.name`),
-    mediaType: readOneOf(raw.mediaType, IMAGE_MEDIA_TYPES, `${path}.mediaType`),
+    mediaType: readOneOf(raw.mediaType, EXPORTED_FILE_TYPES, `${path}.mediaType`),
     bytes,
     createdAt: readFiniteNumber(raw.createdAt, `${path}.createdAt`),
     data,
@@ -256,7 +258,7 @@ function readUsage(value: unknown, path: string): Usage {
 
 function readBlock(value: unknown, path: string): ContentBlock {
   const raw = readRecord(value, path);
-  const type = readOneOf(raw.type, ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image'] as const, `${path}.type`);
+  const type = readOneOf(raw.type, ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document'] as const, `${path}.type`);
   switch (type) {
     case 'text':
       return { type, text: readString(raw.text, `${path}.text`) };
@@ -287,6 +289,8 @@ function readBlock(value: unknown, path: string): ContentBlock {
       return { type, data: readString(raw.data, `${path}.data`) };
     case 'image':
       return readImageBlock(raw, path);
+    case 'document':
+      return readDocumentBlock(raw, path);
   }
 }
 
@@ -320,6 +324,30 @@ function readImageBlock(raw: JsonRecord, path: string): ImageBlock {
       height: readPixels(original.height, `${path}.original.height`),
       bytes: readByteCount(original.bytes, `${path}.original.bytes`),
     };
+  }
+  return block;
+}
+
+/** A PDF reference: its bytes and page texts are stored apart, like an image's. */
+function readDocumentBlock(raw: JsonRecord, path: string): DocumentBlock {
+  const pages = readFiniteNumber(raw.pages, `${path}.pages`);
+  if (!Number.isInteger(pages) || pages < 1 || pages > 100_000) malformed(`${path}.pages`, 'a whole number of pages from 1 to 100,000', raw.pages);
+  const block: DocumentBlock = {
+    type: 'document',
+    fileId: readNonEmptyString(raw.fileId, `${path}.fileId`),
+    name: readString(raw.name, `${path}.name`),
+    mediaType: readOneOf(raw.mediaType, ['application/pdf'] as const, `${path}.mediaType`),
+    bytes: readByteCount(raw.bytes, `${path}.bytes`),
+    pages,
+  };
+  if (raw.pageTokens !== undefined) {
+    const list = raw.pageTokens;
+    if (!Array.isArray(list) || list.length !== pages) malformed(`${path}.pageTokens`, 'one whole number of tokens per page', list);
+    block.pageTokens = (list as unknown[]).map((n, i) => {
+      const tokens = readFiniteNumber(n, `${path}.pageTokens.${i}`);
+      if (!Number.isInteger(tokens) || tokens < 0) malformed(`${path}.pageTokens.${i}`, 'a whole number of tokens', n);
+      return tokens;
+    });
   }
   return block;
 }

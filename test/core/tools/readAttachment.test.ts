@@ -106,9 +106,9 @@ describe('read_attachment: mistakes come back as error results that say what to 
     [{ name: 'app.log', end_line: '40' }, 'end_line must be a whole number of 1 or more (lines count from 1); got "40".'],
     [{ name: 'app.log', start_line: 2.5 }, 'start_line must be a whole number of 1 or more (lines count from 1); got 2.5.'],
     [{ name: 42 }, 'name must be the file name as text; got 42.'],
-    [{ path: 'app.log' }, 'read_attachment does not take "path"; its arguments are name, start_line and end_line.'],
-    [['app.log'], 'read_attachment takes an object of arguments (name, start_line, end_line); got an array.'],
-    ['{"name": "app.log"', 'read_attachment takes a JSON object of arguments (name, start_line, end_line); got text that is not JSON.'],
+    [{ path: 'app.log' }, 'read_attachment does not take "path"; its arguments are name, start_line, end_line and pages.'],
+    [['app.log'], 'read_attachment takes an object of arguments (name, start_line, end_line, pages); got an array.'],
+    ['{"name": "app.log"', 'read_attachment takes a JSON object of arguments (name, start_line, end_line, pages); got text that is not JSON.'],
   ])('%j', (input, message) => {
     expect(readAttachment(input, files)).toEqual({ isError: true, content: message });
   });
