@@ -7,7 +7,7 @@
  */
 import type { ContentBlock, DocumentBlock, ImageBlock, StoredMessage } from './conversation';
 import type { AnthropicWireBlock } from './messages';
-import { anthropicImageTokens, openAiImageTokens, pdfTokens, type PdfSentAs } from './tokens/imageTokens';
+import { anthropicImageTokens, base64Length, openAiImageTokens, PDF_LIMITS, pdfTokens, type PdfSentAs } from './tokens/imageTokens';
 
 /** Key of the file reference a wire image block carries until its bytes are filled in. Never sent. */
 export const FILE_REF_KEY = 'windowpane_file';
@@ -123,14 +123,41 @@ export function missingImageText(image: Pick<FileRef, 'name' | 'pdf'>): string {
   return `[${image.pdf ? 'PDF' : 'image'}: ${image.name} — the file was deleted, so it is not sent]`;
 }
 
+/** What one request may carry in files: PDF pages sent as files, and bytes of base64. */
+export interface FileBudget {
+  pages: number;
+  bytes: number;
+}
+
+/**
+ * The provider's documented per-request limits for files (see PDF_LIMITS), with a tenth of
+ * the bytes left for the conversation's text: Anthropic takes 100 PDF pages per request
+ * under a 1M-token window (600 at 1M) and 32 MB in all; OpenAI documents no page limit and
+ * 512 MB. PDFs sent as their text count no pages.
+ */
+export function requestFileBudget(shape: ImageWireShape, contextWindow: number, pdfAs: PdfSentAs = 'file'): FileBudget {
+  if (shape === 'openai') return { pages: Infinity, bytes: PDF_LIMITS.openai.maxRequestBytes * 0.9 };
+  const limits = PDF_LIMITS.anthropic;
+  const pages = contextWindow < limits.smallWindowBelowTokens ? limits.maxPagesPerRequestSmallWindow : limits.maxPagesPerRequest;
+  return { pages: pdfAs === 'text' ? Infinity : pages, bytes: limits.maxRequestBytes * 0.9 };
+}
+
 /**
  * File ids of the images and PDFs a request leaves out: all but the newest `keep` of them
- * together (in request order), and every image when `noImages` (a model that cannot read
- * them; its PDFs go as text). Pure; the transcript marks the same files "not sent".
+ * together (in request order), every image when `noImages` (a model that cannot read
+ * them; its PDFs go as text), and, newest first, any that would take the request past
+ * `budget` (PDF pages, base64 bytes). Pure; the transcript marks the same files "not sent".
  */
-export function imagesToClear(messages: readonly Pick<StoredMessage, 'role' | 'content'>[], keep: number, noImages = false): Set<string> {
+export function imagesToClear(
+  messages: readonly Pick<StoredMessage, 'role' | 'content'>[],
+  keep: number,
+  noImages = false,
+  budget: FileBudget = { pages: Infinity, bytes: Infinity },
+): Set<string> {
   const cleared = new Set<string>();
   let kept = 0;
+  let pages = 0;
+  let bytes = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== 'user') continue;
@@ -138,9 +165,15 @@ export function imagesToClear(messages: readonly Pick<StoredMessage, 'role' | 'c
     for (let k = blocks.length - 1; k >= 0; k--) {
       const block = blocks[k]!;
       if (block.type !== 'image' && block.type !== 'document') continue;
+      const morePages = block.type === 'document' ? block.pages : 0;
+      const moreBytes = base64Length(block.bytes);
       if (block.type === 'image' && noImages) cleared.add(block.fileId);
-      else if (kept < Math.max(0, keep)) kept++;
-      else cleared.add(block.fileId);
+      else if (kept >= Math.max(0, keep) || pages + morePages > budget.pages || bytes + moreBytes > budget.bytes) cleared.add(block.fileId);
+      else {
+        kept++;
+        pages += morePages;
+        bytes += moreBytes;
+      }
     }
   }
   return cleared;

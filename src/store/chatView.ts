@@ -20,6 +20,7 @@ import {
 import { activeSummary, requestOrder, storedMessageTokens } from './history';
 import { planReport, type PlanReport } from './planReport';
 import type { TranscriptRow } from './transcript';
+import { mediaOf } from './planning';
 import { conversationCost, type TurnContext } from './turn';
 
 /** One part of the next request in the gauge: the system prompt, the head, the summary, the newest messages, the reserve. */
@@ -89,7 +90,8 @@ export function chatView(
  */
 function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], plan: ContextPlan): { rows: TranscriptRow[]; firstUserTokens: number } {
   const notSent = new Set(plan.evicted.map((e) => e.id));
-  const imagesLeftOut = imagesToClear(requestOrder(messages), ctx.settings.window.keepImages, ctx.imagesOff);
+  const media = mediaOf(ctx);
+  const imagesLeftOut = imagesToClear(requestOrder(messages), media.keep, media.imagesOff, media.budget);
   const summary = activeSummary(messages);
   const covered = new Set(summary?.covers ?? []);
   const rows: TranscriptRow[] = [];

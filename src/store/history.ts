@@ -4,7 +4,7 @@
  * are immutable: an update replaces the object), so repeated plans reuse both the wire
  * objects and their cached token counts.
  */
-import type { AnthropicWireMessage, OpenAIWireMessage, PdfSentAs, PlanItem, StoredMessage, WindowMessage } from '../core';
+import type { AnthropicWireMessage, FileBudget, OpenAIWireMessage, PdfSentAs, PlanItem, StoredMessage, WindowMessage } from '../core';
 import { imagesToClear, toAnthropicWire, toOpenAIWire, withImagesCleared } from '../core';
 
 export type WireShape = 'anthropic' | 'openai';
@@ -79,6 +79,8 @@ export interface MediaOptions {
   model: string;
   pdfAs?: PdfSentAs;
   imagesOff?: boolean;
+  /** The provider's per-request limits on files (see `requestFileBudget`). */
+  budget?: FileBudget;
 }
 
 /**
@@ -104,7 +106,7 @@ export function buildHistory(
   }
   const ordered = requestOrder(messages);
   const pdfAs = images.pdfAs ?? 'file';
-  const cleared = imagesToClear(ordered, images.keep, images.imagesOff);
+  const cleared = imagesToClear(ordered, images.keep, images.imagesOff, images.budget);
   for (const message of ordered) {
     const shown = withImagesCleared(message, cleared, shape, images.model, pdfAs);
     const wire =

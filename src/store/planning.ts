@@ -4,7 +4,7 @@
  * provider's request, and what the user is told about it. The gauge reads the same plan.
  */
 import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, OpenAIWireMessage, StoredMessage } from '../core';
-import { fileRefsIn, placeCacheBreakpoints, planContext, resolveFileRefs, toolNamesCalled } from '../core';
+import { fileRefsIn, placeCacheBreakpoints, planContext, requestFileBudget, resolveFileRefs, toolNamesCalled } from '../core';
 import type { ChatRequest } from '../providers';
 import { conversationOverrides, notify, type Runtime } from './appStore';
 import { shownBranch } from './branches';
@@ -84,7 +84,13 @@ export function toolsKey(ctx: TurnContext): string {
 
 /** How the context sends images and PDFs (the transcript marks what it leaves out by the same options). */
 export function mediaOf(ctx: TurnContext): MediaOptions {
-  return { keep: ctx.settings.window.keepImages, model: ctx.modelId, pdfAs: ctx.pdfAs, imagesOff: ctx.imagesOff };
+  return {
+    keep: ctx.settings.window.keepImages,
+    model: ctx.modelId,
+    pdfAs: ctx.pdfAs,
+    imagesOff: ctx.imagesOff,
+    budget: requestFileBudget(ctx.wireShape, ctx.model.contextWindow, ctx.pdfAs),
+  };
 }
 
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */

@@ -11,10 +11,27 @@
 // generated here as real PNGs (a minimal encoder over node:zlib): "photos" (a gradient with
 // noise, which compresses badly) and "screenshots" (flat colour and text-like stripes, which
 // compress well), at the sizes people attach. Ratio = chars/4 ÷ the documented count.
-// (c) Time per estimate of the formulas and of chars/4 on the image's block, against the text
+// (c) PDFs: what the planner counts for a PDF as it goes on the wire (a document block, an
+// OpenAI file part, or its text) against the documented per-page rule (`pdfTokens`: each
+// page's text plus, sent as the file, one page image), and the flat ATTACHMENT_TOKENS the
+// default estimator charged any document before, for text-heavy and scanned PDFs.
+// (d) Time per estimate of the formulas and of chars/4 on the image's block, against the text
 // estimator on a 1,500-character message (the baseline).
 import { deflateSync } from 'node:zlib';
-import { anthropicImageFit, anthropicImageTokens, chars4, estimateMessageTokens, openAiImageFit, openAiImageTokens, type WindowMessage } from '../../src/core';
+import {
+  anthropicImageFit,
+  anthropicImageTokens,
+  ATTACHMENT_TOKENS,
+  chars4,
+  documentWireBlock,
+  estimateMessageTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+  openAiImageFit,
+  openAiImageTokens,
+  pdfTokens,
+  type DocumentBlock,
+  type WindowMessage,
+} from '../../src/core';
 import { pngChunk } from '../fake-api/mediaFixtures';
 import { fmtMs, fmtRatio, medianMs, type Row } from './harness';
 
@@ -100,6 +117,14 @@ function documentedExamples(): Array<[string, number, number]> {
   ];
 }
 
+/** PDFs people attach: pages, text tokens per page, and what kind. */
+const PDFS: Array<[number, number, string]> = [
+  [1, 450, 'text-heavy'],
+  [12, 450, 'text-heavy'],
+  [100, 450, 'text-heavy'],
+  [12, 20, 'scanned'],
+];
+
 const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 const documented = (claude: number, opus: number, gpt: number) => `documented: Sonnet 4.6 ${fmtInt(claude)}, Opus 4.7 ${fmtInt(opus)}, GPT-4o ${fmtInt(gpt)}`;
 const fmtBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(0)} KB`);
@@ -146,6 +171,26 @@ export async function run(): Promise<Row[]> {
       value: `estimate ${fmtInt(flatClaude)} / ${fmtInt(flatGpt)}`,
       baseline: documented(claude, opus, gpt),
       ratio: `${fmtRatio(flatClaude / claude)} / ${fmtRatio(flatClaude / opus)} / ${fmtRatio(flatGpt / gpt)}`,
+    });
+  }
+
+  for (const [pages, perPage, what] of PDFS) {
+    const pageTokens = new Array<number>(pages).fill(perPage);
+    const block: DocumentBlock = { type: 'document', fileId: 'f', name: 'report.pdf', mediaType: 'application/pdf', bytes: pages * 3000, pages, pageTokens };
+    const counted = (shape: 'anthropic' | 'openai', as: 'file' | 'text', model: string) =>
+      estimateMessageTokens({ role: 'user', content: [documentWireBlock(shape, block, as, model)] }) - MESSAGE_OVERHEAD_TOKENS;
+    const want = [
+      pdfTokens('anthropic', pageTokens, CLAUDE, 'file'),
+      pdfTokens('openai', pageTokens, GPT, 'file'),
+      pdfTokens('openai', pageTokens, GPT, 'text'),
+    ];
+    const got = [counted('anthropic', 'file', CLAUDE), counted('openai', 'file', GPT), counted('openai', 'text', GPT)];
+    rows.push({
+      benchmark: 'PDF estimate vs docs',
+      case: `${pages} ${what} page${pages === 1 ? '' : 's'} (${fmtInt(perPage)} text tokens each)`,
+      value: `Claude file ${fmtInt(got[0]!)}, GPT-4o file ${fmtInt(got[1]!)}, as text ${fmtInt(got[2]!)}; flat ${fmtInt(ATTACHMENT_TOKENS)}`,
+      baseline: `documented ${want.map(fmtInt).join(' / ')}`,
+      ratio: `${got.map((g, i) => fmtRatio(g / want[i]!)).join(' / ')}; flat ${fmtRatio(ATTACHMENT_TOKENS / want[0]!)}`,
     });
   }
 

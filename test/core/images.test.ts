@@ -12,6 +12,7 @@ import {
   MESSAGE_OVERHEAD_TOKENS,
   openAiImageTokens,
   parseWindowpaneExport,
+  requestFileBudget,
   resolveFileRefs,
   toAnthropicWire,
   toOpenAIWire,
@@ -177,5 +178,29 @@ describe('images in a Windowpane export', () => {
     expect(read.ok && read.value.conversations[0]!.messages[0]!.content).toEqual([image('a')]);
     const bad = parseWindowpaneExport(file({ ...image('a'), mediaType: 'image/svg+xml' }));
     expect(bad.ok).toBe(false);
+  });
+});
+
+describe('what one request may carry in files', () => {
+  const pdf = (fileId: string, pages: number, bytes = 1000) =>
+    ({ type: 'document', fileId, name: `${fileId}.pdf`, mediaType: 'application/pdf', bytes, pages }) as const;
+
+  it('leaves out, oldest first, the PDFs that would take a request past its pages or bytes', () => {
+    const history = [
+      message('user', [pdf('old', 60)]),
+      message('user', [pdf('middle', 30)]),
+      message('user', [pdf('new', 50), { type: 'text', text: 'Compare' }]),
+    ];
+    const budget = requestFileBudget('anthropic', 200_000);
+    expect(budget.pages).toBe(100);
+    // 50 + 30 fit in 100 pages; the oldest 60 would not.
+    expect([...imagesToClear(history, 10, false, budget)]).toEqual(['old']);
+    // A 1M-token window takes 600 pages; PDFs sent as text count none; OpenAI states no page limit.
+    expect(imagesToClear(history, 10, false, requestFileBudget('anthropic', 1_000_000)).size).toBe(0);
+    expect(imagesToClear(history, 10, false, requestFileBudget('anthropic', 200_000, 'text')).size).toBe(0);
+    expect(imagesToClear(history, 10, false, requestFileBudget('openai', 200_000)).size).toBe(0);
+    // Bytes: 32 MB of base64 in all, a tenth kept for the text.
+    const big = [message('user', [pdf('a', 1, 12_000_000)]), message('user', [pdf('b', 1, 12_000_000)])];
+    expect([...imagesToClear(big, 10, false, requestFileBudget('anthropic', 200_000))]).toEqual(['a']);
   });
 });
