@@ -512,7 +512,7 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, conver
               </Field>
               <Field
                 label="Images and PDFs sent per request"
-                hint="The newest images and PDFs, counted together, go with each request; older ones are sent as a one-line note and stay in the conversation. 0 sends none."
+                hint="The newest images and PDFs, counted together, go with each request; older ones are sent as a one-line note and stay in the conversation. 0 sends none, 20 at most."
                 error={problems.keepImages}
               >
                 {(id, hint, invalid) => (

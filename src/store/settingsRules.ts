@@ -65,7 +65,9 @@ export const WINDOW_RULES: Record<keyof WindowSettings, Rule> = {
   summaryMaxTokens: whole(1, 1_000_000),
   preserveRecentFiles: whole(0, 1000),
   additions: additionsProblem,
-  keepImages: whole(0, 100),
+  // Anthropic reads images up to 8000 px, but only up to 2000 px once a request holds more than
+  // 20; stored images keep up to 2576 px, so a request carries at most 20.
+  keepImages: whole(0, 20),
 };
 
 /** The rule of each tool setting. */
