@@ -96,6 +96,13 @@ export interface Repository {
   restoreConversation(deleted: DeletedConversation): Promise<void>;
   /** One conversation's messages in `seq` order, read through the `byConversation` index. */
   getMessages(conversationId: string): Promise<StoredMessage[]>;
+  /**
+   * The `count` messages with the highest `seq` (every branch), in `seq` order: what a long
+   * conversation shows first while `getMessages` reads the rest. Two requests, whatever the
+   * conversation's length. Messages this version cannot read are left out silently here;
+   * `getMessages` reports them.
+   */
+  getNewestMessages(conversationId: string, count: number): Promise<StoredMessage[]>;
   getMessage(id: string): Promise<StoredMessage | undefined>;
   /**
    * Writes one message with `seq` = the conversation's highest stored seq + 1 (0 for the
@@ -314,6 +321,16 @@ export function createRepository(db: WindowpaneDb, options: RepositoryOptions = 
         tx.store.index('byConversation').getAll(conversationRange(conversationId)),
       );
       return readableMessages(records);
+    },
+
+    async getNewestMessages(conversationId, count) {
+      const records = await withTransaction(db, ['messages'], 'readonly', 'read the messages', async (tx) => {
+        const index = tx.store.index('byConversation');
+        const last = await index.openKeyCursor(conversationRange(conversationId), 'prev');
+        if (!last || count < 1) return [];
+        return index.getAll(IDBKeyRange.bound([conversationId, last.key[1] - count + 1], [conversationId, Infinity]));
+      });
+      return records.filter((record) => storedMessageProblem(record) === undefined);
     },
 
     getMessage(id) {

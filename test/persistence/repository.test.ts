@@ -369,6 +369,36 @@ describe('stored parents and branches read back', () => {
   });
 });
 
+describe('the newest messages first', () => {
+  it('reads the messages with the highest seq of every branch, in seq order, leaving out unreadable ones without a notice', async () => {
+    const notices: string[] = [];
+    const { db, repository } = await openTestStorage({ repository: { onUnreadable: (notice) => notices.push(notice) } });
+    const message = (id: string, seq: number, parentId: unknown, conversationId = 'c') =>
+      ({ id, conversationId, seq, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete', parentId }) as StoredMessage;
+    await db.put('conversations', { id: 'c', title: 'Long', createdAt: 1, updatedAt: 2, messageCount: 7 });
+    // seq 3 was deleted; 5 is a second version of 4; 6 cannot be read.
+    for (const [id, seq, parent] of [
+      ['m0', 0, null],
+      ['m1', 1, 'm0'],
+      ['m2', 2, 'm1'],
+      ['m4', 4, 'm2'],
+      ['m5', 5, 'm2'],
+      ['bad', 6, 42],
+      ['m7', 7, 'm5'],
+    ] as const)
+      await db.put('messages', message(id, seq, parent));
+    await db.put('messages', message('other', 9, null, 'd'));
+
+    expect((await repository.getNewestMessages('c', 4)).map((m) => m.id)).toEqual(['m4', 'm5', 'm7']);
+    expect((await repository.getNewestMessages('c', 100)).map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm7']);
+    expect(await repository.getNewestMessages('c', 0)).toEqual([]);
+    expect(await repository.getNewestMessages('missing', 5)).toEqual([]);
+    expect(notices).toEqual([]);
+    expect((await repository.getMessages('c')).map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm7']);
+    expect(notices).toHaveLength(1);
+  });
+});
+
 describe('two tabs appending to one conversation', () => {
   it('never lose or collide each other’s messages', async () => {
     const factory = new IDBFactory();
