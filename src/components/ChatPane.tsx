@@ -10,6 +10,7 @@ import {
   contextOf,
   draftTokens,
   holdsPdfs,
+  openingRows,
   pairToolResults,
   screenPlan,
   useApp,
@@ -68,19 +69,23 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
     const { plan, problem } = screenPlan(ctx, messages, draftCount);
     return { view: chatView(ctx, messages, plan, lastUsage, draftCount, tree), problem };
   }, [ctx, messages, draftCount, lastUsage, tree]);
-  const rows = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan)), [view.rows, view.plan]);
+  // A long conversation being read shows its newest messages first, read-only, with the gauge counting.
+  const newest = useApp((s) => (s.opening && s.opening.conversationId === s.activeId && !s.messages[s.opening.conversationId] ? s.opening.newest : undefined));
+  const opening = useMemo(() => (newest ? openingRows(ctx, newest, leaf) : undefined), [ctx, newest, leaf]);
+  const planned = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan)), [view.rows, view.plan]);
+  const rows = opening && opening.length > 0 ? opening : planned;
 
   const busy = sendingId !== null;
   const isStreamingHere = busy && sendingId === activeId;
 
   return (
     <>
-      {activeId && messages.length > 0 ? (
+      {activeId && rows.length > 0 ? (
         <Transcript
           rows={rows}
           sendingHere={isStreamingHere}
           streaming={streaming && streaming.conversationId === activeId ? { messageId: streaming.messageId, text: streaming.text } : undefined}
-          busy={busy}
+          busy={busy || rows === opening}
           onEdit={(id, text) => actions.editAndResend(id, text)}
           onRegenerate={(id) => void actions.regenerate(id)}
           onRegenerateSummary={(id) => void actions.regenerateSummary(id)}
@@ -99,7 +104,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         </div>
       )}
       <div className="context-bar">
-        <TokenGauge {...view.gauge} />
+        <TokenGauge {...view.gauge} counting={rows === opening} />
       </div>
       <Composer
         ref={composerRef}

@@ -24,6 +24,8 @@ export interface TokenGaugeProps {
   budgetTokens?: number;
   /** The plan's metrics and warnings in words. */
   report?: PlanReport;
+  /** The conversation is still being read: nothing is counted yet. */
+  counting?: boolean;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -33,6 +35,25 @@ export const formatUsd = (usd: number) => (usd < 0.01 && usd > 0 ? `$${usd.toFix
 /** How full the next request is, against the model's context window, with the trim marks. */
 export function TokenGauge(props: TokenGaugeProps) {
   const { total, contextWindow, maxInputTokens, trigger, target, parts, approachingLimit, lastUsage, costSoFar, nextRequestCost, budgetTokens, report } = props;
+  if (props.counting) {
+    return (
+      <div className="gauge">
+        <div className="gauge-counting-row">
+          <div
+            role="meter"
+            aria-label="Context usage"
+            aria-busy="true"
+            aria-valuemin={0}
+            aria-valuemax={contextWindow}
+            aria-valuenow={0}
+            aria-valuetext="Counting tokens…"
+            className="gauge-bar gauge-counting"
+          />
+          <span className="gauge-label muted">Counting tokens…</span>
+        </div>
+      </div>
+    );
+  }
   const share = pct(total, contextWindow);
   const level = total >= trigger ? 'over' : approachingLimit ? 'warn' : 'ok';
   return (

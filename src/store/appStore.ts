@@ -95,6 +95,8 @@ export interface AppState {
   activeId: string | null;
   /** Messages of conversations that have been opened (every branch), by conversation id. */
   messages: Record<string, StoredMessage[]>;
+  /** The newest messages of a long conversation being opened, shown (read-only) until all of it is read. */
+  opening: { conversationId: string; newest: StoredMessage[] } | null;
   /** The last message of the branch this tab shows, by conversation id (see branches.ts). */
   branchLeaf: Record<string, string>;
   streaming: StreamingState | null;
@@ -136,6 +138,7 @@ export const initialState = (): AppState => ({
   conversations: [],
   activeId: null,
   messages: {},
+  opening: null,
   branchLeaf: {},
   streaming: null,
   sendingId: null,
@@ -223,10 +226,7 @@ export function resetRuntime(rt: Runtime): void {
   rt.store.setState(initialState(), true);
 }
 
-/**
- * A repository whose calls wait until `opened` gives the real one. Nothing is awaited on
- * the repository itself, so it is no thenable.
- */
+/** A repository whose calls wait until `opened` gives the real one; no thenable, since nothing awaits the repository itself. */
 function repositoryOnceOpen(opened: Promise<Repository>): Repository {
   return new Proxy({} as Repository, {
     get: (_target, name) =>

@@ -144,6 +144,28 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
   return { rows, firstUserTokens };
 }
 
+/**
+ * While a long conversation is read, the rows of its newest messages (`newest`, read first)
+ * on the branch ending at `leafId` (the newest message when it names none): each with its
+ * tokens, none dimmed, since nothing is planned until all of it is read. Empty when the
+ * branch's end is not among them: then nothing shows until the whole branch can.
+ */
+export function openingRows(ctx: TurnContext, newest: readonly StoredMessage[], leafId: string | undefined): TranscriptRow[] {
+  const byId = new Map(newest.filter((m) => m.kind !== 'summary').map((m) => [m.id, m]));
+  const branch: StoredMessage[] = [];
+  for (let at = byId.get(leafId ?? [...byId.keys()].at(-1) ?? ''); at; at = at.parentId ? byId.get(at.parentId) : undefined) {
+    branch.push(at);
+    byId.delete(at.id); // a cycle in hostile records ends here
+  }
+  return branch.reverse().map((message) => ({
+    kind: 'message',
+    key: message.id,
+    message,
+    notSent: false,
+    tokens: storedMessageTokens(message, ctx.wireShape, ctx.counter, ctx.modelId, ctx.pdfAs),
+  }));
+}
+
 /** The gauge: the parts of the next request, its thresholds, its cost and the last usage reported. */
 function gaugeView(
   ctx: TurnContext,

@@ -24,19 +24,56 @@ function releaseClosed(rt: Runtime): void {
   rt.store.setState({ messages: kept });
 }
 
+/** Conversations longer than this show their newest messages while the rest is read. */
+const SHOW_NEWEST_FIRST_FROM = 200;
+/** How many newest messages are shown first: more than any screen holds. */
+const NEWEST_SHOWN_FIRST = 40;
+
+/** The reads of conversations being opened, so a message sent meanwhile follows what is stored. */
+const reading = new WeakMap<Runtime, Map<string, Promise<unknown>>>();
+
+/** While the conversation `id` is being read: a promise of the read's end (never rejected); else undefined. */
+export function conversationRead(rt: Runtime, id: string | null): Promise<void> | undefined {
+  const read = id ? reading.get(rt)?.get(id) : undefined;
+  return read?.then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 /**
- * Opens a conversation, reading its messages from storage the first time. `messageId` (a
- * search hit) opens the branch that holds it.
+ * Opens a conversation, reading its messages from storage the first time. A long one shows
+ * its newest messages as soon as they are read (the plan, the gauge and the older messages
+ * follow when all of it is). `messageId` (a search hit) opens the branch that holds it.
  */
 export async function selectConversation(rt: Runtime, id: string, messageId?: string): Promise<void> {
   rt.store.setState({ activeId: id });
   if (!rt.store.getState().messages[id]) {
+    const reads = reading.get(rt) ?? new Map<string, Promise<unknown>>();
+    reading.set(rt, reads);
+    const count = rt.store.getState().conversations.find((c) => c.id === id)?.messageCount ?? 0;
+    const all = (async () => {
+      if (count > SHOW_NEWEST_FIRST_FROM && !messageId) {
+        // Failing here fails the whole read too, which says what failed.
+        const newest = await repo(rt).getNewestMessages(id, NEWEST_SHOWN_FIRST).catch(() => undefined);
+        const s = rt.store.getState();
+        if (newest && s.activeId === id && !s.messages[id]) rt.store.setState({ opening: { conversationId: id, newest } });
+      }
+      return repo(rt).getMessages(id);
+    })();
+    reads.set(id, all);
     try {
-      const messages = await repo(rt).getMessages(id);
-      setMessages(rt, id, () => messages);
+      const messages = await all;
+      rt.store.setState((s) => ({
+        messages: { ...s.messages, [id]: messages },
+        opening: s.opening?.conversationId === id ? null : s.opening,
+      }));
     } catch (error) {
+      rt.store.setState((s) => (s.opening?.conversationId === id ? { opening: null } : {}));
       reportError(rt, error, 'open that conversation');
       return;
+    } finally {
+      if (reads.get(id) === all) reads.delete(id);
     }
   }
   settleLeaf(rt, id);

@@ -9,6 +9,7 @@ import { notify, reportError, setConversation, setMessages, SETTINGS_KEY, upsert
 import { followLeaf, settleLeaf, shownLeaf } from './branches';
 import { loadCalibration } from './calibration';
 import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
+import { selectConversation } from './conversationActions';
 import { contextFor } from './planning';
 import { readOverrides, readSettings, withDefaults, type Settings } from './settings';
 
@@ -56,31 +57,24 @@ export async function hydrate(rt: Runtime): Promise<void> {
   rt.repositoryOpened(storage.repository);
   const repository = storage.repository;
   try {
-    // A reload reopens the conversation this tab had open, with its messages read in the same pass.
-    const reopen = readOpenConversation(rt);
-    const [saved, conversations, reopened] = await Promise.all([
-      repository.getSetting<Partial<Settings>>(SETTINGS_KEY),
-      repository.listConversations(),
-      reopen ? repository.getMessages(reopen).catch(() => undefined) : undefined,
-    ]);
+    const [saved, conversations] = await Promise.all([repository.getSetting<Partial<Settings>>(SETTINGS_KEY), repository.listConversations()]);
     // A conversation the user opened while storage was opening wins over the one this tab had open before.
     const chosen = rt.store.getState().activeId;
-    const activeId = chosen ?? (reopen && reopened && conversations.some((c) => c.id === reopen) ? reopen : null);
+    const reopen = readOpenConversation(rt);
+    const reopening = !chosen && reopen && conversations.some((c) => c.id === reopen) ? reopen : null;
     const read = readSettings(saved);
-    rt.store.setState((s) => ({
-      settings: read.settings,
-      conversations,
-      activeId,
-      messages: activeId && activeId === reopen && reopened ? { ...s.messages, [activeId]: reopened } : s.messages,
-    }));
-    if (activeId) settleLeaf(rt, activeId);
+    rt.store.setState({ settings: read.settings, conversations, activeId: chosen ?? reopening });
+    if (chosen) settleLeaf(rt, chosen);
+    // A reload reopens the conversation this tab had open; the list shows while its messages are read.
+    const reopened = reopening ? selectConversation(rt, reopening) : undefined;
     // The windows endpoints listed before are planned with again, and the counts use the calibration learned before,
     // so a reload shows the same numbers.
     await loadModelLists(rt);
-    await loadCalibration(rt, contextFor(rt, activeId).model.id);
+    await loadCalibration(rt, contextFor(rt, chosen ?? reopening).model.id);
     rt.store.setState({ status: 'ready' });
     noticeIgnoredSettings(rt, 'settings', 'for all conversations', read.ignored);
     followOpenConversation(rt);
+    await reopened;
   } catch (error) {
     reportError(rt, error, 'read your conversations');
     rt.store.setState({ status: 'ready' });

@@ -118,7 +118,7 @@ export type { ImportState } from './importState';
 export { contextOf, holdsPdfs, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
 export { modelListKey, type ListTarget } from './modelLists';
-export { chatView, draftTokens, type GaugePart } from './chatView';
+export { chatView, draftTokens, openingRows, type GaugePart } from './chatView';
 export { branchOf, leafOf, treeOf } from './branches';
 export type { PlanReport } from './planReport';
 export { ADDITIONS, additionsFor, resetToOwnRule, type Addition } from './strategyAdditions';

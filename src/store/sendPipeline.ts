@@ -16,6 +16,7 @@ import { notify, repo, reportError, type Runtime } from './appStore';
 import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
 import { shownBranch } from './branches';
 import { appendMessage, finishMessage, streamedContent } from './messageWrites';
+import { conversationRead } from './conversationActions';
 import { createConversationFor } from './newConversation';
 import { refusedOffline } from './offline';
 import { announcePlan, contextFor, planFor, screenPlan, toRequest, withFiles } from './planning';
@@ -39,6 +40,9 @@ export function send(rt: Runtime, conversationId: string | null, text: string, e
   if ((!text.trim() && !withImages) || rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'message'))
     return false;
   void busyWith(rt, conversationId ?? 'new', async () => {
+    // Sent while a long conversation is still being read: it follows what is stored.
+    const read = conversationRead(rt, conversationId);
+    if (read) await read;
     const id = await postUserMessage(rt, conversationId, text, edit);
     if (id) await answerTurn(rt, id);
   });
