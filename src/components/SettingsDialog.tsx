@@ -1,7 +1,9 @@
-import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ProviderId } from '../core';
 import { RUN_TIME_LIMIT_MS, keyDestinationQuestions, strategyChoices } from '../core';
+import { Field } from './Field';
 import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
+import { NumberField, typedNumber } from './NumberField';
 import { StrategyAdditionsFields } from './StrategyAdditionsFields';
 import type { ModelListSlot } from './ModelList';
 import {
@@ -302,35 +304,27 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, conver
                     return { ...d, modelWindows: { ...d.modelWindows, [d.provider]: windows } };
                   }),
               })}
-            <Field label="Context window" hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model)." error={problems.contextWindow}>
-              {(id, hint, invalid) => (
-                <NumberInput
-                  id={id}
-                  aria-describedby={hint}
-                  aria-invalid={invalid}
-                  min={0}
-                  step={1}
-                  value={draft.contextWindow}
-                  onValue={(v) => setDraft((d) => ({ ...d, contextWindow: typedNumber(v) }))}
-                />
-              )}
-            </Field>
+            <NumberField
+              label="Context window"
+              hint="Tokens. 0 uses the model's documented window (or 4,096 for an unknown model)."
+              error={problems.contextWindow}
+              min={0}
+              step={1}
+              value={draft.contextWindow}
+              onValue={(v) => setDraft((d) => ({ ...d, contextWindow: v }))}
+            />
             <Field label="System prompt">
               {(id) => <textarea id={id} rows={3} value={draft.systemPrompt} onChange={(e) => setDraft((d) => ({ ...d, systemPrompt: e.target.value }))} />}
             </Field>
-            <Field label="Max output tokens" hint="Reserved for the answer in every request. 0 uses the model's default." error={problems.maxOutputTokens}>
-              {(id, hint, invalid) => (
-                <NumberInput
-                  id={id}
-                  aria-describedby={hint}
-                  aria-invalid={invalid}
-                  min={0}
-                  step={1}
-                  value={draft.maxOutputTokens}
-                  onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: typedNumber(v) }))}
-                />
-              )}
-            </Field>
+            <NumberField
+              label="Max output tokens"
+              hint="Reserved for the answer in every request. 0 uses the model's default."
+              error={problems.maxOutputTokens}
+              min={0}
+              step={1}
+              value={draft.maxOutputTokens}
+              onValue={(v) => setDraft((d) => ({ ...d, maxOutputTokens: v }))}
+            />
           </section>
 
           <section>
@@ -361,131 +355,87 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, conver
               <input type="checkbox" checked={w.summarize} onChange={(e) => setWindow({ summarize: e.target.checked })} /> Summarize evicted messages
             </label>
             <div className="grid">
-              <Field label="Max messages" hint="0 disables the count cap." error={problems.maxMessages}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    step={1}
-                    value={w.maxMessages}
-                    onValue={(v) => setWindow({ maxMessages: typedNumber(v) })}
-                  />
-                )}
-              </Field>
-              <Field label="Preserve first messages" error={problems.preserveFirst}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    step={1}
-                    value={w.preserveFirst}
-                    onValue={(v) => setWindow({ preserveFirst: typedNumber(v) })}
-                  />
-                )}
-              </Field>
-              <Field label="Preserve last messages" error={problems.preserveLast}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    step={1}
-                    value={w.preserveLast}
-                    onValue={(v) => setWindow({ preserveLast: typedNumber(v) })}
-                  />
-                )}
-              </Field>
-              <Field label="Rolling window size" hint="Messages kept by the rolling strategy." error={problems.rollingMax}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={1}
-                    step={1}
-                    value={w.rollingMax}
-                    onValue={(v) => setWindow({ rollingMax: typedNumber(v) })}
-                  />
-                )}
-              </Field>
+              <NumberField
+                label="Max messages"
+                hint="0 disables the count cap."
+                error={problems.maxMessages}
+                min={0}
+                step={1}
+                value={w.maxMessages}
+                onValue={(v) => setWindow({ maxMessages: v })}
+              />
+              <NumberField
+                label="Preserve first messages"
+                error={problems.preserveFirst}
+                min={0}
+                step={1}
+                value={w.preserveFirst}
+                onValue={(v) => setWindow({ preserveFirst: v })}
+              />
+              <NumberField
+                label="Preserve last messages"
+                error={problems.preserveLast}
+                min={0}
+                step={1}
+                value={w.preserveLast}
+                onValue={(v) => setWindow({ preserveLast: v })}
+              />
+              <NumberField
+                label="Rolling window size"
+                hint="Messages kept by the rolling strategy."
+                error={problems.rollingMax}
+                min={1}
+                step={1}
+                value={w.rollingMax}
+                onValue={(v) => setWindow({ rollingMax: v })}
+              />
               {/* Shares are typed as percentages, any fraction of one: step="any" keeps the browser from refusing a value the rules accept. */}
-              <Field label="Trim above (% of window)" error={problems.triggerRatio}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    max={100}
-                    step="any"
-                    value={percentOf(w.triggerRatio)}
-                    onValue={(v) => setWindow({ triggerRatio: typedNumber(v) / 100 })}
-                  />
-                )}
-              </Field>
-              <Field label="Trim down to (% of window)" error={problems.targetRatio}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    max={100}
-                    step="any"
-                    value={percentOf(w.targetRatio)}
-                    onValue={(v) => setWindow({ targetRatio: typedNumber(v) / 100 })}
-                  />
-                )}
-              </Field>
-              <Field
+              <NumberField
+                label="Trim above (% of window)"
+                error={problems.triggerRatio}
+                min={0}
+                max={100}
+                step="any"
+                value={percentOf(w.triggerRatio)}
+                onValue={(v) => setWindow({ triggerRatio: v / 100 })}
+              />
+              <NumberField
+                label="Trim down to (% of window)"
+                error={problems.targetRatio}
+                min={0}
+                max={100}
+                step="any"
+                value={percentOf(w.targetRatio)}
+                onValue={(v) => setWindow({ targetRatio: v / 100 })}
+              />
+              <NumberField
                 label="After a trim, fall to (% of trigger)"
                 hint="Automatic strategy: lower means rarer trims and longer-lived prompt caches."
                 error={problems.lowWater}
-              >
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    max={100}
-                    step="any"
-                    value={percentOf(w.lowWater)}
-                    onValue={(v) => setWindow({ lowWater: typedNumber(v) / 100 })}
-                  />
-                )}
-              </Field>
-              <Field label="Token budget per request" hint="0 = no cap beyond the window share." error={problems.budgetTokens}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    step={1}
-                    value={w.budgetTokens}
-                    onValue={(v) => setWindow({ budgetTokens: typedNumber(v) })}
-                  />
-                )}
-              </Field>
-              <Field label="Money budget per request (USD)" hint="0 = no cap. Uses the model's input price." error={problems.budgetUsd}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    step="any"
-                    value={w.budgetUsd}
-                    onValue={(v) => setWindow({ budgetUsd: typedNumber(v) })}
-                  />
-                )}
-              </Field>
+                min={0}
+                max={100}
+                step="any"
+                value={percentOf(w.lowWater)}
+                onValue={(v) => setWindow({ lowWater: v / 100 })}
+              />
+              <NumberField
+                label="Token budget per request"
+                hint="0 = no cap beyond the window share."
+                error={problems.budgetTokens}
+                min={0}
+                step={1}
+                value={w.budgetTokens}
+                onValue={(v) => setWindow({ budgetTokens: v })}
+              />
+              <NumberField
+                label="Money budget per request (USD)"
+                hint="0 = no cap. Uses the model's input price."
+                error={problems.budgetUsd}
+                min={0}
+                step="any"
+                value={w.budgetUsd}
+                onValue={(v) => setWindow({ budgetUsd: v })}
+              />
               <Field label="Summary model" hint="Empty uses the chat model; a cheaper one saves money." error={problems.summaryModel}>
                 {(id, hint, invalid) => (
                   <input
@@ -497,54 +447,33 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, conver
                   />
                 )}
               </Field>
-              <Field label="Summary max tokens" error={problems.summaryMaxTokens}>
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={1}
-                    step={1}
-                    value={w.summaryMaxTokens}
-                    onValue={(v) => setWindow({ summaryMaxTokens: typedNumber(v) })}
-                  />
-                )}
-              </Field>
-              <Field
+              <NumberField
+                label="Summary max tokens"
+                error={problems.summaryMaxTokens}
+                min={1}
+                step={1}
+                value={w.summaryMaxTokens}
+                onValue={(v) => setWindow({ summaryMaxTokens: v })}
+              />
+              <NumberField
                 label="Images and PDFs sent per request"
                 hint="The newest images and PDFs, counted together, go with each request; older ones are sent as a one-line note and stay in the conversation. 0 sends none, 20 at most."
                 error={problems.keepImages}
-              >
-                {(id, hint, invalid) => (
-                  <NumberInput
-                    id={id}
-                    aria-describedby={hint}
-                    aria-invalid={invalid}
-                    min={0}
-                    step={1}
-                    value={w.keepImages}
-                    onValue={(v) => setWindow({ keepImages: typedNumber(v) })}
-                  />
-                )}
-              </Field>
+                min={0}
+                step={1}
+                value={w.keepImages}
+                onValue={(v) => setWindow({ keepImages: v })}
+              />
               {w.strategy === 'summarize' && (
-                <Field
+                <NumberField
                   label="Files kept after the summary"
                   hint="The latest result of each of the last N files read or modified stays word for word after the summary. 0 keeps none."
                   error={problems.preserveRecentFiles}
-                >
-                  {(id, hint, invalid) => (
-                    <NumberInput
-                      id={id}
-                      aria-describedby={hint}
-                      aria-invalid={invalid}
-                      min={0}
-                      step={1}
-                      value={w.preserveRecentFiles}
-                      onValue={(v) => setWindow({ preserveRecentFiles: typedNumber(v) })}
-                    />
-                  )}
-                </Field>
+                  min={0}
+                  step={1}
+                  value={w.preserveRecentFiles}
+                  onValue={(v) => setWindow({ preserveRecentFiles: v })}
+                />
               )}
             </div>
           </section>
@@ -618,74 +547,9 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, conver
   );
 }
 
-/** A number box's text as a number, NaN when empty, so the rules can say it is missing. */
-function typedNumber(text: string): number {
-  return text.trim() === '' ? Number.NaN : Number(text);
-}
-
 /** A share as the percentage shown, to a tenth (0.7 is 70, not 70.00000000000001). */
 function percentOf(share: number): number {
   return Math.round(share * 1000) / 10;
-}
-
-/**
- * A number box that can be cleared and retyped: while it has focus it shows what is typed
- * (the draft takes the parsed, clamped value at each keystroke); on blur it shows that value.
- * Showing the clamped value while typing turned "clear, type 512" into 64512.
- */
-function NumberInput({
-  value,
-  onValue,
-  ...rest
-}: Omit<ComponentProps<'input'>, 'value' | 'onChange' | 'type'> & { value: number; onValue: (text: string) => void }) {
-  const [typed, setTyped] = useState<string | null>(null);
-  return (
-    <input
-      {...rest}
-      type="number"
-      // NaN: the box was left empty, and shows so (its field says what is missing).
-      value={typed ?? (Number.isNaN(value) ? '' : value)}
-      onChange={(e) => {
-        setTyped(e.target.value);
-        onValue(e.target.value);
-      }}
-      onBlur={() => setTyped(null)}
-    />
-  );
-}
-
-/** A labelled field; its hint, and an error when there is one, describe the control. */
-function Field({
-  label,
-  hint,
-  error,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  error?: string | null;
-  children: (id: string, describedBy: string | undefined, invalid: true | undefined) => ReactNode;
-}) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children(id, describedBy, error ? true : undefined)}
-      {error && (
-        <small id={errorId} className="field-error">
-          {error}
-        </small>
-      )}
-      {hint && (
-        <small id={hintId} className="muted">
-          {hint}
-        </small>
-      )}
-    </div>
-  );
 }
 
 /** An on/off switch with a one-line explanation that describes it. */

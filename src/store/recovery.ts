@@ -23,9 +23,9 @@ export interface Attempt {
 
 /** The attempt to make after `error`, or null to give up. `answerId` is the answer being written (left out of the history). */
 export async function recover(turn: Turn, attempt: Attempt, error: unknown, answerId: string): Promise<Attempt | null> {
-  if (attempt.ctx.tools.length > 0 && isToolsRefusal(error)) return withoutToolsAfter(turn, attempt, error, answerId);
+  if (attempt.ctx.tools.length > 0 && isToolsRefusal(error)) return resendWithout(TOOLS, turn, attempt, error, answerId);
   if (isImagesRefusal(error) && fileRefsIn(attempt.plan.messages.map((item) => item.message)).length > 0)
-    return withoutImagesAfter(turn, attempt, error, answerId);
+    return resendWithout(IMAGES, turn, attempt, error, answerId);
   if (!attempt.contextRetried && isWindowpaneError(error, 'context_length')) {
     const { promptTokens = 0, limit = 0 } = error.details;
     return smallerAfter(turn, attempt, { promptTokens, limit }, answerId);
@@ -37,39 +37,48 @@ function isImagesRefusal(error: unknown): error is Error {
   return isWindowpaneError(error, 'bad_request') && error.details.imagesUnsupported === true;
 }
 
-/**
- * A model that cannot read images or PDFs: say so, naming it, and send the turn again with
- * a note for each image and each PDF's text.
- */
-function withoutImagesAfter(turn: Turn, attempt: Attempt, error: Error, answerId: string): Attempt {
-  const { rt } = turn;
-  rt.store.setState(({ imagesRefused }) => ({ imagesRefused: [...imagesRefused, toolsKey(attempt.ctx)] }));
-  const ctx = withoutImages(attempt.ctx);
-  const pdfs = fileRefsIn(attempt.plan.messages.map((item) => item.message)).some((ref) => ref.pdf);
-  notify(rt, {
-    id: `images-refused-${toolsKey(ctx)}`,
-    tone: 'warning',
-    text: pdfs
-      ? `${error.message} Windowpane sent the message again with each PDF's text instead of the file (and a note for each image), and will send ${ctx.modelId} only text in this visit; the files stay in the conversation.`
-      : `${error.message} Windowpane sent the message again without its images, and will send ${ctx.modelId} none in this visit; they stay in the conversation. Pick a model that reads images to send them.`,
-  });
-  return { ...attempt, ctx, plan: planFor(ctx, turnHistory(turn, answerId)) };
-}
-
 function isToolsRefusal(error: unknown): error is Error {
   return isWindowpaneError(error, 'bad_request') && error.details.toolsUnsupported === true;
 }
 
+/** Something a model refused, and how the turn goes on without it. */
+interface Refusal {
+  /** Names the list that remembers the refusal for the rest of the visit (`imagesRefused`, `toolsRefused`) and the notice. */
+  kind: 'images' | 'tools';
+  /** The context sent again, without what was refused. */
+  without: (ctx: TurnContext) => TurnContext;
+  /** The notice: `error` refused `refused`, and `ctx` is sent instead. */
+  text: (error: Error, ctx: TurnContext, refused: Attempt) => string;
+}
+
+/**
+ * A model that cannot read images or PDFs: say so, naming it, and send the turn again with
+ * a note for each image and each PDF's text.
+ */
+const IMAGES: Refusal = {
+  kind: 'images',
+  without: withoutImages,
+  text: (error, ctx, refused) =>
+    fileRefsIn(refused.plan.messages.map((item) => item.message)).some((ref) => ref.pdf)
+      ? `${error.message} Windowpane sent the message again with each PDF's text instead of the file (and a note for each image), and will send ${ctx.modelId} only text in this visit; the files stay in the conversation.`
+      : `${error.message} Windowpane sent the message again without its images, and will send ${ctx.modelId} none in this visit; they stay in the conversation. Pick a model that reads images to send them.`,
+};
+
 /** A local model without tool support: say so once, and carry on without tools. */
-function withoutToolsAfter(turn: Turn, attempt: Attempt, error: Error, answerId: string): Attempt {
+const TOOLS: Refusal = {
+  kind: 'tools',
+  without: withoutTools,
+  text: (error, ctx) =>
+    `${error.message} Windowpane sent the message again without tools, and will not offer tools to ${ctx.modelId} again in this visit. Pick a model that supports tools, or switch the tools off in Settings.`,
+};
+
+/** Remember that this model refused, say so, and plan the turn again without what it refused. */
+function resendWithout(refusal: Refusal, turn: Turn, attempt: Attempt, error: Error, answerId: string): Attempt {
   const { rt } = turn;
-  rt.store.setState(({ toolsRefused }) => ({ toolsRefused: [...toolsRefused, toolsKey(attempt.ctx)] }));
-  const ctx = withoutTools(attempt.ctx);
-  notify(rt, {
-    id: `tools-refused-${toolsKey(ctx)}`,
-    tone: 'warning',
-    text: `${error.message} Windowpane sent the message again without tools, and will not offer tools to ${ctx.modelId} again in this visit. Pick a model that supports tools, or switch the tools off in Settings.`,
-  });
+  const key = `${refusal.kind}Refused` as const;
+  rt.store.setState((state) => ({ [key]: [...state[key], toolsKey(attempt.ctx)] }));
+  const ctx = refusal.without(attempt.ctx);
+  notify(rt, { id: `${refusal.kind}-refused-${toolsKey(ctx)}`, tone: 'warning', text: refusal.text(error, ctx, attempt) });
   return { ...attempt, ctx, plan: planFor(ctx, turnHistory(turn, answerId)) };
 }
 

@@ -174,8 +174,9 @@ function importNotice(name: string, report: ImportReport): { tone: 'info' | 'war
       (report.branches ? ` (with ${plural(report.branches, 'extra branch', 'extra branches')} you can switch between)` : ''),
   ];
   if (report.skipped) parts.push(`${report.skipped.toLocaleString('en-US')} already here, skipped`);
-  const took = `${plural(report.messages, 'message')} in ${seconds(report.elapsedMs)}`;
-  return { tone: left ? 'warning' : 'info', text: `${parts.join(', ')} from ${name}: ${took}.${left}` };
+  // Under a second the time says nothing ("in 0.0 s"): only a longer import names it.
+  const took = report.elapsedMs < 1000 ? '' : ` in ${seconds(report.elapsedMs)}`;
+  return { tone: left ? 'warning' : 'info', text: `${parts.join(', ')} from ${name}: ${plural(report.messages, 'message')}${took}.${left}` };
 }
 
 /** The conversations left out, the first few named with why. */

@@ -14,14 +14,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ElementHandle, Page } from 'playwright-core';
-import { preview } from 'vite';
 import { exportToJson } from '../../src/core';
-import { launchBrowser, newPage } from '../e2e/browser';
+import { newPage } from '../e2e/browser';
 import { startFakeApi } from '../fake-api/server';
 import { branchedConversation } from './branchedConversation';
 import { seededRandom } from './conversations';
-import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
-import { answerFromFakeAnthropic, ensureBuilt, text } from './ui.bench';
+import { withPreviewBrowser } from './chromium';
+import { fmtMs, fmtRatio, type Row } from './harness';
+import { answerFromFakeAnthropic, text } from './ui.bench';
 
 export const title = 'Branch switching in Chromium: 5,000 messages over 50 branches (ratio = switch ÷ opening the conversation)';
 
@@ -93,7 +93,6 @@ const median = (values: number[]) => {
 const describe = (spans: Span[]) => `${fmtMs(median(spans.map((s) => s.ms)))} (longest frame ${fmtMs(Math.max(...spans.map((s) => s.longestFrame)))})`;
 
 export async function run(): Promise<Row[]> {
-  await ensureBuilt();
   mkdirSync(WORK, { recursive: true });
   const random = seededRandom(COUNT);
   const conversation = branchedConversation(
@@ -117,16 +116,10 @@ export async function run(): Promise<Row[]> {
     ),
   );
 
-  return withCleanup(async (defer) => {
-    const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
-    defer(() => server.close());
-    const appUrl = server.resolvedUrls?.local[0];
-    if (!appUrl) throw new Error('vite preview did not report a URL');
+  return withPreviewBrowser(async ({ appUrl, browser, defer }) => {
     // Nothing is sent: the fake only makes Anthropic the provider, so the plan is the Node bench's (200k window).
     const fake = await startFakeApi();
     defer(() => fake.close());
-    const browser = await launchBrowser();
-    defer(() => browser.close());
     const { page, errors } = await newPage(browser, { viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(60_000);
     await page.goto(appUrl);

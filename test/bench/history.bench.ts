@@ -13,16 +13,13 @@
 //   (garbage collected first), against the heap after opening one 20-message conversation.
 // Absolute times are printed for context only; the goals (list under 300 ms, a query under
 // 50 ms, any conversation open under 150 ms) are read from them, never asserted.
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { preview } from 'vite';
-import { launchBrowser, newPage } from '../e2e/browser';
-import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
-import { ensureBuilt } from './ui.bench';
+import { newPage } from '../e2e/browser';
+import { withPreviewBrowser } from './chromium';
+import { fmtMs, fmtRatio, type Row } from './harness';
 
 export const title = 'A year of history in Chromium: 1,000 conversations, 200,000 messages (ratio = year ÷ 10-conversation baseline)';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = 2;
 /** A word written once, in one message of one conversation, in both histories. */
 const NEEDLE = 'quokkaphile';
@@ -260,14 +257,7 @@ async function measure(page: Page, shape: HistoryShape): Promise<Measures> {
 }
 
 export async function run(): Promise<Row[]> {
-  await ensureBuilt();
-  return withCleanup(async (defer) => {
-    const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
-    defer(() => server.close());
-    const appUrl = server.resolvedUrls?.local[0];
-    if (!appUrl) throw new Error('vite preview did not report a URL');
-    const browser = await launchBrowser();
-    defer(() => browser.close());
+  return withPreviewBrowser(async ({ appUrl, browser }) => {
     const results: Measures[] = [];
     for (const shape of [smallShape(), yearShape()]) {
       const { page, context, errors } = await newPage(browser, { viewport: { width: 1280, height: 800 } });

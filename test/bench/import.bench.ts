@@ -11,12 +11,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { preview } from 'vite';
 import { chatGptConversation } from '../core/transfer/generatedExports';
-import { launchBrowser, newPage } from '../e2e/browser';
-import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
+import { newPage } from '../e2e/browser';
+import { withPreviewBrowser } from './chromium';
+import { fmtMs, fmtRatio, type Row } from './harness';
 import { yearShape } from './history.bench';
-import { ensureBuilt } from './ui.bench';
 
 export const title =
   'Importing a year of ChatGPT history in Chromium: 1,000 conversations, 200,000 messages in 4 files (ratio = year ÷ 10-conversation baseline)';
@@ -117,8 +116,7 @@ async function importThrough(page: Page, paths: string[], conversations: number)
 }
 
 export async function run(): Promise<Row[]> {
-  await ensureBuilt();
-  return withCleanup(async (defer) => {
+  return withPreviewBrowser(async ({ appUrl, browser, defer }) => {
     rmSync(WORK, { recursive: true, force: true });
     defer(() => rmSync(WORK, { recursive: true, force: true }));
     const baselineFile = writeExport(
@@ -127,12 +125,6 @@ export async function run(): Promise<Row[]> {
       1,
     );
     const year = writeExport('year', yearShape().sizes, 4);
-    const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
-    defer(() => server.close());
-    const appUrl = server.resolvedUrls?.local[0];
-    if (!appUrl) throw new Error('vite preview did not report a URL');
-    const browser = await launchBrowser();
-    defer(() => browser.close());
     const results: ImportMeasure[] = [];
     for (const [files, conversations] of [
       [baselineFile.paths, 10],

@@ -7,12 +7,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { preview } from 'vite';
 import { exportToJson, markdownLimitExceeded, type ConversationRecords, type StoredMessage } from '../../src/core';
-import { launchBrowser, newPage } from '../e2e/browser';
+import { newPage } from '../e2e/browser';
 import { RENDER_BOMBS } from '../security/renderBombCorpus';
-import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
-import { ensureBuilt } from './ui.bench';
+import { withPreviewBrowser } from './chromium';
+import { fmtMs, fmtRatio, type Row } from './harness';
 
 export const title = 'Hostile Markdown in Chromium: time until the answer shows, and the longest frame (ratio = bomb ÷ a 40 KB ordinary answer)';
 
@@ -71,7 +70,6 @@ async function open(page: Page, index: number): Promise<{ ms: number; longestFra
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 export async function run(): Promise<Row[]> {
-  await ensureBuilt();
   mkdirSync(WORK, { recursive: true });
   const cases: [string, string][] = [[BASELINE, ORDINARY], ...Object.entries(RENDER_BOMBS)];
   const file = `${WORK}render-bombs.json`;
@@ -83,13 +81,7 @@ export async function run(): Promise<Row[]> {
     ),
   );
 
-  return withCleanup(async (defer) => {
-    const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
-    defer(() => server.close());
-    const appUrl = server.resolvedUrls?.local[0];
-    if (!appUrl) throw new Error('vite preview did not report a URL');
-    const browser = await launchBrowser();
-    defer(() => browser.close());
+  return withPreviewBrowser(async ({ appUrl, browser }) => {
     const { page, errors } = await newPage(browser, { viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(60_000);
     await page.goto(appUrl);

@@ -9,11 +9,10 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { preview } from 'vite';
 import { exportToJson, type ConversationRecords, type StoredMessage } from '../../src/core';
-import { launchBrowser, newPage } from '../e2e/browser';
-import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
-import { ensureBuilt } from './ui.bench';
+import { newPage } from '../e2e/browser';
+import { withPreviewBrowser } from './chromium';
+import { fmtMs, fmtRatio, type Row } from './harness';
 
 export const title = 'Math: the math chunk against the Markdown renderer, and a 50-formula answer against the same answer without math (Chromium)';
 
@@ -107,22 +106,24 @@ function built(pattern: RegExp): { raw: number; gzip: number; files: number } {
   };
 }
 
-export async function run(): Promise<Row[]> {
-  await ensureBuilt();
+/** The math chunk's files against the Markdown renderer's chunk, as built in dist/. */
+function sizeRows(): Row[] {
   const markdown = built(/^Markdown-[\w-]+\.js$/);
   const sizes: [string, ReturnType<typeof built>][] = [
     ['math chunk: KaTeX, remark-math and the renderer (JS)', built(/^mathPlugins-[\w-]+\.js$/)],
     ["math chunk: KaTeX's styles (CSS)", built(/^mathPlugins-[\w-]+\.css$/)],
     ["math chunk: KaTeX's fonts (woff2, fetched as a formula needs each)", built(/^KaTeX_[\w-]+\.woff2$/)],
   ];
-  const rows: Row[] = sizes.map(([name, size]) => ({
+  return sizes.map(([name, size]) => ({
     benchmark: 'size',
     case: `${name}${size.files > 1 ? `, ${size.files} files` : ''}`,
     value: `${kb(size.raw)} (${kb(size.gzip)} gzip)`,
     baseline: `Markdown renderer chunk ${kb(markdown.raw)} (${kb(markdown.gzip)} gzip)`,
     ratio: fmtRatio(size.gzip / markdown.gzip),
   }));
+}
 
+export async function run(): Promise<Row[]> {
   mkdirSync(WORK, { recursive: true });
   const file = `${WORK}math.json`;
   writeFileSync(
@@ -133,13 +134,9 @@ export async function run(): Promise<Row[]> {
     ),
   );
 
-  return withCleanup(async (defer) => {
-    const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
-    defer(() => server.close());
-    const appUrl = server.resolvedUrls?.local[0];
-    if (!appUrl) throw new Error('vite preview did not report a URL');
-    const browser = await launchBrowser();
-    defer(() => browser.close());
+  // Sizes are read in the body: dist/ is built (when out of date) before it runs.
+  return withPreviewBrowser(async ({ appUrl, browser }) => {
+    const rows = sizeRows();
     const { page, errors } = await newPage(browser, { viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(60_000);
     await page.goto(appUrl);

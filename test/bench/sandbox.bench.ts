@@ -5,17 +5,15 @@
 // as a tool call from the local fake Anthropic API, through the same path a user's does.
 // Baseline: the same probe over the same time with the app idle, measured in the same run;
 // ratio = longest gap during the flood ÷ longest gap idle. Nothing is asserted.
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { preview } from 'vite';
-import { launchBrowser, newPage } from '../e2e/browser';
+import { newPage } from '../e2e/browser';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
-import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
-import { answerFromFakeAnthropic, ensureBuilt } from './ui.bench';
+import { withPreviewBrowser } from './chromium';
+import { fmtMs, fmtRatio, type Row } from './harness';
+import { answerFromFakeAnthropic } from './ui.bench';
 
 export const title = 'run_javascript floods in Chromium: longest main-thread stall while a snippet runs';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROUNDS = 2;
 
 const FLOODS: { name: string; code: string }[] = [
@@ -101,16 +99,9 @@ const worst = (stalls: Stall[]) => ({
 const show = (s: Stall) => `gap ${fmtMs(s.gapMs)}, long task ${s.taskMs > 0 ? fmtMs(s.taskMs) : 'none'} (over ${(s.spanMs / 1000).toFixed(1)} s)`;
 
 export async function run(): Promise<Row[]> {
-  await ensureBuilt();
-  return withCleanup(async (defer) => {
-    const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
-    defer(() => server.close());
-    const appUrl = server.resolvedUrls?.local[0];
-    if (!appUrl) throw new Error('vite preview did not report a URL');
+  return withPreviewBrowser(async ({ appUrl, browser, defer }) => {
     const fake = await startFakeApi({ deltaDelayMs: 0 });
     defer(() => fake.close());
-    const browser = await launchBrowser();
-    defer(() => browser.close());
     const { page, errors } = await newPage(browser);
     page.setDefaultTimeout(60_000);
     await page.addInitScript(PROBE);

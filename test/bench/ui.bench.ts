@@ -7,15 +7,15 @@
 //   2,000-token answer streams from the local fake Anthropic API, in that 5,000-message
 //   conversation against a new one; ratio = long-task time with 5,000 ÷ without.
 // Times are medians of interleaved runs and printed for context only; nothing is asserted.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { build, preview } from 'vite';
 import { exportToJson, type ConversationRecords, type StoredMessage } from '../../src/core';
-import { launchBrowser, newPage } from '../e2e/browser';
+import { newPage } from '../e2e/browser';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
 import { seededRandom } from './conversations';
-import { fmtMs, fmtRatio, withCleanup, type Row } from './harness';
+import { withPreviewBrowser } from './chromium';
+import { fmtMs, fmtRatio, type Row } from './harness';
 
 export const title = 'Chat UI in Chromium: opening a long conversation, and long tasks while an answer streams';
 
@@ -25,20 +25,6 @@ const BIG = 5_000;
 const SMALL = 50;
 const ROUNDS = 5;
 const STREAM_TOKENS = 2_000;
-
-/** dist/ as it is when it is newer than every source file, else a fresh build. */
-export async function ensureBuilt(): Promise<void> {
-  const built = `${ROOT}dist/index.html`;
-  const newestSource = Math.max(...[`${ROOT}index.html`, ...filesUnder(`${ROOT}src`), ...filesUnder(`${ROOT}public`)].map((f) => statSync(f).mtimeMs));
-  if (existsSync(built) && statSync(built).mtimeMs > newestSource) return;
-  await build({ root: ROOT, logLevel: 'warn' });
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => `${entry.parentPath}/${entry.name}`);
-}
 
 const WORDS = 'context window token model answer request summary message budget cache prompt stream browser history trim plan limit reply user tool'.split(' ');
 
@@ -185,21 +171,14 @@ const describe = (spans: Span[]) =>
   `${fmtMs(median(spans.map((s) => s.ms)))} (long tasks: ${median(spans.map((s) => s.longTasks))}, ${fmtMs(median(spans.map((s) => s.longTaskMs)))})`;
 
 export async function run(): Promise<Row[]> {
-  await ensureBuilt();
   mkdirSync(WORK, { recursive: true });
   const file = `${WORK}long-conversations.json`;
   writeFileSync(file, exportToJson([conversation(`c${SMALL}`, SMALL), conversation(`c${BIG}`, BIG)], Date.UTC(2026, 0, 2)));
   const longAnswer = text(seededRandom(7), STREAM_TOKENS * 4.2);
 
-  return withCleanup(async (defer) => {
-    const server = await preview({ root: ROOT, logLevel: 'warn', preview: { host: '127.0.0.1', port: 0, open: false } });
-    defer(() => server.close());
-    const appUrl = server.resolvedUrls?.local[0];
-    if (!appUrl) throw new Error('vite preview did not report a URL');
+  return withPreviewBrowser(async ({ appUrl, browser, defer }) => {
     const fake = await startFakeApi({ script: () => ({ text: longAnswer, deltas: 400, deltaDelayMs: 5 }) });
     defer(() => fake.close());
-    const browser = await launchBrowser();
-    defer(() => browser.close());
     const { page, errors } = await newPage(browser, { viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(60_000);
     await page.addInitScript({ content: OBSERVE_LONG_TASKS });
