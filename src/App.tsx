@@ -82,6 +82,8 @@ export function App() {
   const { provider, label: modelLabel } = useApp(useShallow(activeModelIn));
   const picker = useMemo(() => modelPickerIn({ settings, conversations, activeId, modelLists }), [settings, conversations, activeId, modelLists]);
   const modelsFor = useMemo(() => modelsIn({ settings, modelLists }), [settings, modelLists]);
+  // A notice of a Settings section shows there while the dialog is open, and here once it is closed: never in both.
+  const pageNotices = useMemo(() => (settingsOpen ? notices.filter((n) => !n.section) : notices), [notices, settingsOpen]);
 
   if (status === 'loading') {
     return (
@@ -126,7 +128,7 @@ export function App() {
           </p>
         )}
         {importing && <ImportProgressBar importing={importing} onCancel={actions.cancelImport} />}
-        <Notices notices={notices} onDismiss={actions.dismissNotice} />
+        <Notices notices={pageNotices} onDismiss={actions.dismissNotice} />
         <ErrorBoundary
           resetKeys={[activeId]}
           fallbackRender={({ error }) => (

@@ -78,7 +78,7 @@ export interface Notice {
   text: string;
   /** An optional action, e.g. Undo after a delete. */
   action?: { label: string; run: () => void };
-  /** A part of the Settings dialog that shows it too, because the dialog covers the page: what that part's buttons did. */
+  /** A part of the Settings dialog that shows it instead of the page while the dialog is open (it covers the page): what that part's buttons did. */
   section?: NoticeSection;
 }
 
@@ -257,7 +257,7 @@ export function dismiss(rt: Runtime, id: string): void {
   rt.store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
 }
 
-/** Turns any failure into a notice the user can act on (shown in `section` too); returns its message. */
+/** Turns any failure into a notice the user can act on (in `section` while Settings is open); returns its message. */
 export function reportError(rt: Runtime, error: unknown, doing: string, section?: NoticeSection): string {
   const message = isWindowpaneError(error) ? error.message : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
   // The same failure met by several writes in a row (e.g. storage full) is shown once.

@@ -2,7 +2,9 @@
  * Which branch of each conversation this tab shows, and moving between branches. Every
  * request is planned from the branch shown (root to leaf); the other branches stay stored.
  * The leaf is this tab's own (`branchLeaf`), so two tabs can work on two branches of one
- * conversation; the conversation record remembers the last one for a reload.
+ * conversation; the conversation record remembers the last one for other tabs and later
+ * visits, and this tab's sessionStorage for its own reload (which may come before the
+ * record is written).
  */
 import type { ConversationTree, StoredMessage } from '../core';
 import { branchMessages, buildTree, newestLeafUnder, resolveLeaf, versionStep } from '../core';
@@ -48,9 +50,11 @@ export function shownLeaf(state: Pick<AppState, 'branchLeaf' | 'conversations' |
   return resolveLeaf(treeOf(list), leafOf(state, conversationId)) ?? null;
 }
 
-/** Moves this tab to the branch ending at `leafId` (no write): while a turn adds to it. */
+/** Moves this tab to the branch ending at `leafId` (no write to storage): while a turn adds to it. */
 export function followLeaf(rt: Runtime, conversationId: string, leafId: string): void {
-  rt.store.setState((s) => (s.branchLeaf[conversationId] === leafId ? {} : { branchLeaf: { ...s.branchLeaf, [conversationId]: leafId } }));
+  if (rt.store.getState().branchLeaf[conversationId] === leafId) return;
+  rt.store.setState((s) => ({ branchLeaf: { ...s.branchLeaf, [conversationId]: leafId } }));
+  rememberTabLeaf(rt, conversationId, leafId);
 }
 
 /** Shows the branch ending at `leafId` and remembers it with the conversation, so a reload reopens it. */
@@ -81,9 +85,57 @@ export async function showBranchHolding(rt: Runtime, conversationId: string, mes
   if (leaf && leaf !== shownLeaf(rt.store.getState(), conversationId)) await showBranch(rt, conversationId, leaf);
 }
 
-/** Fixes the branch this tab shows when a conversation is opened, so later writes by other tabs do not move it. */
+/**
+ * Fixes the branch this tab shows when a conversation is opened, so later writes by other
+ * tabs do not move it: the one it shows already, else the one it showed before a reload,
+ * else the one stored with the conversation.
+ */
 export function settleLeaf(rt: Runtime, conversationId: string): void {
   const state = rt.store.getState();
-  const leaf = shownLeaf(state, conversationId);
+  const tree = treeOf(state.messages[conversationId] ?? []);
+  const mine = state.branchLeaf[conversationId] ?? tabLeafIn(rt, tree, conversationId);
+  const leaf = resolveLeaf(tree, mine ?? leafOf(state, conversationId));
   if (leaf) followLeaf(rt, conversationId, leaf);
+}
+
+/** Where this tab keeps the leaf it shows of each conversation: a JSON object of conversation id to message id. */
+const TAB_LEAVES_KEY = 'windowpane:shown-leaves';
+/** Conversations remembered at most; the ones switched longest ago are forgotten first. */
+const TAB_LEAVES_MAX = 200;
+
+/** What this tab remembered, by conversation id; anything else found there (not JSON, not an object, not a string) reads as nothing. */
+function readTabLeaves(rt: Runtime): Map<string, string> {
+  const leaves = new Map<string, string>();
+  try {
+    const parsed: unknown = JSON.parse(rt.deps.session?.getItem(TAB_LEAVES_KEY) ?? '{}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return leaves;
+    for (const [id, leaf] of Object.entries(parsed)) if (typeof leaf === 'string') leaves.set(id, leaf);
+  } catch {
+    // Unreadable or not JSON: the stored leaf is used.
+  }
+  return leaves;
+}
+
+/** The leaf this tab remembered for the conversation, when it names one of that conversation's messages. */
+function tabLeafIn(rt: Runtime, tree: ConversationTree, conversationId: string): string | undefined {
+  const leaf = readTabLeaves(rt).get(conversationId);
+  return leaf !== undefined && tree.byId.get(leaf)?.conversationId === conversationId ? leaf : undefined;
+}
+
+/** Remembers at once, for this tab's next reload, the leaf it shows now. */
+function rememberTabLeaf(rt: Runtime, conversationId: string, leafId: string): void {
+  const session = rt.deps.session;
+  if (!session) return;
+  const leaves = readTabLeaves(rt);
+  leaves.delete(conversationId);
+  leaves.set(conversationId, leafId);
+  for (const id of leaves.keys()) {
+    if (leaves.size <= TAB_LEAVES_MAX) break;
+    leaves.delete(id);
+  }
+  try {
+    session.setItem(TAB_LEAVES_KEY, JSON.stringify(Object.fromEntries(leaves)));
+  } catch {
+    // Full or blocked: a reload then reopens the leaf stored with the conversation, once its write lands.
+  }
 }

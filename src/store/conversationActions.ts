@@ -93,7 +93,7 @@ export async function renameConversation(rt: Runtime, id: string, title: string)
   }
 }
 
-/** Deletes at once and offers Undo, which puts back exactly what was removed; `section` shows the notice there too. */
+/** Deletes at once and offers Undo, which puts back exactly what was removed; `section` shows the notice there while Settings is open. */
 export async function deleteConversation(rt: Runtime, id: string, section?: NoticeSection): Promise<void> {
   const conversation = rt.store.getState().conversations.find((c) => c.id === id);
   if (!conversation) return;

@@ -129,6 +129,27 @@ describe('the Storage section of Settings', () => {
     expect(section.getByRole('heading', { name: 'Storage' }).closest('summary')).toHaveFocus();
   });
 
+  it('shows each of its notices once: in the section while Settings is open, on the page once it is closed', async () => {
+    const id = await seedConversation('Debugging logs', ['look at these']);
+    await attach(id, { 'app.log': 'x'.repeat(2000) });
+    await seedConversation('Delete me', ['hello']);
+    const section = await openStorageSection();
+
+    await userEvent.click(section.getByRole('button', { name: 'Delete attachments of “Debugging logs”' }));
+    await userEvent.click(section.getByRole('button', { name: 'Delete conversation “Delete me”' }));
+    expect(await section.findByText('Deleted “Delete me”.')).toBeInTheDocument();
+    expect(screen.getAllByText(/^Deleted app\.log from “Debugging logs”/)).toHaveLength(1);
+    expect(screen.getAllByText('Deleted “Delete me”.')).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Undo' })).toHaveLength(2);
+    expect(section.getAllByRole('button', { name: 'Undo' })).toHaveLength(2);
+
+    // Closed, the dialog no longer shows them: the page does, still with Undo.
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: 'Settings' })).not.toBeInTheDocument();
+    expect(screen.getAllByText('Deleted “Delete me”.')).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Undo' })).toHaveLength(2);
+  });
+
   it('shows the fifty largest conversations and says how many more there are', async () => {
     const storage = await openWindowpaneStorage();
     try {

@@ -2,9 +2,9 @@
  * Branches in real Chromium against the fake Anthropic API, with a current model (one that
  * refuses an assistant prefill): regenerating an older answer and editing an older question
  * add versions beside what was written, "Previous version" / "Next version" (mouse and
- * keyboard) move between them, a reload reopens the branch last shown, the JSON export keeps
- * every branch and the Markdown export the one shown, and a search hit on a branch not shown
- * opens that branch.
+ * keyboard) move between them, a reload reopens the branch last shown (even at once after a
+ * switch, before storage has it), the JSON export keeps every branch and the Markdown export
+ * the one shown, and a search hit on a branch not shown opens that branch.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -102,6 +102,41 @@ async function exportFile(page: Page, item: string): Promise<{ name: string; tex
   await page.getByRole('button', { name: 'Other formats' }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item }).click()]);
   return savedDownload(download);
+}
+
+/** The activeLeafId stored with each conversation, read from IndexedDB. */
+function storedLeaves(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('windowpane');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('conversations').objectStore('conversations').getAll();
+          all.onsuccess = () => {
+            resolve((all.result as { activeLeafId?: string }[]).map((c) => c.activeLeafId ?? ''));
+            open.result.close();
+          };
+        };
+      }),
+  );
+}
+
+/** Keeps a read-write transaction on the conversations store open until the page goes, so no write to it lands. */
+function holdConversations(page: Page): Promise<void> {
+  return page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('windowpane');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const store = open.result.transaction('conversations', 'readwrite').objectStore('conversations');
+          const spin = () => (store.count().onsuccess = spin);
+          spin();
+          resolve();
+        };
+      }),
+  );
 }
 
 interface ExportedMessage {
@@ -278,27 +313,28 @@ describe('branches: versions of questions and answers', () => {
     // 6. A reload reopens the branch last shown, with its counters. The switch is saved as it
     // is made, in the background: wait until storage has it, as a user's reload seconds later would.
     const shownLeaf = editedBranch.at(-1)!.id;
-    await expect
-      .poll(() =>
-        page.evaluate(
-          () =>
-            new Promise<string[]>((resolve, reject) => {
-              const open = indexedDB.open('windowpane');
-              open.onerror = () => reject(open.error);
-              open.onsuccess = () => {
-                const all = open.result.transaction('conversations').objectStore('conversations').getAll();
-                all.onsuccess = () => {
-                  resolve((all.result as { activeLeafId?: string }[]).map((c) => c.activeLeafId ?? ''));
-                  open.result.close();
-                };
-              };
-            }),
-        ),
-      )
-      .toContain(shownLeaf);
+    await expect.poll(() => storedLeaves(page)).toEqual([shownLeaf]);
     await page.reload();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     expect(await expectShown(page, editedBranch, 'the edited branch after a reload')).toEqual(editedBranch);
+
+    // A reload at once after a switch, before storage has it (its store is held busy so the
+    // write cannot land first), still reopens the branch switched to: the tab kept it itself.
+    await holdConversations(page);
+    await article(page, 'user', Q2_EDITED).getByRole('button', { name: 'Previous version' }).click();
+    await page.reload();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    const q2Branch = [
+      editedBranch[0]!,
+      editedBranch[1]!,
+      { role: 'user' as const, text: Q2, version: '1 / 2' },
+      { role: 'assistant' as const, text: A2, version: null },
+    ];
+    await expectShown(page, q2Branch, 'the branch switched to just before the reload');
+    expect(await storedLeaves(page)).toEqual([shownLeaf]);
+    await article(page, 'user', Q2).getByRole('button', { name: 'Next version' }).click();
+    await expectShown(page, editedBranch, 'the edited branch again');
+    await expect.poll(() => storedLeaves(page)).toEqual([shownLeaf]);
 
     // 7. JSON holds every branch; Markdown the one shown and how many others there are.
     const json = await exportFile(page, 'This conversation (JSON)');
