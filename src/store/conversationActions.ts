@@ -54,8 +54,10 @@ export async function selectConversation(rt: Runtime, id: string, messageId?: st
     const count = rt.store.getState().conversations.find((c) => c.id === id)?.messageCount ?? 0;
     const all = (async () => {
       if (count > SHOW_NEWEST_FIRST_FROM && !messageId) {
-        // Failing here fails the whole read too, which says what failed.
-        const newest = await repo(rt).getNewestMessages(id, NEWEST_SHOWN_FIRST).catch(() => undefined);
+        // A failure here shows nothing first; the whole read that follows reports it.
+        const newest = await repo(rt)
+          .getNewestMessages(id, NEWEST_SHOWN_FIRST)
+          .catch(() => undefined);
         const s = rt.store.getState();
         if (newest && s.activeId === id && !s.messages[id]) rt.store.setState({ opening: { conversationId: id, newest } });
       }
