@@ -58,5 +58,8 @@ export function modelPickerIn(state: Pick<AppState, 'settings' | 'conversations'
       listed: false,
     });
   }
+  // A context window set for every model is the one each is planned with.
+  if (settings.contextWindow > 0)
+    return { provider, modelId, choices: choices.map((c) => ({ ...c, contextWindow: settings.contextWindow, windowSource: 'yours' })) };
   return { provider, modelId, choices };
 }

@@ -136,6 +136,10 @@ describe('model lists in the store', () => {
     rt.store.setState({ settings: anthropicSettings({ models: { anthropic: 'claude-mystery' }, modelWindows: { anthropic: { 'claude-mystery': 50_000 } } }) });
     expect(contextFor(rt, null).model.contextWindow).toBe(50_000);
     expect(modelPickerIn(rt.store.getState()).choices.find((c) => c.id === 'claude-mystery')).toMatchObject({ contextWindow: 50_000, windowSource: 'yours' });
+    // A window set for every model: each model in the picker says it is the one it would be planned with.
+    rt.store.setState({ settings: anthropicSettings({ contextWindow: 64_000 }) });
+    expect(contextFor(rt, null).model.contextWindow).toBe(64_000);
+    for (const choice of modelPickerIn(rt.store.getState()).choices) expect(choice).toMatchObject({ contextWindow: 64_000, windowSource: 'yours' });
     rt.storage?.close();
   });
 });
