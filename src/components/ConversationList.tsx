@@ -31,6 +31,8 @@ export interface ConversationListProps {
   activeId?: string;
   query: string;
   onQueryChange: (query: string) => void;
+  /** What search says of itself, under the search box (the index being built). */
+  searchStatus?: React.ReactNode;
   onNew: () => void;
   onSelect: (id: string) => void;
   onRename: (id: string, title: string) => void;
@@ -54,7 +56,7 @@ function observeListRect(instance: Virtualizer<HTMLUListElement, Element>, cb: (
  * page), so the keyboard moves between conversations with the arrow keys, Home and End.
  */
 export const ConversationList = forwardRef<HTMLInputElement, ConversationListProps>(function ConversationList(
-  { items, activeId, query, onQueryChange, onNew, onSelect, onRename, onDelete, footer },
+  { items, activeId, query, onQueryChange, searchStatus, onNew, onSelect, onRename, onDelete, footer },
   searchRef,
 ) {
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -109,6 +111,7 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
         value={query}
         onChange={(e) => onQueryChange(e.target.value)}
       />
+      {searchStatus}
       {items.length === 0 && <p className="muted empty-list">{query ? 'No conversation matches.' : 'No conversations yet.'}</p>}
       <ul ref={listRef} className="conversation-list" hidden={items.length === 0}>
         <li aria-hidden="true" className="conversation-spacer" style={{ height: virtualizer.getVirtualItems()[0]?.start ?? 0 }} />

@@ -2,11 +2,12 @@ import { forwardRef, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { actions, useApp } from '../store';
 import { ConversationList, type ConversationItem } from './ConversationList';
+import { SearchIndexingStatus } from './SearchIndexingStatus';
 
 /** The conversation list bound to the store: search hits when searching, else every conversation. */
 export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, searchRef) {
-  const { conversations, activeId, query, hits } = useApp(
-    useShallow((s) => ({ conversations: s.conversations, activeId: s.activeId, query: s.query, hits: s.searchHits })),
+  const { conversations, activeId, query, hits, indexing } = useApp(
+    useShallow((s) => ({ conversations: s.conversations, activeId: s.activeId, query: s.query, hits: s.searchHits, indexing: s.searchIndexing })),
   );
   const fileRef = useRef<HTMLInputElement>(null);
   const items: ConversationItem[] = useMemo(() => {
@@ -33,6 +34,7 @@ export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, sea
       activeId={activeId ?? undefined}
       query={query}
       onQueryChange={(q) => void actions.search(q)}
+      searchStatus={<SearchIndexingStatus indexing={indexing} searching={hits !== null} />}
       onNew={actions.newChat}
       // A hit in a message opens the branch that holds it.
       onSelect={(id) => void actions.selectConversation(id, hits?.find((h) => h.conversationId === id)?.messageId)}

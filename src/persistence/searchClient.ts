@@ -5,6 +5,7 @@
  * instead (searchIndex.ts), so search keeps working, only on the main thread.
  */
 import type { WindowpaneDb } from './db';
+import { createSearchBuildReporter, type ReportsSearchBuilds, type SearchIndexProgress } from './searchBuild';
 import { createSearchEngine, type SearchClient, type SearchEngine, type SearchHit } from './searchIndex';
 import type { StorageChange } from './sync';
 
@@ -12,8 +13,9 @@ import type { StorageChange } from './sync';
 export type SearchRequest =
   { type: 'open'; name: string } | { type: 'notify'; change: StorageChange } | { type: 'search'; id: number; query: string; limit: number };
 
-/** What the Worker answers to a `search`. */
-export type SearchReply = { type: 'hits'; id: number; hits: SearchHit[] } | { type: 'failed'; id: number; message: string };
+/** What the Worker answers to a `search`, and how a build of the index goes (see `ReportsSearchBuilds.watchBuild`), a message per batch read. */
+export type SearchReply =
+  { type: 'hits'; id: number; hits: SearchHit[] } | { type: 'failed'; id: number; message: string } | { type: 'build'; progress: SearchIndexProgress | null };
 
 /** The parts of a Worker the client uses. */
 export interface SearchWorkerPort {
@@ -32,15 +34,23 @@ export function spawnSearchWorker(): SearchWorkerPort {
  * A search client backed by `worker` over the database `name`. `inPage` makes the
  * stand-in used from the first failure on; searches waiting then are asked of it.
  */
-export function createWorkerSearch(worker: SearchWorkerPort, name: string, inPage: () => SearchClient): SearchClient {
+export function createWorkerSearch(
+  worker: SearchWorkerPort,
+  name: string,
+  inPage: () => SearchClient & ReportsSearchBuilds,
+): SearchClient & ReportsSearchBuilds {
   let nextId = 0;
   const waiting = new Map<number, { query: string; limit: number; resolve: (hits: SearchHit[]) => void; reject: (error: unknown) => void }>();
-  let fallback: SearchClient | undefined;
+  let fallback: (SearchClient & ReportsSearchBuilds) | undefined;
+  const builds = createSearchBuildReporter();
 
-  function fallBack(): SearchClient {
+  function fallBack(): SearchClient & ReportsSearchBuilds {
     if (fallback) return fallback;
     fallback = inPage();
     worker.terminate();
+    // The Worker's build ended with it; the page's own, if it needs one, reports from here on.
+    builds.report(null);
+    fallback.watchBuild((progress) => builds.report(progress));
     const orphans = [...waiting.values()];
     waiting.clear();
     for (const w of orphans) fallback.search(w.query, w.limit).then(w.resolve, w.reject);
@@ -48,6 +58,10 @@ export function createWorkerSearch(worker: SearchWorkerPort, name: string, inPag
   }
 
   worker.addEventListener('message', ({ data }) => {
+    if (data.type === 'build') {
+      if (!fallback) builds.report(data.progress);
+      return;
+    }
     const request = waiting.get(data.id);
     if (!request) return;
     if (data.type === 'hits') {
@@ -73,7 +87,11 @@ export function createWorkerSearch(worker: SearchWorkerPort, name: string, inPag
       if (fallback) fallback.notify(change);
       else worker.postMessage({ type: 'notify', change: { ...change } });
     },
+    watchBuild(listener) {
+      return builds.watch(listener);
+    },
     close() {
+      builds.end();
       fallback?.close();
       worker.terminate();
     },
@@ -92,6 +110,7 @@ export function serveSearchRequests(open: (name: string) => Promise<WindowpaneDb
     if (request.type === 'open') {
       engine = open(request.name).then((db) => {
         const opened = createSearchEngine(db);
+        opened.watchBuild((progress) => reply({ type: 'build', progress }));
         opened.start().catch(() => undefined); // a search asks again, and reports the failure
         return opened;
       });

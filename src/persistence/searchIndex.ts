@@ -12,6 +12,7 @@ import MiniSearch, { type Options } from 'minisearch';
 import type { Conversation, StoredMessage } from '../core';
 import { foldText, searchSnippet, searchTerms, searchTokens, storedMessageProblem } from '../core';
 import { withTransaction, type SearchIndexRecord, type WindowpaneDb } from './db';
+import { createSearchBuildReporter, type ReportsSearchBuilds } from './searchBuild';
 import type { StorageChange } from './sync';
 
 export interface SearchHit {
@@ -42,7 +43,7 @@ export interface SearchClient {
   close(): void;
 }
 
-export interface SearchEngine extends SearchClient {
+export interface SearchEngine extends SearchClient, ReportsSearchBuilds {
   /** Loads the saved index (or rebuilds it) and catches up with storage; later calls wait for the same load. */
   start(): Promise<void>;
   /** Saves the index now if it changed since it was last saved. */
@@ -97,12 +98,20 @@ export interface SearchEngineOptions {
   saveDelayMs?: number;
   /** Epoch ms; defaults to `Date.now`. */
   now?: () => number;
+  /** Messages read per transaction; a build reports its progress after each read. */
+  readBatch?: number;
 }
 
 /** The index over `db`. Nothing is read until `start` (or the first search). */
 export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOptions = {}): SearchEngine {
   const saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
   const now = options.now ?? (() => Date.now());
+  const readBatch = options.readBatch ?? READ_BATCH;
+  const builds = createSearchBuildReporter();
+  // Set while the load builds the index: searches then answer at once from what is indexed so far.
+  let building = false;
+  let buildBegan: () => void = () => undefined;
+  const buildBegun = new Promise<void>((resolve) => (buildBegan = resolve));
   let index = new MiniSearch<IndexedDocument>(INDEX_OPTIONS);
   let conversations = new Map<string, ConversationEntry>();
   let started: Promise<void> | undefined;
@@ -194,7 +203,7 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       }
     }
     if (record?.format !== SEARCH_INDEX_FORMAT) dirty = true;
-    await catchUp();
+    await catchUp(true);
     if (dirty) changed();
   }
 
@@ -202,8 +211,9 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
    * Makes the index match storage: titles of every conversation, every message not
    * streaming, nothing else. Reads only keys and the messages it lacks, so a saved index a
    * few changes behind (a tab closed before it saved) costs little to bring up to date.
+   * `load` says it is the load's: reading more than one batch is then a build, reported.
    */
-  async function catchUp(): Promise<void> {
+  async function catchUp(load = false): Promise<void> {
     const { records, keys, streaming } = await withTransaction(db, ['conversations', 'messages'], 'readonly', 'read messages to search', async (tx) => ({
       records: await tx.objectStore('conversations').getAll(),
       keys: await tx.objectStore('messages').getAllKeys(),
@@ -219,23 +229,54 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     }
     const missing = keys.filter((key) => wanted.has(key) && !index.has(key));
     if (missing.length === 0) return;
-    if (missing.length === keys.length) {
-      // Building from nothing: read the store in key order, a batch per transaction.
+    // None indexed yet: the store is read whole, in key order.
+    const everyOf = missing.length === keys.length ? wanted : undefined;
+    if (!load || missing.length <= readBatch) return readMissing(missing, everyOf, () => undefined);
+    const total = missing.length;
+    let done = 0;
+    building = true;
+    builds.report({ done, total });
+    buildBegan();
+    try {
+      await readMissing(missing, everyOf, (read) => {
+        done = Math.min(total, done + read);
+        builds.report({ done, total });
+      });
+    } finally {
+      building = false;
+      builds.report(null);
+    }
+  }
+
+  /**
+   * Indexes the messages `missing` names, a batch per transaction, telling `step` how many
+   * each batch read. `everyOf` (the messages wanted) says the index holds none yet: the
+   * store is then read whole in key order, which is quicker than by key.
+   */
+  async function readMissing(missing: string[], everyOf: Set<string> | undefined, step: (read: number) => void): Promise<void> {
+    if (everyOf) {
       let after: string | undefined;
       for (;;) {
         const batch = await withTransaction(db, ['messages'], 'readonly', 'read messages to search', (tx) =>
-          tx.store.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), READ_BATCH),
+          tx.store.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), readBatch),
         );
-        for (const message of batch) if (wanted.has(message.id)) putMessage(message);
-        if (batch.length < READ_BATCH) return;
+        let read = 0;
+        for (const message of batch) {
+          if (!everyOf.has(message.id)) continue;
+          putMessage(message);
+          read++;
+        }
+        step(read);
+        if (batch.length < readBatch) return;
         after = batch.at(-1)!.id;
       }
     }
-    for (let i = 0; i < missing.length; i += READ_BATCH) {
+    for (let i = 0; i < missing.length; i += readBatch) {
       const batch = await withTransaction(db, ['messages'], 'readonly', 'read messages to search', (tx) =>
-        Promise.all(missing.slice(i, i + READ_BATCH).map((key) => tx.store.get(key))),
+        Promise.all(missing.slice(i, i + readBatch).map((key) => tx.store.get(key))),
       );
       for (const message of batch) if (message) putMessage(message);
+      step(batch.length);
     }
   }
 
@@ -332,8 +373,15 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       if (started && !closed) void enqueue(() => apply(change)).catch(() => undefined);
     },
     async search(query, limit) {
-      await engine.start();
+      const loaded = engine.start();
+      await Promise.race([loaded, buildBegun]);
+      // The load is building the index: answer from what it holds so far rather than wait minutes.
+      if (building) return hits(query, limit);
+      await loaded;
       return enqueue(() => hits(query, limit));
+    },
+    watchBuild(listener) {
+      return builds.watch(listener);
     },
     async flush() {
       if (saveTimer !== undefined) clearTimeout(saveTimer);
@@ -342,6 +390,7 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     },
     close() {
       closed = true;
+      builds.end();
       if (saveTimer !== undefined) clearTimeout(saveTimer);
       saveTimer = undefined;
     },

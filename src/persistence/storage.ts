@@ -6,6 +6,7 @@ import type { StoredMessage } from '../core';
 import { DB_NAME, openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from './db';
 import { createRepository, type Repository, type RepositoryOptions } from './repository';
 import { createWorkerSearch, spawnSearchWorker } from './searchClient';
+import type { ReportsSearchBuilds, SearchBuildListener } from './searchBuild';
 import { createSearchEngine, type SearchClient } from './searchIndex';
 import { liveStreamChecker, restoreRescuedStreams, type RescueStore, type StreamLocks } from './streamWriter';
 import { createSyncChannel, SYNC_CHANNEL_NAME, type SyncChannel, type SyncChannelOptions } from './sync';
@@ -25,6 +26,8 @@ export interface WindowpaneStorage {
    * written as they hear of another tab's writes.
    */
   importFile(file: File, options: Omit<ImportOptions, 'limits'>): Promise<ImportOutcome>;
+  /** Tells `listener` how a full build of the search index goes (see `ReportsSearchBuilds.watchBuild`); returns what stops it. */
+  watchSearchBuild(listener: SearchBuildListener): () => void;
   /** Closes the channel and the database connection. */
   close(): void;
 }
@@ -57,7 +60,7 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
   const importIn = options.importIn ?? workers;
   const name = options.name ?? DB_NAME;
   const inPage = () => createSearchEngine(db);
-  const search: SearchClient = searchIn === 'worker' ? workerOrPage(name, inPage) : inPage();
+  const search: SearchClient & ReportsSearchBuilds = searchIn === 'worker' ? workerOrPage(name, inPage) : inPage();
   // Other tabs' writes reach the index as this tab's own do (the repository tells it those).
   sync.subscribe((change) => search.notify(change));
   try {
@@ -93,6 +96,7 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
         const channelName = options.channel?.name ?? SYNC_CHANNEL_NAME;
         return importInWorker(worker, { dbName: name, channelName, file }, importOptions, () => importHere(file, importOptions));
       },
+      watchSearchBuild: (listener) => search.watchBuild(listener),
       close() {
         search.close();
         sync.close();
@@ -120,7 +124,7 @@ export async function openMemoryStorage(options: Pick<OpenStorageOptions, 'now' 
 }
 
 /** The search Worker, or the index in the page where a Worker cannot even be created (a policy or browser refusing it). */
-function workerOrPage(name: string, inPage: () => SearchClient): SearchClient {
+function workerOrPage(name: string, inPage: () => SearchClient & ReportsSearchBuilds): SearchClient & ReportsSearchBuilds {
   try {
     return createWorkerSearch(spawnSearchWorker(), name, inPage);
   } catch {

@@ -8,7 +8,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CalibrationState, Conversation, StoredMessage, Usage } from '../core';
 import { emptyCalibration, isWindowpaneError } from '../core';
-import type { BrowserStorage, DeletedConversation, Repository, SearchHit, WindowpaneStorage } from '../persistence';
+import type { BrowserStorage, DeletedConversation, Repository, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ModelListing, ProviderSettings, RetryInfo } from '../providers';
 import type { ListTarget, ModelListState } from './modelLists';
 import type { StorageViewState } from './storageView';
@@ -18,6 +18,7 @@ import type { PreparedImage } from '../media/fitImage';
 import type { AttachmentInfo } from './attachmentInfo';
 import type { DraftImage } from './imageActions';
 import type { ImportState } from './importState';
+import { initialSearchState, type SearchState } from './searchState';
 import type { DraftPdf } from './pdfActions';
 import type { ReadPdf } from '../media/pdfResult';
 
@@ -84,7 +85,7 @@ export interface Notice {
 
 export type NoticeSection = 'storage';
 
-export interface AppState {
+export interface AppState extends SearchState {
   status: 'loading' | 'ready' | 'failed';
   /** Why storage could not be opened or is no longer usable (the app still works in memory for this visit). */
   storageProblem?: string;
@@ -107,8 +108,6 @@ export interface AppState {
   /** Usage the provider reported for the last request, by conversation id. */
   lastUsage: Record<string, Usage>;
   notices: Notice[];
-  query: string;
-  searchHits: SearchHit[] | null;
   settingsOpen: boolean;
   /** What is typed in the composer, so the gauge can count it before it is sent. */
   draft: string;
@@ -146,8 +145,7 @@ export const initialState = (): AppState => ({
   toolRun: null,
   lastUsage: {},
   notices: [],
-  query: '',
-  searchHits: null,
+  ...initialSearchState(),
   settingsOpen: false,
   draft: '',
   attachments: {},

@@ -132,8 +132,16 @@ export async function undoDelete(rt: Runtime, id: string, section?: NoticeSectio
   }
 }
 
-/** Filters the sidebar by title and message text; results of a query typed over since are dropped. */
+/** How many searches each runtime has asked: only the latest one's hits are shown. */
+const searchesAsked = new WeakMap<Runtime, number>();
+
+/**
+ * Filters the sidebar by title and message text; results of a query typed over since are
+ * dropped, and so are those of an earlier asking of the same query (see followSearchBuilds).
+ */
 export async function search(rt: Runtime, query: string): Promise<void> {
+  const asked = (searchesAsked.get(rt) ?? 0) + 1;
+  searchesAsked.set(rt, asked);
   rt.store.setState({ query });
   if (!query.trim()) {
     rt.store.setState({ searchHits: null });
@@ -141,7 +149,7 @@ export async function search(rt: Runtime, query: string): Promise<void> {
   }
   try {
     const hits = await repo(rt).searchConversations(query, { limit: 100 });
-    if (rt.store.getState().query === query) rt.store.setState({ searchHits: hits });
+    if (rt.store.getState().query === query && searchesAsked.get(rt) === asked) rt.store.setState({ searchHits: hits });
   } catch (error) {
     reportError(rt, error, 'search');
   }

@@ -1,13 +1,14 @@
 /**
  * Startup and what other tabs change: open storage (or, when IndexedDB cannot open, an
  * in-memory stand-in), load settings and conversation metadata, reopen this tab's
- * conversation, and re-read exactly what another tab wrote.
+ * conversation, re-read exactly what another tab wrote, and show the search index being built.
  */
 import type { Conversation } from '../core';
 import { openMemoryStorage, requestPersistentStorage, type StorageChange, type WindowpaneStorage } from '../persistence';
 import { notify, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
 import { followLeaf, settleLeaf, shownLeaf } from './branches';
 import { loadCalibration } from './calibration';
+import { search } from './conversationActions';
 import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
 import { selectConversation } from './conversationActions';
 import { contextFor } from './planning';
@@ -33,6 +34,19 @@ function storageEvents(rt: Runtime) {
   };
 }
 
+/**
+ * Shows each full build of the search index (keeping it up to date with each change is
+ * none) and, when one ends, asks the open query again, so hits found while it ran are
+ * completed by those it indexed since.
+ */
+function followSearchBuilds(rt: Runtime, storage: WindowpaneStorage): void {
+  storage.watchSearchBuild((progress) => {
+    const { searchIndexing, query } = rt.store.getState();
+    rt.store.setState({ searchIndexing: progress });
+    if (progress === null && searchIndexing !== null && query.trim()) void search(rt, query);
+  });
+}
+
 /** IndexedDB could not open: the visit goes on in memory, and the user is told that nothing will be kept. */
 async function goOnInMemory(rt: Runtime, problem: string): Promise<void> {
   const memory = await openMemoryStorage({ now: rt.deps.now, newId: rt.deps.newId });
@@ -54,6 +68,7 @@ export async function hydrate(rt: Runtime): Promise<void> {
   }
   rt.storage = storage;
   rt.repository = storage.repository;
+  followSearchBuilds(rt, storage);
   rt.repositoryOpened(storage.repository);
   const repository = storage.repository;
   try {

@@ -114,6 +114,7 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 
 export type { AppState, AttachmentInfo, Notice, Runtime } from './appStore';
 export type { ImportState } from './importState';
+export type { SearchIndexing } from './searchState';
 // The store's public surface for components: what they may read and the views they render.
 export { contextOf, holdsPdfs, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';

@@ -1,8 +1,8 @@
 /**
  * Importing data exports in real Chromium: a ChatGPT .zip by the Import button, a Claude
  * .zip dropped on the window (while a file dropped on the composer is still attached), a
- * large import shown with progress and cancelled midway keeping whole conversations, and a
- * search finding an imported message.
+ * large import shown with progress and cancelled midway keeping whole conversations, a
+ * search finding an imported message, and the search index, lost, shown being rebuilt.
  */
 import { strToU8, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
@@ -58,6 +58,36 @@ function storedCounts(page: Page): Promise<Record<string, number>> {
         };
       }),
   );
+}
+
+/** The saved search index: how many messages it holds (-1: none saved), or `remove` deletes it, as a lost one would be. */
+function savedSearchIndex(page: Page, remove = false): Promise<number> {
+  return page.evaluate(
+    (remove) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('windowpane');
+        open.onsuccess = () => {
+          const tx = open.result.transaction('searchIndex', remove ? 'readwrite' : 'readonly');
+          const request = remove ? tx.objectStore('searchIndex').delete('messages') : tx.objectStore('searchIndex').get('messages');
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve((request.result as { messageCount?: number } | undefined)?.messageCount ?? -1);
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    remove,
+  );
+}
+
+/** Runs in the page before the app: each text the sidebar's search status shows is kept in `searchStatusSeen`. */
+function recordSearchStatus() {
+  const seen: string[] = [];
+  (window as unknown as { searchStatusSeen: string[] }).searchStatusSeen = seen;
+  new MutationObserver(() => {
+    const text = document.querySelector('nav [role=status]')?.textContent ?? '';
+    if (text && seen.at(-1) !== text) seen.push(text);
+  }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
 describe('importing data exports in Chromium', () => {
@@ -148,6 +178,21 @@ describe('importing data exports in Chromium', () => {
       const hit = page.getByRole('navigation', { name: 'Conversations' }).locator('.conversation-link').filter({ hasText: 'ChatGPT conversation 7' });
       await hit.waitFor();
       expect(await hit.textContent()).toContain('quartzite lighthouse');
+
+      // A lost index is rebuilt on the next visit, and the sidebar says so while it is.
+      const stored = counts.reduce((sum, n) => sum + n, 0);
+      await expect.poll(() => savedSearchIndex(page), { timeout: 20_000 }).toBe(stored);
+      await savedSearchIndex(page, true);
+      await page.addInitScript(recordSearchStatus);
+      await page.reload();
+      const status = page.getByRole('navigation', { name: 'Conversations' }).getByRole('status');
+      await page.waitForFunction(() => (window as unknown as { searchStatusSeen: string[] }).searchStatusSeen.length > 0, undefined, { timeout: 20_000 });
+      await status.waitFor({ state: 'detached' });
+      const seen = await page.evaluate(() => (window as unknown as { searchStatusSeen: string[] }).searchStatusSeen);
+      expect(seen[0]).toMatch(new RegExp(`^Indexing messages for search… [\\d,]+ of ${stored.toLocaleString('en-US')}$`));
+      expect(await status.count()).toBe(0);
+      await page.getByRole('searchbox', { name: 'Search conversations' }).fill('quartzite lighth');
+      await hit.waitFor();
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StoredMessage } from '../../src/core';
 import { createRepository } from '../../src/persistence/repository';
 import { createWorkerSearch, serveSearchRequests, type SearchReply, type SearchRequest, type SearchWorkerPort } from '../../src/persistence/searchClient';
 import { createSearchEngine } from '../../src/persistence/searchIndex';
@@ -57,3 +58,71 @@ describe('the search Worker client', () => {
     search.close();
   });
 });
+
+/** Stores `count` messages, all about otters, without indexing them: more than one read of the index's build. */
+async function seedOtters(db: WindowpaneDb, count: number): Promise<void> {
+  const messages: StoredMessage[] = Array.from({ length: count }, (_, i) => ({
+    id: `otter-${String(i).padStart(5, '0')}`,
+    conversationId: 'otters',
+    role: 'user',
+    content: [{ type: 'text', text: `Otter fact ${i}.` }],
+    seq: i,
+    parentId: null,
+    kind: 'message',
+    createdAt: 10 + i,
+    status: 'complete',
+  }));
+  const deaf = { search: async () => [], notify: () => undefined, close: () => undefined };
+  await createRepository(db, { search: deaf }).importBatch({
+    format: 'windowpane',
+    conversations: [{ conversation: { id: 'otters', title: 'Otters', createdAt: 1, updatedAt: 2, messageCount: count }, messages }],
+  });
+}
+
+describe('the search Worker client reporting a build', () => {
+  it('passes on the progress the Worker posts, a message per batch read, and the end of the build', async () => {
+    const { db } = await openTestStorage();
+    await seedOtters(db, 1200);
+    const worker = fakeWorker(db, []);
+    const posted: SearchReply[] = [];
+    const listen = worker.addEventListener.bind(worker) as (type: 'message', l: (event: MessageEvent<SearchReply>) => void) => void;
+    listen('message', ({ data }) => posted.push(data));
+    const search = createWorkerSearch(worker, 'windowpane', () => createSearchEngine(db));
+    const heard: unknown[] = [];
+    search.watchBuild((progress) => heard.push(progress));
+
+    await waitFor(() => heard.at(-1) === null);
+    const steps = [{ done: 0, total: 1200 }, { done: 500, total: 1200 }, { done: 1000, total: 1200 }, { done: 1200, total: 1200 }, null];
+    expect(heard).toEqual(steps);
+    expect(posted).toEqual(steps.map((progress) => ({ type: 'build', progress })));
+    expect(await search.search('otter fact 1199', 5)).toHaveLength(1);
+    search.close();
+  });
+
+  it('ends the Worker’s build when it fails, and reports the page’s build that takes over', async () => {
+    const { db } = await openTestStorage();
+    await seedOtters(db, 600);
+    const worker = fakeWorker(db, []);
+    const search = createWorkerSearch(worker, 'windowpane', () => createSearchEngine(db));
+    const heard: unknown[] = [];
+    search.watchBuild((progress) => {
+      heard.push(progress);
+      if (heard.length === 1) worker.fail();
+    });
+
+    await waitFor(() => heard.length >= 2);
+    expect(heard).toEqual([{ done: 0, total: 600 }, null]);
+    expect(worker.terminated).toBe(true);
+    // The page builds its own index once asked, and says so.
+    expect((await search.search('otters', 5)).map((h) => h.matchedIn)).toEqual(['title']);
+    await waitFor(() => heard.length === 6);
+    expect(heard.slice(2)).toEqual([{ done: 0, total: 600 }, { done: 500, total: 600 }, { done: 600, total: 600 }, null]);
+    search.close();
+  });
+});
+
+/** Waits for `done` to hold, checking after each macrotask. */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve));
+  expect(done()).toBe(true);
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../../src/core';
+import type { WindowpaneDb } from '../../src/persistence/db';
 import { createRepository, type NewMessage } from '../../src/persistence/repository';
 import { createSearchEngine, SEARCH_INDEX_FORMAT, SEARCH_INDEX_KEY, type SearchClient } from '../../src/persistence/searchIndex';
 import { idSequence, openTestStorage, steppingClock } from './helpers';
@@ -151,5 +152,104 @@ describe('the search index', () => {
       expect(await db.get('searchIndex', SEARCH_INDEX_KEY)).toMatchObject({ format: SEARCH_INDEX_FORMAT, messageCount: 1 });
       expect(await db.getAll('messages')).toEqual(messagesBefore);
     }
+  });
+});
+
+/** Stores a conversation "Zoo" of `count` messages, the last one about platypuses, without indexing them. */
+async function seedZoo(db: WindowpaneDb, count: number): Promise<string> {
+  const messages: StoredMessage[] = Array.from({ length: count }, (_, i) => ({
+    ...say('zoo', i === count - 1 ? 'The platypus lays eggs.' : `Animal number ${i}.`),
+    id: `zoo-${String(i).padStart(4, '0')}`,
+    seq: i,
+    parentId: i === 0 ? null : `zoo-${String(i - 1).padStart(4, '0')}`,
+    kind: 'message',
+    createdAt: 10 + i,
+    status: 'complete',
+  }));
+  const deaf: SearchClient = { search: async () => [], notify: () => undefined, close: () => undefined };
+  await createRepository(db, { search: deaf }).importBatch({
+    format: 'windowpane',
+    conversations: [{ conversation: { id: 'zoo', title: 'Zoo', createdAt: 1, updatedAt: 2, messageCount: count }, messages }],
+  });
+  return messages.at(-1)!.id;
+}
+
+describe('the search index being built', () => {
+  it('reports a build batch by batch, answers searches meanwhile from what it holds, then reports its end', async () => {
+    const { db } = await openTestStorage();
+    const platypus = await seedZoo(db, 25);
+    const engine = createSearchEngine(db, { readBatch: 10 });
+    const events: unknown[] = [];
+    const during: Array<Promise<unknown>> = [];
+    engine.watchBuild((progress) => {
+      events.push(progress);
+      if (progress?.done === 0) {
+        // Asked before any message is read: titles are indexed first, messages come later.
+        during.push(engine.search('zoo', 10).then((hits) => (events.push('zoo answered'), hits.map((h) => h.matchedIn))));
+        during.push(engine.search('platypus', 10).then((hits) => (events.push('platypus answered'), hits.length)));
+      }
+    });
+
+    await engine.start();
+    expect(await Promise.all(during)).toEqual([['title'], 0]);
+    expect(events).toEqual([
+      { done: 0, total: 25 },
+      'zoo answered',
+      'platypus answered',
+      { done: 10, total: 25 },
+      { done: 20, total: 25 },
+      { done: 25, total: 25 },
+      null,
+    ]);
+    expect((await engine.search('platypus', 10)).map((h) => h.messageId)).toEqual([platypus]);
+    engine.close();
+  });
+
+  it('reports a rebuild of an index of an older format, and a listener that comes late hears where it is', async () => {
+    const { db } = await openTestStorage();
+    await seedZoo(db, 25);
+    await db.put('searchIndex', { format: SEARCH_INDEX_FORMAT - 1, savedAt: 1, messageCount: 0, conversations: {}, index: '{}' }, SEARCH_INDEX_KEY);
+    const engine = createSearchEngine(db, { readBatch: 10 });
+    const late: unknown[] = [];
+    let unwatch: () => void = () => undefined;
+    const early = engine.watchBuild((progress) => {
+      if (progress?.done === 10) unwatch = engine.watchBuild((p) => late.push(p));
+      if (progress?.done === 20) unwatch();
+    });
+
+    await engine.start();
+    early();
+    expect(late).toEqual([{ done: 10, total: 25 }]);
+  });
+
+  it('reports no build for changes, for a saved index a few messages behind, or for one read', async () => {
+    const { db } = await openTestStorage();
+    await seedZoo(db, 25);
+    const built = createSearchEngine(db, { readBatch: 10 });
+    await built.start();
+    await built.flush();
+    built.close();
+
+    // A page that closed before saving its index: 5 messages behind, fewer than one read.
+    const deaf: SearchClient = { search: async () => [], notify: () => undefined, close: () => undefined };
+    const writer = createRepository(db, { search: deaf });
+    for (let i = 0; i < 5; i++) await writer.appendMessage(say('zoo', `Keeper note ${i}.`));
+    const engine = createSearchEngine(db, { readBatch: 10 });
+    const repository = createRepository(db, { search: engine });
+    const events: unknown[] = [];
+    engine.watchBuild((progress) => events.push(progress));
+    expect((await repository.searchConversations('keeper')).map((h) => h.conversationId)).toEqual(['zoo']);
+
+    const c = await repository.createConversation({ title: 'Aquarium' });
+    await repository.appendMessage(say(c.id, 'Seahorses.'));
+    expect((await repository.searchConversations('seahorses')).map((h) => h.conversationId)).toEqual([c.id]);
+    expect(events).toEqual([]);
+
+    const small = await openTestStorage();
+    await seedZoo(small.db, 10);
+    const one = createSearchEngine(small.db, { readBatch: 10 });
+    one.watchBuild((progress) => events.push(progress));
+    expect(await one.search('platypus', 10)).toHaveLength(1);
+    expect(events).toEqual([]);
   });
 });

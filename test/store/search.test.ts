@@ -56,4 +56,27 @@ describe('the search action', () => {
     expect(rt.store.getState().activeId).toBe(dessert);
     rt.storage?.close();
   });
+
+  it('shows the latest asking of a query when an earlier one of the same query answers after it', async () => {
+    const rt = await scriptedRuntime(provider);
+    const dessert = await sendAndSettle(rt, 'Where should we eat tonight?');
+    const real = rt.repository.searchConversations.bind(rt.repository);
+    let first = true;
+    let answerFirst: () => void = () => undefined;
+    // The first asking answers as a build had it half done (nothing found), and only after the second.
+    rt.repository.searchConversations = async (query, options) => {
+      if (!first) return real(query, options);
+      first = false;
+      await new Promise<void>((resolve) => (answerFirst = resolve));
+      return [];
+    };
+
+    const early = search(rt, 'creme');
+    await search(rt, 'creme');
+    expect(hitsOf(rt)).toEqual([[dessert, 'message']]);
+    answerFirst();
+    await early;
+    expect(hitsOf(rt)).toEqual([[dessert, 'message']]);
+    rt.storage?.close();
+  });
 });

@@ -1,0 +1,19 @@
+import type { SearchIndexing } from '../store';
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Under the search box while the search index is being built: how far it has got, and
+ * that results found meanwhile may be incomplete. Gone once the index is ready.
+ */
+export function SearchIndexingStatus({ indexing, searching }: { indexing: SearchIndexing | null; searching: boolean }) {
+  if (!indexing) return null;
+  return (
+    <div className="search-status" role="status" aria-live="polite">
+      <p>
+        Indexing messages for search… {count(indexing.done)} of {count(indexing.total)}
+      </p>
+      {searching && <p>Results may be incomplete until indexing finishes.</p>}
+    </div>
+  );
+}
