@@ -11,7 +11,12 @@ export function SearchIndexingStatus({ indexing, searching }: { indexing: Search
   return (
     <div className="search-status" role="status" aria-live="polite">
       <p>
-        Indexing messages for search… {count(indexing.done)} of {count(indexing.total)}
+        Indexing messages for search…
+        {/* The count changes every 500 messages: seen, not announced each time. */}
+        <span aria-hidden="true">
+          {' '}
+          {count(indexing.done)} of {count(indexing.total)}
+        </span>
       </p>
       {searching && <p>Results may be incomplete until indexing finishes.</p>}
     </div>

@@ -8,9 +8,8 @@ import { openMemoryStorage, requestPersistentStorage, type StorageChange, type W
 import { notify, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
 import { followLeaf, settleLeaf, shownLeaf } from './branches';
 import { loadCalibration } from './calibration';
-import { search } from './conversationActions';
 import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
-import { selectConversation } from './conversationActions';
+import { search, selectConversation } from './conversationActions';
 import { contextFor } from './planning';
 import { readOverrides, readSettings, withDefaults, type Settings } from './settings';
 
