@@ -47,14 +47,13 @@ export function conversationRead(rt: Runtime, id: string | null): Promise<void> 
  * follow when all of it is). `messageId` (a search hit) opens the branch that holds it.
  */
 export async function selectConversation(rt: Runtime, id: string, messageId?: string): Promise<void> {
-  rt.store.setState({ activeId: id });
+  rt.store.setState((s) => ({ activeId: id, opening: s.opening?.conversationId === id ? s.opening : null }));
   if (!rt.store.getState().messages[id]) {
     const reads = reading.get(rt) ?? new Map<string, Promise<unknown>>();
     reading.set(rt, reads);
     const count = rt.store.getState().conversations.find((c) => c.id === id)?.messageCount ?? 0;
     const all = (async () => {
       if (count > SHOW_NEWEST_FIRST_FROM && !messageId) {
-        // A failure here shows nothing first; the whole read that follows reports it.
         const newest = await repo(rt)
           .getNewestMessages(id, NEWEST_SHOWN_FIRST)
           .catch(() => undefined);

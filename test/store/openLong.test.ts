@@ -3,7 +3,7 @@
  * rest (with the plan) follows; nothing is sent or changed from the part read first.
  */
 import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ContentBlock, StoredMessage } from '../../src/core';
 import type { ChatProvider } from '../../src/providers';
 import type { AppState } from '../../src/store/appStore';
@@ -70,7 +70,18 @@ beforeEach(() => {
 describe('opening a long conversation', () => {
   it('shows its newest messages first, then all of them, and keeps none of the first read', async () => {
     const { rt } = await runtimeWith({ long: 1_000 });
-    const states = await statesDuring(rt, () => selectConversation(rt, 'long'));
+    // The whole read is held until the newest part shows, as it takes longer in a browser.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const getMessages = rt.repository.getMessages.bind(rt.repository);
+    vi.spyOn(rt.repository, 'getMessages').mockImplementation(async (id) => {
+      await held;
+      return getMessages(id);
+    });
+    const reading = statesDuring(rt, () => selectConversation(rt, 'long'));
+    await vi.waitFor(() => expect(rt.store.getState().opening).not.toBeNull());
+    release();
+    const states = await reading;
 
     const first = states.find((s) => s.opening !== null);
     expect(first?.opening?.conversationId).toBe('long');
@@ -95,8 +106,18 @@ describe('opening a long conversation', () => {
 
   it('drops the newest part of a conversation left before it was read', async () => {
     const { rt } = await runtimeWith({ long: 1_000, other: 400 });
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const getMessages = rt.repository.getMessages.bind(rt.repository);
+    vi.spyOn(rt.repository, 'getMessages').mockImplementation(async (id) => {
+      if (id === 'long') await held;
+      return getMessages(id);
+    });
     const opening = selectConversation(rt, 'long');
+    await vi.waitFor(() => expect(rt.store.getState().opening?.conversationId).toBe('long'));
     await selectConversation(rt, 'other');
+    expect(rt.store.getState().opening).toBeNull();
+    release();
     await opening;
     const state = rt.store.getState();
     expect(state.activeId).toBe('other');
