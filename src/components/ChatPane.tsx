@@ -74,6 +74,8 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const opening = useMemo(() => (newest ? openingRows(ctx, newest, leaf) : undefined), [ctx, newest, leaf]);
   const planned = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan)), [view.rows, view.plan]);
   const rows = opening && opening.length > 0 ? opening : planned;
+  // A conversation not read yet shows an empty transcript, not the welcome of a new chat.
+  const unread = useApp((s) => s.activeId !== null && s.messages[s.activeId] === undefined);
 
   const busy = sendingId !== null;
   const isStreamingHere = busy && sendingId === activeId;
@@ -92,6 +94,8 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
           onTogglePin={(id) => void actions.togglePin(id)}
           onSwitchVersion={(id, step) => void actions.switchVersion(id, step)}
         />
+      ) : unread ? (
+        <div className="transcript" role="log" aria-label="Transcript" aria-busy="true" />
       ) : (
         <Welcome isDemo={ctx.provider === 'demo'} onAddKey={actions.openSettings} onTry={(text) => void actions.send(activeId, text)} />
       )}

@@ -50,8 +50,19 @@ describe('opening a long conversation', { timeout: 15_000 }, () => {
       await held;
       return getMessages(id);
     });
+    let showNewest = () => undefined as void;
+    const newestHeld = new Promise<void>((resolve) => (showNewest = resolve));
+    const getNewestMessages = repository.getNewestMessages.bind(repository);
+    vi.spyOn(repository, 'getNewestMessages').mockImplementation(async (id, count) => {
+      await newestHeld;
+      return getNewestMessages(id, count);
+    });
 
     await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'A long talk' }));
+    // Nothing read yet: an empty transcript, not the welcome of a new chat.
+    expect(screen.getByRole('log', { name: 'Transcript' })).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryByRole('region', { name: 'Welcome' })).not.toBeInTheDocument();
+    showNewest();
     expect(await screen.findByText('The newest answer.')).toBeInTheDocument();
     const meter = screen.getByRole('meter', { name: 'Context usage' });
     expect(meter).toHaveAttribute('aria-busy', 'true');
