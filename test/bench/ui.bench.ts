@@ -207,6 +207,8 @@ export async function run(): Promise<Row[]> {
         .click();
       await page.getByRole('heading', { level: 1, name: `${BIG} messages` }).waitFor();
       await page.getByRole('article', { name: 'Assistant message' }).last().waitFor();
+      // Its newest messages show before all of it is read and planned: the stream starts after that.
+      await page.locator('[role="meter"][aria-busy="true"]').waitFor({ state: 'detached' });
       stream.long.push(await streamLongAnswer(page));
     }
     if (errors.length > 0) throw new Error(`the page reported errors: ${errors.join('; ')}`);
