@@ -5,7 +5,7 @@ import { AppCrashed } from './components/AppCrashed';
 import { ChatHeader } from './components/ChatHeader';
 import { ChatPane } from './components/ChatPane';
 import { ConversationFailure } from './components/ConversationFailure';
-import { DropImport } from './components/DropImport';
+import { DropFiles } from './components/DropFiles';
 import { ImportProgressBar } from './components/ImportProgressBar';
 import { Notices } from './components/Notices';
 import { ModelList } from './components/ModelList';
@@ -35,7 +35,7 @@ export function SafeApp() {
   );
 }
 
-const importFiles = (files: File[]) => void actions.importFiles(files);
+const dropFiles = (files: File[]) => void actions.dropFiles(files);
 
 export function App() {
   const searchRef = useRef<HTMLInputElement>(null);
@@ -138,7 +138,7 @@ export function App() {
           <ChatPane ref={composerRef} />
         </ErrorBoundary>
       </main>
-      <DropImport onImport={importFiles} />
+      <DropFiles onDrop={dropFiles} />
       {settingsOpen && (
         <SettingsDialog
           settings={conversation ? effectiveSettings(settings, conversationOverrides(conversation)) : settings}

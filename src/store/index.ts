@@ -49,6 +49,16 @@ function tabSession(): Storage | undefined {
   }
 }
 
+/** Images and PDFs go in the composer, to be sent with the next message; other files are attached for read_attachment. */
+async function attachFiles(rt: Runtime, conversationId: string | null, files: readonly File[]): Promise<void> {
+  const pictures = files.filter(images.isImageFile);
+  const documents = files.filter((file) => !images.isImageFile(file) && pdfs.isPdfFile(file));
+  const others = files.filter((file) => !images.isImageFile(file) && !pdfs.isPdfFile(file));
+  if (pictures.length > 0) await images.addDraftImages(rt, pictures);
+  if (documents.length > 0) await pdfs.addDraftPdfs(rt, documents);
+  if (others.length > 0) await attachments.attachFiles(rt, conversationId, others);
+}
+
 /** Everything a component may call, bound to one runtime. */
 export function bindActions(rt: Runtime) {
   return {
@@ -78,14 +88,13 @@ export function bindActions(rt: Runtime) {
     togglePin: (messageId: string) => messages.togglePin(rt, messageId),
     switchVersion: (messageId: string, step: -1 | 1) => branches.switchVersion(rt, messageId, step),
     setDraft: (text: string) => rt.store.setState({ draft: text }),
-    /** Images and PDFs go in the composer, to be sent with the next message; other files are attached for read_attachment. */
-    attachFiles: async (conversationId: string | null, files: readonly File[]) => {
-      const pictures = files.filter(images.isImageFile);
-      const documents = files.filter((file) => !images.isImageFile(file) && pdfs.isPdfFile(file));
-      const others = files.filter((file) => !images.isImageFile(file) && !pdfs.isPdfFile(file));
-      if (pictures.length > 0) await images.addDraftImages(rt, pictures);
-      if (documents.length > 0) await pdfs.addDraftPdfs(rt, documents);
-      if (others.length > 0) await attachments.attachFiles(rt, conversationId, others);
+    attachFiles: (conversationId: string | null, files: readonly File[]) => attachFiles(rt, conversationId, files),
+    /** Files dropped on the window: exports (.json, .zip) are imported, the rest attached as the composer attaches them. */
+    dropFiles: async (files: readonly File[]) => {
+      const exports = files.filter(transfer.isExportFile);
+      const others = files.filter((file) => !transfer.isExportFile(file));
+      if (others.length > 0) await attachFiles(rt, rt.store.getState().activeId, others);
+      if (exports.length > 0) await transfer.importFiles(rt, exports);
     },
     removeDraftPdf: (id: string) => pdfs.removeDraftPdf(rt, id),
     addImages: (files: readonly File[]) => images.addDraftImages(rt, files),
@@ -126,6 +135,7 @@ export { ADDITIONS, additionsFor, resetToOwnRule, type Addition } from './strate
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';
+export { isExportFile } from './transferActions';
 export type { DraftImage } from './imageActions';
 export type { DraftPdf } from './pdfActions';
 export { storageViewOf, type StorageRow, type StorageView } from './storageView';

@@ -91,6 +91,11 @@ const runs = new WeakMap<Runtime, ImportRun>();
  * given while an import runs wait their turn. Each ends with a notice of what it added; at
  * the end the first conversation imported is opened, unless another was opened meanwhile.
  */
+/** Whether a file is one Import reads (a .json or .zip export), by its name or type. */
+export function isExportFile(file: Pick<File, 'name' | 'type'>): boolean {
+  return /\.(json|zip)$/i.test(file.name) || ['application/json', 'application/zip', 'application/x-zip-compressed'].includes(file.type);
+}
+
 export async function importFiles(rt: Runtime, files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
   if (rt.inMemory) {

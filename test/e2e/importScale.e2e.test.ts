@@ -100,7 +100,7 @@ describe('importing data exports in Chromium', () => {
     await browser?.close();
   });
 
-  it('imports a ChatGPT .zip by Import (another tab lists it) and a Claude .zip dropped on the window; the composer still takes its own drops', async () => {
+  it('imports a ChatGPT .zip by Import (another tab lists it) and a Claude .zip dropped on the window; other files dropped are attached', async () => {
     const { context, page, errors } = await newPage(browser);
     try {
       page.setDefaultTimeout(20_000);
@@ -128,6 +128,19 @@ describe('importing data exports in Chromium', () => {
       // A text file dropped on the composer is attached, not imported.
       await dropFile(page, 'form.composer', { name: 'notes.txt', type: 'text/plain', bytes: Buffer.from('some notes') });
       await page.getByRole('list', { name: 'Attached files' }).getByText('notes.txt').waitFor();
+      // A picture dropped anywhere else goes with the next message too: the hint says so, and nothing is imported.
+      const photo = await page.evaluate(async () => {
+        const canvas = new OffscreenCanvas(640, 480);
+        const g = canvas.getContext('2d')!;
+        g.fillStyle = '#2563eb';
+        g.fillRect(0, 0, 640, 480);
+        return [...new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer())];
+      });
+      await dropFile(page, 'main', { name: 'photo.png', type: 'image/png', bytes: Buffer.from(photo) }, async () => {
+        await page.getByText('Drop to add to your next message').waitFor();
+      });
+      await page.getByRole('list', { name: 'Images to send' }).getByRole('listitem').first().waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('list', { name: 'Images to send' }).textContent()).toContain('photo.png');
       expect(await page.getByRole('alert').count()).toBe(0);
       expect(errors).toEqual([]);
     } finally {
