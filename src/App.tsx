@@ -14,6 +14,7 @@ import { Sidebar } from './components/Sidebar';
 import { StorageSection } from './components/StorageSection';
 import type { ProviderId } from './core';
 import { actions, activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFor, modelPickerIn, useApp, type AppState } from './store';
+import { loadMarkdown } from './components/LazyMarkdown';
 
 /** The Settings dialog's models for a provider: the registry's, then what its endpoint at `baseUrl` listed. */
 function modelsIn(state: Pick<AppState, 'modelLists' | 'settings'>) {
@@ -59,6 +60,17 @@ export function App() {
   useEffect(() => {
     void actions.hydrate();
   }, []);
+
+  // With conversations to open, the Markdown renderer is loaded while the page is idle, so the
+  // first one opened shows formatted at once rather than as plain text for a moment.
+  const hasHistory = conversations.length > 0;
+  useEffect(() => {
+    if (status !== 'ready' || !hasHistory) return;
+    const load = () => void loadMarkdown().catch(() => undefined); // a failure shows when a message renders
+    if (typeof requestIdleCallback !== 'function') return load();
+    const id = requestIdleCallback(load, { timeout: 3_000 });
+    return () => cancelIdleCallback(id);
+  }, [status, hasHistory]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {

@@ -6,8 +6,8 @@ import { MessageDocuments } from './MessageDocuments';
 import { MessageImages } from './MessageImages';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
+import { LazyMarkdown } from './LazyMarkdown';
 
-const Markdown = lazy(() => import('./Markdown'));
 const PlainTextWithMath = lazy(() => import('./PlainTextWithMath'));
 
 export interface MessageViewProps {
@@ -142,7 +142,7 @@ export const MessageView = memo(function MessageView({
               )
             ) : (
               <Suspense fallback={<p className="plain">{text}</p>}>
-                <Markdown text={shownText} />
+                <LazyMarkdown text={shownText} />
               </Suspense>
             ))}
           {blocks

@@ -1,8 +1,7 @@
-import { lazy, memo, Suspense } from 'react';
+import { memo, Suspense } from 'react';
 import type { StoredMessage } from '../core';
 import { messageText } from '../core';
-
-const Markdown = lazy(() => import('./Markdown'));
+import { LazyMarkdown } from './LazyMarkdown';
 
 export interface SummaryMessageProps {
   message: StoredMessage;
@@ -27,7 +26,7 @@ export const SummaryMessage = memo(function SummaryMessage({ message, onRegenera
           </span>
         </summary>
         <Suspense fallback={<p className="plain">{body}</p>}>
-          <Markdown text={body} />
+          <LazyMarkdown text={body} />
         </Suspense>
       </details>
       {onRegenerate && (
