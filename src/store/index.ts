@@ -97,7 +97,6 @@ export function bindActions(rt: Runtime) {
       if (exports.length > 0) await transfer.importFiles(rt, exports);
     },
     removeDraftPdf: (id: string) => pdfs.removeDraftPdf(rt, id),
-    addImages: (files: readonly File[]) => images.addDraftImages(rt, files),
     removeDraftImage: (id: string) => images.removeDraftImage(rt, id),
     readImage: (fileId: string) => images.readImage(rt, fileId),
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
