@@ -70,8 +70,8 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
     return { view: chatView(ctx, messages, plan, lastUsage, draftCount, tree), problem };
   }, [ctx, messages, draftCount, lastUsage, tree]);
   // A long conversation being read shows its newest messages first, read-only, with the gauge counting.
-  const newest = useApp((s) => (s.opening && s.opening.conversationId === s.activeId && !s.messages[s.opening.conversationId] ? s.opening.newest : undefined));
-  const opening = useMemo(() => (newest ? openingRows(ctx, newest, leaf) : undefined), [ctx, newest, leaf]);
+  const reading = useApp((s) => (s.opening && s.opening.conversationId === s.activeId && !s.messages[s.opening.conversationId] ? s.opening : undefined));
+  const opening = useMemo(() => (reading ? openingRows(ctx, reading.newest, reading.leafId) : undefined), [ctx, reading]);
   const planned = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan)), [view.rows, view.plan]);
   const rows = opening && opening.length > 0 ? opening : planned;
   // A conversation not read yet shows an empty transcript, not the welcome of a new chat.

@@ -97,7 +97,7 @@ export interface AppState extends SearchState {
   /** Messages of conversations that have been opened (every branch), by conversation id. */
   messages: Record<string, StoredMessage[]>;
   /** The newest messages of a long conversation being opened, shown (read-only) until all of it is read. */
-  opening: { conversationId: string; newest: StoredMessage[] } | null;
+  opening: { conversationId: string; newest: StoredMessage[]; leafId?: string } | null;
   /** The last message of the branch this tab shows, by conversation id (see branches.ts). */
   branchLeaf: Record<string, string>;
   streaming: StreamingState | null;

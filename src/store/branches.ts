@@ -116,6 +116,16 @@ function readTabLeaves(rt: Runtime): Map<string, string> {
   return leaves;
 }
 
+/**
+ * The leaf a conversation being opened will show, before its messages are read: this tab's
+ * own, else the one it showed before a reload, else the one stored with the conversation.
+ * Unchecked: it may name no message of the conversation.
+ */
+export function leafToOpen(rt: Runtime, conversationId: string): string | undefined {
+  const state = rt.store.getState();
+  return state.branchLeaf[conversationId] ?? readTabLeaves(rt).get(conversationId) ?? leafOf(state, conversationId);
+}
+
 /** The leaf this tab remembered for the conversation, when it names one of that conversation's messages. */
 function tabLeafIn(rt: Runtime, tree: ConversationTree, conversationId: string): string | undefined {
   const leaf = readTabLeaves(rt).get(conversationId);

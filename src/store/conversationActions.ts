@@ -1,6 +1,6 @@
 /** The conversation list and settings: open, rename, delete with Undo, search, save settings. */
 import { dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, type NoticeSection, type Runtime } from './appStore';
-import { settleLeaf, showBranchHolding } from './branches';
+import { leafToOpen, settleLeaf, showBranchHolding } from './branches';
 import type { ConversationOverrides, Settings } from './settings';
 
 /** Starts an empty conversation and opens it. Stored on the first message, not before. */
@@ -58,7 +58,7 @@ export async function selectConversation(rt: Runtime, id: string, messageId?: st
           .getNewestMessages(id, NEWEST_SHOWN_FIRST)
           .catch(() => undefined);
         const s = rt.store.getState();
-        if (newest && s.activeId === id && !s.messages[id]) rt.store.setState({ opening: { conversationId: id, newest } });
+        if (newest && s.activeId === id && !s.messages[id]) rt.store.setState({ opening: { conversationId: id, newest, leafId: leafToOpen(rt, id) } });
       }
       return repo(rt).getMessages(id);
     })();

@@ -97,6 +97,37 @@ describe('opening a long conversation', () => {
     expect(states[whole]!.opening).toBeNull();
   });
 
+  it('shows first the branch this tab showed before a reload, when its end is among the newest messages', async () => {
+    const { rt } = await runtimeWith({ long: 1_000 });
+    // A second version of the last answer, stored after it; the conversation record still names the first.
+    const second: StoredMessage = { ...longConversation('long', 1_000).at(-1)!, id: 'long-999b', seq: 1_000, content: [text('Second version.')] };
+    await rt.repository.restoreConversation({
+      conversation: { ...rt.store.getState().conversations[0]!, messageCount: 1_001 },
+      messages: [...longConversation('long', 1_000), second],
+      attachments: [],
+      files: [],
+    });
+    const session = new Map([['windowpane:shown-leaves', JSON.stringify({ long: 'long-999b' })]]);
+    rt.deps = {
+      ...rt.deps,
+      session: { getItem: (k) => session.get(k) ?? null, setItem: (k, v) => void session.set(k, v), removeItem: (k) => void session.delete(k) },
+    };
+    rt.store.setState((s) => ({ conversations: s.conversations.map((c) => ({ ...c, messageCount: 1_001 })) }));
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const getMessages = rt.repository.getMessages.bind(rt.repository);
+    vi.spyOn(rt.repository, 'getMessages').mockImplementation(async (id) => {
+      await held;
+      return getMessages(id);
+    });
+    const opened = selectConversation(rt, 'long');
+    await vi.waitFor(() => expect(rt.store.getState().opening).not.toBeNull());
+    const rows = openingRows(contextFor(rt, 'long'), rt.store.getState().opening!.newest, rt.store.getState().opening!.leafId);
+    expect(rows.map((row) => row.key).slice(-2)).toEqual(['long-998', 'long-999b']);
+    release();
+    await opened;
+  });
+
   it('reads a short conversation in one go', async () => {
     const { rt } = await runtimeWith({ short: 30 });
     const states = await statesDuring(rt, () => selectConversation(rt, 'short'));
