@@ -531,8 +531,12 @@ describe('search', () => {
     const filler = await repository.createConversation({ title: 'Filler' });
     for (let i = 0; i < 600; i++) await repository.appendMessage(userText(filler.id, `filler ${i}`));
     await repository.appendMessage(userText(id, `${'a'.repeat(300)} needle ${'b'.repeat(300)}`));
-    const [hit] = await repository.searchConversations('NEEDLE');
-    expect(hit!.conversationId).toBe(id);
+    // The first search builds the index; over 500 messages it answers from what is indexed so far, so ask until the build is done.
+    let hit: Awaited<ReturnType<Repository['searchConversations']>>[number] | undefined;
+    await vi.waitFor(async () => {
+      [hit] = await repository.searchConversations('NEEDLE');
+      expect(hit?.conversationId).toBe(id);
+    });
     expect(hit!.snippet).toBe(`…${'a'.repeat(39)} needle ${'b'.repeat(113)}…`);
   });
 });
