@@ -33,6 +33,8 @@ export interface ConversationListProps {
   onQueryChange: (query: string) => void;
   /** What search says of itself, under the search box (the index being built). */
   searchStatus?: React.ReactNode;
+  /** The search index is still being built: a search that finds nothing may find it later. */
+  indexing?: boolean;
   onNew: () => void;
   onSelect: (id: string) => void;
   onRename: (id: string, title: string) => void;
@@ -56,7 +58,7 @@ function observeListRect(instance: Virtualizer<HTMLUListElement, Element>, cb: (
  * page), so the keyboard moves between conversations with the arrow keys, Home and End.
  */
 export const ConversationList = forwardRef<HTMLInputElement, ConversationListProps>(function ConversationList(
-  { items, activeId, query, onQueryChange, searchStatus, onNew, onSelect, onRename, onDelete, footer },
+  { items, activeId, query, onQueryChange, searchStatus, indexing, onNew, onSelect, onRename, onDelete, footer },
   searchRef,
 ) {
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -112,7 +114,11 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
         onChange={(e) => onQueryChange(e.target.value)}
       />
       {searchStatus}
-      {items.length === 0 && <p className="muted empty-list">{query ? 'No conversation matches.' : 'No conversations yet.'}</p>}
+      {items.length === 0 && (
+        <p className="muted empty-list">
+          {query ? (indexing ? 'Nothing found in what is indexed so far.' : 'No conversation matches.') : 'No conversations yet.'}
+        </p>
+      )}
       <ul ref={listRef} className="conversation-list" hidden={items.length === 0}>
         <li aria-hidden="true" className="conversation-spacer" style={{ height: virtualizer.getVirtualItems()[0]?.start ?? 0 }} />
         {virtualizer.getVirtualItems().map((row) => {

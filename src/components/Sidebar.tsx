@@ -35,6 +35,7 @@ export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, sea
       query={query}
       onQueryChange={(q) => void actions.search(q)}
       searchStatus={<SearchIndexingStatus indexing={indexing} searching={hits !== null} />}
+      indexing={indexing !== null}
       onNew={actions.newChat}
       // A hit in a message opens the branch that holds it.
       onSelect={(id) => void actions.selectConversation(id, hits?.find((h) => h.conversationId === id)?.messageId)}

@@ -61,6 +61,12 @@ describe('the search index being built', () => {
     expect(status).toHaveTextContent('Indexing messages for search… 41,500 of 200,000');
     expect(status).toHaveTextContent(/incomplete/);
 
+    // Nothing found while the index is built says it may be found later.
+    await user.type(within(nav).getByRole('searchbox', { name: 'Search conversations' }), 'zzq');
+    expect(await within(nav).findByText('Nothing found in what is indexed so far.')).toBeInTheDocument();
+    await user.type(within(nav).getByRole('searchbox', { name: 'Search conversations' }), '{Backspace}{Backspace}{Backspace}');
+    await within(nav).findByText('drift', { selector: 'mark' });
+
     const before = asked.length;
     report(null);
     expect(within(nav).queryByRole('status')).toBeNull();
