@@ -63,6 +63,21 @@ async function statesDuring(rt: Awaited<ReturnType<typeof runtimeWith>>['rt'], r
   return states;
 }
 
+/**
+ * Holds the whole read of `id` (of every conversation when none is named) until `release`
+ * is called, as a long conversation's whole read takes longer in a browser than its newest part.
+ */
+function holdWholeRead(rt: Awaited<ReturnType<typeof runtimeWith>>['rt'], id?: string): { release: () => void } {
+  let release = () => undefined as void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const getMessages = rt.repository.getMessages.bind(rt.repository);
+  vi.spyOn(rt.repository, 'getMessages').mockImplementation(async (conversationId) => {
+    if (id === undefined || conversationId === id) await held;
+    return getMessages(conversationId);
+  });
+  return { release };
+}
+
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
 });
@@ -70,14 +85,7 @@ beforeEach(() => {
 describe('opening a long conversation', () => {
   it('shows its newest messages first, then all of them, and keeps none of the first read', async () => {
     const { rt } = await runtimeWith({ long: 1_000 });
-    // The whole read is held until the newest part shows, as it takes longer in a browser.
-    let release = () => undefined as void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const getMessages = rt.repository.getMessages.bind(rt.repository);
-    vi.spyOn(rt.repository, 'getMessages').mockImplementation(async (id) => {
-      await held;
-      return getMessages(id);
-    });
+    const { release } = holdWholeRead(rt);
     const reading = statesDuring(rt, () => selectConversation(rt, 'long'));
     await vi.waitFor(() => expect(rt.store.getState().opening).not.toBeNull());
     release();
@@ -113,13 +121,7 @@ describe('opening a long conversation', () => {
       session: { getItem: (k) => session.get(k) ?? null, setItem: (k, v) => void session.set(k, v), removeItem: (k) => void session.delete(k) },
     };
     rt.store.setState((s) => ({ conversations: s.conversations.map((c) => ({ ...c, messageCount: 1_001 })) }));
-    let release = () => undefined as void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const getMessages = rt.repository.getMessages.bind(rt.repository);
-    vi.spyOn(rt.repository, 'getMessages').mockImplementation(async (id) => {
-      await held;
-      return getMessages(id);
-    });
+    const { release } = holdWholeRead(rt);
     const opened = selectConversation(rt, 'long');
     await vi.waitFor(() => expect(rt.store.getState().opening).not.toBeNull());
     const rows = openingRows(contextFor(rt, 'long'), rt.store.getState().opening!.newest, rt.store.getState().opening!.leafId);
@@ -137,13 +139,7 @@ describe('opening a long conversation', () => {
 
   it('drops the newest part of a conversation left before it was read', async () => {
     const { rt } = await runtimeWith({ long: 1_000, other: 400 });
-    let release = () => undefined as void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const getMessages = rt.repository.getMessages.bind(rt.repository);
-    vi.spyOn(rt.repository, 'getMessages').mockImplementation(async (id) => {
-      if (id === 'long') await held;
-      return getMessages(id);
-    });
+    const { release } = holdWholeRead(rt, 'long');
     const opening = selectConversation(rt, 'long');
     await vi.waitFor(() => expect(rt.store.getState().opening?.conversationId).toBe('long'));
     await selectConversation(rt, 'other');
