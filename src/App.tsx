@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useShallow } from 'zustand/react/shallow';
 import { AppCrashed } from './components/AppCrashed';
@@ -13,7 +13,8 @@ import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
 import { StorageSection } from './components/StorageSection';
 import type { ProviderId } from './core';
-import { actions, activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFor, modelPickerIn, useApp, type AppState } from './store';
+import { activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFor, modelPickerIn, type AppState } from './store';
+import { useActions, useApp } from './components/AppRuntime';
 import { loadMarkdown } from './components/LazyMarkdown';
 
 /** The Settings dialog's models for a provider: the registry's, then what its endpoint at `baseUrl` listed. */
@@ -29,6 +30,7 @@ function modelsIn(state: Pick<AppState, 'modelLists' | 'settings'>) {
 
 /** The app inside its last-resort boundary: whatever fails to render, the page is never blank. */
 export function SafeApp() {
+  const actions = useActions();
   return (
     <ErrorBoundary fallbackRender={({ error }) => <AppCrashed error={error} onExportAll={() => void actions.exportConversations('json', 'all')} />}>
       <App />
@@ -36,9 +38,9 @@ export function SafeApp() {
   );
 }
 
-const dropFiles = (files: File[]) => void actions.dropFiles(files);
-
 export function App() {
+  const actions = useActions();
+  const dropFiles = useCallback((files: File[]) => void actions.dropFiles(files), [actions]);
   const searchRef = useRef<HTMLInputElement>(null);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversations, sendingId, modelLists, importing } = useApp(
@@ -59,7 +61,7 @@ export function App() {
 
   useEffect(() => {
     void actions.hydrate();
-  }, []);
+  }, [actions]);
 
   // With conversations to open, the Markdown renderer is loaded while the page is idle, so the
   // first one opened shows formatted at once rather than as plain text for a moment.
@@ -88,7 +90,7 @@ export function App() {
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [sendingId, settingsOpen]);
+  }, [actions, sendingId, settingsOpen]);
 
   const conversation = conversations.find((c) => c.id === activeId);
   const { provider, label: modelLabel } = useApp(useShallow(activeModelIn));

@@ -3,14 +3,12 @@
  * (jsdom has no service worker): the app shows the notice and changes only when the user
  * presses Reload.
  */
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RegisterSWOptions } from 'vite-plugin-pwa/types';
-import { App } from '../src/App';
 import { watchForUpdates } from '../src/serviceWorker';
-import { actions, appRuntime } from '../src/store';
-import { resetApp } from './components/appHarness';
+import { actions, renderApp, resetApp, runtime } from './components/appHarness';
 
 /** A registerSW whose events the test fires, recording when the waiting version is told to take over. */
 function fakeRegister() {
@@ -24,7 +22,7 @@ function fakeRegister() {
   };
 }
 
-const notices = () => appRuntime.store.getState().notices.map((n) => ({ tone: n.tone, text: n.text, action: n.action?.label }));
+const notices = () => runtime.store.getState().notices.map((n) => ({ tone: n.tone, text: n.text, action: n.action?.label }));
 
 describe('offering a new version', () => {
   beforeEach(() => resetApp());
@@ -34,7 +32,7 @@ describe('offering a new version', () => {
     const { fake, register } = fakeRegister();
     const reloadPage = vi.fn();
     watchForUpdates(register, actions, reloadPage);
-    render(<App />);
+    renderApp();
     await screen.findByRole('textbox', { name: 'Message' });
 
     fake.options.onNeedRefresh?.();
@@ -72,7 +70,7 @@ describe('offering a new version', () => {
     expect(notices()).toEqual([
       { tone: 'warning', text: 'Windowpane was updated in another tab. Reload this one to keep it working with the new version.', action: 'Reload' },
     ]);
-    appRuntime.store.getState().notices[0]!.action!.run();
+    runtime.store.getState().notices[0]!.action!.run();
     expect(reloadPage).toHaveBeenCalledTimes(1);
   });
 

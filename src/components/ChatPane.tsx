@@ -1,7 +1,6 @@
 import { forwardRef, useDeferredValue, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
-  actions,
   branchOf,
   chatView,
   leafOf,
@@ -13,9 +12,9 @@ import {
   openingRows,
   pairToolResults,
   screenPlan,
-  useApp,
   type AttachmentInfo,
 } from '../store';
+import { useActions, useApp } from './AppRuntime';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
 import { TokenGauge } from './TokenGauge';
@@ -27,6 +26,7 @@ const NO_ATTACHMENTS: AttachmentInfo[] = [];
 
 /** The open conversation: transcript, gauge and composer, all reading one plan. */
 export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props, composerRef) {
+  const actions = useActions();
   const { activeId, settings, conversations, sendingId, streaming, lastUsage } = useApp(
     useShallow((s) => ({
       activeId: s.activeId,

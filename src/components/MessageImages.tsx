@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ImageBlock } from '../core';
-import { actions } from '../store';
+import { useActions } from './AppRuntime';
 import { BlobImage } from './BlobImage';
 
 /** The images a message was sent with, read from storage; one the next request leaves out is marked "not sent". */
@@ -25,6 +25,7 @@ export function MessageImages({ images, notSent }: { images: readonly ImageBlock
 }
 
 function StoredImage({ image }: { image: ImageBlock }) {
+  const actions = useActions();
   const [blob, setBlob] = useState<Blob | null | undefined>();
   useEffect(() => {
     let live = true;
@@ -32,7 +33,7 @@ function StoredImage({ image }: { image: ImageBlock }) {
     return () => {
       live = false;
     };
-  }, [image.fileId]);
+  }, [actions, image.fileId]);
   if (blob === null) return <span className="message-image-missing">The image file was deleted.</span>;
   if (!blob) return <span className="message-image-loading" role="img" aria-label={image.name} style={{ aspectRatio: `${image.width} / ${image.height}` }} />;
   return <BlobImage blob={blob} alt={image.name} className="message-image" />;

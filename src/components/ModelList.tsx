@@ -1,7 +1,8 @@
 import { useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ModelChoice } from '../core';
-import { actions, modelChoicesFor, modelListKey, useApp, type ListTarget } from '../store';
+import { modelChoicesFor, modelListKey, type ListTarget } from '../store';
+import { useActions, useApp } from './AppRuntime';
 
 /** What the Settings dialog hands the list: the endpoint as typed (maybe not saved yet) and its windows by model. */
 export interface ModelListSlot {
@@ -80,6 +81,7 @@ function ModelRow({ choice, onWindow }: { choice: ModelChoice; onWindow: ModelLi
  * then "Refresh"), so nothing is sent while a key is half typed; a failure is said here.
  */
 export function ModelList({ target, blocked, windows, onWindow }: ModelListSlot) {
+  const actions = useActions();
   const headingId = useId();
   // The dialog is short-lived: "listed 5 min ago" is reckoned from when it opened.
   const [openedAt] = useState(Date.now);

@@ -1,11 +1,12 @@
 import { forwardRef, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { actions, useApp } from '../store';
+import { useActions, useApp } from './AppRuntime';
 import { ConversationList, type ConversationItem } from './ConversationList';
 import { SearchIndexingStatus } from './SearchIndexingStatus';
 
 /** The conversation list bound to the store: search hits when searching, else every conversation. */
 export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, searchRef) {
+  const actions = useActions();
   const { conversations, activeId, query, hits, indexing } = useApp(
     useShallow((s) => ({ conversations: s.conversations, activeId: s.activeId, query: s.query, hits: s.searchHits, indexing: s.searchIndexing })),
   );

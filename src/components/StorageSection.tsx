@@ -1,7 +1,8 @@
 import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Notices } from './Notices';
-import { actions, formatBytes, storageViewOf, useApp, type StorageRow, type StorageView } from '../store';
+import { formatBytes, storageViewOf, type StorageRow, type StorageView } from '../store';
+import { useActions, useApp } from './AppRuntime';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const NOT_REPORTED = 'Not reported by this browser.';
@@ -23,6 +24,7 @@ function BrowserUsage({ browser, labelId }: { browser: StorageView['browser']; l
 
 /** Whether the browser keeps the data when space runs low, and the button to ask it to. */
 function Persistence({ view }: { view: StorageView }) {
+  const actions = useActions();
   const { browser, persistRequest } = view;
   let answer: ReactNode = null;
   if (persistRequest === 'denied' && !browser?.persisted) {
@@ -58,6 +60,7 @@ function Persistence({ view }: { view: StorageView }) {
 type OnFree = () => void;
 
 function ConversationRow({ row, onFree }: { row: StorageRow; onFree: OnFree }) {
+  const actions = useActions();
   return (
     <tr>
       <th scope="row">{row.title}</th>
@@ -138,6 +141,7 @@ function ConversationTable({ view, onFree }: { view: StorageView; onFree: OnFree
  * that free room at once (each with Undo). Measured when the section is opened.
  */
 export function StorageSection() {
+  const actions = useActions();
   const headingId = useId();
   const usageId = useId();
   const { state, conversations } = useApp(useShallow((s) => ({ state: s.storageView, conversations: s.conversations })));

@@ -3,13 +3,13 @@
  * one by itself: the user is told and chooses when to reload. Both notices stay until
  * acted on or dismissed.
  */
-import { notify, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
 
 const UPDATE_NOTICE = 'app-update';
 
 /** A new version is installed and waiting; `reload` switches this tab to it. */
 export function offerUpdate(rt: Runtime, reload: () => void): void {
-  notify(rt, { id: UPDATE_NOTICE, tone: 'info', text: 'A new version of Windowpane is ready.', action: { label: 'Reload', run: reload } }, 0);
+  rt.notifier.notify({ id: UPDATE_NOTICE, tone: 'info', text: 'A new version of Windowpane is ready.', action: { label: 'Reload', run: reload } }, 0);
 }
 
 /**
@@ -17,8 +17,7 @@ export function offerUpdate(rt: Runtime, reload: () => void): void {
  * lazily loaded files the new version no longer keeps): `reload` brings this tab up to date.
  */
 export function offerReloadAfterUpdate(rt: Runtime, reload: () => void): void {
-  notify(
-    rt,
+  rt.notifier.notify(
     {
       id: UPDATE_NOTICE,
       tone: 'warning',

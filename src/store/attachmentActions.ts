@@ -7,7 +7,8 @@
  */
 import { isWindowpaneError, utf8Bytes, WindowpaneError } from '../core';
 import type { AttachmentRecord } from '../persistence';
-import { notify, repo, reportError, type AttachmentInfo, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import type { AttachmentInfo } from './state';
 import { createConversationFor } from './newConversation';
 
 /** The largest file that can be attached, in bytes (5 MB): far more text than any model reads at once. */
@@ -66,9 +67,9 @@ function setAttachments(rt: Runtime, conversationId: string, list: AttachmentInf
 export async function loadAttachments(rt: Runtime, conversationId: string): Promise<void> {
   if (rt.memoryOnly.has(conversationId)) return;
   try {
-    setAttachments(rt, conversationId, (await repo(rt).listAttachments(conversationId)).map(infoOf));
+    setAttachments(rt, conversationId, (await rt.repository.listAttachments(conversationId)).map(infoOf));
   } catch (error) {
-    reportError(rt, error, 'read the attached files');
+    rt.notifier.reportError(error, 'read the attached files');
   }
 }
 
@@ -109,20 +110,26 @@ function notAttached(names: string[]): string {
 export async function attachFiles(rt: Runtime, conversationId: string | null, files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
   if (rt.inMemory) {
-    notify(rt, { tone: 'error', text: `Attaching files needs browser storage, which is unavailable in this tab. ${notAttached(files.map((f) => f.name))}` });
+    rt.notifier.notify({
+      tone: 'error',
+      text: `Attaching files needs browser storage, which is unavailable in this tab. ${notAttached(files.map((f) => f.name))}`,
+    });
     return;
   }
   const checks = await Promise.all(files.map(readTextFile));
   const problems = checks.flatMap((c) => (c.ok ? [] : [c.reason]));
   if (problems.length > 0) {
-    notify(rt, { tone: 'error', text: `${problems.length === 1 ? 'One file was' : `${problems.length} files were`} not attached. ${problems.join(' ')}` });
+    rt.notifier.notify({
+      tone: 'error',
+      text: `${problems.length === 1 ? 'One file was' : `${problems.length} files were`} not attached. ${problems.join(' ')}`,
+    });
   }
   const good = checks.filter((c) => c.ok);
   if (good.length === 0) return;
 
   const id = conversationId ?? (await createConversationFor(rt, good[0]!.name)).id;
   if (rt.memoryOnly.has(id)) {
-    notify(rt, {
+    rt.notifier.notify({
       tone: 'error',
       text: `This conversation could not be saved in browser storage, so files cannot be attached to it. ${notAttached(good.map((c) => c.name))}`,
     });
@@ -132,18 +139,21 @@ export async function attachFiles(rt: Runtime, conversationId: string | null, fi
   for (const [index, file] of good.entries()) {
     const newId = rt.deps.newId();
     try {
-      const stored = await repo(rt).addAttachment({ id: newId, conversationId: id, name: file.name, text: file.text });
+      const stored = await rt.repository.addAttachment({ id: newId, conversationId: id, name: file.name, text: file.text });
       if (stored.id !== newId) notes.push(`${file.name} is already attached.`);
       else if (stored.name !== file.name) notes.push(`A different ${file.name} is already attached, so this one was attached as ${stored.name}.`);
     } catch (error) {
       // Storage full: the files after this one would fail the same way, so one alert names them all.
       const full = isWindowpaneError(error, 'quota_exceeded');
       const rest = good.slice(index + 1).map((c) => c.name);
-      reportError(rt, full && rest.length > 0 ? new WindowpaneError('quota_exceeded', `${error.message} ${notAttached(rest)}`) : error, `attach ${file.name}`);
+      rt.notifier.reportError(
+        full && rest.length > 0 ? new WindowpaneError('quota_exceeded', `${error.message} ${notAttached(rest)}`) : error,
+        `attach ${file.name}`,
+      );
       if (full) break;
     }
   }
-  if (notes.length > 0) notify(rt, { tone: 'info', text: notes.join(' ') });
+  if (notes.length > 0) rt.notifier.notify({ tone: 'info', text: notes.join(' ') });
   await loadAttachments(rt, id);
 }
 
@@ -153,9 +163,9 @@ export async function removeAttachment(rt: Runtime, conversationId: string, atta
   if (!shown) return;
   let removed: AttachmentRecord | undefined;
   try {
-    removed = await repo(rt).removeAttachment(attachmentId);
+    removed = await rt.repository.removeAttachment(attachmentId);
   } catch (error) {
-    reportError(rt, error, `remove ${shown.name}`);
+    rt.notifier.reportError(error, `remove ${shown.name}`);
     return;
   }
   setAttachments(
@@ -165,14 +175,14 @@ export async function removeAttachment(rt: Runtime, conversationId: string, atta
   );
   if (!removed) return;
   const record = removed;
-  notify(rt, { tone: 'info', text: `Removed ${record.name}.`, action: { label: 'Undo', run: () => void undoRemove(rt, record) } }, 15000);
+  rt.notifier.notify({ tone: 'info', text: `Removed ${record.name}.`, action: { label: 'Undo', run: () => void undoRemove(rt, record) } }, 15000);
 }
 
 async function undoRemove(rt: Runtime, record: AttachmentRecord): Promise<void> {
   try {
-    await repo(rt).addAttachment(record);
+    await rt.repository.addAttachment(record);
   } catch (error) {
-    reportError(rt, error, `put ${record.name} back`);
+    rt.notifier.reportError(error, `put ${record.name} back`);
   }
   await loadAttachments(rt, record.conversationId);
 }

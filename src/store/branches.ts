@@ -8,7 +8,8 @@
  */
 import type { ConversationTree, StoredMessage } from '../core';
 import { branchMessages, buildTree, newestLeafUnder, resolveLeaf, versionStep } from '../core';
-import { repo, reportError, type AppState, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import type { AppState } from './state';
 
 // Pure memos keyed by the messages array (stored lists are replaced, never mutated), so the
 // screen, the planner and the send loop share one tree and one branch per list and leaf.
@@ -63,9 +64,9 @@ export async function showBranch(rt: Runtime, conversationId: string, leafId: st
   rt.store.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === conversationId ? { ...c, activeLeafId: leafId } : c)) }));
   if (rt.memoryOnly.has(conversationId)) return;
   try {
-    await repo(rt).setActiveLeaf(conversationId, leafId);
+    await rt.repository.setActiveLeaf(conversationId, leafId);
   } catch (error) {
-    reportError(rt, error, 'remember the branch shown');
+    rt.notifier.reportError(error, 'remember the branch shown');
   }
 }
 

@@ -4,16 +4,14 @@
  */
 import type { CalibrationState, ContextPlan } from '../core';
 import { readCalibration } from '../core';
-import { repo, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
 import { rawCounter, type TurnContext } from './turn';
 
 /** Reads the calibration saved for `modelId` into the state, once per model per runtime. */
 export async function loadCalibration(rt: Runtime, modelId: string): Promise<void> {
   if (rt.calibrationLoaded.has(modelId)) return;
   rt.calibrationLoaded.add(modelId);
-  const saved = await repo(rt)
-    .getCalibration(modelId)
-    .catch(() => undefined);
+  const saved = await rt.repository.getCalibration(modelId).catch(() => undefined);
   if (saved) {
     rt.store.setState(({ calibration }) => ({
       calibration: { version: 1, models: { ...calibration.models, ...readCalibration({ models: { [modelId]: saved } }).models } },
@@ -29,10 +27,7 @@ export function updateCalibration(rt: Runtime, modelId: string, change: (calibra
 
 async function saveCalibration(rt: Runtime, modelId: string): Promise<void> {
   const entry = rt.store.getState().calibration.models[modelId];
-  if (entry)
-    await repo(rt)
-      .setCalibration(modelId, entry)
-      .catch(() => undefined);
+  if (entry) await rt.repository.setCalibration(modelId, entry).catch(() => undefined);
 }
 
 /** The uncalibrated estimate of everything a plan sends, to compare with what the provider counted. */

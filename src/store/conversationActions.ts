@@ -1,5 +1,7 @@
 /** The conversation list and settings: open, rename, delete with Undo, search, save settings. */
-import { dismiss, notify, repo, reportError, setConversation, setMessages, SETTINGS_KEY, type NoticeSection, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import { setConversation, setMessages, type NoticeSection } from './state';
+import { SETTINGS_KEY } from './storedSettings';
 import { leafToOpen, settleLeaf, showBranchHolding } from './branches';
 import type { ConversationOverrides, Settings } from './settings';
 
@@ -54,13 +56,11 @@ export async function selectConversation(rt: Runtime, id: string, messageId?: st
     const count = rt.store.getState().conversations.find((c) => c.id === id)?.messageCount ?? 0;
     const all = (async () => {
       if (count > SHOW_NEWEST_FIRST_FROM && !messageId) {
-        const newest = await repo(rt)
-          .getNewestMessages(id, NEWEST_SHOWN_FIRST)
-          .catch(() => undefined);
+        const newest = await rt.repository.getNewestMessages(id, NEWEST_SHOWN_FIRST).catch(() => undefined);
         const s = rt.store.getState();
         if (newest && s.activeId === id && !s.messages[id]) rt.store.setState({ opening: { conversationId: id, newest, leafId: leafToOpen(rt, id) } });
       }
-      return repo(rt).getMessages(id);
+      return rt.repository.getMessages(id);
     })();
     reads.set(id, all);
     try {
@@ -71,7 +71,7 @@ export async function selectConversation(rt: Runtime, id: string, messageId?: st
       }));
     } catch (error) {
       rt.store.setState((s) => (s.opening?.conversationId === id ? { opening: null } : {}));
-      reportError(rt, error, 'open that conversation');
+      rt.notifier.reportError(error, 'open that conversation');
       return;
     } finally {
       if (reads.get(id) === all) reads.delete(id);
@@ -85,12 +85,12 @@ export async function selectConversation(rt: Runtime, id: string, messageId?: st
 export async function renameConversation(rt: Runtime, id: string, title: string): Promise<void> {
   const current = rt.store.getState().conversations.find((c) => c.id === id);
   if (!current) return;
-  setConversation(rt, { ...current, title });
+  setConversation(rt.store, { ...current, title });
   try {
-    const saved = await repo(rt).renameConversation(id, title);
-    if (saved) setConversation(rt, saved);
+    const saved = await rt.repository.renameConversation(id, title);
+    if (saved) setConversation(rt.store, saved);
   } catch (error) {
-    reportError(rt, error, 'rename the conversation');
+    rt.notifier.reportError(error, 'rename the conversation');
   }
 }
 
@@ -100,10 +100,10 @@ export async function deleteConversation(rt: Runtime, id: string, section?: Noti
   if (!conversation) return;
   rt.controllers.get(id)?.abort();
   try {
-    const deleted = await repo(rt).deleteConversation(id);
+    const deleted = await rt.repository.deleteConversation(id);
     if (deleted) rt.deleted.set(id, deleted);
   } catch (error) {
-    reportError(rt, error, 'delete the conversation', section);
+    rt.notifier.reportError(error, 'delete the conversation', section);
     return;
   }
   rt.store.setState((s) => {
@@ -111,8 +111,7 @@ export async function deleteConversation(rt: Runtime, id: string, section?: Noti
     delete messages[id];
     return { conversations: s.conversations.filter((c) => c.id !== id), messages, activeId: s.activeId === id ? null : s.activeId };
   });
-  notify(
-    rt,
+  rt.notifier.notify(
     { tone: 'info', text: `Deleted “${conversation.title}”.`, action: { label: 'Undo', run: () => void undoDelete(rt, id, section) }, section },
     15000,
   );
@@ -123,11 +122,11 @@ export async function undoDelete(rt: Runtime, id: string, section?: NoticeSectio
   if (!deleted) return;
   rt.deleted.delete(id);
   try {
-    await repo(rt).restoreConversation(deleted);
-    setConversation(rt, deleted.conversation);
-    setMessages(rt, id, () => deleted.messages);
+    await rt.repository.restoreConversation(deleted);
+    setConversation(rt.store, deleted.conversation);
+    setMessages(rt.store, id, () => deleted.messages);
   } catch (error) {
-    reportError(rt, error, 'restore the conversation', section);
+    rt.notifier.reportError(error, 'restore the conversation', section);
   }
 }
 
@@ -147,19 +146,19 @@ export async function search(rt: Runtime, query: string): Promise<void> {
     return;
   }
   try {
-    const hits = await repo(rt).searchConversations(query, { limit: 100 });
+    const hits = await rt.repository.searchConversations(query, { limit: 100 });
     if (rt.store.getState().query === query && searchesAsked.get(rt) === asked) rt.store.setState({ searchHits: hits });
   } catch (error) {
-    reportError(rt, error, 'search');
+    rt.notifier.reportError(error, 'search');
   }
 }
 
 /** Saves settings globally, or as overrides of the open conversation. */
 export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' | 'conversation'): Promise<void> {
   // A send refused for the settings saved before is answered by these: the chat says again if they still cannot be used.
-  dismiss(rt, 'cannot-plan');
+  rt.notifier.dismiss('cannot-plan');
   const state = rt.store.getState();
-  const repository = repo(rt);
+  const repository = rt.repository;
   if (scope === 'conversation' && state.activeId) {
     const conversation = state.conversations.find((c) => c.id === state.activeId);
     if (!conversation) return;
@@ -173,13 +172,13 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
     // Keys and base URLs are per provider, windows given by model are per model, and tools apply to every conversation:
     // never per conversation.
     const settings = { ...state.settings, apiKeys: next.apiKeys, baseUrls: next.baseUrls, tools: next.tools, modelWindows: next.modelWindows };
-    setConversation(rt, { ...conversation, overrides: overrides as Record<string, unknown> });
+    setConversation(rt.store, { ...conversation, overrides: overrides as Record<string, unknown> });
     rt.store.setState({ settings, settingsOpen: false });
     try {
       await repository.setConversationOverrides(conversation.id, overrides as Record<string, unknown>);
       await repository.setSetting(SETTINGS_KEY, settings);
     } catch (error) {
-      reportError(rt, error, 'save the settings');
+      rt.notifier.reportError(error, 'save the settings');
     }
     return;
   }
@@ -187,6 +186,6 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
   try {
     await repository.setSetting(SETTINGS_KEY, next);
   } catch (error) {
-    reportError(rt, error, 'save the settings');
+    rt.notifier.reportError(error, 'save the settings');
   }
 }

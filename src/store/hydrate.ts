@@ -5,13 +5,15 @@
  */
 import type { Conversation } from '../core';
 import { openMemoryStorage, requestPersistentStorage, type StorageChange, type WindowpaneStorage } from '../persistence';
-import { notify, reportError, setConversation, setMessages, SETTINGS_KEY, upsertMessage, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import { setConversation, setMessages, upsertMessage } from './state';
 import { followLeaf, settleLeaf, shownLeaf } from './branches';
 import { loadCalibration } from './calibration';
 import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
 import { search, selectConversation } from './conversationActions';
 import { contextFor } from './planning';
-import { readOverrides, readSettings, withDefaults, type Settings } from './settings';
+import type { Settings } from './settings';
+import { readOverrides, readSettings, SETTINGS_KEY, withDefaults } from './storedSettings';
 
 /**
  * What the user is told when storage is held up or taken away: an older tab blocking the
@@ -29,7 +31,7 @@ function storageEvents(rt: Runtime) {
     onBlocked: (error: Error) => rt.store.setState({ storageProblem: error.message }),
     onVersionChange: () => lost('Windowpane was updated in another tab, so this tab closed its storage to let the update finish.'),
     onTerminated: () => lost('The browser closed Windowpane’s storage (site data may have been cleared).'),
-    onUnreadable: (text: string) => void notify(rt, { id: `unreadable-${text}`, tone: 'warning', text }),
+    onUnreadable: (text: string) => void rt.notifier.notify({ id: `unreadable-${text}`, tone: 'warning', text }),
   };
 }
 
@@ -62,7 +64,7 @@ export async function hydrate(rt: Runtime): Promise<void> {
     storage = await rt.deps.openStorage(storageEvents(rt));
     rt.store.setState({ storageProblem: undefined });
   } catch (error) {
-    await goOnInMemory(rt, reportError(rt, error, 'open its storage'));
+    await goOnInMemory(rt, rt.notifier.reportError(error, 'open its storage'));
     return;
   }
   rt.storage = storage;
@@ -90,12 +92,12 @@ export async function hydrate(rt: Runtime): Promise<void> {
     followOpenConversation(rt);
     await reopened;
   } catch (error) {
-    reportError(rt, error, 'read your conversations');
+    rt.notifier.reportError(error, 'read your conversations');
     rt.store.setState({ status: 'ready' });
   }
   const interrupted = storage.interrupted.length;
   if (interrupted > 0) {
-    notify(rt, {
+    rt.notifier.notify({
       tone: 'info',
       text: `${interrupted} answer${interrupted === 1 ? ' was' : 's were'} interrupted when the page closed; the partial text is kept.`,
     });
@@ -143,7 +145,7 @@ function rememberOpenConversation(rt: Runtime, id: string | null): void {
 /** Tells the user which stored settings were ignored (another version or a hand edit wrote them) and that defaults apply. */
 function noticeIgnoredSettings(rt: Runtime, key: string, where: string, ignored: readonly string[]): void {
   if (ignored.length === 0) return;
-  notify(rt, {
+  rt.notifier.notify({
     id: `ignored-${key}`,
     tone: 'info',
     text: `Some stored settings ${where} could not be used and were ignored: ${ignored.join(', ')}. The defaults apply instead.`,
@@ -169,7 +171,7 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
         return;
       }
       const conversation = await repository.getConversation(change.conversationId);
-      if (conversation) setConversation(rt, conversation);
+      if (conversation) setConversation(rt.store, conversation);
       else
         rt.store.setState((s) => ({
           conversations: s.conversations.filter((c) => c.id !== change.conversationId),
@@ -184,17 +186,17 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
         const message = await repository.getMessage(change.messageId);
         if (message) {
           const leaf = shownLeaf(rt.store.getState(), change.conversationId);
-          upsertMessage(rt, message);
+          upsertMessage(rt.store, message);
           // Another tab continuing the branch shown here: follow it, unless this tab is answering on it.
           const followed = message.kind !== 'summary' && message.parentId === leaf && rt.store.getState().sendingId !== change.conversationId;
           if (followed) followLeaf(rt, change.conversationId, message.id);
         }
       } else {
         const messages = await repository.getMessages(change.conversationId);
-        setMessages(rt, change.conversationId, () => messages);
+        setMessages(rt.store, change.conversationId, () => messages);
       }
     }
   } catch (error) {
-    reportError(rt, error, 'read a change made in another tab');
+    rt.notifier.reportError(error, 'read a change made in another tab');
   }
 }

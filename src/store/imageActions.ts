@@ -7,23 +7,11 @@
 import { IMAGE_MEDIA_TYPES, type ImageBlock } from '../core';
 import type { PreparedImage } from '../media/fitImage';
 import { blobToBase64, type FileRecord } from '../persistence';
-import { notify, repo, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import type { DraftImage } from './state';
 
 /** The largest image file taken, in bytes (30 MB); larger ones are refused before they are read. */
 export const IMAGE_MAX_INPUT_BYTES = 30 * 1024 * 1024;
-
-/** An image waiting in the composer for Send. */
-export interface DraftImage {
-  /** The id its file will be stored under. */
-  id: string;
-  name: string;
-  mediaType: string;
-  blob: Blob;
-  width: number;
-  height: number;
-  bytes: number;
-  original?: { width: number; height: number; bytes: number };
-}
 
 /** Whether `file` is an image Windowpane sends (by its type, as the browser names it). */
 export function isImageFile(file: Pick<File, 'type'>): boolean {
@@ -84,7 +72,7 @@ async function prepareAll(rt: Runtime, files: readonly File[]): Promise<void> {
     added.push(image);
   }
   if (added.length > 0) rt.store.setState((s) => ({ draftImages: [...s.draftImages, ...added] }));
-  if (problems.length > 0) notify(rt, { tone: 'error', text: problems.join(' ') });
+  if (problems.length > 0) rt.notifier.notify({ tone: 'error', text: problems.join(' ') });
 }
 
 /** Takes an image out of the composer, with Undo to put it back where it was. */
@@ -107,7 +95,7 @@ export function removeFromComposer(rt: Runtime, list: 'draftImages' | 'draftPdfs
       next.splice(Math.min(index, next.length), 0, file);
       return { [list]: next };
     });
-  notify(rt, { tone: 'info', text: `Removed ${file.name}.`, action: { label: 'Undo', run: undo } }, 15000);
+  rt.notifier.notify({ tone: 'info', text: `Removed ${file.name}.`, action: { label: 'Undo', run: undo } }, 15000);
 }
 
 /** The block a stored message keeps for a draft image. */
@@ -138,7 +126,7 @@ export async function storeDraftImages(rt: Runtime, conversationId: string, imag
     bytes: image.bytes,
     createdAt,
   }));
-  if (!rt.memoryOnly.has(conversationId)) await repo(rt).addFiles(records);
+  if (!rt.memoryOnly.has(conversationId)) await rt.repository.addFiles(records);
   else for (const record of records) rt.memoryFiles.set(record.id, record.blob);
   return images.map(imageBlockOf);
 }
@@ -148,7 +136,7 @@ export async function readImage(rt: Runtime, fileId: string): Promise<Blob | und
   const kept = rt.memoryFiles.get(fileId);
   if (kept) return kept;
   try {
-    return (await repo(rt).getFile(fileId))?.blob;
+    return (await rt.repository.getFile(fileId))?.blob;
   } catch {
     return undefined;
   }

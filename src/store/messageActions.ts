@@ -4,7 +4,7 @@
  * the old one (a sibling in the conversation's tree), shown and answered at once.
  */
 import { isUserTurn, turnStartOf } from '../core';
-import { notify, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
 import { followLeaf, shownLeaf, treeOf } from './branches';
 import { updateMessage } from './messageWrites';
 import { respond, send } from './sendPipeline';
@@ -23,7 +23,7 @@ export async function regenerate(rt: Runtime, messageId: string): Promise<void> 
   if (!target || target.role !== 'assistant' || target.kind !== 'message') return;
   const start = turnStartOf(tree, messageId);
   if (!start) {
-    notify(rt, { tone: 'info', text: 'This answer follows no message of yours, so there is nothing to answer again.' });
+    rt.notifier.notify({ tone: 'info', text: 'This answer follows no message of yours, so there is nothing to answer again.' });
     return;
   }
   const before = shownLeaf(state, conversationId);

@@ -4,7 +4,8 @@
  */
 import type { ContentBlock, StoredMessage, ToolResultBlock } from '../core';
 import type { NewMessage, StreamWriter } from '../persistence';
-import { repo, reportError, upsertMessage, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import { upsertMessage } from './state';
 import { followLeaf, shownLeaf } from './branches';
 
 /**
@@ -22,11 +23,11 @@ export async function appendMessage(rt: Runtime, input: NewMessage): Promise<Sto
 async function storeMessage(rt: Runtime, message: NewMessage): Promise<StoredMessage> {
   if (!rt.memoryOnly.has(message.conversationId)) {
     try {
-      const stored = await repo(rt).appendMessage(message);
-      upsertMessage(rt, stored);
+      const stored = await rt.repository.appendMessage(message);
+      upsertMessage(rt.store, stored);
       return stored;
     } catch (error) {
-      reportError(rt, error, 'save the message');
+      rt.notifier.reportError(error, 'save the message');
     }
   }
   // Kept in memory so nothing typed is lost; it will not survive a reload.
@@ -39,20 +40,20 @@ async function storeMessage(rt: Runtime, message: NewMessage): Promise<StoredMes
     seq: (list.at(-1)?.seq ?? -1) + 1,
     createdAt: message.createdAt ?? rt.deps.now(),
   };
-  upsertMessage(rt, stored);
+  upsertMessage(rt.store, stored);
   return stored;
 }
 
 /** Changes a stored message: shown at once, then written. */
 export async function updateMessage(rt: Runtime, message: StoredMessage, patch: Partial<StoredMessage>): Promise<StoredMessage> {
   const next = { ...message, ...patch };
-  upsertMessage(rt, next);
+  upsertMessage(rt.store, next);
   try {
-    const saved = await repo(rt).updateMessage(message.id, patch);
-    if (saved) upsertMessage(rt, saved);
+    const saved = await rt.repository.updateMessage(message.id, patch);
+    if (saved) upsertMessage(rt.store, saved);
     return saved ?? next;
   } catch (error) {
-    reportError(rt, error, 'save the message');
+    rt.notifier.reportError(error, 'save the message');
     return next;
   }
 }
@@ -60,11 +61,11 @@ export async function updateMessage(rt: Runtime, message: StoredMessage, patch: 
 /** The last write of a streamed answer, through its writer (which flushes and releases the stream's lock). */
 export async function finishMessage(rt: Runtime, message: StoredMessage, writer: StreamWriter, patch: Partial<StoredMessage>): Promise<StoredMessage> {
   const next = { ...message, ...patch };
-  upsertMessage(rt, next);
+  upsertMessage(rt.store, next);
   try {
     return (await writer.finish(patch)) ?? next;
   } catch (error) {
-    reportError(rt, error, 'save the answer');
+    rt.notifier.reportError(error, 'save the answer');
     return next;
   }
 }

@@ -7,25 +7,9 @@
  */
 import type { ListedModel, ModelInfo, ProviderId } from '../core';
 import { isWindowpaneError, listedModelInfos, readListedModels } from '../core';
-import type { ProviderSettings } from '../providers';
-import { repo, reportError, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import type { ListTarget, ModelListState } from './state';
 import { DEFAULT_BASE_URLS, type Settings } from './settings';
-
-/** One endpoint's list as the app holds it. */
-export interface ModelListState {
-  status: 'loading' | 'ready' | 'failed';
-  /** The models of the last successful listing (kept while a refresh runs or after it fails). */
-  models: ListedModel[];
-  /** Epoch ms of the last successful listing. */
-  fetchedAt?: number;
-  /** The endpoint listed more than is kept. */
-  truncated?: boolean;
-  /** Why the last listing failed, for the user. */
-  error?: string;
-}
-
-/** Where a listing goes: the provider, its key and base URL (as typed in Settings, maybe not saved yet). */
-export type ListTarget = Omit<ProviderSettings, 'model'>;
 
 /** Settings key of the stored lists. Must not change without a migration. */
 export const MODEL_LISTS_KEY = 'modelLists';
@@ -99,9 +83,9 @@ async function saveModelLists(rt: Runtime): Promise<void> {
     if (list.fetchedAt !== undefined) stored[key] = { models: list.models, fetchedAt: list.fetchedAt, truncated: list.truncated === true };
   }
   try {
-    await repo(rt).setSetting(MODEL_LISTS_KEY, stored);
+    await rt.repository.setSetting(MODEL_LISTS_KEY, stored);
   } catch (error) {
-    reportError(rt, error, 'keep the list of models');
+    rt.notifier.reportError(error, 'keep the list of models');
   }
 }
 
@@ -123,7 +107,7 @@ export function readModelLists(raw: unknown): Record<string, ModelListState> {
 /** Reads the stored lists into the state (at startup, and when another tab listed); a failure only loses the cache. */
 export async function loadModelLists(rt: Runtime): Promise<void> {
   try {
-    const stored = readModelLists(await repo(rt).getSetting(MODEL_LISTS_KEY));
+    const stored = readModelLists(await rt.repository.getSetting(MODEL_LISTS_KEY));
     // A listing running here now is newer than what is stored.
     rt.store.setState((s) => {
       const running = Object.fromEntries(Object.entries(s.modelLists).filter(([, list]) => list.status === 'loading'));

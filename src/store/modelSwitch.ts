@@ -5,7 +5,9 @@
  * model's window at once; storage follows.
  */
 import type { ProviderId } from '../core';
-import { conversationOverrides, repo, reportError, setConversation, SETTINGS_KEY, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import { setConversation } from './state';
+import { conversationOverrides, SETTINGS_KEY } from './storedSettings';
 import { loadCalibration } from './calibration';
 import { effectiveSettings, type ConversationOverrides, type Settings } from './settings';
 import { defaultModelFor } from './turn';
@@ -37,17 +39,17 @@ export async function switchModel(rt: Runtime, modelId: string): Promise<void> {
   try {
     if (conversation) {
       const next: ConversationOverrides = { ...overrides, provider, model: id, ...(explicit ? { contextWindow: 0 } : {}) };
-      setConversation(rt, { ...conversation, overrides: next as Record<string, unknown> });
+      setConversation(rt.store, { ...conversation, overrides: next as Record<string, unknown> });
       rt.store.setState({ settings: carried });
-      await repo(rt).setConversationOverrides(conversation.id, next as Record<string, unknown>);
-      if (carried !== state.settings) await repo(rt).setSetting(SETTINGS_KEY, carried);
+      await rt.repository.setConversationOverrides(conversation.id, next as Record<string, unknown>);
+      if (carried !== state.settings) await rt.repository.setSetting(SETTINGS_KEY, carried);
     } else {
       const settings: Settings = { ...carried, models: { ...carried.models, [provider]: id }, contextWindow: explicit ? 0 : carried.contextWindow };
       rt.store.setState({ settings });
-      await repo(rt).setSetting(SETTINGS_KEY, settings);
+      await rt.repository.setSetting(SETTINGS_KEY, settings);
     }
   } catch (error) {
-    reportError(rt, error, 'save the model choice');
+    rt.notifier.reportError(error, 'save the model choice');
   }
   await loadCalibration(rt, id);
 }

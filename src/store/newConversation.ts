@@ -4,7 +4,8 @@
  * those imports the other.
  */
 import type { Conversation } from '../core';
-import { repo, reportError, setConversation, setMessages, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import { setConversation, setMessages } from './state';
 
 function titleFrom(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -16,17 +17,17 @@ export async function createConversationFor(rt: Runtime, firstText: string): Pro
   const now = rt.deps.now();
   let conversation: Conversation | undefined;
   try {
-    conversation = await repo(rt).createConversation({ title: titleFrom(firstText) });
+    conversation = await rt.repository.createConversation({ title: titleFrom(firstText) });
   } catch (error) {
     // Storage is full or failing: the conversation goes on in memory, so the message typed stays on screen.
-    reportError(rt, error, 'start the conversation');
+    rt.notifier.reportError(error, 'start the conversation');
   }
   if (!conversation) {
     conversation = { id: rt.deps.newId(), title: titleFrom(firstText), createdAt: now, updatedAt: now, messageCount: 0 };
     rt.memoryOnly.add(conversation.id);
   }
-  setConversation(rt, conversation);
-  setMessages(rt, conversation.id, () => []);
+  setConversation(rt.store, conversation);
+  setMessages(rt.store, conversation.id, () => []);
   rt.store.setState({ activeId: conversation.id });
   return conversation;
 }

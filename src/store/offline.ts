@@ -5,7 +5,7 @@
  * where it was typed, and the user is told why.
  */
 import { leavesThisMachine } from '../core';
-import { dismiss, notify, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
 import { contextFor } from './planning';
 import { DEFAULT_BASE_URLS } from './settings';
 
@@ -14,14 +14,14 @@ const OFFLINE_NOTICE = 'offline';
 /** Whether a send (`asking: 'message'`) or a new answer (`'answer'`) is refused for being offline; the user is told. */
 export function refusedOffline(rt: Runtime, conversationId: string | null, asking: 'message' | 'answer'): boolean {
   if (rt.deps.isOnline?.() !== false || !needsNetwork(rt, conversationId)) {
-    dismiss(rt, OFFLINE_NOTICE);
+    rt.notifier.dismiss(OFFLINE_NOTICE);
     return false;
   }
   const text =
     asking === 'message'
       ? "You're offline, so the message was not sent. It is still in the box: send it when you're back online."
       : "You're offline, so no new answer was asked for. Try again when you're back online.";
-  notify(rt, { id: OFFLINE_NOTICE, tone: 'warning', text });
+  rt.notifier.notify({ id: OFFLINE_NOTICE, tone: 'warning', text });
   return true;
 }
 

@@ -7,7 +7,8 @@
  */
 import { estimateTextTokens, PDF_LIMITS, type AttachmentText, type DocumentBlock } from '../core';
 import type { FileRecord } from '../persistence';
-import { notify, repo, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import type { DraftPdf } from './state';
 import { shownBranch } from './branches';
 import { removeFromComposer } from './imageActions';
 import { contextFor } from './planning';
@@ -19,20 +20,6 @@ function pageTextsKept(rt: Runtime): Map<string, string[]> {
   let kept = memoryPageTexts.get(rt);
   if (!kept) memoryPageTexts.set(rt, (kept = new Map()));
   return kept;
-}
-
-/** A PDF waiting in the composer for Send. */
-export interface DraftPdf {
-  /** The id its file will be stored under. */
-  id: string;
-  name: string;
-  blob: Blob;
-  bytes: number;
-  pages: number;
-  /** Each page's extracted text, in page order. */
-  pageTexts: string[];
-  /** Estimated tokens of each page's text. */
-  pageTokens: number[];
 }
 
 /**
@@ -109,7 +96,7 @@ export async function addDraftPdfs(rt: Runtime, files: readonly File[]): Promise
     });
   }
   if (added.length > 0) rt.store.setState((s) => ({ draftPdfs: [...s.draftPdfs, ...added] }));
-  if (problems.length > 0) notify(rt, { tone: 'error', text: problems.join(' ') });
+  if (problems.length > 0) rt.notifier.notify({ tone: 'error', text: problems.join(' ') });
 }
 
 /** Takes a PDF out of the composer, with Undo to put it back where it was. */
@@ -136,7 +123,7 @@ export async function storeDraftPdfs(rt: Runtime, conversationId: string, pdfs: 
     createdAt,
     pageTexts: pdf.pageTexts,
   }));
-  if (!rt.memoryOnly.has(conversationId)) await repo(rt).addFiles(records);
+  if (!rt.memoryOnly.has(conversationId)) await rt.repository.addFiles(records);
   else
     for (const record of records) {
       rt.memoryFiles.set(record.id, record.blob);
@@ -153,7 +140,7 @@ async function pageTextsOf(rt: Runtime, fileId: string): Promise<string[] | unde
   const kept = pageTextsKept(rt).get(fileId);
   if (kept) return kept;
   try {
-    const record = await repo(rt).getFile(fileId);
+    const record = await rt.repository.getFile(fileId);
     if (!record) return undefined;
     if (Array.isArray(record.pageTexts)) return record.pageTexts;
     const read = await rt.deps.readPdf?.(record.blob);

@@ -4,18 +4,17 @@
  * provider's request, and what the user is told about it. The gauge reads the same plan.
  */
 import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, OpenAIWireMessage, StoredMessage } from '../core';
-import { fileRefsIn, placeCacheBreakpoints, planContext, requestFileBudget, resolveFileRefs, toolNamesCalled } from '../core';
+import { placeCacheBreakpoints, planContext, requestFileBudget, toolNamesCalled } from '../core';
 import type { ChatRequest } from '../providers';
-import { conversationOverrides, notify, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import { conversationOverrides } from './storedSettings';
 import { shownBranch } from './branches';
 import { buildHistory, type MediaOptions } from './history';
-import { encodeFiles } from './imageActions';
-import { pdfPageTexts } from './pdfActions';
 import { planReport } from './planReport';
 import type { Settings } from './settings';
 import { settingsProblems } from './settingsRules';
 import { turnContext, withoutImages, withoutTools, type TurnContext } from './turn';
-import type { ModelListState } from './modelLists';
+import type { ModelListState } from './state';
 
 /** What a conversation's request context is made from, all of it store state. */
 export interface ContextInputs {
@@ -168,26 +167,6 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
   };
 }
 
-/**
- * The request with its images' and PDFs' bytes filled in (or a PDF's page texts, where it
- * goes as text): only the files the plan still sends are read from storage and encoded,
- * once per request. A file that was deleted is sent as a line saying so.
- */
-export async function withFiles(rt: Runtime, request: ChatRequest): Promise<ChatRequest> {
-  const refs = fileRefsIn(request.messages);
-  if (refs.length === 0) return request;
-  const encoded = await encodeFiles(
-    rt,
-    refs.flatMap((ref) => (ref.pdf?.as === 'text' ? [] : [ref.fileId])),
-  );
-  const texts = await pdfPageTexts(
-    rt,
-    refs.flatMap((ref) => (ref.pdf?.as === 'text' ? [ref.fileId] : [])),
-  );
-  const messages: readonly { content: unknown }[] = request.messages;
-  return { ...request, messages: resolveFileRefs(messages, encoded, texts) } as ChatRequest;
-}
-
 /** Tells the user when this request leaves earlier messages out, or cannot fit at all. */
 export function announcePlan(rt: Runtime, plan: ContextPlan): void {
   const m = plan.metrics;
@@ -195,7 +174,7 @@ export function announcePlan(rt: Runtime, plan: ContextPlan): void {
   const event = [report.pruned ? `${report.pruned}.` : '', report.differs ?? '', report.compacted ?? ''].filter(Boolean).join(' ');
   if (m.overBudget) {
     const after = m.trimmed ? ' even after trimming' : '';
-    notify(rt, { id: 'over-budget', tone: 'warning', text: `This request is over its limit${after}: ${m.overBudgetReasons.join('; ')}.` });
+    rt.notifier.notify({ id: 'over-budget', tone: 'warning', text: `This request is over its limit${after}: ${m.overBudgetReasons.join('; ')}.` });
   }
   const count = m.evictedMessages;
   if (m.trimmed && count > 0) {
@@ -205,9 +184,9 @@ export function announcePlan(rt: Runtime, plan: ContextPlan): void {
     // the default's high- and low-water marks are internal and leave out the output reserve the gauge shows.
     const why = m.trigger && plan.strategy !== 'auto' ? `: ${m.trigger}` : '';
     const alsoCleared = m.clearedToolResults > 0 ? ` ${clearedPhrase(m.clearedToolResults)}.` : '';
-    notify(rt, { id: 'compaction', tone: 'info', text: `${what} ${how}${why}.${alsoCleared} They stay in the conversation. ${event}` });
+    rt.notifier.notify({ id: 'compaction', tone: 'info', text: `${what} ${how}${why}.${alsoCleared} They stay in the conversation. ${event}` });
   } else if (m.clearedToolResults > 0) {
-    notify(rt, {
+    rt.notifier.notify({
       id: 'compaction',
       tone: 'info',
       text: `${clearedPhrase(m.clearedToolResults)} to save about ${m.clearedTokens.toLocaleString('en-US')} tokens. The full output stays in the conversation. ${event}`,

@@ -8,7 +8,6 @@
  */
 import type { ContextPlan } from '../core';
 import { fileRefsIn, isWindowpaneError, tightenCalibration } from '../core';
-import { notify } from './appStore';
 import { rawEstimate, updateCalibration } from './calibration';
 import { contextFor, planFor, toolsKey } from './planning';
 import { ensureSummary } from './summaries';
@@ -78,7 +77,7 @@ function resendWithout(refusal: Refusal, turn: Turn, attempt: Attempt, error: Er
   const key = `${refusal.kind}Refused` as const;
   rt.store.setState((state) => ({ [key]: [...state[key], toolsKey(attempt.ctx)] }));
   const ctx = refusal.without(attempt.ctx);
-  notify(rt, { id: `${refusal.kind}-refused-${toolsKey(ctx)}`, tone: 'warning', text: refusal.text(error, ctx, attempt) });
+  rt.notifier.notify({ id: `${refusal.kind}-refused-${toolsKey(ctx)}`, tone: 'warning', text: refusal.text(error, ctx, attempt) });
   return { ...attempt, ctx, plan: planFor(ctx, turnHistory(turn, answerId)) };
 }
 
@@ -102,7 +101,7 @@ async function smallerAfter(turn: Turn, attempt: Attempt, counted: { promptToken
   const trimmed = Math.max(0, plan.metrics.evictedMessages - tooLarge.metrics.evictedMessages);
   // The same messages again would be refused again (`off` sends everything): give up, and the error says why.
   if (sameMessages(plan, tooLarge)) return null;
-  notify(rt, {
+  rt.notifier.notify({
     id: 'context-retry',
     tone: 'warning',
     text: `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${trimmed} more message(s) and retried.${statedLimit ? ` Set the Context window in Settings to ${statedLimit.toLocaleString('en-US')} or less to avoid this.` : ''}`,

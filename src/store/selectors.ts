@@ -1,6 +1,7 @@
 /** Small reads of the state for components, to pass to `useApp`. */
 import { MODEL_REGISTRY, modelChoices, resolveModelInfo, type ModelChoice, type ProviderId } from '../core';
-import { conversationOverrides, type AppState } from './appStore';
+import type { AppState } from './state';
+import { conversationOverrides } from './storedSettings';
 import { modelListKey, modelListOf } from './modelLists';
 import { effectiveSettings, type Settings } from './settings';
 import { defaultModelFor, explicitWindow } from './turn';

@@ -12,14 +12,15 @@ import type { ContentBlock, StoredMessage } from '../core';
 import { isWindowpaneError, observeInputTokens, reportedInputTokens } from '../core';
 import { createStreamWriter, registerFlushOnHide, type StreamWriter } from '../persistence';
 import type { ChatResult, StreamCallbacks } from '../providers';
-import { notify, repo, reportError, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
 import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
 import { shownBranch } from './branches';
 import { appendMessage, finishMessage, streamedContent } from './messageWrites';
 import { conversationRead } from './conversationActions';
 import { createConversationFor } from './newConversation';
 import { refusedOffline } from './offline';
-import { announcePlan, contextFor, planFor, screenPlan, toRequest, withFiles } from './planning';
+import { announcePlan, contextFor, planFor, screenPlan, toRequest } from './planning';
+import { withFiles } from './requestFiles';
 import { recover, type Attempt } from './recovery';
 import { storeDraftImages } from './imageActions';
 import { storeDraftPdfs } from './pdfActions';
@@ -62,7 +63,7 @@ export async function respond(rt: Runtime, conversationId: string): Promise<void
 function refusedBySettings(rt: Runtime, conversationId: string | null): boolean {
   const history = shownBranch(rt.store.getState(), conversationId);
   const { problem } = screenPlan(contextFor(rt, conversationId), history);
-  if (problem) notify(rt, { id: 'cannot-plan', tone: 'error', text: problem });
+  if (problem) rt.notifier.notify({ id: 'cannot-plan', tone: 'error', text: problem });
   return problem !== null;
 }
 
@@ -81,7 +82,7 @@ async function busyWith(rt: Runtime, busyId: string, work: () => Promise<void>):
   try {
     await work();
   } catch (error) {
-    reportError(rt, error, 'get an answer');
+    rt.notifier.reportError(error, 'get an answer');
   } finally {
     rt.store.setState({ sendingId: null, streaming: null, toolRun: null, retry: null });
   }
@@ -93,7 +94,7 @@ async function postUserMessage(rt: Runtime, conversationId: string | null, text:
   try {
     if (!id) id = (await createConversationFor(rt, text)).id;
   } catch (error) {
-    reportError(rt, error, 'start the conversation');
+    rt.notifier.reportError(error, 'start the conversation');
     return null;
   }
   // An edit leaves the composer's draft alone: it was typed in the message, not there.
@@ -105,7 +106,7 @@ async function postUserMessage(rt: Runtime, conversationId: string | null, text:
       imageBlocks = [...(await storeDraftPdfs(rt, id, pdfs)), ...(await storeDraftImages(rt, id, images))];
     } catch (error) {
       // The files stay in the composer to send again.
-      reportError(rt, error, pdfs.length > 0 ? 'save the files' : 'save the images');
+      rt.notifier.reportError(error, pdfs.length > 0 ? 'save the files' : 'save the images');
       return null;
     }
   }
@@ -153,7 +154,7 @@ async function startTurn(rt: Runtime, conversationId: string, signal: AbortSigna
     const provider = await rt.deps.createProvider(ctx.providerSettings);
     return { rt, conversationId, provider, signal, maxRounds: Math.max(1, Math.floor(ctx.settings.tools.maxRounds) || 1) };
   } catch (error) {
-    reportError(rt, error, 'reach the provider');
+    rt.notifier.reportError(error, 'reach the provider');
     if (isWindowpaneError(error, 'auth') || isWindowpaneError(error, 'invalid_config')) rt.store.setState({ settingsOpen: true });
     return null;
   }
@@ -211,7 +212,7 @@ async function firstAttempt(turn: Turn): Promise<Attempt> {
 async function openAnswer(turn: Turn, ctx: TurnContext): Promise<AnswerDraft> {
   const { rt, conversationId } = turn;
   const id = rt.deps.newId();
-  const writer = createStreamWriter(repo(rt), id, { onError: (e) => reportError(rt, e, 'save the answer') });
+  const writer = createStreamWriter(rt.repository, id, { onError: (e) => rt.notifier.reportError(e, 'save the answer') });
   const message = await appendMessage(rt, {
     id,
     conversationId,
@@ -252,7 +253,7 @@ function streamCallbacks(turn: Turn, draft: AnswerDraft): StreamCallbacks {
       rt.store.setState({ retry: info });
       const why = info.reason === 'rate_limit' ? 'Rate limited' : info.reason === 'overloaded' ? 'The provider is overloaded' : 'The request failed';
       const text = `${why}; retrying in ${Math.ceil(info.delayMs / 1000)} s (attempt ${info.attempt} of ${info.maxRetries}).`;
-      notify(rt, { id: `retry-${conversationId}`, tone: 'warning', text }, info.delayMs + 1500);
+      rt.notifier.notify({ id: `retry-${conversationId}`, tone: 'warning', text }, info.delayMs + 1500);
     },
   };
 }
@@ -270,14 +271,14 @@ async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, resu
     rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
     updateCalibration(rt, ctx.model.id, (c) => observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan), reportedInputTokens(result.usage)));
   }
-  if (result.stopReason === 'max_tokens') notify(rt, { tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
+  if (result.stopReason === 'max_tokens') rt.notifier.notify({ tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
   return { message, ctx };
 }
 
 /** Tells the user, and keeps what arrived of the answer marked as an error (its tool calls dropped: they never run). */
 async function saveFailure(turn: Turn, draft: AnswerDraft | undefined, error: unknown): Promise<void> {
   const { rt } = turn;
-  const message = reportError(rt, error, 'get an answer');
+  const message = rt.notifier.reportError(error, 'get an answer');
   if (!draft) return;
   const partial = (isWindowpaneError(error) ? error.details.partialContent : undefined) ?? streamedContent(rt, draft.message);
   const code = isWindowpaneError(error) ? error.code : 'provider';

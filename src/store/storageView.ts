@@ -12,25 +12,11 @@ import {
   requestPersistentStorage,
   type AttachmentRecord,
   type FileRecord,
-  type BrowserStorageFacts,
   type ConversationStorage,
-  type PersistenceOutcome,
-  type StorageReport,
 } from '../persistence';
-import { notify, repo, reportError, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
+import type { StorageViewState } from './state';
 import { formatBytes, loadAttachments } from './attachmentActions';
-
-export interface StorageViewState {
-  /** `measuring` keeps the previous report on screen until the new one is in. */
-  status: 'measuring' | 'ready' | 'failed';
-  /** The last measurement, kept in step with what the section's buttons delete and put back. */
-  report: StorageReport | null;
-  browser: BrowserStorageFacts | null;
-  /** Why measuring failed. */
-  problem?: string;
-  /** "Keep my data": being asked, or the browser's last answer. */
-  persistRequest?: 'asking' | PersistenceOutcome;
-}
 
 /** One conversation's row: its sizes as measured, under its current title. */
 export interface StorageRow extends ConversationStorage {
@@ -82,7 +68,7 @@ export async function loadStorageView(rt: Runtime): Promise<void> {
   update(rt, { status: 'measuring', problem: undefined });
   const browser = readBrowserStorage(rt.deps.browserStorage);
   try {
-    const report = await repo(rt).measureStorage();
+    const report = await rt.repository.measureStorage();
     update(rt, { status: 'ready', report, browser: await browser });
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error);
@@ -120,10 +106,10 @@ export async function deleteAttachmentsOf(rt: Runtime, conversationId: string): 
   let removed: AttachmentRecord[];
   let images: FileRecord[];
   try {
-    removed = await repo(rt).deleteAttachments(conversationId);
-    images = await repo(rt).deleteFiles(conversationId);
+    removed = await rt.repository.deleteAttachments(conversationId);
+    images = await rt.repository.deleteFiles(conversationId);
   } catch (error) {
-    reportError(rt, error, 'delete the attached files', 'storage');
+    rt.notifier.reportError(error, 'delete the attached files', 'storage');
     return;
   }
   const bytes = removed.reduce((sum, record) => sum + recordBytes(record), 0) + images.reduce((sum, record) => sum + fileBytes(record), 0);
@@ -132,8 +118,7 @@ export async function deleteAttachmentsOf(rt: Runtime, conversationId: string): 
   await refreshChips(rt, conversationId);
   if (count === 0) return;
   const files = count === 1 ? `${(removed[0] ?? images[0])!.name}` : `${count} attached files`;
-  notify(
-    rt,
+  rt.notifier.notify(
     {
       tone: 'info',
       text: `Deleted ${files} from “${title}” (${formatBytes(bytes)}).`,
@@ -146,11 +131,11 @@ export async function deleteAttachmentsOf(rt: Runtime, conversationId: string): 
 
 async function undoDeleteAttachments(rt: Runtime, conversationId: string, removed: AttachmentRecord[], images: FileRecord[], bytes: number): Promise<void> {
   try {
-    if (removed.length > 0) await repo(rt).restoreAttachments(removed);
-    if (images.length > 0) await repo(rt).restoreFiles(images);
+    if (removed.length > 0) await rt.repository.restoreAttachments(removed);
+    if (images.length > 0) await rt.repository.restoreFiles(images);
     addToRow(rt, conversationId, removed.length + images.length, bytes);
   } catch (error) {
-    reportError(rt, error, 'put the attached files back', 'storage');
+    rt.notifier.reportError(error, 'put the attached files back', 'storage');
   }
   await refreshChips(rt, conversationId);
 }

@@ -5,12 +5,7 @@
  * reads, under it, with one action that puts the strategy back to its own rule.
  */
 import { getStrategy } from '../core';
-import { DEFAULT_WINDOW, type WindowSettings } from './settings';
-
-export type Addition = 'clearToolResults' | 'keepPinned' | 'keepGoal' | 'scriptAwareCount';
-
-/** Per strategy name, the additions the user turned on or off (the rest follow the strategy's defaults). */
-export type StrategyAdditions = Partial<Record<string, Partial<Record<Addition, boolean>>>>;
+import { DEFAULT_WINDOW, type Addition, type WindowSettings } from './settings';
 
 /** Each addition, as the Settings dialog names and explains it. */
 export const ADDITIONS: readonly { key: Addition; label: string; hint: string }[] = [

@@ -15,7 +15,7 @@ import {
   summaryMessage,
 } from '../core';
 import type { ChatProvider } from '../providers';
-import { notify, repo, reportError, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
 import { shownBranch } from './branches';
 import { buildHistory } from './history';
 import { appendMessage, updateMessage } from './messageWrites';
@@ -58,20 +58,16 @@ function focusOf(request: SummaryRequest): SummaryFocus {
 async function summarize(rt: Runtime, ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string | null> {
   const kind = request.prompt ?? 'concise';
   const key = summaryCacheKey(kind, request.messages, request.previous?.text, focusOf(request));
-  const cached = await repo(rt)
-    .getCachedSummary(key)
-    .catch(() => undefined);
+  const cached = await rt.repository.getCachedSummary(key).catch(() => undefined);
   if (cached) return cached;
   try {
     const summary = await writeInBatches(ctx, provider, request, signal);
-    await repo(rt)
-      .setCachedSummary(key, summary)
-      .catch(() => undefined);
+    await rt.repository.setCachedSummary(key, summary).catch(() => undefined);
     return summary;
   } catch (error) {
     if (signal.aborted) return null;
     const reason = error instanceof Error ? error.message : String(error);
-    notify(rt, { tone: 'warning', text: `Summarizing failed (${reason}); the oldest messages were trimmed instead.` });
+    rt.notifier.notify({ tone: 'warning', text: `Summarizing failed (${reason}); the oldest messages were trimmed instead.` });
     return null;
   }
 }
@@ -129,7 +125,7 @@ export async function regenerateSummary(rt: Runtime, summaryId: string): Promise
     const text = (await provider.complete(prompt, { model: ctx.settings.window.summaryModel || ctx.modelId, maxTokens })).trim();
     if (text) await updateMessage(rt, summary, { content: [{ type: 'text', text: summaryMessage(text).content }] });
   } catch (error) {
-    reportError(rt, error, 'regenerate the summary');
+    rt.notifier.reportError(error, 'regenerate the summary');
   } finally {
     rt.store.setState({ sendingId: null });
   }

@@ -5,7 +5,6 @@
  */
 import { readablePdfs } from './pdfActions';
 import type { StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
-import { notify, repo } from './appStore';
 import { appendToolResults } from './messageWrites';
 import { enabledTools, runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
 import type { Turn, TurnContext } from './turn';
@@ -28,7 +27,7 @@ export async function toolRound(turn: Turn, answer: StoredMessage, ctx: TurnCont
         `Not run: this turn reached its limit of ${maxRounds} tool rounds. Tell the user what you have done so far; they can ask you to continue.`,
       ),
     );
-    notify(rt, {
+    rt.notifier.notify({
       id: `tool-limit-${conversationId}`,
       tone: 'warning',
       text: `Stopped after ${maxRounds} tool rounds in one answer, the limit set by “Tool rounds per turn” in Settings. Send “continue” to let the model go on, or raise the limit.`,
@@ -45,7 +44,7 @@ async function runTools(turn: Turn, ctx: TurnContext, calls: readonly ToolUseBlo
   const { rt, conversationId, signal } = turn;
   const env: ToolEnvironment = {
     enabled: new Set(enabledTools(ctx.settings.tools, true).map((tool) => tool.name)),
-    listAttachments: async () => [...(await repo(rt).listAttachments(conversationId)), ...(await readablePdfs(rt, conversationId))],
+    listAttachments: async () => [...(await rt.repository.listAttachments(conversationId)), ...(await readablePdfs(rt, conversationId))],
     runJavascript: rt.deps.runJavascript,
     signal,
   };

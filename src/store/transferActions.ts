@@ -1,7 +1,7 @@
 /** Export to a file and import from one: Windowpane JSON and Markdown out, Windowpane, ChatGPT and Claude exports (or their .zip) in. */
 import { exportToMarkdown } from '../core';
 import { exportJsonText, importFromFile, type ImportProgress, type ImportReport } from '../persistence';
-import { notify, repo, reportError, type Runtime } from './appStore';
+import type { Runtime } from './runtime';
 import { branchOf, treeOf } from './branches';
 import { selectConversation } from './conversationActions';
 import { activeSummary } from './history';
@@ -32,7 +32,7 @@ function fileStem(title: string): string {
 export async function exportImageBytes(rt: Runtime): Promise<{ active: number; all: number } | null> {
   if (rt.inMemory) return null;
   try {
-    const files = await repo(rt).listFiles();
+    const files = await rt.repository.listFiles();
     const activeId = rt.store.getState().activeId;
     const sum = (list: typeof files) => list.reduce((total, file) => total + file.bytes, 0);
     return { active: sum(files.filter((f) => f.conversationId === activeId)), all: sum(files) };
@@ -47,12 +47,12 @@ export async function exportImageBytes(rt: Runtime): Promise<{ active: number; a
  */
 export async function exportConversations(rt: Runtime, format: 'json' | 'markdown', scope: 'active' | 'all', withImages = false): Promise<void> {
   const state = rt.store.getState();
-  const repository = repo(rt);
+  const repository = rt.repository;
   const ids = scope === 'active' && state.activeId ? [state.activeId] : undefined;
   const title = scope === 'active' ? (state.conversations.find((c) => c.id === state.activeId)?.title ?? 'conversation') : 'windowpane-conversations';
   const date = new Date(rt.deps.now()).toISOString().slice(0, 10);
   if (rt.inMemory) {
-    notify(rt, { tone: 'error', text: 'Export needs browser storage, which is unavailable in this tab.' });
+    rt.notifier.notify({ tone: 'error', text: 'Export needs browser storage, which is unavailable in this tab.' });
     return;
   }
   try {
@@ -73,7 +73,7 @@ export async function exportConversations(rt: Runtime, format: 'json' | 'markdow
       download(`${fileStem(title)}-${date}.md`, 'text/markdown', exportToMarkdown(records, { notSentIds }));
     }
   } catch (error) {
-    reportError(rt, error, 'export');
+    rt.notifier.reportError(error, 'export');
   }
 }
 
@@ -99,7 +99,7 @@ export function isExportFile(file: Pick<File, 'name' | 'type'>): boolean {
 export async function importFiles(rt: Runtime, files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
   if (rt.inMemory) {
-    notify(rt, { tone: 'error', text: 'Import needs browser storage, which is unavailable in this tab.' });
+    rt.notifier.notify({ tone: 'error', text: 'Import needs browser storage, which is unavailable in this tab.' });
     return;
   }
   const running = runs.get(rt);
@@ -138,7 +138,7 @@ export function cancelImport(rt: Runtime): void {
 }
 
 async function importOne(rt: Runtime, file: File, signal: AbortSignal): Promise<ImportReport> {
-  const repository = repo(rt);
+  const repository = rt.repository;
   // The list fills in as batches are written: storage announces each to this tab as another tab's write (see hydrate).
   const onProgress = (progress: ImportProgress) => rt.store.setState((s) => (s.importing ? { importing: { ...s.importing, progress } } : {}));
   const options = { now: rt.deps.now(), signal, onProgress };
@@ -146,10 +146,10 @@ async function importOne(rt: Runtime, file: File, signal: AbortSignal): Promise<
   const report = outcome.value;
   if (report.imported > 0) rt.store.setState({ conversations: await repository.listConversations() });
   if (!outcome.ok) {
-    notify(rt, { tone: 'error', text: `Nothing was imported from ${file.name}: ${outcome.error.message}` });
+    rt.notifier.notify({ tone: 'error', text: `Nothing was imported from ${file.name}: ${outcome.error.message}` });
     return report;
   }
-  notify(rt, importNotice(file.name, report));
+  rt.notifier.notify(importNotice(file.name, report));
   return report;
 }
 

@@ -32,12 +32,13 @@ import {
   type ProviderId,
 } from '../core';
 import type { ChatProvider, ProviderSettings } from '../providers';
-import type { Runtime } from './appStore';
+import type { Runtime } from './runtime';
 import { shownBranch } from './branches';
 import type { WireShape } from './history';
 import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings, type WindowSettings } from './settings';
 import { enabledTools } from './tools/dispatcher';
-import { listedInfosFor, type ModelListState } from './modelLists';
+import { listedInfosFor } from './modelLists';
+import type { ModelListState } from './state';
 import { additionsFor } from './strategyAdditions';
 
 /**

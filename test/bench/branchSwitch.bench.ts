@@ -20,7 +20,7 @@
 import { branchCount, branchMessages, buildTree, emptyCalibration, versionsOf, versionStep, type StoredMessage } from '../../src/core';
 import { chatView } from '../../src/store/chatView';
 import { contextOf, screenPlan } from '../../src/store/planning';
-import { withDefaults } from '../../src/store/settings';
+import { withDefaults } from '../../src/store/storedSettings';
 import { rawCounter } from '../../src/store/turn';
 import { branchedConversation, BRANCHES, type BranchedConversation } from './branchedConversation';
 import { chatHistory } from './conversations';

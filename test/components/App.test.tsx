@@ -1,15 +1,13 @@
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/App';
-import { appRuntime } from '../../src/store';
-import { SETTINGS_KEY } from '../../src/store/appStore';
+import { SETTINGS_KEY } from '../../src/store/storedSettings';
 import type { Settings } from '../../src/store/settings';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';
-import { resetApp, seedConversation, seedSettings } from './appHarness';
+import { renderApp, resetApp, runtime, seedConversation, seedSettings } from './appHarness';
 
 async function openApp() {
-  render(<App />);
+  renderApp();
   return screen.findByRole('textbox', { name: 'Message' });
 }
 
@@ -69,8 +67,8 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
       'aria-current',
       'page',
     );
-    const [stored] = await appRuntime.storage!.repository.listConversations();
-    expect(await appRuntime.storage!.repository.getMessages(stored!.id)).toHaveLength(2);
+    const [stored] = await runtime.storage!.repository.listConversations();
+    expect(await runtime.storage!.repository.getMessages(stored!.id)).toHaveLength(2);
   });
 
   it('summarizes more evicted text than the Demo’s 4,000-token window can read at once', async () => {
@@ -101,7 +99,7 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Summarize evicted messages' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(screen.queryByRole('dialog', { name: 'Settings' })).not.toBeInTheDocument();
-    await waitFor(async () => expect((await appRuntime.storage!.repository.getSetting<Settings>(SETTINGS_KEY))?.window.summarize).toBe(true));
+    await waitFor(async () => expect((await runtime.storage!.repository.getSetting<Settings>(SETTINGS_KEY))?.window.summarize).toBe(true));
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
     expect(within(screen.getByRole('dialog', { name: 'Settings' })).getByRole('checkbox', { name: 'Summarize evicted messages' })).toBeChecked();
   });
@@ -161,6 +159,6 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     expect(notice).toHaveTextContent('Deleted “Lisbon in May”.');
     await userEvent.click(within(notice).getByRole('button', { name: 'Undo' }));
     expect(await within(nav).findByRole('button', { name: 'Lisbon in May' })).toBeInTheDocument();
-    expect((await appRuntime.storage!.repository.listConversations()).map((c) => c.title)).toEqual(['Lisbon in May']);
+    expect((await runtime.storage!.repository.listConversations()).map((c) => c.title)).toEqual(['Lisbon in May']);
   });
 });

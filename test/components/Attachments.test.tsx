@@ -1,16 +1,14 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../src/App';
-import { appRuntime } from '../../src/store';
-import { resetRuntime, SETTINGS_KEY } from '../../src/store/appStore';
+import { SETTINGS_KEY } from '../../src/store/storedSettings';
 import { ATTACHMENT_MAX_BYTES } from '../../src/store/attachmentActions';
 import type { Settings } from '../../src/store/settings';
-import { resetApp, seedConversation } from './appHarness';
+import { newVisit, renderApp, resetApp, runtime, seedConversation } from './appHarness';
 
 async function openApp() {
-  render(<App />);
+  renderApp();
   return screen.findByRole('textbox', { name: 'Message' });
 }
 
@@ -25,7 +23,7 @@ const sidebar = () => within(screen.getByRole('navigation', { name: 'Conversatio
 /** Closes the page's storage and state and opens the app again on the same IndexedDB, as a reload does (the browser test reloads for real). */
 async function reload() {
   cleanup();
-  resetRuntime(appRuntime);
+  newVisit();
   await openApp();
 }
 
@@ -60,8 +58,8 @@ describe('attaching files from the composer (App, fake IndexedDB)', { timeout: 1
     await screen.findByRole('article', { name: 'User message' });
     await userEvent.upload(picker(), text('deploy.sh', '#!/bin/sh\nmake deploy\n'));
     await waitFor(() => expect(chipNames()).toEqual(['deploy.sh22 B×']));
-    expect((await appRuntime.storage!.repository.listAttachments(id)).map((a) => a.name)).toEqual(['deploy.sh']);
-    expect(await appRuntime.storage!.repository.listConversations()).toHaveLength(1);
+    expect((await runtime.storage!.repository.listAttachments(id)).map((a) => a.name)).toEqual(['deploy.sh']);
+    expect(await runtime.storage!.repository.listConversations()).toHaveLength(1);
   });
 
   it('refuses a binary file and one over 5 MB with one clear alert, attaching the rest and keeping the draft', async () => {
@@ -86,7 +84,7 @@ describe('attaching files from the composer (App, fake IndexedDB)', { timeout: 1
     expect(await screen.findByRole('alert')).toHaveTextContent('latin1.txt is not UTF-8 text. Save it as UTF-8 and attach it again.');
     expect(screen.queryByRole('list', { name: 'Attached files' })).not.toBeInTheDocument();
     expect(sidebar().queryByRole('button', { name: 'latin1.txt' })).not.toBeInTheDocument();
-    expect(await appRuntime.storage!.repository.listConversations()).toEqual([]);
+    expect(await runtime.storage!.repository.listConversations()).toEqual([]);
   });
 
   it('attaches a different file under a name already attached as "name (2)", and says so', async () => {
@@ -144,7 +142,7 @@ describe('Settings: Tools (App, fake IndexedDB)', { timeout: 15_000 }, () => {
     await userEvent.type(rounds, '8');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    const saved = await appRuntime.storage!.repository.getSetting<Settings>(SETTINGS_KEY);
+    const saved = await runtime.storage!.repository.getSetting<Settings>(SETTINGS_KEY);
     expect(saved?.tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 8 });
 
     await reload();

@@ -3,11 +3,10 @@
  * Regenerate add a version beside the old one, "n / m" says where the message stands, and
  * the Previous version and Next version buttons switch the branch shown.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/App';
-import { resetApp } from './appHarness';
+import { renderApp, resetApp } from './appHarness';
 
 const answers = () => screen.getAllByRole('article', { name: 'Assistant message' });
 const questions = () => screen.getAllByRole('article', { name: 'User message' });
@@ -27,7 +26,7 @@ describe('versions of a message', { timeout: 20_000 }, () => {
   beforeEach(() => resetApp());
 
   it('Edit keeps the old question; the switch goes back and forth between the two branches', async () => {
-    render(<App />);
+    renderApp();
     const box = await screen.findByRole('textbox', { name: 'Message' });
     await userEvent.type(box, 'Explain tokens{Enter}');
     await answered(1);
@@ -56,7 +55,7 @@ describe('versions of a message', { timeout: 20_000 }, () => {
   });
 
   it('Regenerate on an older answer adds a version and keeps what followed the old one', async () => {
-    render(<App />);
+    renderApp();
     const box = await screen.findByRole('textbox', { name: 'Message' });
     await userEvent.type(box, 'First{Enter}');
     await answered(1);

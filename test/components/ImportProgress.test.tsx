@@ -1,11 +1,9 @@
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/App';
 import type { ImportOptions, ImportOutcome, ImportProgress } from '../../src/persistence';
 import { emptyImportReport } from '../../src/persistence/transferFiles';
-import { appRuntime } from '../../src/store';
-import { resetApp } from './appHarness';
+import { renderApp, resetApp, runtime } from './appHarness';
 
 beforeEach(() => {
   cleanup();
@@ -15,7 +13,7 @@ beforeEach(() => {
 /** Stands in for the storage's import: reports what the test says and ends when told, or when cancelled. */
 function scriptedImports() {
   const started: Array<{ name: string; options: Omit<ImportOptions, 'limits'>; finish: (outcome: ImportOutcome) => void }> = [];
-  appRuntime.storage!.importFile = (file, options) =>
+  runtime.storage!.importFile = (file, options) =>
     new Promise((resolve) => {
       started.push({ name: file.name, options, finish: resolve });
       options.signal?.addEventListener('abort', () =>
@@ -28,9 +26,9 @@ function scriptedImports() {
 const progress = (p: Partial<ImportProgress>): ImportProgress => ({ phase: 'writing', done: 0, total: 1000, imported: 0, ...p });
 
 async function renderReady() {
-  render(<App />);
+  renderApp();
   await screen.findByRole('navigation', { name: 'Conversations' });
-  await waitFor(() => expect(appRuntime.storage).not.toBeNull());
+  await waitFor(() => expect(runtime.storage).not.toBeNull());
 }
 
 describe('import progress', () => {

@@ -1,15 +1,15 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../src/App';
 import { ChatHeader } from '../../src/components/ChatHeader';
 import { ModelList } from '../../src/components/ModelList';
+import { useApp } from '../../src/components/AppRuntime';
 import { SettingsDialog, type ModelOption } from '../../src/components/SettingsDialog';
 import { WindowpaneError, type ModelChoice, type ProviderId } from '../../src/core';
 import type { ModelListing } from '../../src/providers';
-import { actions, appRuntime, modelChoicesFor, useApp } from '../../src/store';
+import { modelChoicesFor } from '../../src/store';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
-import { resetApp, seedSettings } from './appHarness';
+import { actions, renderApp, resetApp, runtime, seedSettings } from './appHarness';
 
 const ANTHROPIC: Settings = {
   ...DEFAULT_SETTINGS,
@@ -23,7 +23,7 @@ const LISTING: ModelListing = {
 };
 
 function modelsFor(provider: ProviderId, baseUrl?: string): ModelOption[] {
-  return modelChoicesFor(appRuntime.store.getState(), DEFAULT_SETTINGS, provider, baseUrl).map((m) => ({
+  return modelChoicesFor(runtime.store.getState(), DEFAULT_SETTINGS, provider, baseUrl).map((m) => ({
     id: m.id,
     label: m.label,
     contextWindow: m.contextWindow,
@@ -38,7 +38,7 @@ function openSettings(settings: Settings = ANTHROPIC) {
     useApp((s) => s.modelLists);
     return <SettingsDialog settings={settings} modelsFor={modelsFor} modelList={(slot) => <ModelList {...slot} />} onSave={onSave} onClose={() => {}} />;
   }
-  render(<Connected />);
+  renderApp(<Connected />);
   const dialog = screen.getByRole('dialog', { name: 'Settings' });
   return { dialog: within(dialog), onSave };
 }
@@ -48,7 +48,7 @@ describe('the model list in Settings', () => {
 
   it('lists the models the key can use, each with its window and where it comes from', async () => {
     const listModels = vi.fn(async () => LISTING);
-    appRuntime.deps = { ...appRuntime.deps, listModels };
+    runtime.deps = { ...runtime.deps, listModels };
     const { dialog } = openSettings();
     const list = dialog.getByRole('region', { name: 'Models this key can use' });
     expect(within(list).getByRole('status')).toHaveTextContent('Not listed yet.');
@@ -77,7 +77,7 @@ describe('the model list in Settings', () => {
   });
 
   it('takes the real window of a guessed model, and saves it with the settings', async () => {
-    appRuntime.deps = { ...appRuntime.deps, listModels: async () => LISTING };
+    runtime.deps = { ...runtime.deps, listModels: async () => LISTING };
     const { dialog, onSave } = openSettings();
     await userEvent.click(dialog.getByRole('button', { name: 'List models' }));
     const input = await dialog.findByRole('spinbutton', { name: 'Window of claude-mystery' });
@@ -88,8 +88,8 @@ describe('the model list in Settings', () => {
   });
 
   it('says plainly why a listing failed, next to the list', async () => {
-    appRuntime.deps = {
-      ...appRuntime.deps,
+    runtime.deps = {
+      ...runtime.deps,
       listModels: async () => {
         throw new WindowpaneError('auth', 'The key was refused (401) by Anthropic. Check that it is complete and still active.');
       },
@@ -102,7 +102,7 @@ describe('the model list in Settings', () => {
 
   it('asks for a key before listing, and lists nothing by itself', async () => {
     const listModels = vi.fn(async () => LISTING);
-    appRuntime.deps = { ...appRuntime.deps, listModels };
+    runtime.deps = { ...runtime.deps, listModels };
     const { dialog } = openSettings({ ...ANTHROPIC, apiKeys: {} });
     expect(dialog.getByRole('button', { name: 'List models' })).toBeDisabled();
     expect(dialog.getByText('Enter an API key to list the models it can use.')).toBeInTheDocument();
@@ -164,15 +164,15 @@ describe('the model picker in the header', () => {
   it('in the app, a switch replans the next request for the new window without a send', async () => {
     resetApp();
     await seedSettings(ANTHROPIC);
-    render(<App />);
+    renderApp();
     await screen.findByRole('textbox', { name: 'Message' });
     const meter = screen.getByRole('meter', { name: 'Context usage' });
     expect(meter).toHaveAttribute('aria-valuemax', '200000');
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Model for the next message' }), 'claude-opus-5-5');
     await waitFor(() => expect(screen.getByRole('meter', { name: 'Context usage' })).toHaveAttribute('aria-valuemax', '1000000'));
-    expect(appRuntime.store.getState().settings.models.anthropic).toBe('claude-opus-5-5');
+    expect(runtime.store.getState().settings.models.anthropic).toBe('claude-opus-5-5');
     // A listed model is planned with the window its endpoint states.
-    appRuntime.deps = { ...appRuntime.deps, listModels: async () => LISTING };
+    runtime.deps = { ...runtime.deps, listModels: async () => LISTING };
     await actions.refreshModels({ provider: 'anthropic', apiKey: 'sk-ant-test-key' });
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Model for the next message' }), 'claude-next');
     await waitFor(() => expect(screen.getByRole('meter', { name: 'Context usage' })).toHaveAttribute('aria-valuemax', '300000'));

@@ -1,11 +1,9 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../src/App';
 import type { StoredMessage } from '../../src/core';
 import { openWindowpaneStorage } from '../../src/persistence';
-import { appRuntime } from '../../src/store';
-import { resetApp } from './appHarness';
+import { renderApp, resetApp, runtime } from './appHarness';
 
 /** Stores a conversation of `length` alternating questions and answers in one transaction. */
 async function seedLong(title: string, length: number): Promise<void> {
@@ -39,12 +37,12 @@ describe('opening a long conversation', { timeout: 15_000 }, () => {
 
   it('shows its newest messages while the rest is read, with the gauge counting and nothing to edit yet', async () => {
     await seedLong('A long talk', 600);
-    render(<App />);
+    renderApp();
     await screen.findByRole('textbox', { name: 'Message' });
     // Holds the read of the whole conversation until the test lets it go.
     let release = () => undefined as void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const repository = appRuntime.repository;
+    const repository = runtime.repository;
     const getMessages = repository.getMessages.bind(repository);
     vi.spyOn(repository, 'getMessages').mockImplementation(async (id) => {
       await held;
@@ -75,7 +73,7 @@ describe('opening a long conversation', { timeout: 15_000 }, () => {
     expect(screen.getByRole('meter', { name: 'Context usage' }).getAttribute('aria-valuetext')).toMatch(/^[\d,]+ of 4,000 tokens/);
     expect(screen.getByText('The newest answer.')).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: /Regenerate/ }).length).toBeGreaterThan(0);
-    expect(appRuntime.store.getState().messages['long']).toHaveLength(600);
-    expect(appRuntime.store.getState().opening).toBeNull();
+    expect(runtime.store.getState().messages['long']).toHaveLength(600);
+    expect(runtime.store.getState().opening).toBeNull();
   });
 });

@@ -1,10 +1,8 @@
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/App';
 import type { SearchBuildListener, SearchIndexProgress } from '../../src/persistence';
-import { appRuntime } from '../../src/store';
-import { resetApp, seedConversation } from './appHarness';
+import { renderApp, resetApp, runtime, seedConversation } from './appHarness';
 
 beforeEach(() => {
   cleanup();
@@ -15,9 +13,9 @@ beforeEach(() => {
 function scriptedBuilds() {
   const listeners = new Set<SearchBuildListener>();
   const asked: string[] = [];
-  const open = appRuntime.deps.openStorage;
-  appRuntime.deps = {
-    ...appRuntime.deps,
+  const open = runtime.deps.openStorage;
+  runtime.deps = {
+    ...runtime.deps,
     openStorage: async (events) => {
       const storage = await open(events);
       const search = storage.repository.searchConversations.bind(storage.repository);
@@ -42,9 +40,9 @@ describe('the search index being built', () => {
   it('says so under the search box with its progress, warns that results may be incomplete, and asks again when it ends', async () => {
     const otters = await seedConversation('Otters', ['Sea otters hold hands while they sleep.', 'So they do not drift apart.']);
     const { report, asked } = scriptedBuilds();
-    render(<App />);
+    renderApp();
     const nav = await screen.findByRole('navigation', { name: 'Conversations' });
-    await waitFor(() => expect(appRuntime.storage).not.toBeNull());
+    await waitFor(() => expect(runtime.storage).not.toBeNull());
     expect(within(nav).queryByRole('status')).toBeNull();
 
     report({ done: 41_000, total: 200_000 });
@@ -71,14 +69,14 @@ describe('the search index being built', () => {
     report(null);
     expect(within(nav).queryByRole('status')).toBeNull();
     await waitFor(() => expect(asked.slice(before)).toEqual(['drift']));
-    expect(appRuntime.store.getState().searchHits?.map((h) => h.conversationId)).toEqual([otters]);
+    expect(runtime.store.getState().searchHits?.map((h) => h.conversationId)).toEqual([otters]);
   });
 
   it('asks nothing again when a build ends with the search box empty', async () => {
     const { report, asked } = scriptedBuilds();
-    render(<App />);
+    renderApp();
     const nav = await screen.findByRole('navigation', { name: 'Conversations' });
-    await waitFor(() => expect(appRuntime.storage).not.toBeNull());
+    await waitFor(() => expect(runtime.storage).not.toBeNull());
 
     report({ done: 0, total: 900 });
     expect(within(nav).getByRole('status')).toHaveTextContent('Indexing messages for search… 0 of 900');

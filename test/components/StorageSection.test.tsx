@@ -1,10 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/App';
 import { openWindowpaneStorage, type BrowserStorage } from '../../src/persistence';
-import { appRuntime } from '../../src/store';
-import { resetApp, seedConversation } from './appHarness';
+import { renderApp, resetApp, runtime, seedConversation } from './appHarness';
 
 const GB = 1024 ** 3;
 
@@ -29,8 +27,8 @@ async function attach(conversationId: string, files: Record<string, string>): Pr
 
 /** Opens the app, then Settings, then its Storage section; returns the section once it has measured. */
 async function openStorageSection(browserStorage: BrowserStorage = grantingBrowser()) {
-  appRuntime.deps = { ...appRuntime.deps, browserStorage };
-  render(<App />);
+  runtime.deps = { ...runtime.deps, browserStorage };
+  renderApp();
   await userEvent.click(await screen.findByRole('button', { name: 'Settings' }));
   const dialog = screen.getByRole('dialog', { name: 'Settings' });
   const section = within(dialog).getByRole('region', { name: 'Storage' });
@@ -104,11 +102,11 @@ describe('the Storage section of Settings', () => {
     expect(await section.findByText(/^Deleted 2 attached files from “Debugging logs” \(\d+(\.\d)? KB\)\.$/)).toBeInTheDocument();
     expect(within(section.getByRole('row', { name: /^Debugging logs/ })).getByText('—')).toBeInTheDocument();
     expect(section.queryByRole('button', { name: /^Delete attachments of/ })).not.toBeInTheDocument();
-    expect(await appRuntime.repository.listAttachments(id)).toEqual([]);
+    expect(await runtime.repository.listAttachments(id)).toEqual([]);
 
     await userEvent.click(section.getByRole('button', { name: 'Undo' }));
     expect(await section.findByRole('button', { name: 'Delete attachments of “Debugging logs”' })).toBeInTheDocument();
-    expect((await appRuntime.repository.listAttachments(id)).map((a) => a.name)).toEqual(['app.log', 'db.log']);
+    expect((await runtime.repository.listAttachments(id)).map((a) => a.name)).toEqual(['app.log', 'db.log']);
   });
 
   it('deletes a whole conversation with the usual Undo, shown in the section', async () => {

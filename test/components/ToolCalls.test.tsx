@@ -1,14 +1,13 @@
 import { cleanup, getDefaultNormalizer, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/App';
 import { MessageView } from '../../src/components/MessageView';
 import type { ContentBlock, StoredMessage } from '../../src/core';
 import { openWindowpaneStorage } from '../../src/persistence';
 import { pairToolResults } from '../../src/store/toolTranscript';
 import type { TranscriptRow } from '../../src/store/transcript';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';
-import { resetApp, seedSettings } from './appHarness';
+import { renderApp, resetApp, seedSettings } from './appHarness';
 
 const LOG = 'app.log, lines 1–3 of 3:\nboot\nready\nfailed: disk full\n';
 
@@ -63,7 +62,7 @@ describe('tool calls in the transcript (App, fake IndexedDB)', { timeout: 15_000
   it('marks the results the next request sends as a placeholder "cleared from context — not sent", and not the newest ones', async () => {
     await seedSettings({ ...DEFAULT_SETTINGS, provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test' }, contextWindow: 6000, maxOutputTokens: 500 });
     await seedConversationOf('Build log', longReads(8));
-    render(<App />);
+    renderApp();
     await userEvent.click(await screen.findByRole('button', { name: 'Build log' }));
     await screen.findByText('No error in the first parts.');
     const rows = within(screen.getByRole('log', { name: 'Transcript' })).getAllByRole('button', { name: /^read_attachment build\.log lines/ });
@@ -83,7 +82,7 @@ describe('tool calls in the transcript (App, fake IndexedDB)', { timeout: 15_000
 
   it('shows each call as one collapsed row under the answer, its result under it, and no "You" bubble for results', async () => {
     await seedConversationOf('Outage', TOOL_TURN);
-    render(<App />);
+    renderApp();
     await userEvent.click(await screen.findByRole('button', { name: 'Outage' }));
     await screen.findByText('The disk was full when it stopped.');
     const log = screen.getByRole('log', { name: 'Transcript' });

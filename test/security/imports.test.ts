@@ -7,7 +7,7 @@ import { MAX_IMPORT_DEPTH, MAX_IMPORT_MESSAGES, branchCount, branchMessages, bui
 import { countImported } from '../../src/core/transfer/conversationTree';
 import type { Repository } from '../../src/persistence/repository';
 import { importFromFile } from '../../src/persistence/transferFiles';
-import { readOverrides } from '../../src/store/settings';
+import { readOverrides } from '../../src/store/storedSettings';
 import { openTestStorage } from '../persistence/helpers';
 
 const NOW = 1_767_225_600_000;

@@ -3,12 +3,11 @@
 // check foresaw: injected into the store here) is caught: one message shows its plain
 // text, a conversation that cannot render leaves the sidebar and offers its export, and
 // the app's last resort offers Reload and Export all.
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SafeApp } from '../../src/App';
-import { appRuntime } from '../../src/store';
-import { resetApp, seedConversation } from '../components/appHarness';
+import { renderApp, resetApp, runtime, seedConversation } from '../components/appHarness';
 
 beforeEach(() => {
   resetApp();
@@ -42,7 +41,7 @@ async function rewriteRecords(store: 'conversations' | 'messages', change: (reco
 }
 
 async function openApp(): Promise<void> {
-  render(<SafeApp />);
+  renderApp(<SafeApp />);
   await screen.findByRole('textbox', { name: 'Message' });
 }
 
@@ -62,8 +61,8 @@ function captureDownloads(): Blob[] {
 }
 
 /** Puts a value into the store's state for one render, as a bug or an input no check foresaw would. */
-function injectState(change: (state: ReturnType<typeof appRuntime.store.getState>) => Partial<ReturnType<typeof appRuntime.store.getState>>): void {
-  act(() => appRuntime.store.setState(change(appRuntime.store.getState())));
+function injectState(change: (state: ReturnType<typeof runtime.store.getState>) => Partial<ReturnType<typeof runtime.store.getState>>): void {
+  act(() => runtime.store.setState(change(runtime.store.getState())));
 }
 
 describe('stored records another version wrote', () => {

@@ -1,14 +1,13 @@
 // The storage lifecycle is never silent: an older tab blocking the schema upgrade gets a
 // message naming what to do, and the app continues by itself once it is closed; a newer
 // tab upgrading, or the browser closing the connection, asks for a reload at once.
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SafeApp } from '../../src/App';
 import { forceCloseDatabase } from 'fake-indexeddb';
 import { unwrap } from 'idb';
 import { DB_NAME, DB_VERSION, MIGRATIONS, openWindowpaneDb } from '../../src/persistence/db';
-import { appRuntime } from '../../src/store';
-import { resetApp } from '../components/appHarness';
+import { renderApp, resetApp, runtime } from '../components/appHarness';
 
 beforeEach(() => resetApp());
 
@@ -30,7 +29,7 @@ describe('storage lifecycle', () => {
     // An older tab: the schema at version 1, its connection deaf to versionchange.
     (await openWindowpaneDb({ migrations: MIGRATIONS.slice(0, 1) })).close();
     const olderTab = await openAs(1);
-    render(<SafeApp />);
+    renderApp(<SafeApp />);
     const blocked = await screen.findByRole('alert');
     expect(blocked).toHaveTextContent('another Windowpane tab is still using the old version');
     expect(blocked).toHaveTextContent('Close or reload the other Windowpane tabs');
@@ -41,23 +40,23 @@ describe('storage lifecycle', () => {
   });
 
   it('asks for a reload, with a Reload button, when a newer tab upgrades the storage', async () => {
-    render(<SafeApp />);
+    renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });
     const newerTab = await openAs(DB_VERSION + 1, { closeOnVersionChange: true });
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Windowpane was updated in another tab');
     expect(alert).toHaveTextContent('Reload this tab to keep working');
     expect(within(alert).getByRole('button', { name: 'Reload' })).toBeInTheDocument();
-    expect(appRuntime.store.getState().storageNeedsReload).toBe(true);
+    expect(runtime.store.getState().storageNeedsReload).toBe(true);
     newerTab.close();
   });
 
   it('asks for a reload when the browser closes the connection', async () => {
-    render(<SafeApp />);
+    renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });
     // What the browser does when site data is cleared while the tab is open.
     await act(async () => {
-      forceCloseDatabase(unwrap(appRuntime.storage!.db) as unknown as Parameters<typeof forceCloseDatabase>[0]);
+      forceCloseDatabase(unwrap(runtime.storage!.db) as unknown as Parameters<typeof forceCloseDatabase>[0]);
     });
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The browser closed Windowpane’s storage'));
     expect(within(screen.getByRole('alert')).getByRole('button', { name: 'Reload' })).toBeInTheDocument();

@@ -1,14 +1,15 @@
 // Settings and per-conversation overrides read back from storage (another version, a hand
 // edit, an imported file) are validated: what planning cannot use is dropped and named in
 // a notice, the defaults apply, and the conversation opens as usual.
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SafeApp } from '../../src/App';
 import { openWindowpaneStorage } from '../../src/persistence';
-import { DEFAULT_SETTINGS, readOverrides, readSettings } from '../../src/store/settings';
-import { resetApp, seedConversation } from '../components/appHarness';
-import { SETTINGS_KEY } from '../../src/store/appStore';
+import { DEFAULT_SETTINGS } from '../../src/store/settings';
+import { readOverrides, readSettings } from '../../src/store/storedSettings';
+import { renderApp, resetApp, seedConversation } from '../components/appHarness';
+import { SETTINGS_KEY } from '../../src/store/storedSettings';
 
 beforeEach(() => resetApp());
 
@@ -68,7 +69,7 @@ describe('a stored conversation with overrides it cannot use', () => {
     const storage = await openWindowpaneStorage();
     await storage.repository.setConversationOverrides(id, { provider: 'evil', window: { strategy: 'bogus', rollingMax: 5000 } });
     storage.close();
-    render(<SafeApp />);
+    renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });
     await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'Odd settings' }));
     expect(await screen.findByRole('article', { name: 'Assistant message' })).toHaveTextContent('hi there');
@@ -84,7 +85,7 @@ describe('a stored conversation with overrides it cannot use', () => {
     const storage = await openWindowpaneStorage();
     await storage.repository.setSetting(SETTINGS_KEY, { provider: 'demo', window: { strategy: 'no-such-strategy' } });
     storage.close();
-    render(<SafeApp />);
+    renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });
     expect(
       await screen.findByText(/Some stored settings for all conversations could not be used and were ignored: strategy "no-such-strategy"/),

@@ -2,13 +2,12 @@
 // sanitizer's checks, or a conversation's override crossing a global setting) never take
 // the conversation off the screen: it is shown as it stands with the reason, and a send is
 // refused with that reason, keeping the draft.
-import { act, render, screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SafeApp } from '../../src/App';
-import { appRuntime } from '../../src/store';
 import { DEFAULT_SETTINGS, type WindowSettings } from '../../src/store/settings';
-import { resetApp, seedConversation } from '../components/appHarness';
+import { renderApp, resetApp, runtime, seedConversation } from '../components/appHarness';
 import { openWindowpaneStorage } from '../../src/persistence';
 
 beforeEach(() => {
@@ -38,7 +37,7 @@ const BAD_WINDOWS: [name: string, window: Partial<WindowSettings>, reason: RegEx
 
 async function openSeeded(): Promise<void> {
   await seedConversation('Garden', ['What grows by a sunny wall?', 'Heliotrope and lavender do well there.']);
-  render(<SafeApp />);
+  renderApp(<SafeApp />);
   await screen.findByRole('textbox', { name: 'Message' });
   await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'Garden' }));
   await screen.findByText('Heliotrope and lavender do well there.');
@@ -56,19 +55,19 @@ async function expectConversationShownAndSendRefused(reason: RegExp): Promise<vo
   const composer = screen.getByRole('textbox', { name: 'Message' });
   await userEvent.type(composer, 'And in the shade?{Enter}');
   expect(composer).toHaveValue('And in the shade?');
-  expect(appRuntime.store.getState().sendingId).toBeNull();
-  expect(appRuntime.store.getState().notices.find((n) => n.id === 'cannot-plan')?.text).toMatch(reason);
+  expect(runtime.store.getState().sendingId).toBeNull();
+  expect(runtime.store.getState().notices.find((n) => n.id === 'cannot-plan')?.text).toMatch(reason);
   expect(screen.queryByText('And in the shade?', { selector: 'article *' })).not.toBeInTheDocument();
 }
 
 describe('settings planning cannot use', () => {
   it.each(BAD_WINDOWS)('with %s, the chat shows the conversation and the reason, and refuses to send', async (_name, window, reason) => {
     await openSeeded();
-    act(() => appRuntime.store.setState((s) => ({ settings: { ...s.settings, window: { ...s.settings.window, ...window } } })));
+    act(() => runtime.store.setState((s) => ({ settings: { ...s.settings, window: { ...s.settings.window, ...window } } })));
     await expectConversationShownAndSendRefused(reason);
     expect(screen.queryByText(/could not be shown|Something went wrong/i)).not.toBeInTheDocument();
     // Fixed, the chat's notice goes and the kept draft sends.
-    act(() => appRuntime.store.setState({ settings: DEFAULT_SETTINGS }));
+    act(() => runtime.store.setState({ settings: DEFAULT_SETTINGS }));
     expect(screen.queryByRole('button', { name: 'Open Settings' })).not.toBeInTheDocument();
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), '{Enter}');
     expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
@@ -81,9 +80,9 @@ describe('settings planning cannot use', () => {
     // Each value is valid on its own; together "trim down to" (70 %) is above the global "trim above" (60 %).
     await storage.repository.setConversationOverrides(id, { window: { strategy: 'truncate', targetRatio: 0.7 } });
     storage.close();
-    render(<SafeApp />);
+    renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });
-    act(() => appRuntime.store.setState((s) => ({ settings: { ...s.settings, window: { ...s.settings.window, triggerRatio: 0.6, targetRatio: 0.5 } } })));
+    act(() => runtime.store.setState((s) => ({ settings: { ...s.settings, window: { ...s.settings.window, triggerRatio: 0.6, targetRatio: 0.5 } } })));
     await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: 'Garden' }));
     await screen.findByText('Heliotrope and lavender do well there.');
     await expectConversationShownAndSendRefused(/targetRatio: Must be below “Trim above” \(60 %\)/);

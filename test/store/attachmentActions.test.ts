@@ -1,8 +1,8 @@
 import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openWindowpaneStorage, type WindowpaneStorage } from '../../src/persistence';
-import { browserDeps } from '../../src/store';
-import { createRuntime, type Runtime } from '../../src/store/appStore';
+import { browserDeps } from '../../src/browserRuntime';
+import { createRuntime, type Runtime } from '../../src/store/runtime';
 import { ATTACHMENT_MAX_BYTES, attachFiles, formatBytes, readTextFile, removeAttachment, watchAttachments } from '../../src/store/attachmentActions';
 import { deleteConversation, selectConversation, undoDelete } from '../../src/store/conversationActions';
 import { hydrate } from '../../src/store/hydrate';
@@ -23,7 +23,7 @@ async function openTab(factory = new IDBFactory(), channel = `attachments-test-$
   const tab = `tab${++tabs}`;
   const newId = () => `${tab}-${++ids}`;
   const rt = createRuntime({
-    ...browserDeps,
+    ...browserDeps(),
     session: undefined,
     openStorage: async () => {
       const storage = await openWindowpaneStorage({ factory, channel: { name: channel }, locks: null, rescue: null, now, newId });
@@ -161,7 +161,7 @@ describe('attachFiles', () => {
 
   it('says so when the tab has no storage at all, and stores nothing', async () => {
     const rt = createRuntime({
-      ...browserDeps,
+      ...browserDeps(),
       session: undefined,
       openStorage: () => Promise.reject(new Error('IndexedDB is disabled')),
       createProvider: () => Promise.reject(new Error('unused')),

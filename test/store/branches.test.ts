@@ -20,7 +20,7 @@ import {
   type WindowMessage,
 } from '../../src/core';
 import type { ChatProvider, ChatRequest, ChatResult } from '../../src/providers';
-import type { Runtime } from '../../src/store/appStore';
+import type { Runtime } from '../../src/store/runtime';
 import { shownBranch, switchVersion } from '../../src/store/branches';
 import { search, selectConversation } from '../../src/store/conversationActions';
 import { editAndResend, regenerate } from '../../src/store/messageActions';

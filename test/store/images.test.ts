@@ -9,7 +9,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { imageTokens, validateRequest, WindowpaneError, type ContentBlock } from '../../src/core';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
-import type { Runtime } from '../../src/store/appStore';
+import type { Runtime } from '../../src/store/runtime';
 import { addDraftImages, removeDraftImage } from '../../src/store/imageActions';
 import { contextFor, planFor } from '../../src/store/planning';
 import * as chat from '../../src/store/sendPipeline';

@@ -9,12 +9,15 @@ import { DEFAULT_CONTEXT_WINDOW, WindowpaneError, type Conversation } from '../.
 import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ModelListing } from '../../src/providers';
 import { modelPickerIn } from '../../src/store';
-import { createRuntime, SETTINGS_KEY, type AppDeps, type Runtime } from '../../src/store/appStore';
+import { createRuntime, type AppDeps, type Runtime } from '../../src/store/runtime';
+import { SETTINGS_KEY } from '../../src/store/storedSettings';
 import { hydrate } from '../../src/store/hydrate';
-import { MODEL_LISTS_KEY, modelListKey, readModelLists, refreshModels, type ListTarget } from '../../src/store/modelLists';
+import { MODEL_LISTS_KEY, modelListKey, readModelLists, refreshModels } from '../../src/store/modelLists';
+import type { ListTarget } from '../../src/store/state';
 import { switchModel } from '../../src/store/modelSwitch';
 import { contextFor, planFor } from '../../src/store/planning';
-import { DEFAULT_SETTINGS, readSettings, type Settings } from '../../src/store/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
+import { readSettings } from '../../src/store/storedSettings';
 
 const ANTHROPIC: ListTarget = { provider: 'anthropic', apiKey: 'sk-ant-test-key', baseUrl: 'https://api.anthropic.com/' };
 const LISTING: ModelListing = {

@@ -7,7 +7,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
-import type { Runtime } from '../../src/store/appStore';
+import type { Runtime } from '../../src/store/runtime';
 import { editAndResend, regenerate } from '../../src/store/messageActions';
 import * as chat from '../../src/store/sendPipeline';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';

@@ -6,7 +6,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ContentBlock, StoredMessage } from '../../src/core';
 import type { ChatProvider } from '../../src/providers';
-import type { AppState } from '../../src/store/appStore';
+import type { AppState } from '../../src/store/state';
 import { openingRows } from '../../src/store/chatView';
 import { selectConversation } from '../../src/store/conversationActions';
 import { contextFor } from '../../src/store/planning';

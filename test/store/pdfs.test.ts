@@ -9,7 +9,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { validateRequest, WindowpaneError, type ContentBlock, type ProviderId, type ToolResultBlock } from '../../src/core';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
-import type { Runtime } from '../../src/store/appStore';
+import type { Runtime } from '../../src/store/runtime';
 import { shownBranch } from '../../src/store/branches';
 import { addDraftPdfs, removeDraftPdf } from '../../src/store/pdfActions';
 import * as chat from '../../src/store/sendPipeline';

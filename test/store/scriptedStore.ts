@@ -6,7 +6,7 @@ import { expect, vi } from 'vitest';
 import type { ContentBlock } from '../../src/core';
 import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ChatProvider, ChatResult } from '../../src/providers';
-import { createRuntime, type Runtime } from '../../src/store/appStore';
+import { createRuntime, type Runtime } from '../../src/store/runtime';
 import { hydrate } from '../../src/store/hydrate';
 import * as chat from '../../src/store/sendPipeline';
 import type { JavascriptRunner } from '../../src/sandbox/javascriptRunner';

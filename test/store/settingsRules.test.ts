@@ -5,11 +5,13 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { emptyCalibration, listStrategies, type StoredMessage } from '../../src/core';
 import { openWindowpaneStorage } from '../../src/persistence';
-import { browserDeps } from '../../src/store';
-import { createRuntime, SETTINGS_KEY } from '../../src/store/appStore';
+import { browserDeps } from '../../src/browserRuntime';
+import { createRuntime } from '../../src/store/runtime';
+import { SETTINGS_KEY } from '../../src/store/storedSettings';
 import { hydrate } from '../../src/store/hydrate';
 import { planFor } from '../../src/store/planning';
-import { DEFAULT_SETTINGS, readOverrides, readSettings, type Settings } from '../../src/store/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
+import { readOverrides, readSettings } from '../../src/store/storedSettings';
 import { settingsProblems, WINDOW_RULES, windowCombinationProblems } from '../../src/store/settingsRules';
 import { turnContext } from '../../src/store/turn';
 
@@ -135,7 +137,7 @@ describe('a stored setting of each knob a rule refuses', () => {
     const storage = await openWindowpaneStorage();
     await storage.repository.setSetting(SETTINGS_KEY, raw);
     storage.close();
-    const rt = createRuntime({ ...browserDeps, session: undefined });
+    const rt = createRuntime({ ...browserDeps(), session: undefined });
     await hydrate(rt);
     const { settings, notices } = rt.store.getState();
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, window: { ...DEFAULT_SETTINGS.window }, tools: { ...DEFAULT_SETTINGS.tools } });
@@ -152,7 +154,7 @@ describe('a stored setting of each knob a rule refuses', () => {
     const storage = await openWindowpaneStorage();
     await storage.repository.setSetting(SETTINGS_KEY, { window: { triggerRatio: 0.6, targetRatio: 0.6 } });
     storage.close();
-    const rt = createRuntime({ ...browserDeps, session: undefined });
+    const rt = createRuntime({ ...browserDeps(), session: undefined });
     await hydrate(rt);
     expect(rt.store.getState().notices.find((n) => n.id === 'ignored-settings')?.text).toContain('targetRatio 0.6 (not below triggerRatio 0.6)');
     expect(rt.store.getState().settings.window.targetRatio).toBeLessThan(0.6);

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { messageText } from '../../src/core';
 import { openWindowpaneStorage } from '../../src/persistence';
 import { createProvider } from '../../src/providers';
-import { browserDeps } from '../../src/store';
-import { createRuntime, type AppDeps, type Runtime } from '../../src/store/appStore';
+import { browserDeps } from '../../src/browserRuntime';
+import { createRuntime, type AppDeps, type Runtime } from '../../src/store/runtime';
 import { deleteConversation, renameConversation, search, selectConversation, undoDelete } from '../../src/store/conversationActions';
 import { hydrate } from '../../src/store/hydrate';
 import { send } from '../../src/store/sendPipeline';
@@ -12,7 +12,7 @@ import { send } from '../../src/store/sendPipeline';
 let ids = 0;
 function runtime(openStorage: AppDeps['openStorage']): Runtime {
   return createRuntime({
-    ...browserDeps,
+    ...browserDeps(),
     session: undefined,
     openStorage,
     createProvider: (settings) => createProvider(settings, { demo: { firstChunkDelayMs: 0, chunkDelayMs: 0 } }),

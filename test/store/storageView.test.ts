@@ -3,10 +3,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { WindowpaneError } from '../../src/core';
 import { openWindowpaneStorage, type BrowserStorage } from '../../src/persistence';
 import type { ChatProvider } from '../../src/providers';
-import { dismiss, type Runtime } from '../../src/store/appStore';
+import type { Runtime } from '../../src/store/runtime';
 import { watchAttachments } from '../../src/store/attachmentActions';
 import { deleteConversation, selectConversation } from '../../src/store/conversationActions';
-import { deleteAttachmentsOf, keepMyData, loadStorageView, storageViewOf, type StorageViewState } from '../../src/store/storageView';
+import type { StorageViewState } from '../../src/store/state';
+import { deleteAttachmentsOf, keepMyData, loadStorageView, storageViewOf } from '../../src/store/storageView';
 import { scriptedRuntime } from './scriptedStore';
 
 const noProvider = {} as ChatProvider;
@@ -194,7 +195,7 @@ describe('freeing room from the storage view', () => {
     const [notice] = storageNotices(rt);
     expect(notice).toMatchObject({ text: 'Deleted “Big”.', action: { label: 'Undo' } });
     notice!.action!.run();
-    dismiss(rt, notice!.id);
+    rt.notifier.dismiss(notice!.id);
     await vi.waitFor(() => expect(rows(rt).map(([title]) => title)).toEqual(['Big', 'Small']));
     expect(view(rt).totalBytes).toBe(total);
     expect(await rt.repository.getMessages(small!)).toHaveLength(2);

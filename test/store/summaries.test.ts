@@ -7,7 +7,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { ContentBlock, ToolUseBlock, WindowMessage } from '../../src/core';
 import type { ChatProvider } from '../../src/providers';
-import type { Runtime } from '../../src/store/appStore';
+import type { Runtime } from '../../src/store/runtime';
 import { attachFiles } from '../../src/store/attachmentActions';
 import { regenerateSummary } from '../../src/store/summaries';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';

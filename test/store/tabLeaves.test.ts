@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messageText, type ContentBlock } from '../../src/core';
 import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
-import { createRuntime, type AppDeps, type Runtime } from '../../src/store/appStore';
+import { createRuntime, type AppDeps, type Runtime } from '../../src/store/runtime';
 import { shownBranch, switchVersion } from '../../src/store/branches';
 import { newChat, selectConversation } from '../../src/store/conversationActions';
 import { hydrate } from '../../src/store/hydrate';

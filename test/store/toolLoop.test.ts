@@ -18,7 +18,7 @@ import {
 } from '../../src/core';
 import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ChatProvider, ChatRequest, ChatResult, StreamCallbacks } from '../../src/providers';
-import { createRuntime, type Runtime } from '../../src/store/appStore';
+import { createRuntime, type Runtime } from '../../src/store/runtime';
 import { attachFiles } from '../../src/store/attachmentActions';
 import * as planning from '../../src/store/planning';
 import * as chat from '../../src/store/sendPipeline';

@@ -31,8 +31,8 @@ import {
   type WindowMessage,
 } from '../../../src/core';
 import * as conversationWindowModule from '../../../src/core/window/conversationWindow';
-import { browserDeps } from '../../../src/store';
-import { createRuntime } from '../../../src/store/appStore';
+import { browserDeps } from '../../../src/browserRuntime';
+import { createRuntime } from '../../../src/store/runtime';
 import { announcePlan, planFor } from '../../../src/store/planning';
 import { planReport } from '../../../src/store/planReport';
 import { DEFAULT_SETTINGS, DEFAULT_TOOLS, DEFAULT_WINDOW, type ConversationOverrides, type Settings, type WindowSettings } from '../../../src/store/settings';
@@ -124,7 +124,7 @@ function appPlan(settings: Settings, overrides: ConversationOverrides | undefine
 
 /** The notices the app shows for a plan about to be sent. */
 function announced(plan: ContextPlan): string[] {
-  const rt = createRuntime({ ...browserDeps, session: undefined, newId: () => 'notice' });
+  const rt = createRuntime({ ...browserDeps(), session: undefined, newId: () => 'notice' });
   announcePlan(rt, plan);
   return rt.store.getState().notices.map((notice) => notice.text);
 }

@@ -1,14 +1,20 @@
 /**
- * Puts the app's one runtime (`appRuntime`, a module singleton) back to a first visit
- * before each App test: an empty IndexedDB (fake-indexeddb), the initial state, nothing
- * in flight, and the real Demo provider streaming with short delays so tests stay fast.
+ * Gives each App test a first visit: a fresh runtime (`runtime`, with the browser's
+ * services), an empty IndexedDB (fake-indexeddb), nothing in flight from the test before,
+ * and the real Demo provider streaming with short delays so tests stay fast. Render with
+ * `renderApp` so components find the runtime, as main.tsx gives it to them.
  */
+import { render, type RenderResult } from '@testing-library/react';
 import { IDBFactory } from 'fake-indexeddb';
+import type { ReactElement } from 'react';
+import { App } from '../../src/App';
+import { browserDeps } from '../../src/browserRuntime';
+import { AppRuntimeProvider } from '../../src/components/AppRuntime';
 import { openWindowpaneStorage } from '../../src/persistence';
 import { createProvider } from '../../src/providers';
-import { appRuntime } from '../../src/store';
-import { resetRuntime, SETTINGS_KEY } from '../../src/store/appStore';
+import { bindActions, createRuntime, type Actions, type Runtime } from '../../src/store';
 import type { Settings } from '../../src/store/settings';
+import { SETTINGS_KEY } from '../../src/store/storedSettings';
 
 // jsdom does no layout, so every element measures 0×0 and the virtualized transcript would
 // show no rows at all. Give the scrolling transcript (the `log`) a desktop-sized viewport.
@@ -24,14 +30,36 @@ for (const [prop, size] of [
   });
 }
 
+/** The runtime of the test running now (made by `resetApp`), and its actions. */
+export let runtime: Runtime;
+export let actions: Actions;
+
 export function resetApp(demo: { chunkDelayMs?: number } = {}): void {
-  resetRuntime(appRuntime);
   globalThis.indexedDB = new IDBFactory();
   sessionStorage.clear();
-  appRuntime.deps = {
-    ...appRuntime.deps,
+  newVisit(demo);
+}
+
+/** A visit on what IndexedDB holds now, as a reload makes: the last runtime is stopped and a new one starts. */
+export function newVisit(demo: { chunkDelayMs?: number } = {}): void {
+  if (runtime) stop(runtime);
+  runtime = createRuntime({
+    ...browserDeps(),
     createProvider: (settings) => createProvider(settings, { demo: { firstChunkDelayMs: 0, chunkDelayMs: demo.chunkDelayMs ?? 0 } }),
-  };
+  });
+  actions = bindActions(runtime);
+}
+
+/** Ends what the last test left running: requests in flight, the attachments watch, the storage connection. */
+function stop(previous: Runtime): void {
+  for (const controller of previous.controllers.values()) controller.abort();
+  previous.stopWatchingAttachments?.();
+  previous.storage?.close();
+}
+
+/** Renders `ui` (the whole app by default) inside this test's runtime. */
+export function renderApp(ui: ReactElement = <App />): RenderResult {
+  return render(ui, { wrapper: ({ children }) => <AppRuntimeProvider runtime={runtime}>{children}</AppRuntimeProvider> });
 }
 
 /** Stores a finished conversation of alternating user/assistant texts, as an earlier visit would have left it. */
