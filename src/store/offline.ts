@@ -6,14 +6,14 @@
  */
 import { leavesThisMachine } from '../core';
 import type { Runtime } from './runtime';
-import { contextFor } from './planning';
 import { DEFAULT_BASE_URLS } from './settings';
+import type { TurnContext } from './turn';
 
 const OFFLINE_NOTICE = 'offline';
 
-/** Whether a send (`asking: 'message'`) or a new answer (`'answer'`) is refused for being offline; the user is told. */
-export function refusedOffline(rt: Runtime, conversationId: string | null, asking: 'message' | 'answer'): boolean {
-  if (rt.deps.isOnline?.() !== false || !needsNetwork(rt, conversationId)) {
+/** Whether a send (`asking: 'message'`) or a new answer (`'answer'`) in `ctx` is refused for being offline; the user is told. */
+export function refusedOffline(rt: Runtime, ctx: TurnContext, asking: 'message' | 'answer'): boolean {
+  if (rt.deps.isOnline?.() !== false || !needsNetwork(ctx)) {
     rt.notifier.dismiss(OFFLINE_NOTICE);
     return false;
   }
@@ -25,7 +25,6 @@ export function refusedOffline(rt: Runtime, conversationId: string | null, askin
   return true;
 }
 
-function needsNetwork(rt: Runtime, conversationId: string | null): boolean {
-  const { provider, providerSettings } = contextFor(rt, conversationId);
+function needsNetwork({ provider, providerSettings }: TurnContext): boolean {
   return provider !== 'demo' && leavesThisMachine(providerSettings.baseUrl || DEFAULT_BASE_URLS[provider]);
 }

@@ -36,35 +36,39 @@ import { turnHistory, type Turn, type TurnContext } from './turn';
  * shown, or `edit.parentId` for an edited message (a new version of it, started as a sibling).
  */
 export function send(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): boolean {
+  const state = rt.store.getState();
   // The composer's images and PDFs go with a new message, not with an edit of an earlier one.
-  const withImages = !edit && (rt.store.getState().draftImages.length > 0 || rt.store.getState().draftPdfs.length > 0);
-  if ((!text.trim() && !withImages) || rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'message'))
-    return false;
+  const withImages = !edit && (state.draftImages.length > 0 || state.draftPdfs.length > 0);
+  if ((!text.trim() && !withImages) || state.sendingId) return false;
+  const ctx = contextFor(rt, conversationId);
+  if (refused(rt, ctx, conversationId, 'message')) return false;
   void busyWith(rt, conversationId ?? 'new', async () => {
     // Sent while a long conversation is still being read: it follows what is stored.
     const read = conversationRead(rt, conversationId);
     if (read) await read;
     const id = await postUserMessage(rt, conversationId, text, edit);
-    if (id) await answerTurn(rt, id);
+    if (id) await answerTurn(rt, id, ctx);
   });
   return true;
 }
 
 /** Answers the branch shown as it stands (a new version of an answer). Does nothing while another answer is in flight. */
 export async function respond(rt: Runtime, conversationId: string): Promise<void> {
-  if (rt.store.getState().sendingId || refusedBySettings(rt, conversationId) || refusedOffline(rt, conversationId, 'answer')) return;
-  await busyWith(rt, conversationId, () => answerTurn(rt, conversationId));
+  if (rt.store.getState().sendingId) return;
+  const ctx = contextFor(rt, conversationId);
+  if (refused(rt, ctx, conversationId, 'answer')) return;
+  await busyWith(rt, conversationId, () => answerTurn(rt, conversationId, ctx));
 }
 
 /**
- * Whether the settings in force cannot be planned with (the user told why, as the chat
- * screen tells it): refused before anything is stored, so the draft stays in the composer.
+ * Whether the turn is refused before anything is stored, so a draft stays in the composer
+ * (the user told why): the settings in `ctx` cannot be planned with (in the chat screen's
+ * words), or the device is offline and the model is on another machine.
  */
-function refusedBySettings(rt: Runtime, conversationId: string | null): boolean {
-  const history = shownBranch(rt.store.getState(), conversationId);
-  const { problem } = screenPlan(contextFor(rt, conversationId), history);
+function refused(rt: Runtime, ctx: TurnContext, conversationId: string | null, asking: 'message' | 'answer'): boolean {
+  const { problem } = screenPlan(ctx, shownBranch(rt.store.getState(), conversationId));
   if (problem) rt.notifier.notify({ id: 'cannot-plan', tone: 'error', text: problem });
-  return problem !== null;
+  return problem !== null || refusedOffline(rt, ctx, asking);
 }
 
 /**
@@ -129,14 +133,15 @@ async function postUserMessage(rt: Runtime, conversationId: string | null, text:
 
 /**
  * Asks the model, running tool rounds until it answers without a tool call or the turn
- * reaches its limit of rounds. Every request is planned again, so the window applies
- * between rounds.
+ * reaches its limit of rounds. `checked` is the context the turn was checked against: its
+ * provider and model answer the whole turn. Every request is planned again in a context of
+ * its own (the history grows between rounds), so the window applies between rounds.
  */
-async function answerTurn(rt: Runtime, conversationId: string): Promise<void> {
+async function answerTurn(rt: Runtime, conversationId: string, checked: TurnContext): Promise<void> {
   const controller = new AbortController();
   rt.controllers.set(conversationId, controller);
   try {
-    const turn = await startTurn(rt, conversationId, controller.signal);
+    const turn = await startTurn(rt, conversationId, checked, controller.signal);
     for (let round = 0; turn; round++) {
       const answer = await answerOnce(turn);
       if (!answer || !(await toolRound(turn, answer.message, answer.ctx, round))) return;
@@ -147,12 +152,11 @@ async function answerTurn(rt: Runtime, conversationId: string): Promise<void> {
 }
 
 /** The provider for this turn, with the model's saved calibration read; null (the user told) when it cannot be reached. */
-async function startTurn(rt: Runtime, conversationId: string, signal: AbortSignal): Promise<Turn | null> {
-  await loadCalibration(rt, contextFor(rt, conversationId).model.id);
-  const ctx = contextFor(rt, conversationId);
+async function startTurn(rt: Runtime, conversationId: string, checked: TurnContext, signal: AbortSignal): Promise<Turn | null> {
+  await loadCalibration(rt, checked.model.id);
   try {
-    const provider = await rt.deps.createProvider(ctx.providerSettings);
-    return { rt, conversationId, provider, signal, maxRounds: Math.max(1, Math.floor(ctx.settings.tools.maxRounds) || 1) };
+    const provider = await rt.deps.createProvider(checked.providerSettings);
+    return { rt, conversationId, provider, signal, maxRounds: Math.max(1, Math.floor(checked.settings.tools.maxRounds) || 1) };
   } catch (error) {
     rt.notifier.reportError(error, 'reach the provider');
     if (isWindowpaneError(error, 'auth') || isWindowpaneError(error, 'invalid_config')) rt.store.setState({ settingsOpen: true });
