@@ -2,9 +2,9 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ProviderId } from '../core';
 import { RUN_TIME_LIMIT_MS, keyDestinationQuestions, strategyChoices } from '../core';
 import { Field } from './Field';
-import { KeyDestinationCheck, type KeyMoveChoice } from './KeyDestinationCheck';
+import { KeyDestinationCheck, type KeyMoveChoice } from './settings/KeyDestinationCheck';
 import { NumberField, typedNumber } from './NumberField';
-import { StrategyAdditionsFields } from './StrategyAdditionsFields';
+import { StrategyAdditionsFields } from './settings/StrategyAdditionsFields';
 import type { ModelListSlot } from './ModelList';
 import {
   DEFAULT_BASE_URLS,
