@@ -52,7 +52,7 @@ function katexWoff2Only(): Plugin {
   };
 }
 
-/** The light theme's page colour (src/styles.css --bg): the splash screen and the installed window's title bar. */
+/** The light theme's page colour (src/styles/base.css --bg): the splash screen and the installed window's title bar. */
 const THEME_COLOR = '#ffffff';
 
 /**

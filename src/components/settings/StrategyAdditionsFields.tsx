@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { ADDITIONS, additionsFor, type Addition, type WindowSettings } from '../store';
+import { ADDITIONS, additionsFor, type Addition, type WindowSettings } from '../../store';
 
 export interface StrategyAdditionsFieldsProps {
   window: WindowSettings;

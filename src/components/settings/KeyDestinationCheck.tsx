@@ -1,4 +1,4 @@
-import type { KeyDestinationQuestions } from '../core';
+import type { KeyDestinationQuestions } from '../../core';
 
 export type KeyMoveChoice = 'keep' | 'clear';
 
