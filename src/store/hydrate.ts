@@ -52,8 +52,8 @@ function followSearchBuilds(rt: Runtime, storage: WindowpaneStorage): void {
 async function goOnInMemory(rt: Runtime, problem: string): Promise<void> {
   const memory = await openMemoryStorage({ now: rt.deps.now, newId: rt.deps.newId });
   rt.inMemory = true;
-  rt.repository = memory.repository;
-  rt.repositoryOpened(memory.repository);
+  rt.repositories = memory.repositories;
+  rt.repositoriesOpened(memory.repositories);
   rt.store.setState({ status: 'ready', storageProblem: `${problem} Nothing you write now will be kept after you close this tab.` });
 }
 
@@ -68,12 +68,15 @@ export async function hydrate(rt: Runtime): Promise<void> {
     return;
   }
   rt.storage = storage;
-  rt.repository = storage.repository;
+  rt.repositories = storage.repositories;
   followSearchBuilds(rt, storage);
-  rt.repositoryOpened(storage.repository);
-  const repository = storage.repository;
+  rt.repositoriesOpened(storage.repositories);
+  const repositories = storage.repositories;
   try {
-    const [saved, conversations] = await Promise.all([repository.getSetting<Partial<Settings>>(SETTINGS_KEY), repository.listConversations()]);
+    const [saved, conversations] = await Promise.all([
+      repositories.settings.getSetting<Partial<Settings>>(SETTINGS_KEY),
+      repositories.conversations.listConversations(),
+    ]);
     // A conversation the user opened while storage was opening wins over the one this tab had open before.
     const chosen = rt.store.getState().activeId;
     const reopen = readOpenConversation(rt);
@@ -159,18 +162,18 @@ function noticeIgnoredOverrides(rt: Runtime, conversation: Conversation | undefi
 
 /** Re-reads exactly what another tab changed. */
 export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
-  const repository = rt.repository;
+  const repositories = rt.repositories;
   try {
     if (change.type === 'settings-changed' && change.settingKey === SETTINGS_KEY) {
-      rt.store.setState({ settings: withDefaults(await repository.getSetting<Partial<Settings>>(SETTINGS_KEY)) });
+      rt.store.setState({ settings: withDefaults(await repositories.settings.getSetting<Partial<Settings>>(SETTINGS_KEY)) });
     } else if (change.type === 'settings-changed' && change.settingKey === MODEL_LISTS_KEY) {
       await loadModelLists(rt);
     } else if (change.type === 'conversation-changed') {
       if (!change.conversationId) {
-        rt.store.setState({ conversations: await repository.listConversations() });
+        rt.store.setState({ conversations: await repositories.conversations.listConversations() });
         return;
       }
-      const conversation = await repository.getConversation(change.conversationId);
+      const conversation = await repositories.conversations.getConversation(change.conversationId);
       if (conversation) setConversation(rt.store, conversation);
       else
         rt.store.setState((s) => ({
@@ -183,7 +186,7 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
       if (change.messageId) {
         // Our own stream is the newer copy of the message it is writing.
         if (sending?.messageId === change.messageId) return;
-        const message = await repository.getMessage(change.messageId);
+        const message = await repositories.conversations.getMessage(change.messageId);
         if (message) {
           const leaf = shownLeaf(rt.store.getState(), change.conversationId);
           upsertMessage(rt.store, message);
@@ -192,7 +195,7 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
           if (followed) followLeaf(rt, change.conversationId, message.id);
         }
       } else {
-        const messages = await repository.getMessages(change.conversationId);
+        const messages = await repositories.conversations.getMessages(change.conversationId);
         setMessages(rt.store, change.conversationId, () => messages);
       }
     }
