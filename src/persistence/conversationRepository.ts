@@ -7,10 +7,10 @@
  * WindowpaneError and leaves storage as it was; the caller keeps its in-memory copy.
  */
 import type { Conversation, MessageKind, MessageStatus, StoredMessage } from '../core';
-import { WindowpaneError, readStoredConversation, storedMessageProblem } from '../core';
+import { readStoredConversation, storedMessageProblem } from '../core';
 import type { IDBPObjectStore } from 'idb';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type FileRecord, type WindowpaneSchema } from './db';
-import type { RepositoryContext } from './repositoryContext';
+import { conversationGone, type RepositoryContext } from './repositoryContext';
 import { measureStorage, type StorageReport } from './storageReport';
 import type { StorageChange } from './sync';
 
@@ -75,7 +75,7 @@ export interface ConversationRepository {
    * `activeLeafId` when it names one of its messages, else its newest message (null for the
    * first); a given `parentId` (null included) is stored as it is. A message becomes the
    * conversation's `activeLeafId`; a summary moves nothing. No other message is rewritten.
-   * Throws `storage` when the conversation no longer exists (deleted in another tab).
+   * Throws `conversation_gone` when the conversation no longer exists (deleted in another tab).
    */
   appendMessage(message: NewMessage): Promise<StoredMessage>;
   /** Applies `patch` to one message; undefined when it no longer exists. */
@@ -116,11 +116,7 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
       if (read) out.push(read.conversation);
       if (!read || read.repaired) repaired++;
     }
-    if (repaired > 0) {
-      onUnreadable?.(
-        `${repaired} stored conversation${repaired === 1 ? ' has' : 's have'} fields this version cannot read; ${repaired === 1 ? 'it is' : 'they are'} shown with defaults and kept unchanged in storage.`,
-      );
-    }
+    if (repaired > 0) onUnreadable?.({ kind: 'conversations', count: repaired });
     return out;
   }
 
@@ -128,11 +124,7 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
   function readableMessages(records: readonly StoredMessage[]): StoredMessage[] {
     const out = records.filter((record) => storedMessageProblem(record) === undefined);
     const skipped = records.length - out.length;
-    if (skipped > 0) {
-      onUnreadable?.(
-        `${skipped} stored message${skipped === 1 ? ' is' : 's are'} in a form this version cannot read, so ${skipped === 1 ? 'it is' : 'they are'} left out here; ${skipped === 1 ? 'it stays' : 'they stay'} in storage unchanged.`,
-      );
-    }
+    if (skipped > 0) onUnreadable?.({ kind: 'messages', count: skipped });
     return out;
   }
 
@@ -233,14 +225,7 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
       const stored = await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'save the message', async (tx) => {
         const conversations = tx.objectStore('conversations');
         const conversation = await conversations.get(input.conversationId);
-        if (!conversation) {
-          throw new WindowpaneError(
-            'storage',
-            'This conversation no longer exists (it may have been deleted in another tab), so the message was not saved. ' +
-              'Copy anything you need from the screen before leaving it.',
-            { conversationId: input.conversationId },
-          );
-        }
+        if (!conversation) throw conversationGone(input.conversationId, 'message');
         const messages = tx.objectStore('messages');
         const last = await messages.index('byConversation').openKeyCursor(conversationRange(input.conversationId), 'prev');
         const seq = last ? last.key[1] + 1 : 0;

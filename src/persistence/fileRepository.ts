@@ -3,9 +3,8 @@
  * the images and PDFs sent with messages (files, stored as Blobs). Every call is one
  * transaction through `withTransaction`; every committed change is announced.
  */
-import { WindowpaneError } from '../core';
 import { eachRequest, withTransaction, type AttachmentRecord, type FileRecord } from './db';
-import type { RepositoryContext } from './repositoryContext';
+import { conversationGone, type RepositoryContext } from './repositoryContext';
 import type { StorageChange } from './sync';
 
 export interface FileRepository {
@@ -14,13 +13,13 @@ export interface FileRepository {
    * because the model reads a file by its name: a name already taken by a different text
    * gets a numbered suffix ("app (2).log"), and the same name with the same text is not
    * stored twice (the stored record is returned). Both are decided in the write's own
-   * transaction, so tabs attaching at once never collide. Throws `storage` when the
-   * conversation no longer exists, `quota_exceeded` when storage is full.
+   * transaction, so tabs attaching at once never collide. Throws `conversation_gone` when
+   * the conversation no longer exists, `quota_exceeded` when storage is full.
    */
   addAttachment(input: { id?: string; conversationId: string; name: string; text: string; createdAt?: number }): Promise<AttachmentRecord>;
   /**
-   * Stores images about to be sent with a message, all or none. Throws `storage` when the
-   * conversation no longer exists, `quota_exceeded` when storage is full.
+   * Stores images about to be sent with a message, all or none. Throws `conversation_gone`
+   * when the conversation no longer exists, `quota_exceeded` when storage is full.
    */
   addFiles(records: readonly FileRecord[]): Promise<void>;
   /** One stored file, or undefined when it is gone (its conversation or attachments were deleted). */
@@ -40,8 +39,8 @@ export interface FileRepository {
   /**
    * Puts back what `deleteAttachments` returned, under their ids and names; as in
    * `addAttachment`, a name another file took meanwhile gets a numbered suffix, and a file
-   * attached again meanwhile is not stored twice. Throws `storage` when a conversation they
-   * belong to no longer exists; then nothing is written.
+   * attached again meanwhile is not stored twice. Throws `conversation_gone` when a
+   * conversation they belong to no longer exists; then nothing is written.
    */
   restoreAttachments(records: readonly AttachmentRecord[]): Promise<void>;
 }
@@ -51,11 +50,7 @@ export function createFileRepository({ db, now, newId, announce }: RepositoryCon
     async addAttachment(input) {
       const stored = await withTransaction(db, ['conversations', 'attachments'], 'readwrite', `save the attachment ${input.name}`, async (tx) => {
         if ((await tx.objectStore('conversations').getKey(input.conversationId)) === undefined) {
-          throw new WindowpaneError(
-            'storage',
-            `This conversation no longer exists (it may have been deleted in another tab), so ${input.name} was not attached.`,
-            { conversationId: input.conversationId },
-          );
+          throw conversationGone(input.conversationId, 'attachment', input.name);
         }
         const attachments = tx.objectStore('attachments');
         const siblings = await attachments.index('byConversation').getAll(input.conversationId);
@@ -81,13 +76,7 @@ export function createFileRepository({ db, now, newId, announce }: RepositoryCon
       const what = records.length === 1 ? `save the ${kind} ${records[0]!.name}` : `save ${records.length} ${kind}s`;
       await withTransaction(db, ['conversations', 'files'], 'readwrite', what, async (tx) => {
         for (const owner of new Set(records.map((r) => r.conversationId))) {
-          if ((await tx.objectStore('conversations').getKey(owner)) === undefined) {
-            throw new WindowpaneError(
-              'storage',
-              `This conversation no longer exists (it may have been deleted in another tab), so the ${kind}s were not saved.`,
-              { conversationId: owner },
-            );
-          }
+          if ((await tx.objectStore('conversations').getKey(owner)) === undefined) throw conversationGone(owner, kind === 'file' ? 'files' : 'images');
         }
         await eachRequest(records, (r) => tx.objectStore('files').put(r));
       });
@@ -150,13 +139,7 @@ export function createFileRepository({ db, now, newId, announce }: RepositoryCon
       await withTransaction(db, ['conversations', 'attachments'], 'readwrite', 'put the attached files back', async (tx) => {
         const attachments = tx.objectStore('attachments');
         for (const owner of owners) {
-          if ((await tx.objectStore('conversations').getKey(owner)) === undefined) {
-            throw new WindowpaneError(
-              'storage',
-              'This conversation no longer exists (it may have been deleted in another tab), so its files were not put back.',
-              { conversationId: owner },
-            );
-          }
+          if ((await tx.objectStore('conversations').getKey(owner)) === undefined) throw conversationGone(owner, 'restored attachments');
           const siblings = await attachments.index('byConversation').getAll(owner);
           const taken = new Set(siblings.map((a) => a.name));
           const back = records

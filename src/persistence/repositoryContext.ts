@@ -1,10 +1,24 @@
 /**
  * What every repository shares: the database, the clock, new ids, and the announcement of
- * each committed write to the other tabs and to the search index.
+ * each committed write to the other tabs and to the search index. Repositories report
+ * facts (how many records could not be read, which write found its conversation gone);
+ * the store words them for the user.
  */
+import type { RefusedWrite } from '../core';
+import { WindowpaneError } from '../core';
 import type { WindowpaneDb } from './db';
 import { createSearchEngine, type SearchClient } from './searchIndex';
 import type { StorageChange, SyncChannel } from './sync';
+
+/**
+ * Stored records another version (or a hand edit) wrote that cannot be used as they are;
+ * the records themselves stay in storage unchanged. `conversations`: shown with defaults
+ * for the fields that could not be read. `messages`: left out.
+ */
+export interface UnreadableRecords {
+  kind: 'conversations' | 'messages';
+  count: number;
+}
 
 export interface RepositoryOptions {
   /** Cross-tab notices; omit for a single tab (tests, workers). */
@@ -18,7 +32,7 @@ export interface RepositoryOptions {
    * wrote them): conversations are shown repaired, unreadable messages are left out. The
    * records themselves stay in storage unchanged.
    */
-  onUnreadable?: (notice: string) => void;
+  onUnreadable?: (found: UnreadableRecords) => void;
   /**
    * The full-text index `searchConversations` asks, told of every write the repositories
    * commit. Defaults to one in this page over `db`.
@@ -34,7 +48,7 @@ export interface RepositoryContext {
   search: SearchClient;
   /** Tells the other tabs and the search index of committed changes; call it only after the transaction has committed. */
   announce: (...changes: StorageChange[]) => void;
-  onUnreadable?: (notice: string) => void;
+  onUnreadable?: (found: UnreadableRecords) => void;
 }
 
 export function createRepositoryContext(db: WindowpaneDb, options: RepositoryOptions = {}): RepositoryContext {
@@ -52,6 +66,19 @@ export function createRepositoryContext(db: WindowpaneDb, options: RepositoryOpt
     },
     onUnreadable: options.onUnreadable,
   };
+}
+
+/**
+ * The error of a write whose conversation no longer exists (deleted in another tab, say),
+ * thrown inside the write's transaction so nothing of it is kept. `name`: the file, for
+ * one attachment.
+ */
+export function conversationGone(conversationId: string, refused: RefusedWrite, name?: string): WindowpaneError<'conversation_gone'> {
+  return new WindowpaneError('conversation_gone', `Conversation ${conversationId} no longer exists; the ${refused} write was refused.`, {
+    conversationId,
+    refused,
+    ...(name === undefined ? {} : { name }),
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
  * conversation, re-read exactly what another tab wrote, and show the search index being built.
  */
 import type { Conversation } from '../core';
-import { openMemoryStorage, requestPersistentStorage, type StorageChange, type WindowpaneStorage } from '../persistence';
+import { openMemoryStorage, requestPersistentStorage, type StorageChange, type UnreadableRecords, type WindowpaneStorage } from '../persistence';
 import type { Runtime } from './runtime';
 import { setConversation, setMessages, upsertMessage } from './state';
 import { followLeaf, settleLeaf, shownLeaf } from './branches';
@@ -14,6 +14,7 @@ import { search, selectConversation } from './conversationActions';
 import { contextFor } from './planning';
 import type { Settings } from './settings';
 import { readOverrides, readSettings, SETTINGS_KEY, withDefaults } from './storedSettings';
+import { unreadableNotice } from './storageNotices';
 
 /**
  * What the user is told when storage is held up or taken away: an older tab blocking the
@@ -31,7 +32,10 @@ function storageEvents(rt: Runtime) {
     onBlocked: (error: Error) => rt.store.setState({ storageProblem: error.message }),
     onVersionChange: () => lost('Windowpane was updated in another tab, so this tab closed its storage to let the update finish.'),
     onTerminated: () => lost('The browser closed Windowpane’s storage (site data may have been cleared).'),
-    onUnreadable: (text: string) => void rt.notifier.notify({ id: `unreadable-${text}`, tone: 'warning', text }),
+    onUnreadable: (found: UnreadableRecords) => {
+      const text = unreadableNotice(found);
+      rt.notifier.notify({ id: `unreadable-${text}`, tone: 'warning', text });
+    },
   };
 }
 

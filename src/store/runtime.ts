@@ -7,12 +7,13 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { isWindowpaneError } from '../core';
-import type { BrowserStorage, DeletedConversation, Repositories, WindowpaneStorage } from '../persistence';
+import type { BrowserStorage, DeletedConversation, Repositories, UnreadableRecords, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ModelListing, ProviderSettings } from '../providers';
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 import type { PreparedImage } from '../media/fitImage';
 import type { ReadPdf } from '../media/pdfResult';
 import { initialState, type AppState, type AppStore, type ListTarget, type Notice, type NoticeSection } from './state';
+import { errorText } from './storageNotices';
 
 export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
@@ -43,7 +44,7 @@ export interface StorageEvents {
   onVersionChange?: () => void;
   onTerminated?: () => void;
   /** Stored records another version wrote that cannot be used as they are. */
-  onUnreadable?: (notice: string) => void;
+  onUnreadable?: (found: UnreadableRecords) => void;
 }
 
 /** Tells the user things: the notices under the header (or in a Settings section). */
@@ -144,7 +145,7 @@ function createNotifier(store: AppStore, newId: () => string): Notifier {
       store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
     },
     reportError(error, doing, section) {
-      const message = isWindowpaneError(error) ? error.message : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
+      const message = isWindowpaneError(error) ? errorText(error) : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
       // The same failure met by several writes in a row (e.g. storage full) is shown once.
       const shown = store.getState().notices.find((n) => n.tone === 'error' && n.text === message);
       // A conversation too long for the model fails each send with new counts: one notice says it, the newest.

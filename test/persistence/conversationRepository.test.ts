@@ -4,6 +4,7 @@ import { branchMessages, buildTree, isWindowpaneError, type StoredMessage, type 
 import { openWindowpaneDb } from '../../src/persistence/db';
 import type { ConversationRepository, NewMessage } from '../../src/persistence/conversationRepository';
 import { createRepositories } from '../../src/persistence/repositories';
+import type { UnreadableRecords } from '../../src/persistence/repositoryContext';
 import type { SyncChannel } from '../../src/persistence/sync';
 import { idSequence, openTestStorage, steppingClock, userText } from './helpers';
 
@@ -183,8 +184,8 @@ describe('messages', () => {
     const { id } = await repositories.conversations.createConversation();
     await repositories.conversations.deleteConversation(id);
     const error = await repositories.conversations.appendMessage(userText(id, 'late')).catch((e: unknown) => e);
-    expect(isWindowpaneError(error, 'storage')).toBe(true);
-    expect((error as WindowpaneError).message).toMatch(/no longer exists/);
+    expect(isWindowpaneError(error, 'conversation_gone')).toBe(true);
+    expect((error as WindowpaneError).details).toEqual({ conversationId: id, refused: 'message' });
     expect(await repositories.conversations.getMessages(id)).toEqual([]);
   });
 
@@ -347,8 +348,8 @@ describe('branches', () => {
 
 describe('stored parents and branches read back', () => {
   it('keeps valid ones, leaves out a message whose parent is not an id, and shows a conversation with a bad branch without it', async () => {
-    const notices: string[] = [];
-    const { db, repositories } = await openTestStorage({ repositories: { onUnreadable: (notice) => notices.push(notice) } });
+    const notices: UnreadableRecords[] = [];
+    const { db, repositories } = await openTestStorage({ repositories: { onUnreadable: (found) => notices.push(found) } });
     const message = (id: string, seq: number, parentId: unknown) =>
       ({ id, conversationId: 'c', seq, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete', parentId }) as StoredMessage;
     await db.put('conversations', { id: 'c', title: 'Stored', createdAt: 1, updatedAt: 2, messageCount: 3, activeLeafId: 'b' });
@@ -364,14 +365,18 @@ describe('stored parents and branches read back', () => {
     ]);
     expect(await repositories.conversations.getConversation('d')).toStrictEqual({ id: 'd', title: 'Bad branch', createdAt: 1, updatedAt: 1, messageCount: 0 });
     expect(notices).toHaveLength(2);
+    expect(notices).toEqual([
+      { kind: 'messages', count: 1 },
+      { kind: 'conversations', count: 1 },
+    ]);
     expect(await db.get('messages', 'bad')).toMatchObject({ parentId: 42 });
   });
 });
 
 describe('the newest messages first', () => {
   it('reads the messages with the highest seq of every branch, in seq order, leaving out unreadable ones without a notice', async () => {
-    const notices: string[] = [];
-    const { db, repositories } = await openTestStorage({ repositories: { onUnreadable: (notice) => notices.push(notice) } });
+    const notices: UnreadableRecords[] = [];
+    const { db, repositories } = await openTestStorage({ repositories: { onUnreadable: (found) => notices.push(found) } });
     const message = (id: string, seq: number, parentId: unknown, conversationId = 'c') =>
       ({ id, conversationId, seq, role: 'user', kind: 'message', content: [], createdAt: 1, status: 'complete', parentId }) as StoredMessage;
     await db.put('conversations', { id: 'c', title: 'Long', createdAt: 1, updatedAt: 2, messageCount: 7 });
@@ -395,6 +400,7 @@ describe('the newest messages first', () => {
     expect(notices).toEqual([]);
     expect((await repositories.conversations.getMessages('c')).map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm7']);
     expect(notices).toHaveLength(1);
+    expect(notices).toEqual([{ kind: 'messages', count: 1 }]);
   });
 });
 

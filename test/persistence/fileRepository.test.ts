@@ -68,13 +68,13 @@ describe('attachments', () => {
     expect(await repositories.files.listAttachments(id)).toEqual([keep, drop]);
   });
 
-  it('refuses to attach to a conversation deleted in the meantime, saying so', async () => {
+  it('refuses to attach to a conversation deleted in the meantime, naming the file', async () => {
     const { repositories } = await openTestStorage();
     const { id } = await repositories.conversations.createConversation();
     await repositories.conversations.deleteConversation(id);
     const error = await repositories.files.addAttachment({ conversationId: id, name: 'late.txt', text: 'x' }).catch((e: unknown) => e);
-    expect(isWindowpaneError(error, 'storage')).toBe(true);
-    expect((error as WindowpaneError).message).toMatch(/no longer exists.*late\.txt was not attached/);
+    expect(isWindowpaneError(error, 'conversation_gone')).toBe(true);
+    expect((error as WindowpaneError).details).toEqual({ conversationId: id, refused: 'attachment', name: 'late.txt' });
     expect(await repositories.files.listAttachments(id)).toEqual([]);
   });
 
@@ -175,7 +175,8 @@ describe('deleting and restoring a conversation’s attachments', () => {
     const removed = await repositories.files.deleteAttachments(id);
     await repositories.conversations.deleteConversation(id);
     const error = await repositories.files.restoreAttachments(removed).catch((e: unknown) => e);
-    expect(isWindowpaneError(error, 'storage')).toBe(true);
+    expect(isWindowpaneError(error, 'conversation_gone')).toBe(true);
+    expect((error as WindowpaneError).details).toEqual({ conversationId: id, refused: 'restored attachments' });
     expect(await repositories.files.listAttachments(id)).toEqual([]);
   });
 });
