@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'quota_exceeded'
   | 'storage_blocked'
   | 'storage'
+  | 'conversation_gone'
   | 'import_invalid'
   | 'import_too_large';
 
@@ -43,6 +44,12 @@ export interface StorageErrorDetails {
   conversationId?: string;
 }
 
+/**
+ * What a write refused with `conversation_gone` was storing: a message, one attachment, the
+ * images or files sent with a message, or attachments being put back (Undo).
+ */
+export type RefusedWrite = 'message' | 'attachment' | 'images' | 'files' | 'restored attachments';
+
 /** The details each code carries; every field is optional, as not every failure knows it. */
 export interface ErrorDetailsByCode {
   invalid_config: { field?: string };
@@ -61,6 +68,8 @@ export interface ErrorDetailsByCode {
   quota_exceeded: StorageErrorDetails;
   storage_blocked: { currentVersion?: number; wantedVersion?: number };
   storage: StorageErrorDetails;
+  /** The conversation a write went to was deleted (in another tab, say), so nothing of it was written; `name`: the attachment's. */
+  conversation_gone: { conversationId?: string; refused?: RefusedWrite; name?: string };
   import_invalid: Record<never, never>;
   import_too_large: Record<never, never>;
 }

@@ -2,7 +2,7 @@
  * Imports run in a Worker (importWorker.ts): it reads, unzips and parses the file and
  * writes the conversations to IndexedDB itself, batch by batch, so the page never holds
  * the file nor a long task, and is sent only progress. The Worker announces each batch on
- * the cross-tab channel like any tab's repository, so this page and the others list the new
+ * the cross-tab channel like any tab's repositories, so this page and the others list the new
  * conversations and index them for search as they arrive. Should no Worker start, the same
  * import runs in the page (see transferFiles.ts), only on the main thread.
  */

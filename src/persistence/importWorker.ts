@@ -1,11 +1,11 @@
 /**
  * The import Worker: opens its own connection to the app's database, imports the file it
  * is given batch by batch (see importFromFile) and announces every batch on the cross-tab
- * channel, as a tab's repository does, so the pages list and index what it wrote.
+ * channel, as a tab's repositories do, so the pages list and index what it wrote.
  */
 import { openWindowpaneDb, type WindowpaneDb } from './db';
 import type { ImportReply, ImportRequest } from './importClient';
-import { createRepository } from './repository';
+import { createRepositories } from './repositories';
 import { toStorageError } from './storageErrors';
 import { createSyncChannel } from './sync';
 import { importFromFile, nothingImported } from './transferFiles';
@@ -33,9 +33,9 @@ async function run(request: Extract<ImportRequest, { type: 'start' }>): Promise<
   }
   const sync = createSyncChannel({ name: request.channelName });
   // The pages' own indexes hear of each batch on the channel; this one is never asked.
-  const repository = createRepository(db, { sync, search: { search: async () => [], notify: () => undefined, close: () => undefined } });
+  const { transfer } = createRepositories(db, { sync, search: { search: async () => [], notify: () => undefined, close: () => undefined } });
   try {
-    const outcome = await importFromFile(repository, request.file, {
+    const outcome = await importFromFile(transfer, request.file, {
       now: request.now,
       signal: cancel.signal,
       onProgress: (progress) => scope.postMessage({ type: 'progress', progress }),

@@ -1,12 +1,18 @@
 // The persistence layer's public surface: the store imports from here.
 export * from './base64';
+export * from './conversationRepository';
 export * from './db';
+export * from './fileRepository';
 export * from './persistentStorage';
-export * from './repository';
+export * from './repositories';
+export * from './repositoryContext';
 export type { SearchBuildListener, SearchIndexProgress } from './searchBuild';
+export * from './searchRepository';
+export * from './settingsRepository';
 export * from './storage';
 export * from './storageErrors';
 export * from './storageReport';
 export * from './streamWriter';
 export * from './sync';
 export * from './transferFiles';
+export * from './transferRepository';

@@ -1,10 +1,11 @@
 /**
  * Startup in one call: open the database, join the cross-tab channel, build the
- * repository, and recover answers a closed tab left mid-stream.
+ * repositories, and recover answers a closed tab left mid-stream.
  */
 import type { StoredMessage } from '../core';
 import { DB_NAME, openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from './db';
-import { createRepository, type Repository, type RepositoryOptions } from './repository';
+import { createRepositories, type Repositories } from './repositories';
+import type { RepositoryOptions } from './repositoryContext';
 import { createWorkerSearch, spawnSearchWorker } from './searchClient';
 import type { ReportsSearchBuilds, SearchBuildListener } from './searchBuild';
 import { createSearchEngine, type SearchClient } from './searchIndex';
@@ -15,7 +16,7 @@ import { importFromFile, type ImportOptions, type ImportOutcome } from './transf
 
 export interface WindowpaneStorage {
   db: WindowpaneDb;
-  repository: Repository;
+  repositories: Repositories;
   /** Subscribe here to re-read what other tabs change. */
   sync: SyncChannel;
   /** Answers found still `streaming` from a tab that closed, now marked `interrupted`. */
@@ -61,17 +62,17 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
   const name = options.name ?? DB_NAME;
   const inPage = () => createSearchEngine(db);
   const search: SearchClient & ReportsSearchBuilds = searchIn === 'worker' ? workerOrPage(name, inPage) : inPage();
-  // Other tabs' writes reach the index as this tab's own do (the repository tells it those).
+  // Other tabs' writes reach the index as this tab's own do (the repositories tell it those).
   sync.subscribe((change) => search.notify(change));
   try {
-    const repository = createRepository(db, { sync, search, now: options.now, newId: options.newId, onUnreadable: options.onUnreadable });
+    const repositories = createRepositories(db, { sync, search, now: options.now, newId: options.newId, onUnreadable: options.onUnreadable });
     const isStreamAlive = await liveStreamChecker(options.locks);
-    await restoreRescuedStreams(repository, isStreamAlive, options.rescue);
-    const interrupted = await repository.markInterruptedStreams(isStreamAlive);
-    // In the page the repository tells the other tabs and the index of each batch; this tab hears of it as it would from a Worker.
+    await restoreRescuedStreams(repositories.conversations, isStreamAlive, options.rescue);
+    const interrupted = await repositories.conversations.markInterruptedStreams(isStreamAlive);
+    // In the page the repositories tell the other tabs and the index of each batch; this tab hears of it as it would from a Worker.
     const importHere = (file: File, importOptions: Omit<ImportOptions, 'limits'>) => {
       let imported = 0;
-      return importFromFile(repository, file, {
+      return importFromFile(repositories.transfer, file, {
         ...importOptions,
         onProgress(progress) {
           if (progress.imported > imported) sync.echo({ type: 'conversation-changed' });
@@ -82,7 +83,7 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
     };
     return {
       db,
-      repository,
+      repositories,
       sync,
       interrupted,
       importFile(file, importOptions) {

@@ -6,7 +6,7 @@
  */
 import type { StoredMessage } from '../core';
 import { isWindowpaneError, type WindowpaneError } from '../core';
-import type { MessagePatch, Repository } from './repository';
+import type { ConversationRepository, MessagePatch } from './conversationRepository';
 import { toStorageError } from './storageErrors';
 
 export interface Timers {
@@ -85,7 +85,11 @@ const defaultTimers: Timers = {
 };
 
 /** Starts persisting the stream into the stored message `messageId` (appended as `streaming`). */
-export function createStreamWriter(repository: Pick<Repository, 'updateMessage'>, messageId: string, options: StreamWriterOptions = {}): StreamWriter {
+export function createStreamWriter(
+  repository: Pick<ConversationRepository, 'updateMessage'>,
+  messageId: string,
+  options: StreamWriterOptions = {},
+): StreamWriter {
   const intervalMs = options.intervalMs ?? 500;
   const timers = options.timers ?? defaultTimers;
   const locks = options.locks === undefined ? defaultLocks() : options.locks;
@@ -184,7 +188,7 @@ export async function liveStreamChecker(locks: StreamLocks | null = defaultLocks
  * is streaming into them (`isStreamAlive`). Then forgets the copies it handled.
  */
 export async function restoreRescuedStreams(
-  repository: Pick<Repository, 'getMessage' | 'updateMessage'>,
+  repository: Pick<ConversationRepository, 'getMessage' | 'updateMessage'>,
   isStreamAlive: (messageId: string) => boolean,
   rescue: RescueStore | null = defaultRescue(),
 ): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Cross-tab change notices. After each committed write the repository announces what
+ * Cross-tab change notices. After each committed write the repositories announce what
  * changed on a BroadcastChannel; other tabs of the app re-read just that from IndexedDB
  * (the notice carries ids, never data, so storage stays the one source of truth).
  */

@@ -6,7 +6,8 @@ import type { BatchLimits, ConversationFailure, ErrorCode, ExportedFile, ImportF
 import { exportToJson, exportToMarkdown, importBatches, openImport } from '../core';
 import { blobToBase64 } from './base64';
 import { readImportTexts, type ImportFile } from './importFileText';
-import type { ImportSummary, Repository } from './repository';
+import type { FileRepository } from './fileRepository';
+import type { ImportSummary, TransferRepository } from './transferRepository';
 import { toStorageError } from './storageErrors';
 
 /** Where an import is: reading or unpacking the file (bytes), parsing it, or writing (conversations of the file handled). */
@@ -74,7 +75,11 @@ const PROGRESS_INTERVAL_MS = 100;
  * with the earlier batches kept, and conversations already stored are skipped, so importing
  * the file again continues where it stopped.
  */
-export async function importFromFile(repository: Pick<Repository, 'importBatch'>, file: ImportFile, options: ImportOptions = {}): Promise<ImportOutcome> {
+export async function importFromFile(
+  repository: Pick<TransferRepository, 'importBatch'>,
+  file: ImportFile,
+  options: ImportOptions = {},
+): Promise<ImportOutcome> {
   const started = performance.now();
   const report = emptyImportReport();
   let lastProgress = { phase: '', at: -Infinity };
@@ -182,15 +187,15 @@ function whyNothing(report: ImportReport): ImportReport['error'] {
  * `withImages` carries the images their messages refer to, bytes and all.
  */
 export async function exportJsonText(
-  repository: Pick<Repository, 'readForExport' | 'listFiles'>,
+  repositories: { transfer: Pick<TransferRepository, 'readForExport'>; files: Pick<FileRepository, 'listFiles'> },
   ids?: readonly string[],
   exportedAt: number = Date.now(),
   withImages = false,
 ): Promise<string> {
-  const records = await repository.readForExport(ids);
+  const records = await repositories.transfer.readForExport(ids);
   if (!withImages) return exportToJson(records, exportedAt);
   const files: ExportedFile[] = [];
-  for (const record of await repository.listFiles(records.map((r) => r.conversation.id))) {
+  for (const record of await repositories.files.listFiles(records.map((r) => r.conversation.id))) {
     const { id, conversationId, name, mediaType, bytes, createdAt } = record;
     files.push({ id, conversationId, name, mediaType, bytes, createdAt, data: await blobToBase64(record.blob) });
   }
@@ -199,7 +204,7 @@ export async function exportJsonText(
 
 /** The Markdown transcript of the given conversations (all when `ids` is omitted). */
 export async function exportMarkdownText(
-  repository: Pick<Repository, 'readForExport'>,
+  repository: Pick<TransferRepository, 'readForExport'>,
   ids?: readonly string[],
   options?: MarkdownExportOptions,
 ): Promise<string> {

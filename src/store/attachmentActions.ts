@@ -67,7 +67,7 @@ function setAttachments(rt: Runtime, conversationId: string, list: AttachmentInf
 export async function loadAttachments(rt: Runtime, conversationId: string): Promise<void> {
   if (rt.memoryOnly.has(conversationId)) return;
   try {
-    setAttachments(rt, conversationId, (await rt.repository.listAttachments(conversationId)).map(infoOf));
+    setAttachments(rt, conversationId, (await rt.repositories.files.listAttachments(conversationId)).map(infoOf));
   } catch (error) {
     rt.notifier.reportError(error, 'read the attached files');
   }
@@ -139,7 +139,7 @@ export async function attachFiles(rt: Runtime, conversationId: string | null, fi
   for (const [index, file] of good.entries()) {
     const newId = rt.deps.newId();
     try {
-      const stored = await rt.repository.addAttachment({ id: newId, conversationId: id, name: file.name, text: file.text });
+      const stored = await rt.repositories.files.addAttachment({ id: newId, conversationId: id, name: file.name, text: file.text });
       if (stored.id !== newId) notes.push(`${file.name} is already attached.`);
       else if (stored.name !== file.name) notes.push(`A different ${file.name} is already attached, so this one was attached as ${stored.name}.`);
     } catch (error) {
@@ -163,7 +163,7 @@ export async function removeAttachment(rt: Runtime, conversationId: string, atta
   if (!shown) return;
   let removed: AttachmentRecord | undefined;
   try {
-    removed = await rt.repository.removeAttachment(attachmentId);
+    removed = await rt.repositories.files.removeAttachment(attachmentId);
   } catch (error) {
     rt.notifier.reportError(error, `remove ${shown.name}`);
     return;
@@ -180,7 +180,7 @@ export async function removeAttachment(rt: Runtime, conversationId: string, atta
 
 async function undoRemove(rt: Runtime, record: AttachmentRecord): Promise<void> {
   try {
-    await rt.repository.addAttachment(record);
+    await rt.repositories.files.addAttachment(record);
   } catch (error) {
     rt.notifier.reportError(error, `put ${record.name} back`);
   }

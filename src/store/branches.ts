@@ -64,7 +64,7 @@ export async function showBranch(rt: Runtime, conversationId: string, leafId: st
   rt.store.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === conversationId ? { ...c, activeLeafId: leafId } : c)) }));
   if (rt.memoryOnly.has(conversationId)) return;
   try {
-    await rt.repository.setActiveLeaf(conversationId, leafId);
+    await rt.repositories.conversations.setActiveLeaf(conversationId, leafId);
   } catch (error) {
     rt.notifier.reportError(error, 'remember the branch shown');
   }

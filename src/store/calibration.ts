@@ -11,7 +11,7 @@ import { rawCounter, type TurnContext } from './turn';
 export async function loadCalibration(rt: Runtime, modelId: string): Promise<void> {
   if (rt.calibrationLoaded.has(modelId)) return;
   rt.calibrationLoaded.add(modelId);
-  const saved = await rt.repository.getCalibration(modelId).catch(() => undefined);
+  const saved = await rt.repositories.settings.getCalibration(modelId).catch(() => undefined);
   if (saved) {
     rt.store.setState(({ calibration }) => ({
       calibration: { version: 1, models: { ...calibration.models, ...readCalibration({ models: { [modelId]: saved } }).models } },
@@ -27,7 +27,7 @@ export function updateCalibration(rt: Runtime, modelId: string, change: (calibra
 
 async function saveCalibration(rt: Runtime, modelId: string): Promise<void> {
   const entry = rt.store.getState().calibration.models[modelId];
-  if (entry) await rt.repository.setCalibration(modelId, entry).catch(() => undefined);
+  if (entry) await rt.repositories.settings.setCalibration(modelId, entry).catch(() => undefined);
 }
 
 /** The uncalibrated estimate of everything a plan sends, to compare with what the provider counted. */

@@ -56,11 +56,11 @@ export async function selectConversation(rt: Runtime, id: string, messageId?: st
     const count = rt.store.getState().conversations.find((c) => c.id === id)?.messageCount ?? 0;
     const all = (async () => {
       if (count > SHOW_NEWEST_FIRST_FROM && !messageId) {
-        const newest = await rt.repository.getNewestMessages(id, NEWEST_SHOWN_FIRST).catch(() => undefined);
+        const newest = await rt.repositories.conversations.getNewestMessages(id, NEWEST_SHOWN_FIRST).catch(() => undefined);
         const s = rt.store.getState();
         if (newest && s.activeId === id && !s.messages[id]) rt.store.setState({ opening: { conversationId: id, newest, leafId: leafToOpen(rt, id) } });
       }
-      return rt.repository.getMessages(id);
+      return rt.repositories.conversations.getMessages(id);
     })();
     reads.set(id, all);
     try {
@@ -87,7 +87,7 @@ export async function renameConversation(rt: Runtime, id: string, title: string)
   if (!current) return;
   setConversation(rt.store, { ...current, title });
   try {
-    const saved = await rt.repository.renameConversation(id, title);
+    const saved = await rt.repositories.conversations.renameConversation(id, title);
     if (saved) setConversation(rt.store, saved);
   } catch (error) {
     rt.notifier.reportError(error, 'rename the conversation');
@@ -100,7 +100,7 @@ export async function deleteConversation(rt: Runtime, id: string, section?: Noti
   if (!conversation) return;
   rt.controllers.get(id)?.abort();
   try {
-    const deleted = await rt.repository.deleteConversation(id);
+    const deleted = await rt.repositories.conversations.deleteConversation(id);
     if (deleted) rt.deleted.set(id, deleted);
   } catch (error) {
     rt.notifier.reportError(error, 'delete the conversation', section);
@@ -122,7 +122,7 @@ export async function undoDelete(rt: Runtime, id: string, section?: NoticeSectio
   if (!deleted) return;
   rt.deleted.delete(id);
   try {
-    await rt.repository.restoreConversation(deleted);
+    await rt.repositories.conversations.restoreConversation(deleted);
     setConversation(rt.store, deleted.conversation);
     setMessages(rt.store, id, () => deleted.messages);
   } catch (error) {
@@ -146,7 +146,7 @@ export async function search(rt: Runtime, query: string): Promise<void> {
     return;
   }
   try {
-    const hits = await rt.repository.searchConversations(query, { limit: 100 });
+    const hits = await rt.repositories.search.searchConversations(query, { limit: 100 });
     if (rt.store.getState().query === query && searchesAsked.get(rt) === asked) rt.store.setState({ searchHits: hits });
   } catch (error) {
     rt.notifier.reportError(error, 'search');
@@ -158,7 +158,7 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
   // A send refused for the settings saved before is answered by these: the chat says again if they still cannot be used.
   rt.notifier.dismiss('cannot-plan');
   const state = rt.store.getState();
-  const repository = rt.repository;
+  const repositories = rt.repositories;
   if (scope === 'conversation' && state.activeId) {
     const conversation = state.conversations.find((c) => c.id === state.activeId);
     if (!conversation) return;
@@ -175,8 +175,8 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
     setConversation(rt.store, { ...conversation, overrides: overrides as Record<string, unknown> });
     rt.store.setState({ settings, settingsOpen: false });
     try {
-      await repository.setConversationOverrides(conversation.id, overrides as Record<string, unknown>);
-      await repository.setSetting(SETTINGS_KEY, settings);
+      await repositories.conversations.setConversationOverrides(conversation.id, overrides as Record<string, unknown>);
+      await repositories.settings.setSetting(SETTINGS_KEY, settings);
     } catch (error) {
       rt.notifier.reportError(error, 'save the settings');
     }
@@ -184,7 +184,7 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
   }
   rt.store.setState({ settings: next, settingsOpen: false });
   try {
-    await repository.setSetting(SETTINGS_KEY, next);
+    await repositories.settings.setSetting(SETTINGS_KEY, next);
   } catch (error) {
     rt.notifier.reportError(error, 'save the settings');
   }

@@ -4,7 +4,7 @@
  * conversation, re-read exactly what another tab wrote, and show the search index being built.
  */
 import type { Conversation } from '../core';
-import { openMemoryStorage, requestPersistentStorage, type StorageChange, type WindowpaneStorage } from '../persistence';
+import { openMemoryStorage, requestPersistentStorage, type StorageChange, type UnreadableRecords, type WindowpaneStorage } from '../persistence';
 import type { Runtime } from './runtime';
 import { setConversation, setMessages, upsertMessage } from './state';
 import { followLeaf, settleLeaf, shownLeaf } from './branches';
@@ -14,6 +14,7 @@ import { search, selectConversation } from './conversationActions';
 import { contextFor } from './planning';
 import type { Settings } from './settings';
 import { readOverrides, readSettings, SETTINGS_KEY, withDefaults } from './storedSettings';
+import { unreadableNotice } from './storageNotices';
 
 /**
  * What the user is told when storage is held up or taken away: an older tab blocking the
@@ -31,7 +32,10 @@ function storageEvents(rt: Runtime) {
     onBlocked: (error: Error) => rt.store.setState({ storageProblem: error.message }),
     onVersionChange: () => lost('Windowpane was updated in another tab, so this tab closed its storage to let the update finish.'),
     onTerminated: () => lost('The browser closed Windowpane’s storage (site data may have been cleared).'),
-    onUnreadable: (text: string) => void rt.notifier.notify({ id: `unreadable-${text}`, tone: 'warning', text }),
+    onUnreadable: (found: UnreadableRecords) => {
+      const text = unreadableNotice(found);
+      rt.notifier.notify({ id: `unreadable-${text}`, tone: 'warning', text });
+    },
   };
 }
 
@@ -52,8 +56,8 @@ function followSearchBuilds(rt: Runtime, storage: WindowpaneStorage): void {
 async function goOnInMemory(rt: Runtime, problem: string): Promise<void> {
   const memory = await openMemoryStorage({ now: rt.deps.now, newId: rt.deps.newId });
   rt.inMemory = true;
-  rt.repository = memory.repository;
-  rt.repositoryOpened(memory.repository);
+  rt.repositories = memory.repositories;
+  rt.repositoriesOpened(memory.repositories);
   rt.store.setState({ status: 'ready', storageProblem: `${problem} Nothing you write now will be kept after you close this tab.` });
 }
 
@@ -68,12 +72,15 @@ export async function hydrate(rt: Runtime): Promise<void> {
     return;
   }
   rt.storage = storage;
-  rt.repository = storage.repository;
+  rt.repositories = storage.repositories;
   followSearchBuilds(rt, storage);
-  rt.repositoryOpened(storage.repository);
-  const repository = storage.repository;
+  rt.repositoriesOpened(storage.repositories);
+  const repositories = storage.repositories;
   try {
-    const [saved, conversations] = await Promise.all([repository.getSetting<Partial<Settings>>(SETTINGS_KEY), repository.listConversations()]);
+    const [saved, conversations] = await Promise.all([
+      repositories.settings.getSetting<Partial<Settings>>(SETTINGS_KEY),
+      repositories.conversations.listConversations(),
+    ]);
     // A conversation the user opened while storage was opening wins over the one this tab had open before.
     const chosen = rt.store.getState().activeId;
     const reopen = readOpenConversation(rt);
@@ -159,18 +166,18 @@ function noticeIgnoredOverrides(rt: Runtime, conversation: Conversation | undefi
 
 /** Re-reads exactly what another tab changed. */
 export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
-  const repository = rt.repository;
+  const repositories = rt.repositories;
   try {
     if (change.type === 'settings-changed' && change.settingKey === SETTINGS_KEY) {
-      rt.store.setState({ settings: withDefaults(await repository.getSetting<Partial<Settings>>(SETTINGS_KEY)) });
+      rt.store.setState({ settings: withDefaults(await repositories.settings.getSetting<Partial<Settings>>(SETTINGS_KEY)) });
     } else if (change.type === 'settings-changed' && change.settingKey === MODEL_LISTS_KEY) {
       await loadModelLists(rt);
     } else if (change.type === 'conversation-changed') {
       if (!change.conversationId) {
-        rt.store.setState({ conversations: await repository.listConversations() });
+        rt.store.setState({ conversations: await repositories.conversations.listConversations() });
         return;
       }
-      const conversation = await repository.getConversation(change.conversationId);
+      const conversation = await repositories.conversations.getConversation(change.conversationId);
       if (conversation) setConversation(rt.store, conversation);
       else
         rt.store.setState((s) => ({
@@ -183,7 +190,7 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
       if (change.messageId) {
         // Our own stream is the newer copy of the message it is writing.
         if (sending?.messageId === change.messageId) return;
-        const message = await repository.getMessage(change.messageId);
+        const message = await repositories.conversations.getMessage(change.messageId);
         if (message) {
           const leaf = shownLeaf(rt.store.getState(), change.conversationId);
           upsertMessage(rt.store, message);
@@ -192,7 +199,7 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
           if (followed) followLeaf(rt, change.conversationId, message.id);
         }
       } else {
-        const messages = await repository.getMessages(change.conversationId);
+        const messages = await repositories.conversations.getMessages(change.conversationId);
         setMessages(rt.store, change.conversationId, () => messages);
       }
     }

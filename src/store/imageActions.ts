@@ -126,7 +126,7 @@ export async function storeDraftImages(rt: Runtime, conversationId: string, imag
     bytes: image.bytes,
     createdAt,
   }));
-  if (!rt.memoryOnly.has(conversationId)) await rt.repository.addFiles(records);
+  if (!rt.memoryOnly.has(conversationId)) await rt.repositories.files.addFiles(records);
   else for (const record of records) rt.memoryFiles.set(record.id, record.blob);
   return images.map(imageBlockOf);
 }
@@ -136,7 +136,7 @@ export async function readImage(rt: Runtime, fileId: string): Promise<Blob | und
   const kept = rt.memoryFiles.get(fileId);
   if (kept) return kept;
   try {
-    return (await rt.repository.getFile(fileId))?.blob;
+    return (await rt.repositories.files.getFile(fileId))?.blob;
   } catch {
     return undefined;
   }

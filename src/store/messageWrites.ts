@@ -23,7 +23,7 @@ export async function appendMessage(rt: Runtime, input: NewMessage): Promise<Sto
 async function storeMessage(rt: Runtime, message: NewMessage): Promise<StoredMessage> {
   if (!rt.memoryOnly.has(message.conversationId)) {
     try {
-      const stored = await rt.repository.appendMessage(message);
+      const stored = await rt.repositories.conversations.appendMessage(message);
       upsertMessage(rt.store, stored);
       return stored;
     } catch (error) {
@@ -49,7 +49,7 @@ export async function updateMessage(rt: Runtime, message: StoredMessage, patch: 
   const next = { ...message, ...patch };
   upsertMessage(rt.store, next);
   try {
-    const saved = await rt.repository.updateMessage(message.id, patch);
+    const saved = await rt.repositories.conversations.updateMessage(message.id, patch);
     if (saved) upsertMessage(rt.store, saved);
     return saved ?? next;
   } catch (error) {

@@ -83,7 +83,7 @@ async function saveModelLists(rt: Runtime): Promise<void> {
     if (list.fetchedAt !== undefined) stored[key] = { models: list.models, fetchedAt: list.fetchedAt, truncated: list.truncated === true };
   }
   try {
-    await rt.repository.setSetting(MODEL_LISTS_KEY, stored);
+    await rt.repositories.settings.setSetting(MODEL_LISTS_KEY, stored);
   } catch (error) {
     rt.notifier.reportError(error, 'keep the list of models');
   }
@@ -107,7 +107,7 @@ export function readModelLists(raw: unknown): Record<string, ModelListState> {
 /** Reads the stored lists into the state (at startup, and when another tab listed); a failure only loses the cache. */
 export async function loadModelLists(rt: Runtime): Promise<void> {
   try {
-    const stored = readModelLists(await rt.repository.getSetting(MODEL_LISTS_KEY));
+    const stored = readModelLists(await rt.repositories.settings.getSetting(MODEL_LISTS_KEY));
     // A listing running here now is newer than what is stored.
     rt.store.setState((s) => {
       const running = Object.fromEntries(Object.entries(s.modelLists).filter(([, list]) => list.status === 'loading'));

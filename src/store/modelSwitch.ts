@@ -41,12 +41,12 @@ export async function switchModel(rt: Runtime, modelId: string): Promise<void> {
       const next: ConversationOverrides = { ...overrides, provider, model: id, ...(explicit ? { contextWindow: 0 } : {}) };
       setConversation(rt.store, { ...conversation, overrides: next as Record<string, unknown> });
       rt.store.setState({ settings: carried });
-      await rt.repository.setConversationOverrides(conversation.id, next as Record<string, unknown>);
-      if (carried !== state.settings) await rt.repository.setSetting(SETTINGS_KEY, carried);
+      await rt.repositories.conversations.setConversationOverrides(conversation.id, next as Record<string, unknown>);
+      if (carried !== state.settings) await rt.repositories.settings.setSetting(SETTINGS_KEY, carried);
     } else {
       const settings: Settings = { ...carried, models: { ...carried.models, [provider]: id }, contextWindow: explicit ? 0 : carried.contextWindow };
       rt.store.setState({ settings });
-      await rt.repository.setSetting(SETTINGS_KEY, settings);
+      await rt.repositories.settings.setSetting(SETTINGS_KEY, settings);
     }
   } catch (error) {
     rt.notifier.reportError(error, 'save the model choice');

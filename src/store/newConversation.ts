@@ -17,7 +17,7 @@ export async function createConversationFor(rt: Runtime, firstText: string): Pro
   const now = rt.deps.now();
   let conversation: Conversation | undefined;
   try {
-    conversation = await rt.repository.createConversation({ title: titleFrom(firstText) });
+    conversation = await rt.repositories.conversations.createConversation({ title: titleFrom(firstText) });
   } catch (error) {
     // Storage is full or failing: the conversation goes on in memory, so the message typed stays on screen.
     rt.notifier.reportError(error, 'start the conversation');

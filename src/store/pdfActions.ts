@@ -123,7 +123,7 @@ export async function storeDraftPdfs(rt: Runtime, conversationId: string, pdfs: 
     createdAt,
     pageTexts: pdf.pageTexts,
   }));
-  if (!rt.memoryOnly.has(conversationId)) await rt.repository.addFiles(records);
+  if (!rt.memoryOnly.has(conversationId)) await rt.repositories.files.addFiles(records);
   else
     for (const record of records) {
       rt.memoryFiles.set(record.id, record.blob);
@@ -140,7 +140,7 @@ async function pageTextsOf(rt: Runtime, fileId: string): Promise<string[] | unde
   const kept = pageTextsKept(rt).get(fileId);
   if (kept) return kept;
   try {
-    const record = await rt.repository.getFile(fileId);
+    const record = await rt.repositories.files.getFile(fileId);
     if (!record) return undefined;
     if (Array.isArray(record.pageTexts)) return record.pageTexts;
     const read = await rt.deps.readPdf?.(record.blob);

@@ -1,18 +1,19 @@
 /**
  * The runtime every action receives as its first argument: the store, the platform
  * services it was given (storage, providers, clock, ids, the sandbox, media readers), the
- * repository, the notifier, and what one visit keeps beside the state (requests in
+ * repositories, the notifier, and what one visit keeps beside the state (requests in
  * flight, deleted conversations kept for Undo). The composition root makes one with the
  * browser's services; tests make theirs with fakes. No module holds a runtime of its own.
  */
 import { createStore } from 'zustand/vanilla';
 import { isWindowpaneError } from '../core';
-import type { BrowserStorage, DeletedConversation, Repository, WindowpaneStorage } from '../persistence';
+import type { BrowserStorage, DeletedConversation, Repositories, UnreadableRecords, WindowpaneStorage } from '../persistence';
 import type { ChatProvider, ModelListing, ProviderSettings } from '../providers';
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 import type { PreparedImage } from '../media/fitImage';
 import type { ReadPdf } from '../media/pdfResult';
 import { initialState, type AppState, type AppStore, type ListTarget, type Notice, type NoticeSection } from './state';
+import { errorText } from './storageNotices';
 
 export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
@@ -43,7 +44,7 @@ export interface StorageEvents {
   onVersionChange?: () => void;
   onTerminated?: () => void;
   /** Stored records another version wrote that cannot be used as they are. */
-  onUnreadable?: (notice: string) => void;
+  onUnreadable?: (found: UnreadableRecords) => void;
 }
 
 /** Tells the user things: the notices under the header (or in a Settings section). */
@@ -63,13 +64,13 @@ export interface Runtime {
    * Where everything is kept: IndexedDB once hydrate opens it, or an in-memory database of
    * the same shape when IndexedDB cannot open. Calls made before hydrate ends wait for it.
    */
-  repository: Repository;
+  repositories: Repositories;
   /** The open IndexedDB connection and its cross-tab channel; null before hydrate and when storage is in memory. */
   storage: WindowpaneStorage | null;
   /** True when IndexedDB could not open and the in-memory database stands in: nothing outlives the tab. */
   inMemory: boolean;
-  /** Hands the repository to the calls waiting for hydrate. */
-  repositoryOpened: (repository: Repository) => void;
+  /** Hands the repositories to the calls waiting for hydrate. */
+  repositoriesOpened: (repositories: Repositories) => void;
   /** In-flight request per conversation (Stop aborts it). */
   controllers: Map<string, AbortController>;
   /** Deleted conversations kept for Undo. */
@@ -88,17 +89,17 @@ export interface Runtime {
 
 /** A runtime at the start of a visit: the initial state, storage not yet open (see hydrate). */
 export function createRuntime(deps: AppDeps): Runtime {
-  let opened: (repository: Repository) => void = () => undefined;
-  const repository = repositoryOnceOpen(new Promise<Repository>((resolve) => (opened = resolve)));
+  let opened: (repositories: Repositories) => void = () => undefined;
+  const repositories = repositoriesOnceOpen(new Promise<Repositories>((resolve) => (opened = resolve)));
   const store = createStore<AppState>()(initialState);
   return {
     store,
     deps,
     notifier: createNotifier(store, deps.newId),
-    repository,
+    repositories,
     storage: null,
     inMemory: false,
-    repositoryOpened: opened,
+    repositoriesOpened: opened,
     controllers: new Map(),
     deleted: new Map(),
     memoryOnly: new Set(),
@@ -109,17 +110,25 @@ export function createRuntime(deps: AppDeps): Runtime {
   };
 }
 
-/** A repository whose calls wait until `opened` gives the real one; no thenable, since nothing awaits the repository itself. */
-function repositoryOnceOpen(opened: Promise<Repository>): Repository {
-  return new Proxy({} as Repository, {
-    get: (_target, name) =>
-      name === 'then'
-        ? undefined
-        : async (...args: unknown[]) => {
-            const repository = await opened;
-            return (repository[name as keyof Repository] as (...a: unknown[]) => unknown).apply(repository, args);
-          },
-  });
+/** Repositories whose calls wait until `opened` gives the real ones; no thenables, since nothing awaits a repository itself. */
+function repositoriesOnceOpen(opened: Promise<Repositories>): Repositories {
+  const onceOpen = <K extends keyof Repositories>(key: K): Repositories[K] =>
+    new Proxy({} as Repositories[K], {
+      get: (_target, name) =>
+        name === 'then'
+          ? undefined
+          : async (...args: unknown[]) => {
+              const repository = (await opened)[key];
+              return (repository[name as keyof Repositories[K]] as (...a: unknown[]) => unknown).apply(repository, args);
+            },
+    });
+  return {
+    conversations: onceOpen('conversations'),
+    files: onceOpen('files'),
+    settings: onceOpen('settings'),
+    search: onceOpen('search'),
+    transfer: onceOpen('transfer'),
+  };
 }
 
 function createNotifier(store: AppStore, newId: () => string): Notifier {
@@ -136,7 +145,7 @@ function createNotifier(store: AppStore, newId: () => string): Notifier {
       store.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
     },
     reportError(error, doing, section) {
-      const message = isWindowpaneError(error) ? error.message : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
+      const message = isWindowpaneError(error) ? errorText(error) : `Windowpane couldn't ${doing}: ${error instanceof Error ? error.message : String(error)}`;
       // The same failure met by several writes in a row (e.g. storage full) is shown once.
       const shown = store.getState().notices.find((n) => n.tone === 'error' && n.text === message);
       // A conversation too long for the model fails each send with new counts: one notice says it, the newest.

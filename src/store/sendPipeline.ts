@@ -216,7 +216,7 @@ async function firstAttempt(turn: Turn): Promise<Attempt> {
 async function openAnswer(turn: Turn, ctx: TurnContext): Promise<AnswerDraft> {
   const { rt, conversationId } = turn;
   const id = rt.deps.newId();
-  const writer = createStreamWriter(rt.repository, id, { onError: (e) => rt.notifier.reportError(e, 'save the answer') });
+  const writer = createStreamWriter(rt.repositories.conversations, id, { onError: (e) => rt.notifier.reportError(e, 'save the answer') });
   const message = await appendMessage(rt, {
     id,
     conversationId,

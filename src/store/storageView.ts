@@ -68,7 +68,7 @@ export async function loadStorageView(rt: Runtime): Promise<void> {
   update(rt, { status: 'measuring', problem: undefined });
   const browser = readBrowserStorage(rt.deps.browserStorage);
   try {
-    const report = await rt.repository.measureStorage();
+    const report = await rt.repositories.conversations.measureStorage();
     update(rt, { status: 'ready', report, browser: await browser });
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error);
@@ -106,8 +106,8 @@ export async function deleteAttachmentsOf(rt: Runtime, conversationId: string): 
   let removed: AttachmentRecord[];
   let images: FileRecord[];
   try {
-    removed = await rt.repository.deleteAttachments(conversationId);
-    images = await rt.repository.deleteFiles(conversationId);
+    removed = await rt.repositories.files.deleteAttachments(conversationId);
+    images = await rt.repositories.files.deleteFiles(conversationId);
   } catch (error) {
     rt.notifier.reportError(error, 'delete the attached files', 'storage');
     return;
@@ -131,8 +131,8 @@ export async function deleteAttachmentsOf(rt: Runtime, conversationId: string): 
 
 async function undoDeleteAttachments(rt: Runtime, conversationId: string, removed: AttachmentRecord[], images: FileRecord[], bytes: number): Promise<void> {
   try {
-    if (removed.length > 0) await rt.repository.restoreAttachments(removed);
-    if (images.length > 0) await rt.repository.restoreFiles(images);
+    if (removed.length > 0) await rt.repositories.files.restoreAttachments(removed);
+    if (images.length > 0) await rt.repositories.files.restoreFiles(images);
     addToRow(rt, conversationId, removed.length + images.length, bytes);
   } catch (error) {
     rt.notifier.reportError(error, 'put the attached files back', 'storage');

@@ -58,11 +58,11 @@ function focusOf(request: SummaryRequest): SummaryFocus {
 async function summarize(rt: Runtime, ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string | null> {
   const kind = request.prompt ?? 'concise';
   const key = summaryCacheKey(kind, request.messages, request.previous?.text, focusOf(request));
-  const cached = await rt.repository.getCachedSummary(key).catch(() => undefined);
+  const cached = await rt.repositories.settings.getCachedSummary(key).catch(() => undefined);
   if (cached) return cached;
   try {
     const summary = await writeInBatches(ctx, provider, request, signal);
-    await rt.repository.setCachedSummary(key, summary).catch(() => undefined);
+    await rt.repositories.settings.setCachedSummary(key, summary).catch(() => undefined);
     return summary;
   } catch (error) {
     if (signal.aborted) return null;

@@ -44,7 +44,7 @@ async function runTools(turn: Turn, ctx: TurnContext, calls: readonly ToolUseBlo
   const { rt, conversationId, signal } = turn;
   const env: ToolEnvironment = {
     enabled: new Set(enabledTools(ctx.settings.tools, true).map((tool) => tool.name)),
-    listAttachments: async () => [...(await rt.repository.listAttachments(conversationId)), ...(await readablePdfs(rt, conversationId))],
+    listAttachments: async () => [...(await rt.repositories.files.listAttachments(conversationId)), ...(await readablePdfs(rt, conversationId))],
     runJavascript: rt.deps.runJavascript,
     signal,
   };

@@ -32,7 +32,7 @@ function fileStem(title: string): string {
 export async function exportImageBytes(rt: Runtime): Promise<{ active: number; all: number } | null> {
   if (rt.inMemory) return null;
   try {
-    const files = await rt.repository.listFiles();
+    const files = await rt.repositories.files.listFiles();
     const activeId = rt.store.getState().activeId;
     const sum = (list: typeof files) => list.reduce((total, file) => total + file.bytes, 0);
     return { active: sum(files.filter((f) => f.conversationId === activeId)), all: sum(files) };
@@ -47,7 +47,7 @@ export async function exportImageBytes(rt: Runtime): Promise<{ active: number; a
  */
 export async function exportConversations(rt: Runtime, format: 'json' | 'markdown', scope: 'active' | 'all', withImages = false): Promise<void> {
   const state = rt.store.getState();
-  const repository = rt.repository;
+  const repositories = rt.repositories;
   const ids = scope === 'active' && state.activeId ? [state.activeId] : undefined;
   const title = scope === 'active' ? (state.conversations.find((c) => c.id === state.activeId)?.title ?? 'conversation') : 'windowpane-conversations';
   const date = new Date(rt.deps.now()).toISOString().slice(0, 10);
@@ -56,11 +56,11 @@ export async function exportConversations(rt: Runtime, format: 'json' | 'markdow
     return;
   }
   try {
-    if (format === 'json') download(`${fileStem(title)}-${date}.json`, 'application/json', await exportJsonText(repository, ids, rt.deps.now(), withImages));
+    if (format === 'json') download(`${fileStem(title)}-${date}.json`, 'application/json', await exportJsonText(repositories, ids, rt.deps.now(), withImages));
     else {
       // Trim markers go where the transcript dims messages: those the next request leaves out or a summary covers.
       // Markdown holds one branch: the one this tab shows, else the one last shown.
-      const records = (await repository.readForExport(ids)).map(({ conversation, messages }) => {
+      const records = (await repositories.transfer.readForExport(ids)).map(({ conversation, messages }) => {
         const leaf = state.branchLeaf[conversation.id];
         return { conversation: leaf ? { ...conversation, activeLeafId: leaf } : conversation, messages };
       });
@@ -138,13 +138,13 @@ export function cancelImport(rt: Runtime): void {
 }
 
 async function importOne(rt: Runtime, file: File, signal: AbortSignal): Promise<ImportReport> {
-  const repository = rt.repository;
+  const repositories = rt.repositories;
   // The list fills in as batches are written: storage announces each to this tab as another tab's write (see hydrate).
   const onProgress = (progress: ImportProgress) => rt.store.setState((s) => (s.importing ? { importing: { ...s.importing, progress } } : {}));
   const options = { now: rt.deps.now(), signal, onProgress };
-  const outcome = rt.storage ? await rt.storage.importFile(file, options) : await importFromFile(repository, file, options);
+  const outcome = rt.storage ? await rt.storage.importFile(file, options) : await importFromFile(repositories.transfer, file, options);
   const report = outcome.value;
-  if (report.imported > 0) rt.store.setState({ conversations: await repository.listConversations() });
+  if (report.imported > 0) rt.store.setState({ conversations: await repositories.conversations.listConversations() });
   if (!outcome.ok) {
     rt.notifier.notify({ tone: 'error', text: `Nothing was imported from ${file.name}: ${outcome.error.message}` });
     return report;

@@ -67,8 +67,8 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
       'aria-current',
       'page',
     );
-    const [stored] = await runtime.storage!.repository.listConversations();
-    expect(await runtime.storage!.repository.getMessages(stored!.id)).toHaveLength(2);
+    const [stored] = await runtime.storage!.repositories.conversations.listConversations();
+    expect(await runtime.storage!.repositories.conversations.getMessages(stored!.id)).toHaveLength(2);
   });
 
   it('summarizes more evicted text than the Demo’s 4,000-token window can read at once', async () => {
@@ -99,7 +99,7 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Summarize evicted messages' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(screen.queryByRole('dialog', { name: 'Settings' })).not.toBeInTheDocument();
-    await waitFor(async () => expect((await runtime.storage!.repository.getSetting<Settings>(SETTINGS_KEY))?.window.summarize).toBe(true));
+    await waitFor(async () => expect((await runtime.storage!.repositories.settings.getSetting<Settings>(SETTINGS_KEY))?.window.summarize).toBe(true));
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
     expect(within(screen.getByRole('dialog', { name: 'Settings' })).getByRole('checkbox', { name: 'Summarize evicted messages' })).toBeChecked();
   });
@@ -159,6 +159,6 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     expect(notice).toHaveTextContent('Deleted “Lisbon in May”.');
     await userEvent.click(within(notice).getByRole('button', { name: 'Undo' }));
     expect(await within(nav).findByRole('button', { name: 'Lisbon in May' })).toBeInTheDocument();
-    expect((await runtime.storage!.repository.listConversations()).map((c) => c.title)).toEqual(['Lisbon in May']);
+    expect((await runtime.storage!.repositories.conversations.listConversations()).map((c) => c.title)).toEqual(['Lisbon in May']);
   });
 });

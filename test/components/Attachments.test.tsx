@@ -58,8 +58,8 @@ describe('attaching files from the composer (App, fake IndexedDB)', { timeout: 1
     await screen.findByRole('article', { name: 'User message' });
     await userEvent.upload(picker(), text('deploy.sh', '#!/bin/sh\nmake deploy\n'));
     await waitFor(() => expect(chipNames()).toEqual(['deploy.sh22 B×']));
-    expect((await runtime.storage!.repository.listAttachments(id)).map((a) => a.name)).toEqual(['deploy.sh']);
-    expect(await runtime.storage!.repository.listConversations()).toHaveLength(1);
+    expect((await runtime.storage!.repositories.files.listAttachments(id)).map((a) => a.name)).toEqual(['deploy.sh']);
+    expect(await runtime.storage!.repositories.conversations.listConversations()).toHaveLength(1);
   });
 
   it('refuses a binary file and one over 5 MB with one clear alert, attaching the rest and keeping the draft', async () => {
@@ -84,7 +84,7 @@ describe('attaching files from the composer (App, fake IndexedDB)', { timeout: 1
     expect(await screen.findByRole('alert')).toHaveTextContent('latin1.txt is not UTF-8 text. Save it as UTF-8 and attach it again.');
     expect(screen.queryByRole('list', { name: 'Attached files' })).not.toBeInTheDocument();
     expect(sidebar().queryByRole('button', { name: 'latin1.txt' })).not.toBeInTheDocument();
-    expect(await runtime.storage!.repository.listConversations()).toEqual([]);
+    expect(await runtime.storage!.repositories.conversations.listConversations()).toEqual([]);
   });
 
   it('attaches a different file under a name already attached as "name (2)", and says so', async () => {
@@ -142,7 +142,7 @@ describe('Settings: Tools (App, fake IndexedDB)', { timeout: 15_000 }, () => {
     await userEvent.type(rounds, '8');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    const saved = await runtime.storage!.repository.getSetting<Settings>(SETTINGS_KEY);
+    const saved = await runtime.storage!.repositories.settings.getSetting<Settings>(SETTINGS_KEY);
     expect(saved?.tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 8 });
 
     await reload();

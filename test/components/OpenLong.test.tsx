@@ -21,7 +21,7 @@ async function seedLong(title: string, length: number): Promise<void> {
   }));
   const storage = await openWindowpaneStorage();
   try {
-    await storage.repository.restoreConversation({
+    await storage.repositories.conversations.restoreConversation({
       conversation: { id, title, createdAt: 1_000, updatedAt: 2_000, messageCount: length, activeLeafId: `m${length - 1}` },
       messages,
       attachments: [],
@@ -42,16 +42,16 @@ describe('opening a long conversation', { timeout: 15_000 }, () => {
     // Holds the read of the whole conversation until the test lets it go.
     let release = () => undefined as void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const repository = runtime.repository;
-    const getMessages = repository.getMessages.bind(repository);
-    vi.spyOn(repository, 'getMessages').mockImplementation(async (id) => {
+    const conversations = runtime.repositories.conversations;
+    const getMessages = conversations.getMessages.bind(conversations);
+    vi.spyOn(conversations, 'getMessages').mockImplementation(async (id) => {
       await held;
       return getMessages(id);
     });
     let showNewest = () => undefined as void;
     const newestHeld = new Promise<void>((resolve) => (showNewest = resolve));
-    const getNewestMessages = repository.getNewestMessages.bind(repository);
-    vi.spyOn(repository, 'getNewestMessages').mockImplementation(async (id, count) => {
+    const getNewestMessages = conversations.getNewestMessages.bind(conversations);
+    vi.spyOn(conversations, 'getNewestMessages').mockImplementation(async (id, count) => {
       await newestHeld;
       return getNewestMessages(id, count);
     });

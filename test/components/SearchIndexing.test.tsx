@@ -18,8 +18,8 @@ function scriptedBuilds() {
     ...runtime.deps,
     openStorage: async (events) => {
       const storage = await open(events);
-      const search = storage.repository.searchConversations.bind(storage.repository);
-      storage.repository.searchConversations = (query, options) => {
+      const search = storage.repositories.search.searchConversations.bind(storage.repositories.search);
+      storage.repositories.search.searchConversations = (query, options) => {
         asked.push(query);
         return search(query, options);
       };

@@ -19,7 +19,7 @@ function grantingBrowser(): BrowserStorage {
 async function attach(conversationId: string, files: Record<string, string>): Promise<void> {
   const storage = await openWindowpaneStorage();
   try {
-    for (const [name, text] of Object.entries(files)) await storage.repository.addAttachment({ conversationId, name, text });
+    for (const [name, text] of Object.entries(files)) await storage.repositories.files.addAttachment({ conversationId, name, text });
   } finally {
     storage.close();
   }
@@ -102,11 +102,11 @@ describe('the Storage section of Settings', () => {
     expect(await section.findByText(/^Deleted 2 attached files from “Debugging logs” \(\d+(\.\d)? KB\)\.$/)).toBeInTheDocument();
     expect(within(section.getByRole('row', { name: /^Debugging logs/ })).getByText('—')).toBeInTheDocument();
     expect(section.queryByRole('button', { name: /^Delete attachments of/ })).not.toBeInTheDocument();
-    expect(await runtime.repository.listAttachments(id)).toEqual([]);
+    expect(await runtime.repositories.files.listAttachments(id)).toEqual([]);
 
     await userEvent.click(section.getByRole('button', { name: 'Undo' }));
     expect(await section.findByRole('button', { name: 'Delete attachments of “Debugging logs”' })).toBeInTheDocument();
-    expect((await runtime.repository.listAttachments(id)).map((a) => a.name)).toEqual(['app.log', 'db.log']);
+    expect((await runtime.repositories.files.listAttachments(id)).map((a) => a.name)).toEqual(['app.log', 'db.log']);
   });
 
   it('deletes a whole conversation with the usual Undo, shown in the section', async () => {
@@ -152,8 +152,8 @@ describe('the Storage section of Settings', () => {
     const storage = await openWindowpaneStorage();
     try {
       for (let n = 1; n <= 53; n++) {
-        const { id } = await storage.repository.createConversation({ title: `Chat ${n}` });
-        await storage.repository.appendMessage({ conversationId: id, role: 'user', content: [{ type: 'text', text: 'w'.repeat(n * 10) }] });
+        const { id } = await storage.repositories.conversations.createConversation({ title: `Chat ${n}` });
+        await storage.repositories.conversations.appendMessage({ conversationId: id, role: 'user', content: [{ type: 'text', text: 'w'.repeat(n * 10) }] });
       }
     } finally {
       storage.close();

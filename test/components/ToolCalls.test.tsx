@@ -49,8 +49,8 @@ function longReads(parts: number): Array<Pick<StoredMessage, 'role' | 'content'>
 async function seedConversationOf(title: string, messages: Array<Pick<StoredMessage, 'role' | 'content'>>): Promise<void> {
   const storage = await openWindowpaneStorage();
   try {
-    const { id } = await storage.repository.createConversation({ title });
-    for (const message of messages) await storage.repository.appendMessage({ conversationId: id, ...message });
+    const { id } = await storage.repositories.conversations.createConversation({ title });
+    for (const message of messages) await storage.repositories.conversations.appendMessage({ conversationId: id, ...message });
   } finally {
     storage.close();
   }

@@ -66,9 +66,13 @@ export function renderApp(ui: ReactElement = <App />): RenderResult {
 export async function seedConversation(title: string, texts: string[]): Promise<string> {
   const storage = await openWindowpaneStorage();
   try {
-    const conversation = await storage.repository.createConversation({ title });
+    const conversation = await storage.repositories.conversations.createConversation({ title });
     for (const [i, text] of texts.entries()) {
-      await storage.repository.appendMessage({ conversationId: conversation.id, role: i % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }] });
+      await storage.repositories.conversations.appendMessage({
+        conversationId: conversation.id,
+        role: i % 2 === 0 ? 'user' : 'assistant',
+        content: [{ type: 'text', text }],
+      });
     }
     return conversation.id;
   } finally {
@@ -80,7 +84,7 @@ export async function seedConversation(title: string, texts: string[]): Promise<
 export async function seedSettings(settings: Settings): Promise<void> {
   const storage = await openWindowpaneStorage();
   try {
-    await storage.repository.setSetting(SETTINGS_KEY, settings);
+    await storage.repositories.settings.setSetting(SETTINGS_KEY, settings);
   } finally {
     storage.close();
   }

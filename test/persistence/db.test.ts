@@ -2,7 +2,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 import { branchMessages, buildTree, isWindowpaneError, type StoredMessage, type WindowpaneError } from '../../src/core';
 import { DB_VERSION, MIGRATIONS, openWindowpaneDb, type Migration } from '../../src/persistence/db';
-import { createRepository } from '../../src/persistence/repository';
+import { createRepositories } from '../../src/persistence/repositories';
 import { rawAll, rawOpen, request } from './helpers';
 
 /** The v1 schema exactly as v1 wrote it, with the raw API (conversations had no messageCount). */
@@ -90,17 +90,17 @@ describe('migrations on hand-written databases of older versions', () => {
     ).close();
 
     const db = await openWindowpaneDb({ factory });
-    const repository = createRepository(db);
-    expect(await repository.listConversations()).toEqual([
+    const repositories = createRepositories(db);
+    expect(await repositories.conversations.listConversations()).toEqual([
       { id: 'old', title: 'From v1', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_500_000, messageCount: 3, activeLeafId: 'm3' },
       { id: 'empty', title: 'Nothing yet', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_100_000, messageCount: 0 },
     ]);
-    expect((await repository.getMessages('old')).map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
-    expect((await repository.markInterruptedStreams()).map((m) => m.id)).toEqual(['m2']);
-    expect(await repository.getSetting('settings')).toEqual({ provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test' } });
-    expect(await repository.getCalibration('claude-sonnet-4-5')).toEqual({ ratio: 1.08, samples: 12 });
-    expect(await repository.getCachedSummary('h1')).toBe('cached summary');
-    expect(await repository.listAttachments('old')).toEqual([]);
+    expect((await repositories.conversations.getMessages('old')).map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+    expect((await repositories.conversations.markInterruptedStreams()).map((m) => m.id)).toEqual(['m2']);
+    expect(await repositories.settings.getSetting('settings')).toEqual({ provider: 'anthropic', apiKeys: { anthropic: 'sk-ant-test' } });
+    expect(await repositories.settings.getCalibration('claude-sonnet-4-5')).toEqual({ ratio: 1.08, samples: 12 });
+    expect(await repositories.settings.getCachedSummary('h1')).toBe('cached summary');
+    expect(await repositories.files.listAttachments('old')).toEqual([]);
     db.close();
   });
 
@@ -136,10 +136,10 @@ describe('migrations on hand-written databases of older versions', () => {
     ).close();
 
     const db = await openWindowpaneDb({ factory });
-    const repository = createRepository(db, { now: () => 5, newId: () => 'att-1' });
-    await repository.addAttachment({ conversationId: 'c', name: 'notes.txt', text: 'hello' });
-    expect(await repository.listAttachments('c')).toEqual([{ id: 'att-1', conversationId: 'c', name: 'notes.txt', text: 'hello', createdAt: 5 }]);
-    expect(await repository.getConversation('c')).toEqual({ id: 'c', title: 'From v3', createdAt: 1, updatedAt: 2, messageCount: 0 });
+    const repositories = createRepositories(db, { now: () => 5, newId: () => 'att-1' });
+    await repositories.files.addAttachment({ conversationId: 'c', name: 'notes.txt', text: 'hello' });
+    expect(await repositories.files.listAttachments('c')).toEqual([{ id: 'att-1', conversationId: 'c', name: 'notes.txt', text: 'hello', createdAt: 5 }]);
+    expect(await repositories.conversations.getConversation('c')).toEqual({ id: 'c', title: 'From v3', createdAt: 1, updatedAt: 2, messageCount: 0 });
     db.close();
   });
 
@@ -253,10 +253,10 @@ describe('migrations on hand-written databases of older versions', () => {
     expect(await db.getAll('attachments')).toEqual([{ id: 'att', conversationId: 'linear', name: 'a.txt', text: 'abc', createdAt: 1 }]);
 
     // Each conversation shows the same branch as it did before.
-    const repository = createRepository(db);
+    const repositories = createRepositories(db);
     for (const [id, ids] of readsBefore) {
-      const tree = buildTree(await repository.getMessages(id));
-      expect(branchMessages(tree, (await repository.getConversation(id))!.activeLeafId).map((m) => m.id)).toEqual(ids);
+      const tree = buildTree(await repositories.conversations.getMessages(id));
+      expect(branchMessages(tree, (await repositories.conversations.getConversation(id))!.activeLeafId).map((m) => m.id)).toEqual(ids);
     }
     db.close();
   });
@@ -282,7 +282,7 @@ describe('migrations on hand-written databases of older versions', () => {
     const db = await openWindowpaneDb({ factory });
     expect(db.version).toBe(DB_VERSION);
     expect(await db.getAll('searchIndex')).toEqual([]);
-    const hits = await createRepository(db).searchConversations('PUFFIN');
+    const hits = await createRepositories(db).search.searchConversations('PUFFIN');
     expect(hits.map((h) => [h.conversationId, h.messageId])).toEqual([['c', 'm0']]);
     expect(await db.getAll('messages')).toEqual(messages);
     expect(await db.getAll('conversations')).toEqual([conversation]);
@@ -346,13 +346,13 @@ describe('several tabs and versions', () => {
     const factory = new IDBFactory();
     const onVersionChange = vi.fn();
     const db = await openWindowpaneDb({ factory, onVersionChange });
-    const repository = createRepository(db);
+    const repositories = createRepositories(db);
 
     const newerTab = await rawOpen(factory, DB_VERSION + 1);
     expect(onVersionChange).toHaveBeenCalledTimes(1);
     expect(newerTab.version).toBe(DB_VERSION + 1);
 
-    const error = await repository.createConversation({ title: 'too late' }).catch((e: unknown) => e);
+    const error = await repositories.conversations.createConversation({ title: 'too late' }).catch((e: unknown) => e);
     expect(isWindowpaneError(error, 'storage')).toBe(true);
     expect((error as WindowpaneError).message).toMatch(/lost its connection to browser storage.*Reload the page/);
     newerTab.close();
@@ -369,8 +369,8 @@ describe('several tabs and versions', () => {
   it('opens the same database from two tabs at once', async () => {
     const factory = new IDBFactory();
     const [a, b] = await Promise.all([openWindowpaneDb({ factory }), openWindowpaneDb({ factory })]);
-    await createRepository(a).createConversation({ id: 'common', title: 'Common' });
-    expect(await createRepository(b).getConversation('common')).toMatchObject({ title: 'Common' });
+    await createRepositories(a).conversations.createConversation({ id: 'common', title: 'Common' });
+    expect(await createRepositories(b).conversations.getConversation('common')).toMatchObject({ title: 'Common' });
     a.close();
     b.close();
     await request(factory.deleteDatabase('windowpane'));

@@ -2,7 +2,9 @@
 // the raw IndexedDB API for hand-writing databases of older schema versions.
 import { IDBFactory } from 'fake-indexeddb';
 import { openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from '../../src/persistence/db';
-import { createRepository, type Repository, type RepositoryOptions } from '../../src/persistence/repository';
+import type { NewMessage } from '../../src/persistence/conversationRepository';
+import { createRepositories, type Repositories } from '../../src/persistence/repositories';
+import type { RepositoryOptions } from '../../src/persistence/repositoryContext';
 
 /** A clock that starts at `start` and moves `step` ms each time it is read. */
 export function steppingClock(start = 1_767_225_600_000, step = 1000): () => number {
@@ -15,18 +17,23 @@ export function idSequence(prefix: string): () => string {
   return () => `${prefix}-${++n}`;
 }
 
+/** A user's text message for `conversationId`; `extra` sets any other field (a role, a parent). */
+export function userText(conversationId: string, text: string, extra: Partial<NewMessage> = {}): NewMessage {
+  return { conversationId, role: 'user', content: [{ type: 'text', text }], ...extra };
+}
+
 export interface TestStorage {
   factory: IDBFactory;
   db: WindowpaneDb;
-  repository: Repository;
+  repositories: Repositories;
 }
 
 /** A fresh, empty database at the current schema in its own fake IndexedDB. */
-export async function openTestStorage(options: { factory?: IDBFactory; db?: OpenDbOptions; repository?: RepositoryOptions } = {}): Promise<TestStorage> {
+export async function openTestStorage(options: { factory?: IDBFactory; db?: OpenDbOptions; repositories?: RepositoryOptions } = {}): Promise<TestStorage> {
   const factory = options.factory ?? new IDBFactory();
   const db = await openWindowpaneDb({ factory, ...options.db });
-  const repository = createRepository(db, { now: steppingClock(), newId: idSequence('id'), ...options.repository });
-  return { factory, db, repository };
+  const repositories = createRepositories(db, { now: steppingClock(), newId: idSequence('id'), ...options.repositories });
+  return { factory, db, repositories };
 }
 
 export function request<T>(req: IDBRequest<T>): Promise<T> {

@@ -29,20 +29,20 @@ describe('importing every export shape', () => {
       'claude',
     ],
   ] as const)('%s', async (_name, file, format) => {
-    const { repository } = await openTestStorage();
-    const outcome = await importFromFile(repository, file, { now: NOW });
+    const { repositories } = await openTestStorage();
+    const outcome = await importFromFile(repositories.transfer, file, { now: NOW });
     expect(outcome).toMatchObject({ ok: true, value: { format, total: 3, read: 3, imported: 3, messages: 12, skipped: 0, failed: [], cancelled: false } });
-    const listed = await repository.listConversations();
+    const listed = await repositories.conversations.listConversations();
     expect(listed).toHaveLength(3);
-    for (const c of listed) expect(await repository.getMessages(c.id)).toHaveLength(4);
-    expect(await repository.searchConversations('message 3')).toHaveLength(3);
+    for (const c of listed) expect(await repositories.conversations.getMessages(c.id)).toHaveLength(4);
+    expect(await repositories.search.searchConversations('message 3')).toHaveLength(3);
     // Again: everything is already here.
-    expect(await importFromFile(repository, file, { now: NOW })).toMatchObject({ ok: true, value: { imported: 0, skipped: 3 } });
+    expect(await importFromFile(repositories.transfer, file, { now: NOW })).toMatchObject({ ok: true, value: { imported: 0, skipped: 3 } });
   });
 
   it('refuses a zip without conversations.json, saying what to choose', async () => {
-    const { repository } = await openTestStorage();
-    const outcome = await importFromFile(repository, zip({ 'chat.html': '<html></html>', 'notes/conversations.txt': 'no' }), { now: NOW });
+    const { repositories } = await openTestStorage();
+    const outcome = await importFromFile(repositories.transfer, zip({ 'chat.html': '<html></html>', 'notes/conversations.txt': 'no' }), { now: NOW });
     expect(outcome).toMatchObject({
       ok: false,
       error: { code: 'import_invalid', message: expect.stringMatching(/holds no conversations\.json.*ChatGPT or Claude/) },
@@ -50,11 +50,11 @@ describe('importing every export shape', () => {
   });
 
   it('refuses a damaged or cut-off zip', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const whole = zipSync({ 'conversations.json': strToU8(JSON.stringify(generatedList(chatGptConversation, 20, 10))) });
-    const outcome = await importFromFile(repository, new NodeBlob([whole.slice(0, whole.length / 2)]), { now: NOW });
+    const outcome = await importFromFile(repositories.transfer, new NodeBlob([whole.slice(0, whole.length / 2)]), { now: NOW });
     expect(outcome.ok).toBe(false);
-    expect(await repository.listConversations()).toEqual([]);
+    expect(await repositories.conversations.listConversations()).toEqual([]);
   });
 
   it('stops a zip bomb at the unpacked-size cap, by the size it states and by the bytes it unpacks', async () => {
@@ -81,9 +81,9 @@ describe('importing in batches', () => {
   const limits = { conversations: 5, messages: 1000 };
 
   it('reports progress: reading, parsing, then writing N of M conversations', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const seen: ImportProgress[] = [];
-    await importFromFile(repository, file(12), { now: NOW, limits, onProgress: (p) => seen.push(p) });
+    await importFromFile(repositories.transfer, file(12), { now: NOW, limits, onProgress: (p) => seen.push(p) });
     expect(seen.map((p) => p.phase).filter((p, i, all) => p !== all[i - 1])).toEqual(['reading', 'parsing', 'writing']);
     expect(seen.filter((p) => p.phase === 'writing').map((p) => [p.done, p.total, p.imported])).toEqual([
       [0, 12, 0],
@@ -94,7 +94,7 @@ describe('importing in batches', () => {
   });
 
   it('a full disk midway keeps the batches written before it whole, and says where it stopped', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const add = FakeIDBObjectStore.prototype.add;
     let writes = 0;
     // 5 conversations of 4 messages: 25 writes a batch; the third batch fails partway.
@@ -102,27 +102,27 @@ describe('importing in batches', () => {
       if (++writes > 60) throw new DOMException('full', 'QuotaExceededError');
       return add.apply(this, args);
     });
-    const outcome = await importFromFile(repository, file(20), { now: NOW, limits });
+    const outcome = await importFromFile(repositories.transfer, file(20), { now: NOW, limits });
     vi.restoreAllMocks();
     expect(outcome).toMatchObject({
       ok: true,
       value: { total: 20, read: 10, imported: 10, messages: 40, stopped: { title: 'ChatGPT conversation 10', code: 'quota_exceeded' } },
     });
-    const listed = await repository.listConversations();
+    const listed = await repositories.conversations.listConversations();
     expect(listed.map((c) => c.title).sort()).toEqual(generatedList((n) => `ChatGPT conversation ${n}`, 10, 0).sort());
-    for (const c of listed) expect(await repository.getMessages(c.id)).toHaveLength(4);
+    for (const c of listed) expect(await repositories.conversations.getMessages(c.id)).toHaveLength(4);
 
     // Importing the file again continues: the first ten are skipped, the rest written.
-    const again = await importFromFile(repository, file(20), { now: NOW, limits });
+    const again = await importFromFile(repositories.transfer, file(20), { now: NOW, limits });
     expect(again).toMatchObject({ ok: true, value: { imported: 10, skipped: 10 } });
-    expect(await repository.listConversations()).toHaveLength(20);
+    expect(await repositories.conversations.listConversations()).toHaveLength(20);
   });
 
   it('a malformed conversation far down the file is left out and the rest imported', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const data = generatedList(chatGptConversation, 12, 2) as Array<Record<string, unknown>>;
     data[9] = { ...data[9], create_time: 'yesterday' };
-    const outcome = await importFromFile(repository, json(data), { now: NOW, limits });
+    const outcome = await importFromFile(repositories.transfer, json(data), { now: NOW, limits });
     expect(outcome).toMatchObject({
       ok: true,
       value: { imported: 11, failed: [{ position: 10, title: 'ChatGPT conversation 9', reason: expect.stringMatching(/create_time should be a number/) }] },
@@ -130,9 +130,9 @@ describe('importing in batches', () => {
   });
 
   it('Cancel stops after the batch being written and keeps it', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const cancel = new AbortController();
-    const outcome = await importFromFile(repository, file(20), {
+    const outcome = await importFromFile(repositories.transfer, file(20), {
       now: NOW,
       limits,
       signal: cancel.signal,
@@ -141,17 +141,17 @@ describe('importing in batches', () => {
       },
     });
     expect(outcome).toMatchObject({ ok: true, value: { cancelled: true, total: 20, read: 5, imported: 5 } });
-    const listed = await repository.listConversations();
+    const listed = await repositories.conversations.listConversations();
     expect(listed).toHaveLength(5);
-    for (const c of listed) expect(await repository.getMessages(c.id)).toHaveLength(4);
+    for (const c of listed) expect(await repositories.conversations.getMessages(c.id)).toHaveLength(4);
   });
 
   it('Cancel while reading writes nothing', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const cancel = new AbortController();
     cancel.abort();
-    const outcome = await importFromFile(repository, file(3), { now: NOW, signal: cancel.signal });
+    const outcome = await importFromFile(repositories.transfer, file(3), { now: NOW, signal: cancel.signal });
     expect(outcome).toMatchObject({ ok: true, value: { cancelled: true, imported: 0 } });
-    expect(await repository.listConversations()).toEqual([]);
+    expect(await repositories.conversations.listConversations()).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../../src/core';
-import { createRepository } from '../../src/persistence/repository';
+import { createRepositories } from '../../src/persistence/repositories';
 import { createWorkerSearch, serveSearchRequests, type SearchReply, type SearchRequest, type SearchWorkerPort } from '../../src/persistence/searchClient';
 import { createSearchEngine } from '../../src/persistence/searchIndex';
 import type { WindowpaneDb } from '../../src/persistence/db';
@@ -31,13 +31,13 @@ describe('the search Worker client', () => {
     const { db } = await openTestStorage();
     const opened: string[] = [];
     const search = createWorkerSearch(fakeWorker(db, opened), 'windowpane', () => createSearchEngine(db));
-    const repository = createRepository(db, { search });
-    const c = await repository.createConversation({ title: 'Whales' });
-    const m = await repository.appendMessage({ conversationId: c.id, role: 'user', content: [{ type: 'text', text: 'Blue whales sing.' }] });
+    const repositories = createRepositories(db, { search });
+    const c = await repositories.conversations.createConversation({ title: 'Whales' });
+    const m = await repositories.conversations.appendMessage({ conversationId: c.id, role: 'user', content: [{ type: 'text', text: 'Blue whales sing.' }] });
 
-    expect((await repository.searchConversations('whale')).map((h) => [h.matchedIn, h.messageId ?? null])).toEqual([['message', m.id]]);
-    await repository.renameConversation(c.id, 'Cetaceans');
-    expect((await repository.searchConversations('cetacean')).map((h) => h.title)).toEqual(['Cetaceans']);
+    expect((await repositories.search.searchConversations('whale')).map((h) => [h.matchedIn, h.messageId ?? null])).toEqual([['message', m.id]]);
+    await repositories.conversations.renameConversation(c.id, 'Cetaceans');
+    expect((await repositories.search.searchConversations('cetacean')).map((h) => h.title)).toEqual(['Cetaceans']);
     expect(opened).toEqual(['windowpane']);
     search.close();
   });
@@ -47,14 +47,14 @@ describe('the search Worker client', () => {
     const worker = fakeWorker(db, []);
     worker.postMessage = () => undefined; // a Worker that never answers
     const search = createWorkerSearch(worker, 'windowpane', () => createSearchEngine(db));
-    const repository = createRepository(db, { search });
-    const c = await repository.createConversation({ title: 'Seals' });
+    const repositories = createRepositories(db, { search });
+    const c = await repositories.conversations.createConversation({ title: 'Seals' });
 
-    const waiting = repository.searchConversations('seals');
+    const waiting = repositories.search.searchConversations('seals');
     worker.fail();
     expect((await waiting).map((h) => h.conversationId)).toEqual([c.id]);
     expect(worker.terminated).toBe(true);
-    expect((await repository.searchConversations('seal')).map((h) => h.conversationId)).toEqual([c.id]);
+    expect((await repositories.search.searchConversations('seal')).map((h) => h.conversationId)).toEqual([c.id]);
     search.close();
   });
 });
@@ -73,7 +73,7 @@ async function seedOtters(db: WindowpaneDb, count: number): Promise<void> {
     status: 'complete',
   }));
   const deaf = { search: async () => [], notify: () => undefined, close: () => undefined };
-  await createRepository(db, { search: deaf }).importBatch({
+  await createRepositories(db, { search: deaf }).transfer.importBatch({
     format: 'windowpane',
     conversations: [{ conversation: { id: 'otters', title: 'Otters', createdAt: 1, updatedAt: 2, messageCount: count }, messages }],
   });

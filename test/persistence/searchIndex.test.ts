@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../../src/core';
 import type { WindowpaneDb } from '../../src/persistence/db';
-import { createRepository, type NewMessage } from '../../src/persistence/repository';
+import type { NewMessage } from '../../src/persistence/conversationRepository';
+import { createRepositories } from '../../src/persistence/repositories';
 import { createSearchEngine, SEARCH_INDEX_FORMAT, SEARCH_INDEX_KEY, type SearchClient } from '../../src/persistence/searchIndex';
 import { idSequence, openTestStorage, steppingClock } from './helpers';
 
@@ -12,13 +13,13 @@ const say = (conversationId: string, text: string, extra: Partial<NewMessage> = 
   ...extra,
 });
 
-/** A repository whose index is saved 10 ms after a change, so tests can watch it being saved. */
+/** Repositories whose index is saved 10 ms after a change, so tests can watch it being saved. */
 async function open() {
   const storage = await openTestStorage();
   const engine = createSearchEngine(storage.db, { saveDelayMs: 10 });
-  const repository = createRepository(storage.db, { now: steppingClock(), newId: idSequence('m'), search: engine });
-  const found = async (query: string) => (await repository.searchConversations(query)).map((h) => [h.conversationId, h.matchedIn, h.messageId]);
-  return { ...storage, engine, repository, found };
+  const repositories = createRepositories(storage.db, { now: steppingClock(), newId: idSequence('m'), search: engine });
+  const found = async (query: string) => (await repositories.search.searchConversations(query)).map((h) => [h.conversationId, h.matchedIn, h.messageId]);
+  return { ...storage, engine, repositories, found };
 }
 
 const highlighted = (hit: { snippet: string; matchStart?: number; matchLength?: number }) =>
@@ -26,42 +27,42 @@ const highlighted = (hit: { snippet: string; matchStart?: number; matchLength?: 
 
 describe('the search index', () => {
   it('matches word prefixes whatever their case and accents, and needs every word of the query', async () => {
-    const { repository, found } = await open();
-    const c = await repository.createConversation({ title: 'Desserts' });
-    const m = await repository.appendMessage(say(c.id, 'We ordered a Crème Brûlée and two cafés.'));
+    const { repositories, found } = await open();
+    const c = await repositories.conversations.createConversation({ title: 'Desserts' });
+    const m = await repositories.conversations.appendMessage(say(c.id, 'We ordered a Crème Brûlée and two cafés.'));
 
     for (const query of ['creme', 'CRÈME', 'brul', 'Cafe', 'creme cafe']) expect(await found(query)).toEqual([[c.id, 'message', m.id]]);
     expect(await found('creme tea')).toEqual([]);
     expect(await found('rème')).toEqual([]); // a prefix of a word, not any substring
-    const [hit] = await repository.searchConversations('brulee');
+    const [hit] = await repositories.search.searchConversations('brulee');
     expect(highlighted(hit!)).toBe('Brûlée');
     expect(hit!.createdAt).toBe(m.createdAt);
   });
 
   it('finds Japanese, Chinese and Korean words', async () => {
-    const { repository, found } = await open();
-    const ja = await repository.createConversation({ title: '旅行' });
-    await repository.appendMessage(say(ja.id, '来週は東京都に住んでいる友達に会います。'));
-    const zh = await repository.createConversation({ title: '计划' });
-    await repository.appendMessage(say(zh.id, '我们明天去北京看长城。'));
-    const ko = await repository.createConversation({ title: '약속' });
-    await repository.appendMessage(say(ko.id, '서울에서 친구를 만났어요.'));
+    const { repositories, found } = await open();
+    const ja = await repositories.conversations.createConversation({ title: '旅行' });
+    await repositories.conversations.appendMessage(say(ja.id, '来週は東京都に住んでいる友達に会います。'));
+    const zh = await repositories.conversations.createConversation({ title: '计划' });
+    await repositories.conversations.appendMessage(say(zh.id, '我们明天去北京看长城。'));
+    const ko = await repositories.conversations.createConversation({ title: '약속' });
+    await repositories.conversations.appendMessage(say(ko.id, '서울에서 친구를 만났어요.'));
 
     expect((await found('東京')).map(([id]) => id)).toEqual([ja.id]);
     expect((await found('长城')).map(([id]) => id)).toEqual([zh.id]);
     expect((await found('서울')).map(([id]) => id)).toEqual([ko.id]);
-    const [hit] = await repository.searchConversations('北京');
+    const [hit] = await repositories.search.searchConversations('北京');
     expect(highlighted(hit!)).toBe('北京');
   });
 
   it('finds text only on a branch that is not open, and tool results', async () => {
-    const { repository, found } = await open();
-    const c = await repository.createConversation({ title: 'Branches' });
-    const question = await repository.appendMessage(say(c.id, 'Which city?'));
-    const hidden = await repository.appendMessage(say(c.id, 'Porto, for the azulejos.', { role: 'assistant' }));
-    const shown = await repository.appendMessage(say(c.id, 'Lisbon.', { role: 'assistant', parentId: question.id }));
-    await repository.setActiveLeaf(c.id, shown.id);
-    const tool = await repository.appendMessage({
+    const { repositories, found } = await open();
+    const c = await repositories.conversations.createConversation({ title: 'Branches' });
+    const question = await repositories.conversations.appendMessage(say(c.id, 'Which city?'));
+    const hidden = await repositories.conversations.appendMessage(say(c.id, 'Porto, for the azulejos.', { role: 'assistant' }));
+    const shown = await repositories.conversations.appendMessage(say(c.id, 'Lisbon.', { role: 'assistant', parentId: question.id }));
+    await repositories.conversations.setActiveLeaf(c.id, shown.id);
+    const tool = await repositories.conversations.appendMessage({
       conversationId: c.id,
       role: 'user',
       content: [{ type: 'tool_result', tool_use_id: 't1', content: 'result: 83810205' }],
@@ -72,28 +73,28 @@ describe('the search index', () => {
   });
 
   it('indexes a streamed answer once it is complete, not while it streams', async () => {
-    const { repository, found } = await open();
-    const c = await repository.createConversation({ title: 'Stream' });
-    const answer = await repository.appendMessage(say(c.id, 'The okapi is', { role: 'assistant', status: 'streaming' }));
-    await repository.updateMessage(answer.id, { content: [{ type: 'text', text: 'The okapi is a giraffid' }] });
+    const { repositories, found } = await open();
+    const c = await repositories.conversations.createConversation({ title: 'Stream' });
+    const answer = await repositories.conversations.appendMessage(say(c.id, 'The okapi is', { role: 'assistant', status: 'streaming' }));
+    await repositories.conversations.updateMessage(answer.id, { content: [{ type: 'text', text: 'The okapi is a giraffid' }] });
     expect(await found('okapi')).toEqual([]);
 
-    await repository.updateMessage(answer.id, { status: 'complete' });
+    await repositories.conversations.updateMessage(answer.id, { status: 'complete' });
     expect(await found('giraffid')).toEqual([[c.id, 'message', answer.id]]);
   });
 
   it('follows renames, deletes and their undo, and imports', async () => {
-    const { repository, found } = await open();
-    const c = await repository.createConversation({ title: 'Plans' });
-    const m = await repository.appendMessage(say(c.id, 'Book the ferry to Hydra.'));
-    await repository.renameConversation(c.id, 'Greek islands');
+    const { repositories, found } = await open();
+    const c = await repositories.conversations.createConversation({ title: 'Plans' });
+    const m = await repositories.conversations.appendMessage(say(c.id, 'Book the ferry to Hydra.'));
+    await repositories.conversations.renameConversation(c.id, 'Greek islands');
     expect(await found('plans')).toEqual([]);
     expect(await found('greek')).toEqual([[c.id, 'title', undefined]]);
 
-    const deleted = await repository.deleteConversation(c.id);
+    const deleted = await repositories.conversations.deleteConversation(c.id);
     expect(await found('ferry')).toEqual([]);
     expect(await found('greek')).toEqual([]);
-    await repository.restoreConversation(deleted!);
+    await repositories.conversations.restoreConversation(deleted!);
     expect(await found('ferry')).toEqual([[c.id, 'message', m.id]]);
 
     const imported: StoredMessage = {
@@ -105,7 +106,7 @@ describe('the search index', () => {
       createdAt: 5,
       status: 'complete',
     };
-    await repository.importBatch({
+    await repositories.transfer.importBatch({
       format: 'windowpane',
       conversations: [{ conversation: { id: 'imp', title: 'Imported', createdAt: 1, updatedAt: 2, messageCount: 1 }, messages: [imported] }],
     });
@@ -113,10 +114,10 @@ describe('the search index', () => {
   });
 
   it('saves itself shortly after changes, and a new page loads it and catches up with what it missed', async () => {
-    const { db, repository, engine } = await open();
-    const c = await repository.createConversation({ title: 'Saved' });
-    await repository.appendMessage(say(c.id, 'Narwhals have tusks.'));
-    await repository.searchConversations('narwhal');
+    const { db, repositories, engine } = await open();
+    const c = await repositories.conversations.createConversation({ title: 'Saved' });
+    await repositories.conversations.appendMessage(say(c.id, 'Narwhals have tusks.'));
+    await repositories.search.searchConversations('narwhal');
     await new Promise((resolve) => setTimeout(resolve, 50));
     const saved = await db.get('searchIndex', SEARCH_INDEX_KEY);
     expect(saved).toMatchObject({ format: SEARCH_INDEX_FORMAT, messageCount: 1 });
@@ -124,10 +125,10 @@ describe('the search index', () => {
 
     // Written after the save by a page whose index never heard of it (closed before saving).
     const deaf: SearchClient = { search: async () => [], notify: () => undefined, close: () => undefined };
-    const late = await createRepository(db, { search: deaf }).appendMessage(say(c.id, 'Belugas sing.'));
+    const late = await createRepositories(db, { search: deaf }).conversations.appendMessage(say(c.id, 'Belugas sing.'));
 
     const reloaded = createSearchEngine(db);
-    const again = createRepository(db, { search: reloaded });
+    const again = createRepositories(db, { search: reloaded }).search;
     expect((await again.searchConversations('narwhals')).map((h) => h.conversationId)).toEqual([c.id]);
     expect((await again.searchConversations('belugas')).map((h) => h.messageId)).toEqual([late.id]);
     await reloaded.flush();
@@ -139,14 +140,14 @@ describe('the search index', () => {
       { format: SEARCH_INDEX_FORMAT - 1, savedAt: 1, messageCount: 0, conversations: {}, index: '{}' },
       { format: SEARCH_INDEX_FORMAT, savedAt: 1, messageCount: 0, conversations: {}, index: 'not json' },
     ]) {
-      const { db, repository } = await open();
-      const c = await repository.createConversation({ title: 'Old' });
-      await repository.appendMessage(say(c.id, 'Axolotls regrow limbs.'));
+      const { db, repositories } = await open();
+      const c = await repositories.conversations.createConversation({ title: 'Old' });
+      await repositories.conversations.appendMessage(say(c.id, 'Axolotls regrow limbs.'));
       const messagesBefore = await db.getAll('messages');
       await db.put('searchIndex', stale, SEARCH_INDEX_KEY);
 
       const fresh = createSearchEngine(db);
-      const again = createRepository(db, { search: fresh });
+      const again = createRepositories(db, { search: fresh }).search;
       expect((await again.searchConversations('axolotl')).map((h) => h.conversationId)).toEqual([c.id]);
       await fresh.flush();
       expect(await db.get('searchIndex', SEARCH_INDEX_KEY)).toMatchObject({ format: SEARCH_INDEX_FORMAT, messageCount: 1 });
@@ -167,7 +168,7 @@ async function seedZoo(db: WindowpaneDb, count: number): Promise<string> {
     status: 'complete',
   }));
   const deaf: SearchClient = { search: async () => [], notify: () => undefined, close: () => undefined };
-  await createRepository(db, { search: deaf }).importBatch({
+  await createRepositories(db, { search: deaf }).transfer.importBatch({
     format: 'windowpane',
     conversations: [{ conversation: { id: 'zoo', title: 'Zoo', createdAt: 1, updatedAt: 2, messageCount: count }, messages }],
   });
@@ -232,17 +233,17 @@ describe('the search index being built', () => {
 
     // A page that closed before saving its index: 5 messages behind, fewer than one read.
     const deaf: SearchClient = { search: async () => [], notify: () => undefined, close: () => undefined };
-    const writer = createRepository(db, { search: deaf });
+    const writer = createRepositories(db, { search: deaf }).conversations;
     for (let i = 0; i < 5; i++) await writer.appendMessage(say('zoo', `Keeper note ${i}.`));
     const engine = createSearchEngine(db, { readBatch: 10 });
-    const repository = createRepository(db, { search: engine });
+    const repositories = createRepositories(db, { search: engine });
     const events: unknown[] = [];
     engine.watchBuild((progress) => events.push(progress));
-    expect((await repository.searchConversations('keeper')).map((h) => h.conversationId)).toEqual(['zoo']);
+    expect((await repositories.search.searchConversations('keeper')).map((h) => h.conversationId)).toEqual(['zoo']);
 
-    const c = await repository.createConversation({ title: 'Aquarium' });
-    await repository.appendMessage(say(c.id, 'Seahorses.'));
-    expect((await repository.searchConversations('seahorses')).map((h) => h.conversationId)).toEqual([c.id]);
+    const c = await repositories.conversations.createConversation({ title: 'Aquarium' });
+    await repositories.conversations.appendMessage(say(c.id, 'Seahorses.'));
+    expect((await repositories.search.searchConversations('seahorses')).map((h) => h.conversationId)).toEqual([c.id]);
     expect(events).toEqual([]);
 
     const small = await openTestStorage();

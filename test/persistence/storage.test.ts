@@ -7,8 +7,8 @@ describe('openWindowpaneStorage', () => {
     const factory = new IDBFactory();
     const channel = { name: 'windowpane-sync-storage-test' };
     const first = await openWindowpaneStorage({ factory, channel, locks: null });
-    const { id } = await first.repository.createConversation({ title: 'Interrupted' });
-    await first.repository.appendMessage({
+    const { id } = await first.repositories.conversations.createConversation({ title: 'Interrupted' });
+    await first.repositories.conversations.appendMessage({
       conversationId: id,
       id: 'partial',
       role: 'assistant',
@@ -20,14 +20,14 @@ describe('openWindowpaneStorage', () => {
 
     const second = await openWindowpaneStorage({ factory, channel, locks: null });
     expect(second.interrupted).toEqual([expect.objectContaining({ id: 'partial', status: 'interrupted', content: [{ type: 'text', text: 'Half an ans' }] })]);
-    expect(await second.repository.getMessage('partial')).toMatchObject({ status: 'interrupted' });
+    expect(await second.repositories.conversations.getMessage('partial')).toMatchObject({ status: 'interrupted' });
 
     const third = await openWindowpaneStorage({ factory, channel, locks: null });
     const seen = vi.fn();
     third.sync.subscribe(seen);
-    await second.repository.renameConversation(id, 'Renamed in another tab');
+    await second.repositories.conversations.renameConversation(id, 'Renamed in another tab');
     await vi.waitFor(() => expect(seen).toHaveBeenCalledWith({ type: 'conversation-changed', conversationId: id }));
-    expect(await third.repository.getConversation(id)).toMatchObject({ title: 'Renamed in another tab' });
+    expect(await third.repositories.conversations.getConversation(id)).toMatchObject({ title: 'Renamed in another tab' });
     second.close();
     third.close();
   });
@@ -38,13 +38,13 @@ describe('openWindowpaneStorage', () => {
     const tabA = await openWindowpaneStorage({ factory, channel, locks: null });
     // A page that cannot create a Worker (none in this test DOM) searches in the page.
     const tabB = await openWindowpaneStorage({ factory, channel, locks: null, searchIn: 'worker' });
-    const { id } = await tabA.repository.createConversation({ title: 'Shared' });
-    expect(await tabB.repository.searchConversations('pangolin')).toEqual([]); // B's index is built now
+    const { id } = await tabA.repositories.conversations.createConversation({ title: 'Shared' });
+    expect(await tabB.repositories.search.searchConversations('pangolin')).toEqual([]); // B's index is built now
 
-    await tabA.repository.appendMessage({ conversationId: id, role: 'user', content: [{ type: 'text', text: 'Pangolins have scales.' }] });
-    await vi.waitFor(async () => expect((await tabB.repository.searchConversations('pangolin')).map((h) => h.conversationId)).toEqual([id]));
-    await tabA.repository.deleteConversation(id);
-    await vi.waitFor(async () => expect(await tabB.repository.searchConversations('pangolin')).toEqual([]));
+    await tabA.repositories.conversations.appendMessage({ conversationId: id, role: 'user', content: [{ type: 'text', text: 'Pangolins have scales.' }] });
+    await vi.waitFor(async () => expect((await tabB.repositories.search.searchConversations('pangolin')).map((h) => h.conversationId)).toEqual([id]));
+    await tabA.repositories.conversations.deleteConversation(id);
+    await vi.waitFor(async () => expect(await tabB.repositories.search.searchConversations('pangolin')).toEqual([]));
     tabA.close();
     tabB.close();
   });

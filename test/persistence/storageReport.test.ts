@@ -11,21 +11,21 @@ const text = (value: string) => [{ type: 'text' as const, text: value }];
 
 describe('measuring storage', () => {
   it('sizes each conversation as the UTF-8 length of its records’ JSON, largest first, with the total', async () => {
-    const { repository, db } = await openTestStorage();
-    const small = await repository.createConversation({ title: 'Small talk' });
-    const large = await repository.createConversation({ title: 'Long read' });
-    const empty = await repository.createConversation({ title: 'Nothing yet' });
-    await repository.appendMessage({ conversationId: small.id, role: 'user', content: text('hi') });
-    await repository.appendMessage({ conversationId: large.id, role: 'user', content: text('Größe und Maß: ünïcödé ✓ 😀'.repeat(20)) });
-    await repository.appendMessage({ conversationId: large.id, role: 'assistant', content: text('noted') });
-    await repository.addAttachment({ conversationId: small.id, name: 'notes.md', text: '# Notes — ½ done' });
+    const { repositories, db } = await openTestStorage();
+    const small = await repositories.conversations.createConversation({ title: 'Small talk' });
+    const large = await repositories.conversations.createConversation({ title: 'Long read' });
+    const empty = await repositories.conversations.createConversation({ title: 'Nothing yet' });
+    await repositories.conversations.appendMessage({ conversationId: small.id, role: 'user', content: text('hi') });
+    await repositories.conversations.appendMessage({ conversationId: large.id, role: 'user', content: text('Größe und Maß: ünïcödé ✓ 😀'.repeat(20)) });
+    await repositories.conversations.appendMessage({ conversationId: large.id, role: 'assistant', content: text('noted') });
+    await repositories.files.addAttachment({ conversationId: small.id, name: 'notes.md', text: '# Notes — ½ done' });
 
-    const report = await repository.measureStorage();
+    const report = await repositories.conversations.measureStorage();
 
     const messages: StoredMessage[] = await db.getAll('messages');
-    const attachments = await repository.listAttachments(small.id);
+    const attachments = await repositories.files.listAttachments(small.id);
     const messageBytes = (id: string) => messages.filter((m) => m.conversationId === id).reduce((sum, m) => sum + bytesOf(m), 0);
-    const conversationOf = async (id: string) => (await repository.getConversation(id))!;
+    const conversationOf = async (id: string) => (await repositories.conversations.getConversation(id))!;
     expect(report.conversations).toEqual([
       {
         id: large.id,
@@ -55,13 +55,16 @@ describe('measuring storage', () => {
   });
 
   it('reports nothing for an empty history', async () => {
-    const { repository } = await openTestStorage();
-    expect(await repository.measureStorage()).toEqual({ conversations: [], totalBytes: 0 });
+    const { repositories } = await openTestStorage();
+    expect(await repositories.conversations.measureStorage()).toEqual({ conversations: [], totalBytes: 0 });
   });
 
   it('reads a long history in batches, never every message at once', async () => {
-    const { repository, db } = await openTestStorage();
-    const conversations = [await repository.createConversation({ title: 'one' }), await repository.createConversation({ title: 'two' })];
+    const { repositories, db } = await openTestStorage();
+    const conversations = [
+      await repositories.conversations.createConversation({ title: 'one' }),
+      await repositories.conversations.createConversation({ title: 'two' }),
+    ];
     // 1,203 messages written directly, as a long history leaves them.
     const tx = db.transaction('messages', 'readwrite');
     for (let seq = 0; seq < 1203; seq++) {
@@ -81,7 +84,7 @@ describe('measuring storage', () => {
     await tx.done;
     const getAll = vi.spyOn(FakeIDBObjectStore.prototype, 'getAll');
 
-    const report = await repository.measureStorage();
+    const report = await repositories.conversations.measureStorage();
 
     expect(report.conversations.map((c) => [c.title, c.messages])).toEqual([
       ['one', 602],
@@ -93,9 +96,9 @@ describe('measuring storage', () => {
   });
 
   it('leaves out records of no stored conversation', async () => {
-    const { repository, db } = await openTestStorage();
-    const kept = await repository.createConversation({ title: 'kept' });
-    await repository.appendMessage({ conversationId: kept.id, role: 'user', content: text('hello') });
+    const { repositories, db } = await openTestStorage();
+    const kept = await repositories.conversations.createConversation({ title: 'kept' });
+    await repositories.conversations.appendMessage({ conversationId: kept.id, role: 'user', content: text('hello') });
     await db.put('messages', {
       id: 'orphan',
       conversationId: 'gone',
@@ -107,7 +110,7 @@ describe('measuring storage', () => {
       status: 'complete',
     });
     await db.put('attachments', { id: 'orphan-file', conversationId: 'gone', name: 'a.txt', text: 'lost', createdAt: 0 });
-    const report = await repository.measureStorage();
+    const report = await repositories.conversations.measureStorage();
     expect(report.conversations.map((c) => c.id)).toEqual([kept.id]);
     expect(report.totalBytes).toBe(report.conversations[0]!.messageBytes);
   });

@@ -2,7 +2,8 @@ import { IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 import { isWindowpaneError, type ContentBlock, type WindowpaneError } from '../../src/core';
 import { openWindowpaneDb } from '../../src/persistence/db';
-import { createRepository, type MessagePatch, type Repository } from '../../src/persistence/repository';
+import type { ConversationRepository, MessagePatch } from '../../src/persistence/conversationRepository';
+import { createRepositories } from '../../src/persistence/repositories';
 import { createStreamWriter, liveStreamChecker, registerFlushOnHide, streamLockName, type StreamLocks, type Timers } from '../../src/persistence/streamWriter';
 import { openTestStorage } from './helpers';
 
@@ -35,7 +36,7 @@ function manualTimers() {
 }
 
 /** The real repository, with every updateMessage call recorded. */
-function recording(repository: Repository) {
+function recording(repository: ConversationRepository) {
   const writes: MessagePatch[] = [];
   return {
     writes,
@@ -68,18 +69,18 @@ function fakeLocks(): StreamLocks {
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 
-async function streamingAnswer(repository: Repository) {
-  const { id } = await repository.createConversation();
-  await repository.appendMessage({ conversationId: id, role: 'user', content: text('Tell me a story.') });
-  return repository.appendMessage({ conversationId: id, id: 'answer', role: 'assistant', status: 'streaming', content: [] });
+async function streamingAnswer(conversations: ConversationRepository) {
+  const { id } = await conversations.createConversation();
+  await conversations.appendMessage({ conversationId: id, role: 'user', content: text('Tell me a story.') });
+  return conversations.appendMessage({ conversationId: id, id: 'answer', role: 'assistant', status: 'streaming', content: [] });
 }
 
 describe('createStreamWriter', () => {
   it('writes at most once per interval however many deltas arrive, then the final state on finish', async () => {
-    const { repository } = await openTestStorage();
-    await streamingAnswer(repository);
+    const { repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
     const { timers, advance } = manualTimers();
-    const { writes, repository: counted } = recording(repository);
+    const { writes, repository: counted } = recording(repositories.conversations);
     const writer = createStreamWriter(counted, 'answer', { intervalMs: 500, timers, locks: null });
 
     let answer = '';
@@ -89,38 +90,38 @@ describe('createStreamWriter', () => {
       advance(10);
     }
     await vi.waitFor(() => expect(writes).toHaveLength(2));
-    await vi.waitFor(async () => expect((await repository.getMessage('answer'))!.content).toEqual(text(answer)));
+    await vi.waitFor(async () => expect((await repositories.conversations.getMessage('answer'))!.content).toEqual(text(answer)));
     expect(writes[0]).toEqual({ content: text(answer.split(' ').slice(0, 50).join(' ') + ' '), status: 'streaming' });
 
     const usage = { inputTokens: 12, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const final = await writer.finish({ content: text(`${answer}The end.`), status: 'complete', usage });
     expect(writes).toHaveLength(3);
     expect(final).toMatchObject({ id: 'answer', status: 'complete', usage, content: text(`${answer}The end.`) });
-    expect(await repository.getMessage('answer')).toEqual(final);
+    expect(await repositories.conversations.getMessage('answer')).toEqual(final);
   });
 
   it('leaves the partial answer stored when the tab closes mid-stream; the next start marks it interrupted', async () => {
-    const { factory, db, repository } = await openTestStorage();
-    await streamingAnswer(repository);
+    const { factory, db, repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
     const { timers, advance } = manualTimers();
-    const writer = createStreamWriter(repository, 'answer', { intervalMs: 500, timers, locks: null });
+    const writer = createStreamWriter(repositories.conversations, 'answer', { intervalMs: 500, timers, locks: null });
     writer.update({ content: text('Once upon a') });
     advance(500);
     writer.update({ content: text('Once upon a time, in a') });
-    await vi.waitFor(async () => expect((await repository.getMessage('answer'))!.content).toEqual(text('Once upon a')));
+    await vi.waitFor(async () => expect((await repositories.conversations.getMessage('answer'))!.content).toEqual(text('Once upon a')));
     db.close(); // the tab is gone: no finish, no further write
 
-    const reopened = createRepository(await openWindowpaneDb({ factory }));
+    const reopened = createRepositories(await openWindowpaneDb({ factory })).conversations;
     const [recovered] = await reopened.markInterruptedStreams();
     expect(recovered).toMatchObject({ id: 'answer', status: 'interrupted', content: text('Once upon a') });
     expect(await reopened.getMessage('answer')).toEqual(recovered);
   });
 
   it('flushes pending state at once when the page is hidden or unloaded', async () => {
-    const { repository } = await openTestStorage();
-    await streamingAnswer(repository);
+    const { repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
     const { timers, scheduled } = manualTimers();
-    const writer = createStreamWriter(repository, 'answer', { intervalMs: 60_000, timers, locks: null });
+    const writer = createStreamWriter(repositories.conversations, 'answer', { intervalMs: 60_000, timers, locks: null });
     const hiddenDocument = Object.assign(new EventTarget(), { visibilityState: 'hidden' as DocumentVisibilityState });
     let flushes = 0;
     const unregister = registerFlushOnHide(
@@ -133,12 +134,12 @@ describe('createStreamWriter', () => {
 
     writer.update({ content: text('Before pagehide') });
     window.dispatchEvent(new Event('pagehide'));
-    await vi.waitFor(async () => expect((await repository.getMessage('answer'))!.content).toEqual(text('Before pagehide')));
+    await vi.waitFor(async () => expect((await repositories.conversations.getMessage('answer'))!.content).toEqual(text('Before pagehide')));
     expect(scheduled()).toBe(0);
 
     writer.update({ content: text('Before the tab was hidden') });
     hiddenDocument.dispatchEvent(new Event('visibilitychange'));
-    await vi.waitFor(async () => expect((await repository.getMessage('answer'))!.content).toEqual(text('Before the tab was hidden')));
+    await vi.waitFor(async () => expect((await repositories.conversations.getMessage('answer'))!.content).toEqual(text('Before the tab was hidden')));
 
     expect(flushes).toBe(2);
 
@@ -150,11 +151,11 @@ describe('createStreamWriter', () => {
   });
 
   it('reports a failed throttled write and writes the kept state with the next one', async () => {
-    const { repository } = await openTestStorage();
-    await streamingAnswer(repository);
+    const { repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
     const { timers, advance } = manualTimers();
     const onError = vi.fn();
-    const writer = createStreamWriter(repository, 'answer', { intervalMs: 500, timers, locks: null, onError });
+    const writer = createStreamWriter(repositories.conversations, 'answer', { intervalMs: 500, timers, locks: null, onError });
 
     const put = FakeIDBObjectStore.prototype.put;
     const full = vi.spyOn(FakeIDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
@@ -172,9 +173,9 @@ describe('createStreamWriter', () => {
   });
 
   it('rejects finish with the storage error, keeping the state so a retry writes it', async () => {
-    const { repository } = await openTestStorage();
-    await streamingAnswer(repository);
-    const writer = createStreamWriter(repository, 'answer', { locks: null });
+    const { repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
+    const writer = createStreamWriter(repositories.conversations, 'answer', { locks: null });
     const put = FakeIDBObjectStore.prototype.put;
     vi.spyOn(FakeIDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
       if (this.name === 'messages') throw new DOMException('full', 'QuotaExceededError');
@@ -182,23 +183,29 @@ describe('createStreamWriter', () => {
     });
     const error = await writer.finish({ content: text('Whole answer'), status: 'complete' }).catch((e: unknown) => e);
     expect(isWindowpaneError(error, 'quota_exceeded')).toBe(true);
-    expect(await repository.getMessage('answer')).toMatchObject({ status: 'streaming', content: [] });
+    expect(await repositories.conversations.getMessage('answer')).toMatchObject({ status: 'streaming', content: [] });
 
     vi.restoreAllMocks();
     await writer.finish({});
-    expect(await repository.getMessage('answer')).toMatchObject({ status: 'complete', content: text('Whole answer') });
+    expect(await repositories.conversations.getMessage('answer')).toMatchObject({ status: 'complete', content: text('Whole answer') });
   });
 
   it('holds a Web Lock while streaming, so another tab starting up spares the live stream', async () => {
-    const { factory, repository } = await openTestStorage();
-    await streamingAnswer(repository);
-    await repository.appendMessage({ conversationId: 'id-1', id: 'orphan', role: 'assistant', status: 'streaming', content: text('left behind') });
+    const { factory, repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
+    await repositories.conversations.appendMessage({
+      conversationId: 'id-1',
+      id: 'orphan',
+      role: 'assistant',
+      status: 'streaming',
+      content: text('left behind'),
+    });
     const locks = fakeLocks();
-    const writer = createStreamWriter(repository, 'answer', { locks });
+    const writer = createStreamWriter(repositories.conversations, 'answer', { locks });
     writer.update({ content: text('still going') });
     await vi.waitFor(async () => expect((await locks.query()).held?.map((l) => l.name)).toEqual([streamLockName('answer')]));
 
-    const otherTab = createRepository(await openWindowpaneDb({ factory }));
+    const otherTab = createRepositories(await openWindowpaneDb({ factory })).conversations;
     const changed = await otherTab.markInterruptedStreams(await liveStreamChecker(locks));
     expect(changed.map((m) => m.id)).toEqual(['orphan']);
     expect(await otherTab.getMessage('answer')).toMatchObject({ status: 'streaming' });
@@ -209,13 +216,13 @@ describe('createStreamWriter', () => {
   });
 
   it('re-asserts streaming when another tab marked the live message interrupted', async () => {
-    const { repository } = await openTestStorage();
-    await streamingAnswer(repository);
+    const { repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
     const { timers, advance } = manualTimers();
-    const writer = createStreamWriter(repository, 'answer', { intervalMs: 500, timers, locks: null });
-    await repository.markInterruptedStreams(); // a tab without Web Locks starts up
+    const writer = createStreamWriter(repositories.conversations, 'answer', { intervalMs: 500, timers, locks: null });
+    await repositories.conversations.markInterruptedStreams(); // a tab without Web Locks starts up
     writer.update({ content: text('more') });
     advance(500);
-    await vi.waitFor(async () => expect(await repository.getMessage('answer')).toMatchObject({ status: 'streaming', content: text('more') }));
+    await vi.waitFor(async () => expect(await repositories.conversations.getMessage('answer')).toMatchObject({ status: 'streaming', content: text('more') }));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentBlock } from '../../src/core';
+import type { ConversationRepository } from '../../src/persistence/conversationRepository';
 import { openWindowpaneStorage } from '../../src/persistence/storage';
 import { createStreamWriter, restoreRescuedStreams, type RescueStore } from '../../src/persistence/streamWriter';
 import { openTestStorage } from './helpers';
@@ -21,18 +22,18 @@ function memoryStore(): RescueStore & { entries: Map<string, string> } {
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 
-async function streamingAnswer(repository: Awaited<ReturnType<typeof openTestStorage>>['repository'], id = 'answer') {
-  const conversation = await repository.createConversation();
-  await repository.appendMessage({ conversationId: conversation.id, role: 'user', content: text('Tell me a story.') });
-  return repository.appendMessage({ conversationId: conversation.id, id, role: 'assistant', status: 'streaming', content: [] });
+async function streamingAnswer(conversations: ConversationRepository, id = 'answer') {
+  const conversation = await conversations.createConversation();
+  await conversations.appendMessage({ conversationId: conversation.id, role: 'user', content: text('Tell me a story.') });
+  return conversations.appendMessage({ conversationId: conversation.id, id, role: 'assistant', status: 'streaming', content: [] });
 }
 
 describe('stream rescue copy', () => {
   it('keeps what a page flushed as it unloaded even when the IndexedDB write never lands', async () => {
-    const { factory, db, repository } = await openTestStorage();
-    await streamingAnswer(repository);
+    const { factory, db, repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
     const rescue = memoryStore();
-    const writer = createStreamWriter(repository, 'answer', { intervalMs: 60_000, locks: null, rescue });
+    const writer = createStreamWriter(repositories.conversations, 'answer', { intervalMs: 60_000, locks: null, rescue });
     writer.update({ content: text('Once upon a time, in a') });
     const flushed = writer.flush();
     db.close(); // the page is gone before its write runs
@@ -41,16 +42,16 @@ describe('stream rescue copy', () => {
 
     const next = await openWindowpaneStorage({ factory, locks: null, rescue });
     expect(next.interrupted).toEqual([expect.objectContaining({ id: 'answer', status: 'interrupted', content: text('Once upon a time, in a') })]);
-    expect(await next.repository.getMessage('answer')).toMatchObject({ status: 'interrupted', content: text('Once upon a time, in a') });
+    expect(await next.repositories.conversations.getMessage('answer')).toMatchObject({ status: 'interrupted', content: text('Once upon a time, in a') });
     expect(rescue.length).toBe(0);
     next.close();
   });
 
   it('drops the copy once the answer is finished, and never overwrites a finished answer with a leftover copy', async () => {
-    const { repository } = await openTestStorage();
-    await streamingAnswer(repository);
+    const { repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
     const rescue = memoryStore();
-    const writer = createStreamWriter(repository, 'answer', { intervalMs: 60_000, locks: null, rescue });
+    const writer = createStreamWriter(repositories.conversations, 'answer', { intervalMs: 60_000, locks: null, rescue });
     writer.update({ content: text('Half') });
     await writer.flush();
     expect(rescue.length).toBe(1);
@@ -59,22 +60,22 @@ describe('stream rescue copy', () => {
     expect(rescue.length).toBe(0);
 
     rescue.setItem(leftover[0], leftover[1]);
-    await restoreRescuedStreams(repository, () => false, rescue);
-    expect(await repository.getMessage('answer')).toMatchObject({ status: 'complete', content: text('Half and the rest.') });
+    await restoreRescuedStreams(repositories.conversations, () => false, rescue);
+    expect(await repositories.conversations.getMessage('answer')).toMatchObject({ status: 'complete', content: text('Half and the rest.') });
     expect(rescue.length).toBe(0);
   });
 
   it('leaves the copy of a stream another tab is still writing', async () => {
-    const { repository } = await openTestStorage();
-    await streamingAnswer(repository);
+    const { repositories } = await openTestStorage();
+    await streamingAnswer(repositories.conversations);
     const rescue = memoryStore();
-    const writer = createStreamWriter(repository, 'answer', { intervalMs: 60_000, locks: null, rescue });
+    const writer = createStreamWriter(repositories.conversations, 'answer', { intervalMs: 60_000, locks: null, rescue });
     writer.update({ content: text('Still going') });
     await writer.flush();
-    await repository.updateMessage('answer', { content: text('Still going, further') });
+    await repositories.conversations.updateMessage('answer', { content: text('Still going, further') });
 
-    await restoreRescuedStreams(repository, (id) => id === 'answer', rescue);
-    expect(await repository.getMessage('answer')).toMatchObject({ status: 'streaming', content: text('Still going, further') });
+    await restoreRescuedStreams(repositories.conversations, (id) => id === 'answer', rescue);
+    expect(await repositories.conversations.getMessage('answer')).toMatchObject({ status: 'streaming', content: text('Still going, further') });
     expect(rescue.length).toBe(1);
   });
 });

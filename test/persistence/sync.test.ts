@@ -1,7 +1,7 @@
 import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openWindowpaneDb } from '../../src/persistence/db';
-import { createRepository } from '../../src/persistence/repository';
+import { createRepositories } from '../../src/persistence/repositories';
 import { createSyncChannel, type StorageChange, type SyncChannel } from '../../src/persistence/sync';
 
 const open: Array<{ close(): void }> = [];
@@ -76,30 +76,30 @@ describe('createSyncChannel', () => {
   });
 });
 
-describe('two tabs through the repository', () => {
+describe('two tabs through the repositories', () => {
   async function twoTabs() {
     const factory = new IDBFactory();
     const [syncA, syncB] = channelPair();
     const [dbA, dbB] = await Promise.all([openWindowpaneDb({ factory }), openWindowpaneDb({ factory })]);
     open.push(dbA, dbB);
-    const tabA = createRepository(dbA, {
+    const tabA = createRepositories(dbA, {
       sync: syncA,
       newId: (() => {
         let n = 0;
         return () => `a${++n}`;
       })(),
     });
-    const tabB = createRepository(dbB, { sync: syncB });
+    const tabB = createRepositories(dbB, { sync: syncB });
     return { tabA, tabB, seenByB: collect(syncB), seenByA: collect(syncA) };
   }
 
   it('announces each committed write, and the other tab reads exactly what changed', async () => {
     const { tabA, tabB, seenByB } = await twoTabs();
-    const conversation = await tabA.createConversation({ title: 'Shared' });
-    const message = await tabA.appendMessage({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: 'from A' }] });
-    await tabA.updateMessage(message.id, { pinned: true });
-    await tabA.renameConversation(conversation.id, 'Shared, renamed');
-    await tabA.setSetting('settings', { provider: 'openai' });
+    const conversation = await tabA.conversations.createConversation({ title: 'Shared' });
+    const message = await tabA.conversations.appendMessage({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: 'from A' }] });
+    await tabA.conversations.updateMessage(message.id, { pinned: true });
+    await tabA.conversations.renameConversation(conversation.id, 'Shared, renamed');
+    await tabA.settings.setSetting('settings', { provider: 'openai' });
 
     await vi.waitFor(() => expect(seenByB).toHaveLength(6));
     expect(seenByB).toEqual([
@@ -110,28 +110,28 @@ describe('two tabs through the repository', () => {
       { type: 'conversation-changed', conversationId: conversation.id },
       { type: 'settings-changed', settingKey: 'settings' },
     ]);
-    expect(await tabB.getMessage(message.id)).toEqual({ ...message, pinned: true });
-    expect(await tabB.getConversation(conversation.id)).toMatchObject({ title: 'Shared, renamed', messageCount: 1 });
+    expect(await tabB.conversations.getMessage(message.id)).toEqual({ ...message, pinned: true });
+    expect(await tabB.conversations.getConversation(conversation.id)).toMatchObject({ title: 'Shared, renamed', messageCount: 1 });
   });
 
   it('tells the other tab about a delete, so it can drop the conversation', async () => {
     const { tabA, tabB, seenByA } = await twoTabs();
-    const { id } = await tabA.createConversation();
-    await tabB.deleteConversation(id);
+    const { id } = await tabA.conversations.createConversation();
+    await tabB.conversations.deleteConversation(id);
     await vi.waitFor(() => expect(seenByA).toEqual([{ type: 'conversation-changed', conversationId: id }]));
-    expect(await tabA.getConversation(id)).toBeUndefined();
+    expect(await tabA.conversations.getConversation(id)).toBeUndefined();
   });
 
   it('announces nothing for a write that failed', async () => {
     const { tabA, seenByB } = await twoTabs();
-    const { id } = await tabA.createConversation();
+    const { id } = await tabA.conversations.createConversation();
     await vi.waitFor(() => expect(seenByB).toHaveLength(1));
     vi.spyOn(FakeIDBObjectStore.prototype, 'add').mockImplementation(() => {
       throw new DOMException('full', 'QuotaExceededError');
     });
-    await expect(tabA.appendMessage({ conversationId: id, role: 'user', content: [] })).rejects.toMatchObject({ code: 'quota_exceeded' });
+    await expect(tabA.conversations.appendMessage({ conversationId: id, role: 'user', content: [] })).rejects.toMatchObject({ code: 'quota_exceeded' });
     vi.restoreAllMocks();
-    await tabA.renameConversation(id, 'after');
+    await tabA.conversations.renameConversation(id, 'after');
     await vi.waitFor(() => expect(seenByB).toHaveLength(2));
     expect(seenByB[1]).toEqual({ type: 'conversation-changed', conversationId: id });
   });

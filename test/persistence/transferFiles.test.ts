@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, type StoredMessage } from '../../src/core';
-import type { Repository } from '../../src/persistence/repository';
+import type { Repositories } from '../../src/persistence/repositories';
 import { exportJsonText, exportMarkdownText, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
 import { conversationRecords } from '../core/transfer/arbitraries';
 import { brokenFixtures, readFixture } from '../core/transfer/fixtures';
@@ -12,53 +12,53 @@ import { openTestStorage } from './helpers';
 const NOW = 1_767_225_600_000;
 
 /** Everything stored, for before/after comparisons. */
-async function snapshot(repository: Repository) {
-  return { records: await repository.readForExport(), settings: await repository.getSetting('settings') };
+async function snapshot(repositories: Repositories) {
+  return { records: await repositories.transfer.readForExport(), settings: await repositories.settings.getSetting('settings') };
 }
 
 // Node's Blob: jsdom's has no text(), which every browser Windowpane supports does.
 const file = (text: string) => new NodeBlob([text], { type: 'application/json' });
-const importFromText = (repository: Repository, text: string, options?: ImportOptions) => importFromFile(repository, file(text), options);
+const importFromText = (repositories: Repositories, text: string, options?: ImportOptions) => importFromFile(repositories.transfer, file(text), options);
 
 describe('importing export files into storage', () => {
   it('writes a ChatGPT export with all its branches, and a second import duplicates nothing', async () => {
-    const { repository } = await openTestStorage();
-    const first = await importFromFile(repository, file(readFixture('chatgpt-conversations.json')), { now: NOW });
+    const { repositories } = await openTestStorage();
+    const first = await importFromFile(repositories.transfer, file(readFixture('chatgpt-conversations.json')), { now: NOW });
     expect(first).toMatchObject({ ok: true, value: { format: 'chatgpt', imported: 2, skipped: 0, branches: 2 } });
 
-    const listed = await repository.listConversations();
+    const listed = await repositories.conversations.listConversations();
     expect(listed.map((c) => c.title).sort()).toEqual(['Sorting a list of dicts in Python', 'Untitled conversation']);
     const main = listed.find((c) => c.title === 'Sorting a list of dicts in Python')!;
-    const messages = await repository.getMessages(main.id);
+    const messages = await repositories.conversations.getMessages(main.id);
     expect(messages).toHaveLength(10);
     expect(main.messageCount).toBe(10);
     const tree = buildTree(messages);
     expect(branchCount(tree)).toBe(3);
     expect(branchMessages(tree, main.activeLeafId)).toHaveLength(7);
 
-    const before = await snapshot(repository);
-    const second = await importFromFile(repository, file(readFixture('chatgpt-conversations.json')), { now: NOW + 1 });
+    const before = await snapshot(repositories);
+    const second = await importFromFile(repositories.transfer, file(readFixture('chatgpt-conversations.json')), { now: NOW + 1 });
     expect(second).toMatchObject({ ok: true, value: { format: 'chatgpt', imported: 0, skipped: 2, branches: 0, messages: 0, importedIds: [], failed: [] } });
-    expect(await snapshot(repository)).toEqual(before);
+    expect(await snapshot(repositories)).toEqual(before);
   });
 
   it('writes a Claude export and recognises it the second time', async () => {
-    const { repository } = await openTestStorage();
-    expect(await importFromText(repository, readFixture('claude-conversations.json'), { now: NOW })).toMatchObject({
+    const { repositories } = await openTestStorage();
+    expect(await importFromText(repositories, readFixture('claude-conversations.json'), { now: NOW })).toMatchObject({
       ok: true,
       value: { format: 'claude', imported: 2, skipped: 0, branches: 1 },
     });
-    expect(await importFromText(repository, readFixture('claude-conversations.json'), { now: NOW })).toMatchObject({
+    expect(await importFromText(repositories, readFixture('claude-conversations.json'), { now: NOW })).toMatchObject({
       ok: true,
       value: { imported: 0, skipped: 2 },
     });
-    expect(await repository.searchConversations('dictreader')).toEqual([
+    expect(await repositories.search.searchConversations('dictreader')).toEqual([
       expect.objectContaining({ title: 'Reviewing a CSV import script', matchedIn: 'message' }),
     ]);
   });
 
   it('counts the extra branches of the conversations it writes, whatever the format', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const say = (id: string, seq: number, parentId: string | null): StoredMessage => ({
       id,
       conversationId: 'tree',
@@ -75,24 +75,24 @@ describe('importing export files into storage', () => {
       [{ conversation: { id: 'tree', title: 'Tree', createdAt: 0, updatedAt: 3, messageCount: 4, activeLeafId: 'a1' }, messages }],
       NOW,
     );
-    expect(await importFromText(repository, json)).toMatchObject({ ok: true, value: { format: 'windowpane', imported: 1, branches: 2 } });
-    expect((await repository.listConversations())[0]!.activeLeafId).toBe('a1');
+    expect(await importFromText(repositories, json)).toMatchObject({ ok: true, value: { format: 'windowpane', imported: 1, branches: 2 } });
+    expect((await repositories.conversations.listConversations())[0]!.activeLeafId).toBe('a1');
   });
 
   it('export, then import into a fresh profile, gives the same conversations (property)', async () => {
     await fc.assert(
       fc.asyncProperty(conversationRecords(3), async (entries) => {
         const source = await openTestStorage();
-        const seeded = await importFromText(source.repository, exportToJson(entries, NOW));
+        const seeded = await importFromText(source.repositories, exportToJson(entries, NOW));
         expect(seeded.ok).toBe(true);
-        const exported = await exportJsonText(source.repository, undefined, NOW);
+        const exported = await exportJsonText(source.repositories, undefined, NOW);
 
         const fresh = await openTestStorage();
-        const imported = await importFromText(fresh.repository, exported);
+        const imported = await importFromText(fresh.repositories, exported);
         expect(imported).toMatchObject({ ok: true, value: { imported: entries.length, skipped: 0 } });
         const byId = (list: typeof entries) => [...list].sort((a, b) => (a.conversation.id < b.conversation.id ? -1 : 1));
-        expect(byId(await fresh.repository.readForExport())).toStrictEqual(byId(entries));
-        expect(await exportJsonText(fresh.repository, undefined, NOW)).toBe(exported);
+        expect(byId(await fresh.repositories.transfer.readForExport())).toStrictEqual(byId(entries));
+        expect(await exportJsonText(fresh.repositories, undefined, NOW)).toBe(exported);
         source.db.close();
         fresh.db.close();
       }),
@@ -101,40 +101,40 @@ describe('importing export files into storage', () => {
   });
 
   it('rejects every file of the broken corpus without writing anything', async () => {
-    const { repository } = await openTestStorage();
-    await repository.createConversation({ id: 'existing', title: 'Already here' });
-    await repository.appendMessage({ conversationId: 'existing', role: 'user', content: [{ type: 'text', text: 'keep me' }] });
-    const before = await snapshot(repository);
+    const { repositories } = await openTestStorage();
+    await repositories.conversations.createConversation({ id: 'existing', title: 'Already here' });
+    await repositories.conversations.appendMessage({ conversationId: 'existing', role: 'user', content: [{ type: 'text', text: 'keep me' }] });
+    const before = await snapshot(repositories);
     // A conversation listed twice is the one broken file that still imports: its first copy.
     for (const { name, text } of brokenFixtures().filter((f) => f.name !== 'windowpane-duplicate-conversation.json')) {
-      const outcome = await importFromFile(repository, file(text), { now: NOW });
+      const outcome = await importFromFile(repositories.transfer, file(text), { now: NOW });
       expect(outcome.ok, name).toBe(false);
       if (!outcome.ok) expect(outcome.error.message.length, name).toBeGreaterThan(20);
     }
-    expect(await snapshot(repository)).toEqual(before);
+    expect(await snapshot(repositories)).toEqual(before);
   });
 
   it('imports the first copy of a conversation listed twice and names the second', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const [duplicate] = brokenFixtures().filter((f) => f.name === 'windowpane-duplicate-conversation.json');
-    const outcome = await importFromText(repository, duplicate!.text, { now: NOW });
+    const outcome = await importFromText(repositories, duplicate!.text, { now: NOW });
     expect(outcome).toMatchObject({ ok: true, value: { imported: 1, failed: [{ position: 2, reason: 'the file lists this conversation twice' }] } });
-    expect(await repository.listConversations()).toHaveLength(1);
+    expect(await repositories.conversations.listConversations()).toHaveLength(1);
   });
 
   it('refuses an oversized file by its size, reading only its first bytes (to tell a zip)', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const slice = vi.fn((start = 0, end = 4) => new NodeBlob(['[]  '.slice(start, end)]));
-    const outcome = await importFromFile(repository, { size: MAX_IMPORT_BYTES + 1, slice }, { now: NOW });
+    const outcome = await importFromFile(repositories.transfer, { size: MAX_IMPORT_BYTES + 1, slice }, { now: NOW });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'import_too_large' } });
     expect(slice.mock.calls).toEqual([[0, 4]]);
-    expect(await repository.listConversations()).toEqual([]);
+    expect(await repositories.conversations.listConversations()).toEqual([]);
   });
 
   it('leaves out a conversation whose message id is stored under another conversation, and imports the rest', async () => {
-    const { repository } = await openTestStorage();
-    await repository.createConversation({ id: 'mine', title: 'Mine' });
-    await repository.appendMessage({ conversationId: 'mine', id: 'shared-id', role: 'user', content: [] });
+    const { repositories } = await openTestStorage();
+    await repositories.conversations.createConversation({ id: 'mine', title: 'Mine' });
+    await repositories.conversations.appendMessage({ conversationId: 'mine', id: 'shared-id', role: 'user', content: [] });
     const message: StoredMessage = {
       id: 'shared-id',
       conversationId: 'theirs',
@@ -152,48 +152,48 @@ describe('importing export files into storage', () => {
       ],
       NOW,
     );
-    const outcome = await importFromText(repository, json);
+    const outcome = await importFromText(repositories, json);
     expect(outcome).toMatchObject({
       ok: true,
       value: { imported: 1, failed: [{ position: 2, title: 'Theirs', reason: expect.stringMatching(/already stored under a different conversation/) }] },
     });
-    expect((await repository.listConversations()).map((c) => c.id).sort()).toEqual(['fine', 'mine']);
-    expect(await repository.getMessage('shared-id')).toMatchObject({ conversationId: 'mine' });
+    expect((await repositories.conversations.listConversations()).map((c) => c.id).sort()).toEqual(['fine', 'mine']);
+    expect(await repositories.conversations.getMessage('shared-id')).toMatchObject({ conversationId: 'mine' });
   });
 
   it('reports a full disk during import and writes nothing', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const put = FakeIDBObjectStore.prototype.add;
     let writes = 0;
     vi.spyOn(FakeIDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore, ...args) {
       if (++writes > 5) throw new DOMException('full', 'QuotaExceededError');
       return put.apply(this, args);
     });
-    const outcome = await importFromText(repository, readFixture('chatgpt-conversations.json'), { now: NOW });
+    const outcome = await importFromText(repositories, readFixture('chatgpt-conversations.json'), { now: NOW });
     vi.restoreAllMocks();
     expect(outcome).toMatchObject({ ok: false, error: { code: 'quota_exceeded', message: expect.stringMatching(/Browser storage is full/) } });
-    expect(await repository.listConversations()).toEqual([]);
+    expect(await repositories.conversations.listConversations()).toEqual([]);
     expect(writes).toBeGreaterThan(5);
   });
 });
 
 describe('exporting from storage', () => {
   it('exports one conversation or all, and never the API keys in settings', async () => {
-    const { repository } = await openTestStorage({ factory: new IDBFactory() });
+    const { repositories } = await openTestStorage({ factory: new IDBFactory() });
     const SECRET = 'sk-proj-do-not-export-0123456789';
-    await repository.setSetting('settings', { provider: 'openai', apiKeys: { openai: SECRET } });
-    const a = await repository.createConversation({ title: 'Alpha', overrides: { apiKey: SECRET, model: 'gpt-4.1' } });
-    const b = await repository.createConversation({ title: 'Beta' });
-    await repository.appendMessage({ conversationId: a.id, role: 'user', content: [{ type: 'text', text: 'hello alpha' }] });
-    await repository.appendMessage({ conversationId: b.id, role: 'user', content: [{ type: 'text', text: 'hello beta' }] });
+    await repositories.settings.setSetting('settings', { provider: 'openai', apiKeys: { openai: SECRET } });
+    const a = await repositories.conversations.createConversation({ title: 'Alpha', overrides: { apiKey: SECRET, model: 'gpt-4.1' } });
+    const b = await repositories.conversations.createConversation({ title: 'Beta' });
+    await repositories.conversations.appendMessage({ conversationId: a.id, role: 'user', content: [{ type: 'text', text: 'hello alpha' }] });
+    await repositories.conversations.appendMessage({ conversationId: b.id, role: 'user', content: [{ type: 'text', text: 'hello beta' }] });
 
-    const one = JSON.parse(await exportJsonText(repository, [a.id], NOW));
+    const one = JSON.parse(await exportJsonText(repositories, [a.id], NOW));
     expect(one.conversations.map((c: { conversation: { title: string } }) => c.conversation.title)).toEqual(['Alpha']);
     expect(one.conversations[0].conversation.overrides).toEqual({ model: 'gpt-4.1' });
 
-    const all = await exportJsonText(repository, undefined, NOW);
+    const all = await exportJsonText(repositories, undefined, NOW);
     expect(JSON.parse(all).conversations).toHaveLength(2);
-    const markdown = await exportMarkdownText(repository);
+    const markdown = await exportMarkdownText(repositories.transfer);
     expect(markdown).toContain('hello alpha');
     expect(markdown).toContain('hello beta');
     for (const text of [all, markdown]) expect(text).not.toContain(SECRET);
@@ -207,9 +207,9 @@ describe('a backup with its images', () => {
     ({ type: 'image', fileId, name: `${fileId}.png`, mediaType: 'image/png', width: 10, height: 10, bytes: PNG.length }) as const;
 
   async function storedWithImages() {
-    const { repository } = await openTestStorage();
-    const { id } = await repository.createConversation({ title: 'Pictures' });
-    await repository.addFiles(
+    const { repositories } = await openTestStorage();
+    const { id } = await repositories.conversations.createConversation({ title: 'Pictures' });
+    await repositories.files.addFiles(
       ['one', 'two'].map((fileId) => ({
         id: fileId,
         conversationId: id,
@@ -220,38 +220,42 @@ describe('a backup with its images', () => {
         createdAt: NOW,
       })),
     );
-    await repository.appendMessage({ conversationId: id, role: 'user', content: [imageBlock('one'), imageBlock('two'), { type: 'text', text: 'Compare' }] });
-    return { repository, id };
+    await repositories.conversations.appendMessage({
+      conversationId: id,
+      role: 'user',
+      content: [imageBlock('one'), imageBlock('two'), { type: 'text', text: 'Compare' }],
+    });
+    return { repositories, id };
   }
 
   it('carries the images when asked, and an import into another browser restores them byte for byte', async () => {
     // Node's Blob survives fake IndexedDB's structured clone as a browser's does; jsdom's does not.
     vi.stubGlobal('Blob', NodeBlob);
-    const { repository, id } = await storedWithImages();
-    const plain = JSON.parse(await exportJsonText(repository, [id], NOW)) as { files?: unknown };
+    const { repositories, id } = await storedWithImages();
+    const plain = JSON.parse(await exportJsonText(repositories, [id], NOW)) as { files?: unknown };
     expect(plain.files).toBeUndefined();
-    const text = await exportJsonText(repository, [id], NOW, true);
+    const text = await exportJsonText(repositories, [id], NOW, true);
     const backup = JSON.parse(text) as { files: { id: string; data: string; bytes: number }[] };
     expect(backup.files.map((f) => [f.id, f.bytes, f.data])).toEqual([
       ['one', PNG.length, Buffer.from(PNG).toString('base64')],
       ['two', PNG.length, Buffer.from(PNG).toString('base64')],
     ]);
 
-    const other = (await openTestStorage({ factory: new IDBFactory() })).repository;
+    const other = (await openTestStorage({ factory: new IDBFactory() })).repositories;
     expect(await importFromText(other, text, { now: NOW })).toMatchObject({ ok: true, value: { imported: 1 } });
-    const restored = await other.getFile('two');
+    const restored = await other.files.getFile('two');
     expect(restored).toMatchObject({ conversationId: id, name: 'two.png', mediaType: 'image/png', bytes: PNG.length });
     expect(new Uint8Array(await restored!.blob.arrayBuffer())).toEqual(PNG);
   });
 
   it('leaves out an image whose bytes are damaged, and imports everything else', async () => {
-    const { repository, id } = await storedWithImages();
-    const backup = JSON.parse(await exportJsonText(repository, [id], NOW, true)) as { files: { data: string }[] };
+    const { repositories, id } = await storedWithImages();
+    const backup = JSON.parse(await exportJsonText(repositories, [id], NOW, true)) as { files: { data: string }[] };
     backup.files[0]!.data = 'not base64!';
-    const other = (await openTestStorage({ factory: new IDBFactory() })).repository;
+    const other = (await openTestStorage({ factory: new IDBFactory() })).repositories;
     expect(await importFromText(other, JSON.stringify(backup), { now: NOW })).toMatchObject({ ok: true, value: { imported: 1 } });
-    expect(await other.getFile('one')).toBeUndefined();
-    expect(await other.getFile('two')).toBeDefined();
-    expect((await other.getMessages(id))[0]!.content).toHaveLength(3);
+    expect(await other.files.getFile('one')).toBeUndefined();
+    expect(await other.files.getFile('two')).toBeDefined();
+    expect((await other.conversations.getMessages(id))[0]!.content).toHaveLength(3);
   });
 });

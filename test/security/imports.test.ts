@@ -5,7 +5,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { MAX_IMPORT_DEPTH, MAX_IMPORT_MESSAGES, branchCount, branchMessages, buildTree } from '../../src/core';
 import { countImported } from '../../src/core/transfer/conversationTree';
-import type { Repository } from '../../src/persistence/repository';
+import type { TransferRepository } from '../../src/persistence/transferRepository';
 import { importFromFile } from '../../src/persistence/transferFiles';
 import { readOverrides } from '../../src/store/storedSettings';
 import { openTestStorage } from '../persistence/helpers';
@@ -221,7 +221,7 @@ const HOSTILE_FILES: [name: string, text: string | Uint8Array, expected: Expect]
   ['a Claude export of only empty messages', claude([claudeText('human', ''), claudeText('assistant', '')]), { imported: 1 }],
 ];
 
-async function importText(repository: Repository, text: string | Uint8Array) {
+async function importText(repository: TransferRepository, text: string | Uint8Array) {
   return importFromFile(repository, new NodeBlob([text], { type: 'application/json' }), { now: NOW });
 }
 
@@ -231,9 +231,9 @@ describe('hostile import files', () => {
   });
 
   it.each(HOSTILE_FILES)('%s', async (_name, text, expected) => {
-    const { repository } = await openTestStorage();
-    const outcome = await importText(repository, text);
-    const stored = await repository.listConversations();
+    const { repositories } = await openTestStorage();
+    const outcome = await importText(repositories.transfer, text);
+    const stored = await repositories.conversations.listConversations();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     if ('refused' in expected) {
       expect(outcome.ok, JSON.stringify(outcome).slice(0, 300)).toBe(false);
@@ -246,25 +246,25 @@ describe('hostile import files', () => {
   });
 
   it('stores imported overrides unchanged, and planning reads only their valid fields', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     await importText(
-      repository,
+      repositories.transfer,
       windowpane(wpConversation({ overrides: { provider: 'evil', window: { strategy: 'bogus', rollingMax: 30 } } }), [wpMessage(0), wpMessage(1)]),
     );
-    const [conversation] = await repository.listConversations();
+    const [conversation] = await repositories.conversations.listConversations();
     const read = readOverrides(conversation!.overrides);
     expect(read.overrides).toEqual({ window: { rollingMax: 30 } });
     expect(read.ignored).toEqual(['provider "evil"', 'strategy "bogus"']);
   });
 
   it('imports a comb-shaped ChatGPT tree as one conversation whose branches are stored once, quickly', async () => {
-    const { repository } = await openTestStorage();
+    const { repositories } = await openTestStorage();
     const started = performance.now();
-    const outcome = await importText(repository, comb(4000));
+    const outcome = await importText(repositories.transfer, comb(4000));
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(outcome).toMatchObject({ ok: true, value: { imported: 1, branches: 3999 } });
-    const [conversation] = await repository.listConversations();
-    const messages = await repository.getMessages(conversation!.id);
+    const [conversation] = await repositories.conversations.listConversations();
+    const messages = await repositories.conversations.getMessages(conversation!.id);
     expect(messages).toHaveLength(8000);
     const tree = buildTree(messages);
     expect(branchCount(tree)).toBe(4000);

@@ -67,7 +67,7 @@ describe('a stored conversation with overrides it cannot use', () => {
   it('opens with its messages and the gauge, and a notice names what was ignored', async () => {
     const id = await seedConversation('Odd settings', ['hello', 'hi there']);
     const storage = await openWindowpaneStorage();
-    await storage.repository.setConversationOverrides(id, { provider: 'evil', window: { strategy: 'bogus', rollingMax: 5000 } });
+    await storage.repositories.conversations.setConversationOverrides(id, { provider: 'evil', window: { strategy: 'bogus', rollingMax: 5000 } });
     storage.close();
     renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });
@@ -83,7 +83,7 @@ describe('a stored conversation with overrides it cannot use', () => {
 
   it('starts with global settings it cannot use replaced by the defaults, and says so', async () => {
     const storage = await openWindowpaneStorage();
-    await storage.repository.setSetting(SETTINGS_KEY, { provider: 'demo', window: { strategy: 'no-such-strategy' } });
+    await storage.repositories.settings.setSetting(SETTINGS_KEY, { provider: 'demo', window: { strategy: 'no-such-strategy' } });
     storage.close();
     renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });

@@ -78,7 +78,7 @@ describe('settings planning cannot use', () => {
     const id = await seedConversation('Garden', ['What grows by a sunny wall?', 'Heliotrope and lavender do well there.']);
     const storage = await openWindowpaneStorage();
     // Each value is valid on its own; together "trim down to" (70 %) is above the global "trim above" (60 %).
-    await storage.repository.setConversationOverrides(id, { window: { strategy: 'truncate', targetRatio: 0.7 } });
+    await storage.repositories.conversations.setConversationOverrides(id, { window: { strategy: 'truncate', targetRatio: 0.7 } });
     storage.close();
     renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });

@@ -99,12 +99,12 @@ describe('attachFiles', () => {
     const { activeId, conversations } = rt.store.getState();
     expect(conversations).toEqual([expect.objectContaining({ id: activeId, title: 'app.log' })]);
     expect(shown(rt, activeId!)).toEqual(['app.log 15', 'config.json 7']);
-    const stored = await rt.storage!.repository.listAttachments(activeId!);
+    const stored = await rt.storage!.repositories.files.listAttachments(activeId!);
     expect(stored.map((a) => [a.name, a.text])).toEqual([
       ['app.log', 'started\nfailed\n'],
       ['config.json', '{"a":1}'],
     ]);
-    expect(await rt.storage!.repository.getMessages(activeId!)).toEqual([]); // nothing pasted into the conversation
+    expect(await rt.storage!.repositories.conversations.getMessages(activeId!)).toEqual([]); // nothing pasted into the conversation
     expect(noticeTexts(rt)).toEqual([]);
   });
 
@@ -184,13 +184,13 @@ describe('removeAttachment', () => {
     const drop = rt.store.getState().attachments[id]!.find((a) => a.name === 'drop.txt')!;
     await removeAttachment(rt, id, drop.id);
     expect(shown(rt, id)).toEqual(['keep.txt 4']);
-    expect((await rt.storage!.repository.listAttachments(id)).map((a) => a.name)).toEqual(['keep.txt']);
+    expect((await rt.storage!.repositories.files.listAttachments(id)).map((a) => a.name)).toEqual(['keep.txt']);
     const notice = rt.store.getState().notices.find((n) => n.text === 'Removed drop.txt.')!;
     expect(notice.action?.label).toBe('Undo');
 
     notice.action!.run();
     await vi.waitFor(() => expect(shown(rt, id)).toEqual(before));
-    expect((await rt.storage!.repository.listAttachments(id)).find((a) => a.name === 'drop.txt')).toMatchObject({ id: drop.id, text: 'drop me' });
+    expect((await rt.storage!.repositories.files.listAttachments(id)).find((a) => a.name === 'drop.txt')).toMatchObject({ id: drop.id, text: 'drop me' });
   });
 });
 
@@ -208,10 +208,10 @@ describe('the open conversation’s attachments', () => {
     await vi.waitFor(() => expect(shown(reloaded, id)).toEqual(['notes.md 7']));
 
     await deleteConversation(reloaded, id);
-    expect(await reloaded.storage!.repository.listAttachments(id)).toEqual([]);
+    expect(await reloaded.storage!.repositories.files.listAttachments(id)).toEqual([]);
     await undoDelete(reloaded, id);
     await selectConversation(reloaded, id);
-    expect((await reloaded.storage!.repository.listAttachments(id)).map((a) => a.name)).toEqual(['notes.md']);
+    expect((await reloaded.storage!.repositories.files.listAttachments(id)).map((a) => a.name)).toEqual(['notes.md']);
     await vi.waitFor(() => expect(shown(reloaded, id)).toEqual(['notes.md 7']));
   });
 

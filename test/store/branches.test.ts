@@ -235,7 +235,7 @@ describe('branches through the store', () => {
     await Promise.all([editAndResend(tabA, byText(tabA, 'Shared').id, 'From tab A'), editAndResend(tabB, byText(tabB, 'Shared').id, 'From tab B')]);
     await settled(tabA);
     await settled(tabB);
-    const stored = await tabA.storage!.repository.getMessages(id);
+    const stored = await tabA.storage!.repositories.conversations.getMessages(id);
     const texts = stored.map((m) => messageText(m));
     expect(texts).toEqual(expect.arrayContaining(['Shared', 'From tab A', 'From tab B']));
     expect(new Set(stored.map((m) => m.seq)).size).toBe(stored.length);
@@ -333,7 +333,7 @@ describe('any sequence of sends, edits, regenerations, stops and switches', () =
           }
           await settled(rt);
         }
-        const stored = await rt.storage!.repository.getMessages(rt.store.getState().activeId!);
+        const stored = await rt.storage!.repositories.conversations.getMessages(rt.store.getState().activeId!);
         expectValidTree(stored);
         expect(stored.length).toBe(all(rt).length);
         expectSendable(requests, provider);

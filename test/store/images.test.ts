@@ -87,7 +87,7 @@ describe('images sent with a message', () => {
     expect(user!.content[1]).toEqual({ type: 'text', text: 'What is on this screen?' });
     // The message record holds no bytes; the file does.
     expect(JSON.stringify(user)).not.toContain(base64(PNG_BYTES));
-    const stored = await rt.repository.getFile(block.fileId);
+    const stored = await rt.repositories.files.getFile(block.fileId);
     expect(new Uint8Array(await stored!.blob.arrayBuffer())).toEqual(PNG_BYTES);
     expect(requests[0]!.messages[0]!.content).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64(PNG_BYTES) } },
@@ -155,7 +155,7 @@ describe('older images left out of requests', () => {
     const { rt, requests } = await start('anthropic');
     await sendWith(rt, 'Keep this', [png('gone.png')]);
     const id = rt.store.getState().activeId!;
-    await rt.repository.deleteConversation(id).then((deleted) => rt.repository.restoreConversation({ ...deleted!, files: [] }));
+    await rt.repositories.conversations.deleteConversation(id).then((deleted) => rt.repositories.conversations.restoreConversation({ ...deleted!, files: [] }));
     expect(chat.send(rt, id, 'Still there?')).toBe(true);
     await settled(rt);
     expect(requests[1]!.messages[0]!.content).toEqual([
@@ -201,7 +201,7 @@ describe('images in the Storage section', () => {
     expect(JSON.stringify(requests.at(-1)!.messages[0]!.content)).toContain('[image: a.png — the file was deleted, so it is not sent]');
 
     notice.action!.run();
-    await vi.waitFor(async () => expect(await rt.repository.getFile(imageIds(rt)[0]!)).toBeDefined());
+    await vi.waitFor(async () => expect(await rt.repositories.files.getFile(imageIds(rt)[0]!)).toBeDefined());
     expect(row().attachments).toBe(2);
   });
 });

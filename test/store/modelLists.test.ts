@@ -152,7 +152,7 @@ describe('switching the model', () => {
     const rt = await start(async () => LISTING);
     rt.store.setState({ settings: anthropicSettings() });
     await refreshModels(rt, ANTHROPIC);
-    const conversation: Conversation = await rt.repository.createConversation({ title: 'Plans' });
+    const conversation: Conversation = await rt.repositories.conversations.createConversation({ title: 'Plans' });
     rt.store.setState({ conversations: [conversation], activeId: conversation.id, messages: { [conversation.id]: [] } });
     expect(planFor(contextFor(rt, conversation.id), []).metrics.contextWindow).toBe(300_000);
 
@@ -160,7 +160,10 @@ describe('switching the model', () => {
     // The state changes before storage answers: the gauge's plan is the new one already.
     expect(planFor(contextFor(rt, conversation.id), []).metrics.contextWindow).toBe(200_000);
     await switching;
-    expect((await rt.repository.getConversation(conversation.id))?.overrides).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5' });
+    expect((await rt.repositories.conversations.getConversation(conversation.id))?.overrides).toMatchObject({
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+    });
     // Other conversations and new chats keep the default.
     expect(contextFor(rt, null).modelId).toBe('claude-next');
     rt.storage?.close();
@@ -172,7 +175,7 @@ describe('switching the model', () => {
     expect(contextFor(rt, null).model.contextWindow).toBe(32_000);
     await switchModel(rt, 'claude-haiku-4-5');
     expect(contextFor(rt, null).model.contextWindow).toBe(200_000);
-    const saved = readSettings(await rt.repository.getSetting(SETTINGS_KEY)).settings;
+    const saved = readSettings(await rt.repositories.settings.getSetting(SETTINGS_KEY)).settings;
     expect(saved).toMatchObject({ contextWindow: 0, models: { anthropic: 'claude-haiku-4-5' }, modelWindows: { anthropic: { 'claude-mystery': 32_000 } } });
     await switchModel(rt, 'claude-mystery');
     expect(contextFor(rt, null).model.contextWindow).toBe(32_000);

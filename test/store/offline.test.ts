@@ -64,7 +64,7 @@ describe('sending while offline', () => {
     expect(state.draft).toBe('Are you there?');
     expect(h.requests).toEqual([]);
     expect(notices(h.rt)).toEqual([{ tone: 'warning', text: OFFLINE_SEND }]);
-    expect(await h.rt.repository.listConversations()).toEqual([]);
+    expect(await h.rt.repositories.conversations.listConversations()).toEqual([]);
   });
 
   it('sends once back online, and the offline notice goes', async () => {
@@ -86,7 +86,7 @@ describe('sending while offline', () => {
     expect(notices(h.rt)).toEqual([{ tone: 'warning', text: OFFLINE_ANSWER }]);
     expect(h.requests).toHaveLength(1);
     expect(h.rt.store.getState().messages[id]).toHaveLength(2);
-    expect(await h.rt.repository.getMessages(id)).toHaveLength(2);
+    expect(await h.rt.repositories.conversations.getMessages(id)).toHaveLength(2);
   });
 
   it.each<[string, Partial<Settings>]>([

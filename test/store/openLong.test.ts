@@ -48,7 +48,7 @@ async function runtimeWith(conversations: Record<string, number>) {
   for (const [id, length] of Object.entries(conversations)) {
     const messages = longConversation(id, length);
     const conversation = { id, title: id, createdAt: 1_000, updatedAt: 2_000, messageCount: length, activeLeafId: messages.at(-1)!.id };
-    await rt.repository.restoreConversation({ conversation, messages, attachments: [], files: [] });
+    await rt.repositories.conversations.restoreConversation({ conversation, messages, attachments: [], files: [] });
     rt.store.setState((s) => ({ conversations: [...s.conversations, conversation] }));
   }
   return { rt, requests };
@@ -70,8 +70,8 @@ async function statesDuring(rt: Awaited<ReturnType<typeof runtimeWith>>['rt'], r
 function holdWholeRead(rt: Awaited<ReturnType<typeof runtimeWith>>['rt'], id?: string): { release: () => void } {
   let release = () => undefined as void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  const getMessages = rt.repository.getMessages.bind(rt.repository);
-  vi.spyOn(rt.repository, 'getMessages').mockImplementation(async (conversationId) => {
+  const getMessages = rt.repositories.conversations.getMessages.bind(rt.repositories.conversations);
+  vi.spyOn(rt.repositories.conversations, 'getMessages').mockImplementation(async (conversationId) => {
     if (id === undefined || conversationId === id) await held;
     return getMessages(conversationId);
   });
@@ -109,7 +109,7 @@ describe('opening a long conversation', () => {
     const { rt } = await runtimeWith({ long: 1_000 });
     // A second version of the last answer, stored after it; the conversation record still names the first.
     const second: StoredMessage = { ...longConversation('long', 1_000).at(-1)!, id: 'long-999b', seq: 1_000, content: [text('Second version.')] };
-    await rt.repository.restoreConversation({
+    await rt.repositories.conversations.restoreConversation({
       conversation: { ...rt.store.getState().conversations[0]!, messageCount: 1_001 },
       messages: [...longConversation('long', 1_000), second],
       attachments: [],

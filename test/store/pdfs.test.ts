@@ -77,7 +77,7 @@ describe('PDFs sent with a message', () => {
     const block = user!.content[0] as Extract<ContentBlock, { type: 'document' }>;
     expect(block).toMatchObject({ type: 'document', name: 'report.pdf', mediaType: 'application/pdf', pages: 2, bytes: file.size });
     expect(block.pageTokens).toHaveLength(2);
-    const stored = await rt.repository.getFile(block.fileId);
+    const stored = await rt.repositories.files.getFile(block.fileId);
     expect(stored!.pageTexts).toEqual(['Revenue grew.', 'Costs fell.']);
     const bytes = `%PDF-1.7\nRevenue grew.\fCosts fell.`;
     expect(requests[0]!.messages[0]!.content).toEqual([
@@ -184,10 +184,10 @@ describe('PDFs sent with a message', () => {
     await sendWith(rt, 'first', [pdfFile('old.pdf', ['Kept text'])]);
     const [user] = shownBranch(rt.store.getState(), rt.store.getState().activeId);
     const block = user!.content[0] as Extract<ContentBlock, { type: 'document' }>;
-    const record = (await rt.repository.getFile(block.fileId))!;
+    const record = (await rt.repositories.files.getFile(block.fileId))!;
     // As a backup without the page texts restores it.
     const { pageTexts: _dropped, ...bare } = record;
-    await rt.repository.addFiles([bare]);
+    await rt.repositories.files.addFiles([bare]);
     expect(chat.send(rt, rt.store.getState().activeId, 'again')).toBe(true);
     await settled(rt);
     expect(JSON.stringify(requests.at(-1)!.messages)).toContain('[PDF: old.pdf — page 1 of 1]\\nKept text');

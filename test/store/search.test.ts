@@ -60,11 +60,11 @@ describe('the search action', () => {
   it('shows the latest asking of a query when an earlier one of the same query answers after it', async () => {
     const rt = await scriptedRuntime(provider);
     const dessert = await sendAndSettle(rt, 'Where should we eat tonight?');
-    const real = rt.repository.searchConversations.bind(rt.repository);
+    const real = rt.repositories.search.searchConversations.bind(rt.repositories.search);
     let first = true;
     let answerFirst: () => void = () => undefined;
     // The first asking answers as a build had it half done (nothing found), and only after the second.
-    rt.repository.searchConversations = async (query, options) => {
+    rt.repositories.search.searchConversations = async (query, options) => {
       if (!first) return real(query, options);
       first = false;
       await new Promise<void>((resolve) => (answerFirst = resolve));

@@ -135,7 +135,7 @@ describe('a stored setting of each knob a rule refuses', () => {
       else (raw[where] as Record<string, unknown>)[knob] = values[0];
     }
     const storage = await openWindowpaneStorage();
-    await storage.repository.setSetting(SETTINGS_KEY, raw);
+    await storage.repositories.settings.setSetting(SETTINGS_KEY, raw);
     storage.close();
     const rt = createRuntime({ ...browserDeps(), session: undefined });
     await hydrate(rt);
@@ -152,7 +152,7 @@ describe('a stored setting of each knob a rule refuses', () => {
 
   it('names "trim down to" when it is not below "trim above"', async () => {
     const storage = await openWindowpaneStorage();
-    await storage.repository.setSetting(SETTINGS_KEY, { window: { triggerRatio: 0.6, targetRatio: 0.6 } });
+    await storage.repositories.settings.setSetting(SETTINGS_KEY, { window: { triggerRatio: 0.6, targetRatio: 0.6 } });
     storage.close();
     const rt = createRuntime({ ...browserDeps(), session: undefined });
     await hydrate(rt);

@@ -36,7 +36,7 @@ describe('a tab whose IndexedDB cannot open', () => {
     expect(send(rt, null, 'Tell me what grows well along a sunny garden wall in a dry climate, next to the heliotrope.')).toBe(true);
     await settled(rt);
     const [conversation] = rt.store.getState().conversations;
-    const messages = await rt.repository.getMessages(conversation!.id);
+    const messages = await rt.repositories.conversations.getMessages(conversation!.id);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.status).toBe('complete');
     expect(messageText(messages[1]!)).not.toBe('');
@@ -45,12 +45,12 @@ describe('a tab whose IndexedDB cannot open', () => {
     expect(rt.store.getState().searchHits?.map((h) => [h.conversationId, h.matchedIn])).toEqual([[conversation!.id, 'message']]);
 
     await renameConversation(rt, conversation!.id, 'Arithmetic');
-    expect((await rt.repository.getConversation(conversation!.id))?.title).toBe('Arithmetic');
+    expect((await rt.repositories.conversations.getConversation(conversation!.id))?.title).toBe('Arithmetic');
 
     await deleteConversation(rt, conversation!.id);
-    expect(await rt.repository.listConversations()).toEqual([]);
+    expect(await rt.repositories.conversations.listConversations()).toEqual([]);
     await undoDelete(rt, conversation!.id);
-    expect((await rt.repository.getMessages(conversation!.id)).map((m) => m.id)).toEqual(messages.map((m) => m.id));
+    expect((await rt.repositories.conversations.getMessages(conversation!.id)).map((m) => m.id)).toEqual(messages.map((m) => m.id));
   });
 });
 
@@ -58,8 +58,8 @@ describe('calls made before hydrate', () => {
   it('wait for storage to open instead of finding none', async () => {
     const factory = new IDBFactory();
     const earlier = await openWindowpaneStorage({ factory, locks: null, rescue: null });
-    const stored = await earlier.repository.createConversation({ title: 'From an earlier visit' });
-    await earlier.repository.appendMessage({ conversationId: stored.id, role: 'user', content: [{ type: 'text', text: 'Still here?' }] });
+    const stored = await earlier.repositories.conversations.createConversation({ title: 'From an earlier visit' });
+    await earlier.repositories.conversations.appendMessage({ conversationId: stored.id, role: 'user', content: [{ type: 'text', text: 'Still here?' }] });
     earlier.close();
 
     const rt = runtime(() => openWindowpaneStorage({ factory, locks: null, rescue: null }));

@@ -28,11 +28,15 @@ async function seed(conversations: Array<{ title: string; texts: string[]; files
   try {
     const ids: string[] = [];
     for (const { title, texts, files = {} } of conversations) {
-      const { id } = await storage.repository.createConversation({ title });
+      const { id } = await storage.repositories.conversations.createConversation({ title });
       for (const [i, text] of texts.entries()) {
-        await storage.repository.appendMessage({ conversationId: id, role: i % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }] });
+        await storage.repositories.conversations.appendMessage({
+          conversationId: id,
+          role: i % 2 === 0 ? 'user' : 'assistant',
+          content: [{ type: 'text', text }],
+        });
       }
-      for (const [name, text] of Object.entries(files)) await storage.repository.addAttachment({ conversationId: id, name, text });
+      for (const [name, text] of Object.entries(files)) await storage.repositories.files.addAttachment({ conversationId: id, name, text });
       ids.push(id);
     }
     return ids;
@@ -119,7 +123,9 @@ describe('the storage view', () => {
 
   it('says why when measuring fails, and keeps working', async () => {
     const rt = await openApp();
-    vi.spyOn(rt.repository, 'measureStorage').mockRejectedValueOnce(new WindowpaneError('storage', 'Windowpane couldn’t measure storage: the disk is gone.'));
+    vi.spyOn(rt.repositories.conversations, 'measureStorage').mockRejectedValueOnce(
+      new WindowpaneError('storage', 'Windowpane couldn’t measure storage: the disk is gone.'),
+    );
     await loadStorageView(rt);
     expect(view(rt)).toMatchObject({ status: 'failed', problem: 'Windowpane couldn’t measure storage: the disk is gone.', totalBytes: null });
     await loadStorageView(rt);
@@ -154,14 +160,14 @@ describe('freeing room from the storage view', () => {
 
     expect(view(rt).rows[0]).toMatchObject({ attachments: 0, attachmentBytes: 0, messageBytes: before.messageBytes });
     expect(view(rt).totalBytes).toBe(before.messageBytes);
-    expect(await rt.repository.listAttachments(id!)).toEqual([]);
+    expect(await rt.repositories.files.listAttachments(id!)).toEqual([]);
     expect(rt.store.getState().attachments[id!]).toEqual([]); // the composer's chips follow
     const [notice] = storageNotices(rt);
     expect(notice).toMatchObject({ tone: 'info', text: 'Deleted 2 attached files from “Logs” (4.2 KB).', action: { label: 'Undo' } });
 
     notice!.action!.run();
     await vi.waitFor(() => expect(view(rt).rows[0]).toMatchObject({ attachments: 2, attachmentBytes: before.attachmentBytes }));
-    expect((await rt.repository.listAttachments(id!)).map((a) => a.name)).toEqual(['app.log', 'db.log']);
+    expect((await rt.repositories.files.listAttachments(id!)).map((a) => a.name)).toEqual(['app.log', 'db.log']);
     await vi.waitFor(() => expect(rt.store.getState().attachments[id!]).toHaveLength(2));
   });
 
@@ -198,14 +204,16 @@ describe('freeing room from the storage view', () => {
     rt.notifier.dismiss(notice!.id);
     await vi.waitFor(() => expect(rows(rt).map(([title]) => title)).toEqual(['Big', 'Small']));
     expect(view(rt).totalBytes).toBe(total);
-    expect(await rt.repository.getMessages(small!)).toHaveLength(2);
+    expect(await rt.repositories.conversations.getMessages(small!)).toHaveLength(2);
   });
 
   it('shows a failure to delete in the section, where the user is looking', async () => {
     const [id] = await seed([{ title: 'Logs', texts: ['x'], files: { 'a.log': 'a' } }]);
     const rt = await openApp();
     await loadStorageView(rt);
-    vi.spyOn(rt.repository, 'deleteAttachments').mockRejectedValueOnce(new WindowpaneError('storage', 'Windowpane couldn’t delete the attached files.'));
+    vi.spyOn(rt.repositories.files, 'deleteAttachments').mockRejectedValueOnce(
+      new WindowpaneError('storage', 'Windowpane couldn’t delete the attached files.'),
+    );
     await deleteAttachmentsOf(rt, id!);
     expect(storageNotices(rt)).toEqual([expect.objectContaining({ tone: 'error', text: 'Windowpane couldn’t delete the attached files.' })]);
     expect(view(rt).rows[0]).toMatchObject({ attachments: 1 });

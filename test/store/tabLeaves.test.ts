@@ -80,7 +80,7 @@ async function twoVersions(session: Session | undefined) {
 
 /** Switches to the first answer while storage never takes the switch, as when the page unloads before the write lands. */
 function switchWithoutStoring(rt: Runtime, id: string): void {
-  vi.spyOn(rt.repository, 'setActiveLeaf').mockReturnValue(new Promise(() => undefined));
+  vi.spyOn(rt.repositories.conversations, 'setActiveLeaf').mockReturnValue(new Promise(() => undefined));
   void switchVersion(rt, byText(rt, id, 're: Hello #2').id, -1);
   expect(shown(rt)).toEqual(['Hello', 're: Hello #1']);
 }
@@ -101,7 +101,7 @@ describe('the branch a tab shows, across its reload', () => {
     expect(reloaded.store.getState().activeId).toBe(id);
     expect(shown(reloaded)).toEqual(['Hello', 're: Hello #1']);
     // Storage never had the switch: the branch came from this tab's session.
-    expect((await reloaded.repository.getConversation(id))?.activeLeafId).toBe(byText(reloaded, id, 're: Hello #2').id);
+    expect((await reloaded.repositories.conversations.getConversation(id))?.activeLeafId).toBe(byText(reloaded, id, 're: Hello #2').id);
     reloaded.storage!.close();
 
     // Opened from the list rather than reopened by the reload: the same.

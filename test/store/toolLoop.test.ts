@@ -118,7 +118,7 @@ function messagesOf(rt: Runtime, conversationId: string): StoredMessage[] {
 }
 
 async function storedMessagesOf(rt: Runtime, conversationId: string): Promise<StoredMessage[]> {
-  return rt.storage!.repository.getMessages(conversationId);
+  return rt.storage!.repositories.conversations.getMessages(conversationId);
 }
 
 function resultsIn(message: StoredMessage | undefined): ToolResultBlock[] {

@@ -1,0 +1,25 @@
+/** Full-text search over every conversation, answered by the search index (see searchIndex.ts). */
+import type { RepositoryContext } from './repositoryContext';
+import type { SearchHit } from './searchIndex';
+
+export type { SearchHit } from './searchIndex';
+
+export interface SearchRepository {
+  /**
+   * Conversations whose title or messages (every branch, tool results included) hold every
+   * word of `query` as a word or word prefix, case and accents ignored; most recently
+   * updated first, one hit per conversation (its best match). Asks the search index, so it
+   * costs about the same whatever is stored. A message hit names the message, so the branch
+   * holding it can be opened. A message still streaming is found once it is complete.
+   */
+  searchConversations(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
+}
+
+export function createSearchRepository({ search }: RepositoryContext): SearchRepository {
+  return {
+    async searchConversations(query, { limit = 50 } = {}) {
+      if (query.trim() === '') return [];
+      return search.search(query, limit);
+    },
+  };
+}
