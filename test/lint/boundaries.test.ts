@@ -38,6 +38,14 @@ describe('what a file may import and touch', () => {
     expect(await ruleIds('src/core/window/probe.ts', "import { messageText } from '../conversation';\nexport const m = messageText;\n")).toEqual([]);
   });
 
+  it('keeps every file of src/ under 500 lines, and the store under 300', async () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const x${i} = ${i};`).join('\n') + '\n';
+    expect(await ruleIds('src/components/Probe.tsx', lines(500))).toEqual([]);
+    expect(await ruleIds('src/components/Probe.tsx', lines(501))).toContain('max-lines');
+    expect(await ruleIds('src/store/probe.ts', lines(300))).toEqual([]);
+    expect(await ruleIds('src/store/probe.ts', lines(301))).toContain('max-lines');
+  });
+
   it('keeps the SDKs and idb out of the store and the components', async () => {
     expect(await ruleIds('src/store/probe.ts', "import { openDB } from 'idb';\nexport const o = openDB;\n")).toContain('no-restricted-imports');
     expect(await ruleIds('src/components/Probe.tsx', "import OpenAI from 'openai';\nexport const o = OpenAI;\n")).toContain('no-restricted-imports');
