@@ -99,23 +99,6 @@ export function resolveConversationHistoryConfig(config: ConversationHistoryConf
   };
 }
 
-/**
- * The message-count cut as index arithmetic over `total` messages: keep `[0, headEnd)` and
- * `[tailStart, total)`. Null when nothing is trimmed (at or under the cap, or `max_messages`
- * 0). When head and tail overlap they merge, so no message is kept twice.
- */
-export function countKeptRanges(
-  total: number,
-  config: Required<Pick<ConversationHistoryConfig, 'max_messages' | 'preserve_first_n' | 'preserve_last_n'>>,
-): { headEnd: number; tailStart: number } | null {
-  const { max_messages: max, preserve_first_n: first, preserve_last_n: last } = config;
-  if (max === 0 || total <= max) return null;
-  const headEnd = Math.min(first, total);
-  // When head and tail fill the cap, keep only them; otherwise also keep the newest max - first - last of the middle.
-  const keptAfterHead = first + last >= max ? last : max - first;
-  return { headEnd, tailStart: Math.max(headEnd, total - keptAfterHead) };
-}
-
 function metricsOf(total: number, trimmed: readonly WindowMessage[], evicted: number): ConversationMetrics {
   return { totalMessages: total, preservedMessages: trimmed.length, evictedMessages: evicted, estimatedTokens: estimateTokens(trimmed) };
 }
@@ -159,6 +142,21 @@ export class ConversationWindow {
   }
 
   /**
+   * The count cut as index arithmetic over `total` messages: keep `[0, headEnd)` and
+   * `[tailStart, total)`. Null when nothing is trimmed (at or under the cap, or `max_messages`
+   * 0). When head and tail overlap they merge, so no message is kept twice. `trim` is this cut
+   * with tool exchanges kept whole; the `count` strategy makes the same cut over the planner's units.
+   */
+  keptRanges(total: number): { headEnd: number; tailStart: number } | null {
+    const { max_messages: max, preserve_first_n: first, preserve_last_n: last } = this.config;
+    if (max === 0 || total <= max) return null;
+    const headEnd = Math.min(first, total);
+    // When head and tail fill the cap, keep only them; otherwise also keep the newest max - first - last of the middle.
+    const keptAfterHead = first + last >= max ? last : max - first;
+    return { headEnd, tailStart: Math.max(headEnd, total - keptAfterHead) };
+  }
+
+  /**
    * Trims `messages` to the cap. Under or at the cap (or with `max_messages` 0) the input array is
    * returned as `trimmed`. Otherwise keeps the first `preserve_first_n` messages, the last
    * `preserve_last_n`, and the newest `max_messages - preserve_first_n - preserve_last_n` of
@@ -168,7 +166,7 @@ export class ConversationWindow {
    */
   trim<M extends WindowMessage>(messages: readonly M[]): TrimResult<M> {
     const total = messages.length;
-    const ranges = countKeptRanges(total, this.config);
+    const ranges = this.keptRanges(total);
     if (!ranges) return { trimmed: messages as M[], evicted: [], metrics: metricsOf(total, messages, 0) };
     const { max_messages, preserve_first_n, preserve_last_n } = this.config;
     if (preserve_first_n + preserve_last_n >= max_messages) {
