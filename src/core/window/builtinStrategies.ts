@@ -9,7 +9,7 @@ import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS } from '../summary';
 import { ConversationWindow } from './conversationWindow';
 import { booleanOption, ratioOption, wholeOption } from './options';
-import { contentChars } from '../messages';
+import { chars4 } from '../tokens/chars4';
 import { UnitFlag, type ContextStrategy, type HistoryView, type PlanItem, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
 import {
   evictBetween,
@@ -379,7 +379,7 @@ function chars4Tokens(view: HistoryView, clearing: ToolResultClearing | null): n
   for (let u = 0; u < view.unitCount; u++) {
     if (!((view.unitFlags[u] as number) & SENDABLE)) continue;
     for (let i = view.unitStart[u] as number; i < (view.unitEnd[u] as number); i++) {
-      tokens += Math.ceil(contentChars((placeholders.get(i) ?? (view.items[i] as PlanItem)).message) / 4);
+      tokens += chars4((placeholders.get(i) ?? (view.items[i] as PlanItem)).message);
     }
   }
   return tokens;

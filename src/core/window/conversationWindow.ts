@@ -13,6 +13,7 @@
 import { ConfigError } from '../errors';
 import { contentChars, groupUnits, type WindowMessage } from '../messages';
 import { buildSummaryPrompt, hasSummarizableText, MIN_EVICTED_FOR_SUMMARY, summaryMessage, type SyntheticMessage } from '../summary';
+import { tokensForChars } from '../tokens/chars4';
 
 /** The message-count window's options, named as in the original API. All counts are messages. */
 export interface ConversationHistoryConfig {
@@ -63,8 +64,6 @@ export const DEFAULT_CONVERSATION_HISTORY_CONFIG: Readonly<Required<Conversation
   preserve_last_n: 20,
 });
 
-const CHARS_PER_TOKEN = 4;
-
 /**
  * The window's estimate in tokens: total characters of all messages divided by 4, rounded
  * up. String content counts as is; any other content (Anthropic blocks, OpenAI
@@ -73,7 +72,7 @@ const CHARS_PER_TOKEN = 4;
 export function estimateTokens(messages: readonly WindowMessage[]): number {
   let chars = 0;
   for (const message of messages) chars += contentChars(message);
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  return tokensForChars(chars);
 }
 
 function wholeNumber(config: ConversationHistoryConfig, field: 'max_messages' | 'preserve_first_n' | 'preserve_last_n'): number {
