@@ -12,7 +12,7 @@ export * from './messages';
 export * from './transfer/exportFormat';
 export * from './transfer/exportJson';
 export * from './transfer/exportMarkdown';
-export * from './transfer/parseImport';
+export * from './transfer/importChecks';
 export * from './transfer/importWindowpane';
 export * from './transfer/importChatGpt';
 export * from './transfer/importClaude';
