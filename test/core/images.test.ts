@@ -15,11 +15,11 @@ import {
   resolveFileRefs,
   toAnthropicWire,
   toOpenAIWire,
-  validateRequest,
   withImagesCleared,
   type ImageBlock,
   type StoredMessage,
 } from '../../src/core';
+import { validateRequest } from './validateRequest';
 import { importAll } from './transfer/importAll';
 
 const image = (fileId: string, width = 1200, height = 800): ImageBlock => ({

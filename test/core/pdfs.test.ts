@@ -14,12 +14,12 @@ import {
   resolveFileRefs,
   toAnthropicWire,
   toOpenAIWire,
-  validateRequest,
   withImagesCleared,
   type DocumentBlock,
   type ImageBlock,
   type StoredMessage,
 } from '../../src/core';
+import { validateRequest } from './validateRequest';
 import { importAll, importEvery } from './transfer/importAll';
 
 const pdf = (fileId: string, pageTokens = [100, 200, 50]): DocumentBlock => ({

@@ -7,12 +7,12 @@ import {
   planContext,
   toAnthropicWire,
   toOpenAIWire,
-  validateRequest,
   type ConversationRecords,
   type StoredMessage,
   type ToolResultBlock,
   type ToolUseBlock,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import { buildHistory } from '../../../src/store/history';
 import { readFixture } from './fixtures';
 import { importEvery } from './importAll';

@@ -6,10 +6,10 @@ import {
   applySummary,
   CONCISE_SUMMARY_PROMPT,
   estimateTokens,
-  validateRequest,
   type ConversationHistoryConfig,
   type WindowMessage,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import { buildHistory, conversationArb, messagesOf, SHAPES, type ConversationSpec, type WireShape } from './conversations';
 
 interface Message {

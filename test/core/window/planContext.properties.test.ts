@@ -11,15 +11,15 @@ import {
   groupUnits,
   isUserTurnStart,
   planContext,
-  toolResultIds,
   truncationMarker,
-  validateRequest,
   type ContextPlan,
   type ModelLimits,
   type PlanItem,
   type StrategyOptions,
   type WindowMessage,
+  messageShape,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import {
   appendedTurnArb,
   buildHistory,
@@ -194,7 +194,7 @@ function plan(strategy: string, c: Case, history: readonly PlanItem[], counter =
 function historyPositions(history: readonly PlanItem[], planned: readonly PlanItem[]): number[] {
   const byIdentity = new Map(history.map((item, i) => [item, i]));
   const positions: number[] = [];
-  const sameResults = (a: WindowMessage, b: WindowMessage) => JSON.stringify(toolResultIds(a)) === JSON.stringify(toolResultIds(b));
+  const sameResults = (a: WindowMessage, b: WindowMessage) => JSON.stringify(messageShape(a).resultIds) === JSON.stringify(messageShape(b).resultIds);
   for (const item of planned) {
     const after = (positions.at(-1) ?? -1) + 1;
     const found =
@@ -221,7 +221,7 @@ function trimState(result: ContextPlan): string {
 /** Tool results in `history` after index `i`. */
 function resultsAfter(history: readonly PlanItem[], i: number): number {
   let count = 0;
-  for (let j = i + 1; j < history.length; j++) count += toolResultIds((history[j] as PlanItem).message).length;
+  for (let j = i + 1; j < history.length; j++) count += messageShape((history[j] as PlanItem).message).resultIds.length;
   return count;
 }
 
@@ -368,7 +368,7 @@ function checkInvariants(strategy: string, c: Case): void {
 
   // 7. Linear: one count per history item and at most one per tool-result placeholder, plus
   // the system prompt and at most two synthetic messages; planned again, placeholders are not counted again.
-  const resultItems = history.filter((item) => toolResultIds(item.message).length > 0).length;
+  const resultItems = history.filter((item) => messageShape(item.message).resultIds.length > 0).length;
   expect(counting.calls()).toBeLessThanOrEqual(history.length + resultItems + 3);
   const cold = counting.calls();
   plan(strategy, c, history, counting.counter);

@@ -8,15 +8,15 @@ import {
   estimateTextTokens,
   planContext,
   readAttachment,
-  toolResultIds,
-  validateRequest,
   type AttachmentText,
   type ContextPlan,
   type PlanItem,
   type StrategyOptions,
   type TokenCounter,
   type WindowMessage,
+  messageShape,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import {
   buildHistory,
   countTokens,
@@ -60,7 +60,7 @@ function plan(strategy: string, history: readonly PlanItem[], options: StrategyO
 
 const sent = (p: ContextPlan) => p.messages.map((item) => item.message);
 const clearedIds = (p: ContextPlan) => p.messages.flatMap((item) => item.cleared?.toolCallIds ?? []);
-const allResultIds = (items: readonly PlanItem[]) => items.flatMap((item) => toolResultIds(item.message));
+const allResultIds = (items: readonly PlanItem[]) => items.flatMap((item) => messageShape(item.message).resultIds);
 
 /** The content of each tool result a message carries (either wire shape). */
 function resultTexts(message: WindowMessage): string[] {
@@ -214,7 +214,7 @@ describe('parallel calls', () => {
     expect(validateRequest(sent(result), { provider: shape }).ok).toBe(true);
     if (shape === 'anthropic') {
       // One user message answers the three calls: two placeholders and the listing as it was.
-      const carrier = result.messages.find((item) => item.cleared && toolResultIds(item.message).length === 3) as PlanItem;
+      const carrier = result.messages.find((item) => item.cleared && messageShape(item.message).resultIds.length === 3) as PlanItem;
       expect(carrier.cleared?.toolCallIds).toEqual(batch.slice(0, 2));
       const texts = resultTexts(carrier.message);
       expect(texts.map((text) => text.startsWith(CLEARED_TOOL_RESULT_PREFIX))).toEqual([true, true, false]);
