@@ -42,7 +42,6 @@ export * from './window/summarizePlan';
 export * from './window/autoStrategy';
 export * from './window/builtinStrategies';
 export { summaryFocusOf } from './window/recentFiles';
-export { CLEARED_TOOL_RESULT_PREFIX, clearedToolResultText } from './window/toolClearing';
 export * from './tools/definitions';
 export * from './tools/readAttachment';
 export * from './tools/runJavascript';

@@ -227,12 +227,6 @@ export function toolCallsOf(message: WindowMessage): ToolCallInfo[] {
   return calls;
 }
 
-/** A user message that opens a turn: role `user` and not a carrier of tool results. */
-export function isUserTurnStart(message: WindowMessage): boolean {
-  const shape = messageShape(message);
-  return shape.role === 'user' && !shape.toolResult;
-}
-
 /**
  * The prose of a message: string content, or its text blocks / text parts joined by
  * newlines. Tool calls, tool results (including OpenAI `role:"tool"` messages),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentChars, groupUnits, isUserTurnStart, messageShape, toolCallsOf, wireText, type WindowMessage } from '../../src/core';
-import { validateRequest } from './validateRequest';
+import { contentChars, groupUnits, messageShape, toolCallsOf, wireText, type WindowMessage } from '../../src/core';
+import { isUserTurnStart, validateRequest } from './validateRequest';
 import { buildHistory, messagesOf, type ConversationSpec } from './window/conversations';
 
 const anthropicCall: WindowMessage = {

@@ -20,6 +20,12 @@ export interface ValidateRequestOptions {
 
 const ANTHROPIC_ROLES: readonly string[] = ['user', 'assistant'];
 
+/** A user message that opens a turn: role `user` and not a carrier of tool results. */
+export function isUserTurnStart(message: WindowMessage): boolean {
+  const shape = messageShape(message);
+  return shape.role === 'user' && !shape.toolResult;
+}
+
 /**
  * Reports every way `messages` would be rejected by the target API, in message order:
  * - tool pairing: each tool call (with a unique id) answered exactly once by the tool-result messages right
@@ -50,8 +56,7 @@ export function validateRequest(messages: readonly WindowMessage[], options: Val
     if (firstConversational < 0) {
       violations.push({ code: 'empty-request', index: -1, detail: 'no user or assistant message to send' });
     } else {
-      const first = shapes[firstConversational] as MessageShape;
-      if (first.role !== 'user' || first.toolResult) {
+      if (!isUserTurnStart(messages[firstConversational] as WindowMessage)) {
         violations.push({
           code: 'first-not-user',
           index: firstConversational,

@@ -5,11 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  CLEARED_TOOL_RESULT_PREFIX,
   SLOT_ITEM_ID,
   getStrategy,
   groupUnits,
-  isUserTurnStart,
   planContext,
   truncationMarker,
   type ContextPlan,
@@ -19,7 +17,7 @@ import {
   type WindowMessage,
   messageShape,
 } from '../../../src/core';
-import { validateRequest } from '../validateRequest';
+import { isUserTurnStart, validateRequest } from '../validateRequest';
 import {
   appendedTurnArb,
   buildHistory,
@@ -34,6 +32,9 @@ import {
   type ConversationSpec,
   type WireShape,
 } from './conversations';
+
+/** Every cleared tool result's placeholder starts with this. */
+const PLACEHOLDER = '[tool result cleared to save context: ';
 
 const ratio = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 
@@ -277,7 +278,7 @@ function checkClearing(strategy: string, c: Case, history: readonly PlanItem[], 
     const clearedIds = before.filter((r, i) => after[i]?.content !== r.content).map((r) => r.id);
     expect(item.cleared.toolCallIds).toEqual(clearedIds);
     expect(clearedIds.length).toBeGreaterThan(0);
-    for (const r of after) if (clearedIds.includes(r.id)) expect(String(r.content).startsWith(CLEARED_TOOL_RESULT_PREFIX)).toBe(true);
+    for (const r of after) if (clearedIds.includes(r.id)) expect(String(r.content).startsWith(PLACEHOLDER)).toBe(true);
     // Nothing else changed: with the cleared contents put back, it is the stored message.
     const restored = JSON.parse(JSON.stringify(item.message)) as WindowMessage;
     if (restored.role === 'tool') restored.content = original.message.content;
