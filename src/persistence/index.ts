@@ -3,7 +3,7 @@ export * from './base64';
 export * from './db';
 export * from './persistentStorage';
 export * from './repository';
-export type { SearchBuildListener, SearchIndexProgress } from './searchBuild';
+export type { SearchIndexProgress } from './searchBuild';
 export * from './storage';
 export * from './storageErrors';
 export * from './storageReport';

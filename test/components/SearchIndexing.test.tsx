@@ -2,7 +2,8 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/App';
-import type { SearchBuildListener, SearchIndexProgress } from '../../src/persistence';
+import type { SearchIndexProgress } from '../../src/persistence';
+import type { SearchBuildListener } from '../../src/persistence/searchBuild';
 import { appRuntime } from '../../src/store';
 import { resetApp, seedConversation } from './appHarness';
 

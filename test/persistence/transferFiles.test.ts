@@ -2,9 +2,9 @@ import { Blob as NodeBlob } from 'node:buffer';
 import fc from 'fast-check';
 import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, type StoredMessage } from '../../src/core';
+import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, exportToMarkdown, type StoredMessage } from '../../src/core';
 import type { Repository } from '../../src/persistence/repository';
-import { exportJsonText, exportMarkdownText, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
+import { exportJsonText, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
 import { conversationRecords } from '../core/transfer/arbitraries';
 import { brokenFixtures, readFixture } from '../core/transfer/fixtures';
 import { openTestStorage } from './helpers';
@@ -229,7 +229,8 @@ describe('exporting from storage', () => {
 
     const all = await exportJsonText(repository, undefined, NOW);
     expect(JSON.parse(all).conversations).toHaveLength(2);
-    const markdown = await exportMarkdownText(repository);
+    // Markdown is written from the same records, as the Export button does.
+    const markdown = exportToMarkdown(await repository.readForExport());
     expect(markdown).toContain('hello alpha');
     expect(markdown).toContain('hello beta');
     for (const text of [all, markdown]) expect(text).not.toContain(SECRET);
