@@ -227,32 +227,6 @@ export function toolCallsOf(message: WindowMessage): ToolCallInfo[] {
   return calls;
 }
 
-/** Ids of the tool calls a message makes. */
-export function toolCallIds(message: WindowMessage): string[] {
-  return [...messageShape(message).callIds];
-}
-
-/** Ids of the tool calls a message answers (`tool_result.tool_use_id`, or OpenAI `tool_call_id`). */
-export function toolResultIds(message: WindowMessage): string[] {
-  return [...messageShape(message).resultIds];
-}
-
-/** True for a message that carries tool results and so belongs to the call before it. */
-export function isToolResult(message: WindowMessage): boolean {
-  return messageShape(message).toolResult;
-}
-
-/** True for a message that calls tools and so needs its results right after it. */
-export function hasToolCalls(message: WindowMessage): boolean {
-  return messageShape(message).callIds.length > 0;
-}
-
-/** A user message that opens a turn: role `user` and not a carrier of tool results. */
-export function isUserTurnStart(message: WindowMessage): boolean {
-  const shape = messageShape(message);
-  return shape.role === 'user' && !shape.toolResult;
-}
-
 /**
  * The prose of a message: string content, or its text blocks / text parts joined by
  * newlines. Tool calls, tool results (including OpenAI `role:"tool"` messages),
@@ -301,25 +275,7 @@ export function groupUnits(messages: readonly WindowMessage[], joinWithPrevious?
   return units;
 }
 
-/**
- * Splits messages into turns: a user message (not a tool-result carrier) through the
- * assistant and tool messages that answer it, never splitting a unit of
- * {@link groupUnits}. Messages before the first user message form a turn of their own.
- */
-export function groupTurns(messages: readonly WindowMessage[]): MessageRange[] {
-  const turns: MessageRange[] = [];
-  let start = 0;
-  for (const unit of groupUnits(messages)) {
-    if (unit.start > start && isUserTurnStart(messages[unit.start] as WindowMessage)) {
-      turns.push({ start, end: unit.start });
-      start = unit.start;
-    }
-  }
-  if (messages.length > 0) turns.push({ start, end: messages.length });
-  return turns;
-}
-
-/** Codes of the rules {@link validateRequest} checks. */
+/** Codes of the rules a request must keep to be accepted by the APIs (see {@link RequestViolation}). */
 export type RequestViolationCode =
   | 'empty-request'
   | 'invalid-role'
@@ -339,67 +295,6 @@ export interface RequestViolation {
   /** The tool call id concerned, for tool pairing violations. */
   toolCallId?: string;
   detail: string;
-}
-
-/** `ok` when there is no violation; otherwise every violation, in message order. */
-export interface RequestValidation {
-  ok: boolean;
-  violations: RequestViolation[];
-}
-
-/** Which API to check against, and whether the messages are a whole request or a slice of one. */
-export interface ValidateRequestOptions {
-  /** Narrows the accepted roles: Anthropic takes only `user` and `assistant`. Default: either API. */
-  provider?: 'anthropic' | 'openai';
-  /** Check a slice of a request: skip the whole-request rules (not empty, starts with a user message). */
-  fragment?: boolean;
-}
-
-const ANTHROPIC_ROLES: readonly string[] = ['user', 'assistant'];
-const OPENAI_ROLES: readonly string[] = ['system', 'developer', 'user', 'assistant', 'tool'];
-
-/**
- * Reports every way `messages` would be rejected by the target API, in message order:
- * - tool pairing: each tool call (with a unique id) answered exactly once by the tool-result messages right
- *   after it (OpenAI: the consecutive `role:"tool"` messages; Anthropic: the very next
- *   message), and each result answering a call of the message just before its run;
- * - no empty content (tool outputs excepted; an assistant turn that only calls tools may
- *   have null content), tool blocks on the right role, tool_result blocks first;
- * - known roles; after any system messages, the first message is a user message
- *   (not a tool result); at least one non-system message.
- * Linear in the size of the messages; pure.
- */
-export function validateRequest(messages: readonly WindowMessage[], options: ValidateRequestOptions = {}): RequestValidation {
-  const violations: RequestViolation[] = [];
-  const roles = options.provider === 'anthropic' ? ANTHROPIC_ROLES : OPENAI_ROLES;
-  const shapes = messages.map((message) => messageShape(message));
-  let firstConversational = -1;
-  for (let i = 0; i < shapes.length; i++) {
-    const shape = shapes[i] as MessageShape;
-    if (!roles.includes(shape.role)) {
-      violations.push({ code: 'invalid-role', index: i, detail: `role "${shape.role}" is not accepted` });
-    }
-    if (shape.empty) violations.push({ code: 'empty-content', index: i, detail: 'content is empty' });
-    if (shape.misplaced) violations.push({ code: 'misplaced-tool-block', index: i, detail: shape.misplaced });
-    if (firstConversational < 0 && !shape.system) firstConversational = i;
-  }
-  collectPairingViolations(shapes, 0, shapes.length, violations);
-  if (!options.fragment) {
-    if (firstConversational < 0) {
-      violations.push({ code: 'empty-request', index: -1, detail: 'no user or assistant message to send' });
-    } else {
-      const first = shapes[firstConversational] as MessageShape;
-      if (first.role !== 'user' || first.toolResult) {
-        violations.push({
-          code: 'first-not-user',
-          index: firstConversational,
-          detail: 'the first message after the system prompt must be a user message',
-        });
-      }
-    }
-  }
-  violations.sort((a, b) => a.index - b.index);
-  return { ok: violations.length === 0, violations };
 }
 
 /**

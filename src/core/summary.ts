@@ -338,9 +338,9 @@ export function heuristicSummary(messages: readonly WindowMessage[], options: { 
   return lines.join('\n');
 }
 
-/** Where finished summaries are kept between plans (a `Map` will do). */
+/** Where finished summaries are kept between plans: a `Map` will do, or a store that answers with promises. */
 export interface SummaryCache {
-  get(key: string): string | undefined;
+  get(key: string): string | undefined | Promise<string | undefined>;
   set(key: string, summary: string): unknown;
 }
 

@@ -102,7 +102,8 @@ export function conversationRange(conversationId: string): IDBKeyRange {
   return IDBKeyRange.bound([conversationId, -Infinity], [conversationId, Infinity]);
 }
 
-// Schema version history. Each version is one named migration in MIGRATIONS.
+// Schema version history. Each version is one named migration in MIGRATIONS, and the
+// database opens at the last one's version.
 //   v1 2026-11-22 initial-schema: conversations, messages (byConversation), settings,
 //                 calibration, summaryCache.
 //   v2 2026-11-22 conversation-recency-and-counts: conversations.byUpdatedAt; backfills
@@ -117,7 +118,6 @@ export function conversationRange(conversationId: string): IDBKeyRange {
 //                 so a reload need not rebuild it. Derived data: messages are untouched.
 //   v7 2026-11-25 add-files-store: files (byConversation), the Blobs of images sent with
 //                 messages. Adds a store only.
-export const DB_VERSION = 7;
 
 export const MIGRATIONS: readonly Migration[] = [
   {

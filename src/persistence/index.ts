@@ -6,7 +6,7 @@ export * from './fileRepository';
 export * from './persistentStorage';
 export * from './repositories';
 export * from './repositoryContext';
-export type { SearchBuildListener, SearchIndexProgress } from './searchBuild';
+export type { SearchIndexProgress } from './searchBuild';
 export * from './searchRepository';
 export * from './settingsRepository';
 export * from './storage';

@@ -2,8 +2,8 @@
  * Export and import against storage: reads records for the pure exporters in
  * core/transfer, and writes what the pure import readers return, batch by batch.
  */
-import type { BatchLimits, ConversationFailure, ErrorCode, ExportedFile, ImportFormat, MarkdownExportOptions } from '../core';
-import { exportToJson, exportToMarkdown, importBatches, openImport } from '../core';
+import type { BatchLimits, ConversationFailure, ErrorCode, ExportedFile, ImportFormat } from '../core';
+import { exportToJson, importBatches, openImport } from '../core';
 import { blobToBase64 } from './base64';
 import { readImportTexts, type ImportFile } from './importFileText';
 import type { FileRepository } from './fileRepository';
@@ -200,13 +200,4 @@ export async function exportJsonText(
     files.push({ id, conversationId, name, mediaType, bytes, createdAt, data: await blobToBase64(record.blob) });
   }
   return exportToJson(records, exportedAt, files);
-}
-
-/** The Markdown transcript of the given conversations (all when `ids` is omitted). */
-export async function exportMarkdownText(
-  repository: Pick<TransferRepository, 'readForExport'>,
-  ids?: readonly string[],
-  options?: MarkdownExportOptions,
-): Promise<string> {
-  return exportToMarkdown(await repository.readForExport(ids), options);
 }

@@ -4,7 +4,7 @@
  * save while there is one); the store drops a stored value a rule refuses and names it.
  * Both read these rules, so a value the dialog accepts is one planning can use.
  */
-import { getStrategy } from '../core';
+import { IMAGE_LIMITS, getStrategy } from '../core';
 import type { Settings, ToolSettings, WindowSettings } from './settings';
 import { additionsProblem } from './strategyAdditions';
 
@@ -67,7 +67,7 @@ export const WINDOW_RULES: Record<keyof WindowSettings, Rule> = {
   additions: additionsProblem,
   // Anthropic reads images up to 8000 px, but only up to 2000 px once a request holds more than
   // 20; stored images keep up to 2576 px, so a request carries at most 20.
-  keepImages: whole(0, 20),
+  keepImages: whole(0, IMAGE_LIMITS.anthropic.manyImages!.threshold),
 };
 
 /** The rule of each tool setting. */

@@ -3,18 +3,8 @@
  * when the same messages were summarized before), in batches a small window can read, and
  * stored as a `summary` message covering the ids it replaces.
  */
-import type { ContextPlan, PlanItem, StoredMessage, SummaryFocus, SummaryRequest, WindowMessage } from '../core';
-import {
-  SLOT_ITEM_ID,
-  WindowpaneError,
-  buildSummaryPrompt,
-  estimateTextTokens,
-  resolveModelInfo,
-  summaryCacheKey,
-  summaryFocusOf,
-  summaryMessage,
-} from '../core';
-import type { ChatProvider } from '../providers';
+import type { ContextPlan, PlanItem, StoredMessage, SummaryFocus, SummaryRequest } from '../core';
+import { SLOT_ITEM_ID, buildSummaryPrompt, estimateTextTokens, resolveModelInfo, resolvePlanSummary, summaryFocusOf, summaryMessage } from '../core';
 import type { Runtime } from './runtime';
 import { shownBranch } from './branches';
 import { buildHistory } from './history';
@@ -31,7 +21,7 @@ import type { Turn, TurnContext } from './turn';
 export async function ensureSummary(turn: Turn, ctx: TurnContext, plan: ContextPlan, history: () => StoredMessage[]): Promise<ContextPlan> {
   const request = plan.slot?.summary;
   if (!request || (request.status !== 'needed' && request.status !== 'heuristic')) return plan;
-  const text = request.status === 'heuristic' ? slotText(plan) : await summarize(turn.rt, ctx, turn.provider, request, turn.signal);
+  const text = request.status === 'heuristic' ? slotText(plan) : await summarize(turn, ctx, plan, request);
   if (!text) return plan;
   await appendMessage(turn.rt, {
     conversationId: turn.conversationId,
@@ -50,56 +40,31 @@ function slotText(plan: ContextPlan): string | null {
   return typeof content === 'string' ? content : null;
 }
 
-/** What the plan asks the summary to keep in view: the goal and the files kept verbatim after it (summarize). */
-function focusOf(request: SummaryRequest): SummaryFocus {
-  return { goal: request.goal, preservedFiles: request.preservedFiles };
-}
-
-async function summarize(rt: Runtime, ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string | null> {
-  const kind = request.prompt ?? 'concise';
-  const key = summaryCacheKey(kind, request.messages, request.previous?.text, focusOf(request));
-  const cached = await rt.repositories.settings.getCachedSummary(key).catch(() => undefined);
-  if (cached) return cached;
-  try {
-    const summary = await writeInBatches(ctx, provider, request, signal);
-    await rt.repositories.settings.setCachedSummary(key, summary).catch(() => undefined);
-    return summary;
-  } catch (error) {
-    if (signal.aborted) return null;
-    const reason = error instanceof Error ? error.message : String(error);
-    rt.notifier.notify({ tone: 'warning', text: `Summarizing failed (${reason}); the oldest messages were trimmed instead.` });
-    return null;
-  }
-}
-
 /**
- * A small window (the Demo's 4,000 tokens, a local model's) cannot read every evicted
- * message at once: summarize them in batches that fit, each extending the summary so far.
- * The estimate is calibrated for the chat model and given a tenth more for safety.
+ * The summary the plan asks for, through the core's one path: the repository caches it by
+ * a hash of what it condenses, and a small window (the Demo's 4,000 tokens, a local model's)
+ * reads the evicted messages in batches that fit, the estimate calibrated for the chat model
+ * and given a tenth more for safety. Null when it failed (the user is told, unless they
+ * pressed Stop).
  */
-async function writeInBatches(ctx: TurnContext, provider: ChatProvider, request: SummaryRequest, signal: AbortSignal): Promise<string> {
-  const kind = request.prompt ?? 'concise';
-  const focus = focusOf(request);
+async function summarize(turn: Turn, ctx: TurnContext, plan: ContextPlan, request: SummaryRequest): Promise<string | null> {
   const model = ctx.settings.window.summaryModel || ctx.modelId;
   const maxTokens = Math.min(request.maxTokens, ctx.model.maxOutputTokens);
   const window = ctx.settings.window.summaryModel ? resolveModelInfo(model, { provider: ctx.provider }).contextWindow : ctx.model.contextWindow;
-  const fits = (batch: WindowMessage[], previous: string | undefined) =>
-    Math.ceil(estimateTextTokens(buildSummaryPrompt(kind, batch, previous, focus)) * ctx.calibrationFactor * 1.1) + maxTokens <= window;
-  let summary = request.previous?.text;
-  let batch: WindowMessage[] = [];
-  const write = async () => {
-    const text = (await provider.complete(buildSummaryPrompt(kind, batch, summary, focus), { model, maxTokens, signal })).trim();
-    if (!text) throw new WindowpaneError('provider', 'the summary came back empty');
-    summary = text;
-    batch = [];
-  };
-  for (const message of request.messages) {
-    if (batch.length > 0 && !fits([...batch, message], summary)) await write();
-    batch.push(message);
+  const resolved = await resolvePlanSummary(plan, {
+    summarize: (prompt) => turn.provider.complete(prompt, { model, maxTokens, signal: turn.signal }),
+    cache: {
+      get: (key) => turn.rt.repositories.settings.getCachedSummary(key).catch(() => undefined),
+      set: (key, text) => turn.rt.repositories.settings.setCachedSummary(key, text).catch(() => undefined),
+    },
+    fits: (prompt) => Math.ceil(estimateTextTokens(prompt) * ctx.calibrationFactor * 1.1) + maxTokens <= window,
+  });
+  if (resolved.summary) return resolved.summary.text;
+  if (!turn.signal.aborted) {
+    const reason = resolved.error instanceof Error ? resolved.error.message : String(resolved.error);
+    turn.rt.notifier.notify({ tone: 'warning', text: `Summarizing failed (${reason}); the oldest messages were trimmed instead.` });
   }
-  if (batch.length > 0) await write();
-  if (!summary) throw new WindowpaneError('provider', 'the summary came back empty');
-  return summary;
+  return null;
 }
 
 /** Writes the summary again from the messages it covers. */

@@ -6,8 +6,8 @@
 // default estimator's median error divided by chars/4's. A last row times the default
 // estimator against one JSON.stringify pass over the same messages.
 import { chars4, estimateMessageTokens, type WindowMessage } from '../../src/core';
-import { loadO200kCounter } from '../../src/providers/tokenizer';
 import { CORPUS_KINDS, PIECE_CHARS, benchCorpusPieces, quantile, relativeError } from '../core/tokens/corpus';
+import { o200kCounter as exact } from '../core/tokens/o200kCounter';
 import { fmtMs, fmtRatio, medianMs, type Row } from './harness';
 
 export const title = 'Estimator error vs exact o200k counts (per 1,500-character message)';
@@ -15,7 +15,6 @@ export const title = 'Estimator error vs exact o200k counts (per 1,500-character
 const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
 
 export async function run(): Promise<Row[]> {
-  const exact = await loadO200kCounter();
   const rows: Row[] = [];
   const everything: WindowMessage[] = [];
   for (const kind of CORPUS_KINDS) {

@@ -1,7 +1,8 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SearchBuildListener, SearchIndexProgress } from '../../src/persistence';
+import type { SearchIndexProgress } from '../../src/persistence';
+import type { SearchBuildListener } from '../../src/persistence/searchBuild';
 import { renderApp, resetApp, runtime, seedConversation } from './appHarness';
 
 beforeEach(() => {

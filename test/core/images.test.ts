@@ -11,16 +11,16 @@ import {
   imageTokensIn,
   MESSAGE_OVERHEAD_TOKENS,
   openAiImageTokens,
-  parseWindowpaneExport,
   requestFileBudget,
   resolveFileRefs,
   toAnthropicWire,
   toOpenAIWire,
-  validateRequest,
   withImagesCleared,
   type ImageBlock,
   type StoredMessage,
 } from '../../src/core';
+import { validateRequest } from './validateRequest';
+import { importAll } from './transfer/importAll';
 
 const image = (fileId: string, width = 1200, height = 800): ImageBlock => ({
   type: 'image',
@@ -174,10 +174,11 @@ describe('images in a Windowpane export', () => {
         },
       ],
     });
-    const read = parseWindowpaneExport(file(image('a')));
+    const read = importAll(JSON.stringify(file(image('a'))));
     expect(read.ok && read.value.conversations[0]!.messages[0]!.content).toEqual([image('a')]);
-    const bad = parseWindowpaneExport(file({ ...image('a'), mediaType: 'image/svg+xml' }));
-    expect(bad.ok).toBe(false);
+    const bad = importAll(JSON.stringify(file({ ...image('a'), mediaType: 'image/svg+xml' })));
+    expect(bad.ok && bad.value.conversations).toEqual([]);
+    expect(bad.ok && bad.value.failures).toEqual([{ position: 1, title: 'T', reason: expect.stringContaining('mediaType') }]);
   });
 });
 

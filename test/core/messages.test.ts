@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  contentChars,
-  groupTurns,
-  groupUnits,
-  hasToolCalls,
-  isToolResult,
-  isUserTurnStart,
-  messageShape,
-  toolCallIds,
-  toolCallsOf,
-  toolResultIds,
-  validateRequest,
-  wireText,
-  type WindowMessage,
-} from '../../src/core';
+import { contentChars, groupUnits, messageShape, toolCallsOf, wireText, type WindowMessage } from '../../src/core';
+import { isUserTurnStart, validateRequest } from './validateRequest';
 import { buildHistory, messagesOf, type ConversationSpec } from './window/conversations';
 
 const anthropicCall: WindowMessage = {
@@ -45,14 +32,12 @@ const openaiResult2: WindowMessage = { role: 'tool', tool_call_id: 'call_2', con
 
 describe('reading tool calls and results', () => {
   it('reads Anthropic tool_use and tool_result blocks', () => {
-    expect(toolCallIds(anthropicCall)).toEqual(['toolu_1', 'toolu_2']);
+    expect(messageShape(anthropicCall).callIds).toEqual(['toolu_1', 'toolu_2']);
     expect(toolCallsOf(anthropicCall)).toEqual([
       { id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } },
       { id: 'toolu_2', name: 'read_file', input: { path: 'b.ts' } },
     ]);
-    expect(hasToolCalls(anthropicCall)).toBe(true);
-    expect(toolResultIds(anthropicResults)).toEqual(['toolu_1', 'toolu_2']);
-    expect(isToolResult(anthropicResults)).toBe(true);
+    expect(messageShape(anthropicResults)).toMatchObject({ resultIds: ['toolu_1', 'toolu_2'], toolResult: true, blockResults: true });
     expect(isUserTurnStart(anthropicResults)).toBe(false);
   });
 
@@ -61,23 +46,18 @@ describe('reading tool calls and results', () => {
       { id: 'call_1', name: 'read_file', input: '{"path":"a.ts"}' },
       { id: 'call_2', name: 'bash', input: '{"command":"npm test"}' },
     ]);
-    expect(toolResultIds(openaiResult2)).toEqual(['call_2']);
-    expect(isToolResult(openaiResult1)).toBe(true);
-    expect(hasToolCalls(openaiResult1)).toBe(false);
+    expect(messageShape(openaiCall).callIds).toEqual(['call_1', 'call_2']);
+    expect(messageShape(openaiResult2).resultIds).toEqual(['call_2']);
+    expect(messageShape(openaiResult1)).toMatchObject({ toolResult: true, blockResults: false, callIds: [] });
   });
 
   it('treats plain messages as neither', () => {
     const plain: WindowMessage = { role: 'user', content: 'Hello' };
-    expect(toolCallIds(plain)).toEqual([]);
-    expect(toolResultIds(plain)).toEqual([]);
-    expect(isToolResult(plain)).toBe(false);
+    expect(messageShape(plain)).toMatchObject({ callIds: [], resultIds: [], toolResult: false });
     expect(isUserTurnStart(plain)).toBe(true);
   });
 
-  it('returns copies, so callers cannot corrupt the cached shape', () => {
-    const ids = toolCallIds(anthropicCall);
-    ids.push('tampered');
-    expect(toolCallIds(anthropicCall)).toEqual(['toolu_1', 'toolu_2']);
+  it('reads a message once: its shape is cached', () => {
     expect(messageShape(anthropicCall)).toBe(messageShape(anthropicCall));
   });
 });
@@ -111,7 +91,7 @@ describe('contentChars (characters counted for chars/4)', () => {
   });
 });
 
-describe('groupUnits and groupTurns', () => {
+describe('groupUnits', () => {
   it('keeps an Anthropic call with the user message that answers it', () => {
     const messages = [{ role: 'user', content: 'go' }, anthropicCall, anthropicResults, { role: 'assistant', content: 'done' }];
     expect(groupUnits(messages)).toEqual([
@@ -119,7 +99,6 @@ describe('groupUnits and groupTurns', () => {
       { start: 1, end: 3 },
       { start: 3, end: 4 },
     ]);
-    expect(groupTurns(messages)).toEqual([{ start: 0, end: 4 }]);
   });
 
   it('keeps an OpenAI call with every role:"tool" answer', () => {
@@ -135,11 +114,6 @@ describe('groupUnits and groupTurns', () => {
       { start: 0, end: 1 },
       { start: 1, end: 2 },
       { start: 2, end: 5 },
-      { start: 5, end: 6 },
-    ]);
-    expect(groupTurns(messages)).toEqual([
-      { start: 0, end: 1 },
-      { start: 1, end: 5 },
       { start: 5, end: 6 },
     ]);
   });

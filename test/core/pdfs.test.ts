@@ -8,19 +8,19 @@ import {
   imagesToClear,
   imageTokensIn,
   MESSAGE_OVERHEAD_TOKENS,
-  parseWindowpaneExport,
   pdfAsText,
   pdfPageImageTokens,
   readAttachment,
   resolveFileRefs,
   toAnthropicWire,
   toOpenAIWire,
-  validateRequest,
   withImagesCleared,
   type DocumentBlock,
   type ImageBlock,
   type StoredMessage,
 } from '../../src/core';
+import { validateRequest } from './validateRequest';
+import { importAll, importEvery } from './transfer/importAll';
 
 const pdf = (fileId: string, pageTokens = [100, 200, 50]): DocumentBlock => ({
   type: 'document',
@@ -157,21 +157,18 @@ describe('stored and exported PDFs', () => {
   });
 
   it('reads a PDF block back, with or without its page counts', () => {
-    const result = parseWindowpaneExport(exported([pdf('a'), { ...pdf('b'), pageTokens: undefined }]));
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    const content = result.value.conversations[0]!.messages[0]!.content;
+    const content = importEvery(JSON.stringify(exported([pdf('a'), { ...pdf('b'), pageTokens: undefined }]))).conversations[0]!.messages[0]!.content;
     expect(content[0]).toEqual(pdf('a'));
     expect(content[1]).toEqual({ type: 'document', fileId: 'b', name: 'b.pdf', mediaType: 'application/pdf', bytes: 30_000, pages: 3 });
   });
 
   it('refuses a PDF block with a bad page count or page list, naming the field', () => {
-    const noPages = parseWindowpaneExport(exported([{ ...pdf('a'), pages: 0 }]));
-    expect(noPages.ok).toBe(false);
-    if (!noPages.ok) expect(noPages.error.message).toContain('pages');
-    const wrongList = parseWindowpaneExport(exported([{ ...pdf('a'), pageTokens: [1] }]));
-    expect(wrongList.ok).toBe(false);
-    if (!wrongList.ok) expect(wrongList.error.message).toContain('pageTokens');
+    const leftOut = (content: unknown[]) => {
+      const result = importAll(JSON.stringify(exported(content)));
+      return result.ok && result.value.conversations.length === 0 && result.value.failures.map((failure) => failure.reason);
+    };
+    expect(leftOut([{ ...pdf('a'), pages: 0 }])).toEqual([expect.stringContaining('pages')]);
+    expect(leftOut([{ ...pdf('a'), pageTokens: [1] }])).toEqual([expect.stringContaining('pageTokens')]);
   });
 
   it('names a PDF in Markdown without linking it', () => {

@@ -1,7 +1,7 @@
 import { anthropicStreamEvents, anthropicUsage, badToolName, isToolName } from '../../src/providers/demo/messagesWire';
 import type { AnthropicCacheOutcome, AnthropicEvent } from '../../src/providers/demo/messagesWire';
 import { checkAnthropicMedia, checkMediaTally, emptyTally } from './anthropicMedia';
-import type { CacheUnit } from './promptCache';
+import type { CacheUnit } from '../../src/providers/demo/promptCache';
 import { splitEvenly, splitIntoDeltas, thinkingSignature } from './replies';
 import { canonicalJson, countTokens, truncateToTokens } from './tokens';
 import type { ApiFailure, ReplySpec } from './types';

@@ -1,119 +1,19 @@
-import type { AnthropicCacheOutcome } from '../../src/providers/demo/messagesWire';
-import { chainHash } from './tokens';
+import { PromptCacheStore, chainHash } from '../../src/providers/demo/promptCache';
 
-// Both simulations key entries by a hash chain over the prompt, so a hit needs the prompt to be
-// identical up to the cached point, as the providers document. Entries are scoped per API key
-// and model (`scope`), the way an organization's cache is.
-
-const FIVE_MINUTES_MS = 5 * 60_000;
-const ONE_HOUR_MS = 60 * 60_000;
-/** Anthropic looks for earlier cache entries up to about 20 blocks before each breakpoint. */
-const ANTHROPIC_LOOKBACK_BLOCKS = 20;
-/** Bounds memory in long runs; a real cache evicts too. */
-const MAX_ENTRIES_PER_SCOPE = 50_000;
-
-/** One cacheable unit of an Anthropic prompt, in prefix order: a tool, a system block or a content block. */
-export interface CacheUnit {
-  tokens: number;
-  /** The unit's bytes for the prefix hash (without its cache_control marker). */
-  material: string;
-  /** Present when the unit carries `cache_control` (or the top-level automatic breakpoint lands on it). */
-  breakpoint: { ttl: '5m' | '1h' } | null;
-}
-
-class ScopedStore {
-  private readonly scopes = new Map<string, Map<string, number>>();
-
-  constructor(private readonly now: () => number) {}
-
-  has(scope: string, key: string): boolean {
-    const expiresAt = this.scopes.get(scope)?.get(key);
-    return expiresAt !== undefined && expiresAt > this.now();
-  }
-
-  put(scope: string, key: string, ttlMs: number): void {
-    let entries = this.scopes.get(scope);
-    if (!entries) {
-      entries = new Map();
-      this.scopes.set(scope, entries);
-    }
-    if (entries.size >= MAX_ENTRIES_PER_SCOPE) entries.clear();
-    const expiresAt = this.now() + ttlMs;
-    entries.set(key, Math.max(expiresAt, entries.get(key) ?? 0));
-  }
-
-  clear(): void {
-    this.scopes.clear();
-  }
-}
-
-/** Anthropic prompt caching: explicit breakpoints, a minimum cacheable length, reads and writes reported apart. */
-export class AnthropicPromptCache {
-  private readonly store: ScopedStore;
-
-  constructor(now: () => number = Date.now) {
-    this.store = new ScopedStore(now);
-  }
-
-  apply(scope: string, units: readonly CacheUnit[], minCacheableTokens: number): AnthropicCacheOutcome {
-    const hashes: string[] = [];
-    const cumulative: number[] = [];
-    let hash = scope;
-    let total = 0;
-    for (const unit of units) {
-      hash = chainHash(hash, unit.material);
-      total += unit.tokens;
-      hashes.push(hash);
-      cumulative.push(total);
-    }
-    const breakpoints = units.flatMap((unit, index) => (unit.breakpoint ? [index] : []));
-
-    let readIndex = -1;
-    for (const breakpoint of breakpoints) {
-      for (let index = breakpoint; index >= Math.max(0, breakpoint - ANTHROPIC_LOOKBACK_BLOCKS); index--) {
-        if (this.store.has(scope, hashes[index]!)) {
-          if (index > readIndex) readIndex = index;
-          break;
-        }
-      }
-    }
-    const cacheReadTokens = readIndex >= 0 ? cumulative[readIndex]! : 0;
-    if (readIndex >= 0) this.store.put(scope, hashes[readIndex]!, FIVE_MINUTES_MS);
-
-    let writtenUpTo = cacheReadTokens;
-    let cacheWrite1hTokens = 0;
-    for (const index of breakpoints) {
-      const prefixTokens = cumulative[index]!;
-      if (index <= readIndex || prefixTokens < minCacheableTokens) continue;
-      const ttl = units[index]!.breakpoint!.ttl;
-      if (ttl === '1h') cacheWrite1hTokens += prefixTokens - writtenUpTo;
-      writtenUpTo = prefixTokens;
-      this.store.put(scope, hashes[index]!, ttl === '1h' ? ONE_HOUR_MS : FIVE_MINUTES_MS);
-    }
-    const cacheWriteTokens = writtenUpTo - cacheReadTokens;
-    return {
-      cacheReadTokens,
-      cacheWriteTokens,
-      cacheWrite1hTokens,
-      uncachedTokens: total - cacheReadTokens - cacheWriteTokens,
-    };
-  }
-
-  clear(): void {
-    this.store.clear();
-  }
-}
+// Anthropic's prompt caching is simulated in src/providers/demo/promptCache.ts, which the Demo
+// uses too; OpenAI's automatic caching, which only this fake serves, keeps its prefixes in the
+// same store, keyed the same way and scoped per API key and model.
 
 /** OpenAI automatic prefix caching: prompts of at least 1024 tokens, cached in 128-token steps. */
 export class OpenAIPromptCache {
-  private readonly store: ScopedStore;
+  private readonly store: PromptCacheStore;
 
   constructor(
     private readonly minimumTokens = 1024,
     private readonly incrementTokens = 128,
     now: () => number = Date.now,
   ) {
-    this.store = new ScopedStore(now);
+    this.store = new PromptCacheStore(now);
   }
 
   /** Returns the cached prefix length (`prompt_tokens_details.cached_tokens`) and remembers this prompt. */

@@ -121,7 +121,8 @@ import {
   openRouterModels,
 } from './models';
 import type { OllamaModelSpec, OpenRouterModelSpec } from './models';
-import { AnthropicPromptCache, OpenAIPromptCache } from './promptCache';
+import { AnthropicPromptCache } from '../../src/providers/demo/promptCache';
+import { OpenAIPromptCache } from './promptCache';
 import { asksForSummary, defaultReply, IdSource } from './replies';
 import type { ApiFailure, FailureKind, FailureOptions, Provider, RecordedRequest, ReplyContext, ReplyFunction, ReplySpec } from './types';
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 
 // The fake counts with o200k as a stand-in for both providers' tokenizers: what matters is
@@ -33,9 +32,4 @@ function sortKeys(value: unknown): unknown {
     return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
   }
   return value;
-}
-
-/** One link of a hash chain: the digest of everything up to and including `part`. */
-export function chainHash(previous: string, part: string): string {
-  return createHash('sha256').update(previous).update('\u0000').update(part).digest('hex');
 }

@@ -1,9 +1,12 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 import { branchMessages, buildTree, isWindowpaneError, type StoredMessage, type WindowpaneError } from '../../src/core';
-import { DB_VERSION, MIGRATIONS, openWindowpaneDb, type Migration } from '../../src/persistence/db';
+import { MIGRATIONS, openWindowpaneDb, type Migration } from '../../src/persistence/db';
 import { createRepositories } from '../../src/persistence/repositories';
 import { rawAll, rawOpen, request } from './helpers';
+
+/** The version the database opens at: the last migration's. */
+const LATEST = MIGRATIONS.at(-1)!.version;
 
 /** The v1 schema exactly as v1 wrote it, with the raw API (conversations had no messageCount). */
 function createV1(db: IDBDatabase): void {
@@ -50,15 +53,14 @@ function seedV1(tx: IDBTransaction): void {
 }
 
 describe('schema', () => {
-  it('numbers the named migrations 1..n, and DB_VERSION is the last', () => {
+  it('numbers the named migrations 1..n', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
-    expect(DB_VERSION).toBe(MIGRATIONS.at(-1)!.version);
     expect(new Set(MIGRATIONS.map((m) => m.name)).size).toBe(MIGRATIONS.length);
   });
 
   it('builds every store and index in a fresh database', async () => {
     const db = await openWindowpaneDb({ factory: new IDBFactory() });
-    expect(db.version).toBe(DB_VERSION);
+    expect(db.version).toBe(LATEST);
     expect([...db.objectStoreNames].sort()).toEqual([
       'attachments',
       'calibration',
@@ -203,7 +205,7 @@ describe('migrations on hand-written databases of older versions', () => {
     );
 
     const db = await openWindowpaneDb({ factory });
-    expect(db.version).toBe(DB_VERSION);
+    expect(db.version).toBe(LATEST);
     const storedMessages = new Map((await db.getAll('messages')).map((m) => [m.id, m]));
     const storedConversations = new Map((await db.getAll('conversations')).map((c) => [c.id, c]));
     const parents = Object.fromEntries([...storedMessages].map(([id, m]) => [id, m.parentId]));
@@ -280,7 +282,7 @@ describe('migrations on hand-written databases of older versions', () => {
     ).close();
 
     const db = await openWindowpaneDb({ factory });
-    expect(db.version).toBe(DB_VERSION);
+    expect(db.version).toBe(LATEST);
     expect(await db.getAll('searchIndex')).toEqual([]);
     const hits = await createRepositories(db).search.searchConversations('PUFFIN');
     expect(hits.map((h) => [h.conversationId, h.messageId])).toEqual([['c', 'm0']]);
@@ -334,11 +336,11 @@ describe('several tabs and versions', () => {
     const blocked = onBlocked.mock.calls[0]![0] as WindowpaneError;
     expect(blocked.code).toBe('storage_blocked');
     expect(blocked.message).toMatch(/another Windowpane tab is still using the old version\. Close or reload the other Windowpane tabs/);
-    expect(blocked.details).toEqual({ currentVersion: 1, wantedVersion: DB_VERSION });
+    expect(blocked.details).toEqual({ currentVersion: 1, wantedVersion: LATEST });
 
     oldTab.close();
     const db = await opening;
-    expect(db.version).toBe(DB_VERSION);
+    expect(db.version).toBe(LATEST);
     db.close();
   });
 
@@ -348,9 +350,9 @@ describe('several tabs and versions', () => {
     const db = await openWindowpaneDb({ factory, onVersionChange });
     const repositories = createRepositories(db);
 
-    const newerTab = await rawOpen(factory, DB_VERSION + 1);
+    const newerTab = await rawOpen(factory, LATEST + 1);
     expect(onVersionChange).toHaveBeenCalledTimes(1);
-    expect(newerTab.version).toBe(DB_VERSION + 1);
+    expect(newerTab.version).toBe(LATEST + 1);
 
     const error = await repositories.conversations.createConversation({ title: 'too late' }).catch((e: unknown) => e);
     expect(isWindowpaneError(error, 'storage')).toBe(true);
@@ -360,7 +362,7 @@ describe('several tabs and versions', () => {
 
   it('refuses a database a newer version of the app already upgraded, asking for a reload', async () => {
     const factory = new IDBFactory();
-    (await rawOpen(factory, DB_VERSION + 5)).close();
+    (await rawOpen(factory, LATEST + 5)).close();
     const error = await openWindowpaneDb({ factory }).catch((e: unknown) => e);
     expect(isWindowpaneError(error, 'storage')).toBe(true);
     expect((error as WindowpaneError).message).toMatch(/newer version of Windowpane has upgraded its storage.*Reload the page/);

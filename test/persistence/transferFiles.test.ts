@@ -2,9 +2,9 @@ import { Blob as NodeBlob } from 'node:buffer';
 import fc from 'fast-check';
 import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, type StoredMessage } from '../../src/core';
+import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, exportToMarkdown, type StoredMessage } from '../../src/core';
 import type { Repositories } from '../../src/persistence/repositories';
-import { exportJsonText, exportMarkdownText, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
+import { exportJsonText, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
 import { conversationRecords } from '../core/transfer/arbitraries';
 import { brokenFixtures, readFixture } from '../core/transfer/fixtures';
 import { openTestStorage } from './helpers';
@@ -19,6 +19,28 @@ async function snapshot(repositories: Repositories) {
 // Node's Blob: jsdom's has no text(), which every browser Windowpane supports does.
 const file = (text: string) => new NodeBlob([text], { type: 'application/json' });
 const importFromText = (repositories: Repositories, text: string, options?: ImportOptions) => importFromFile(repositories.transfer, file(text), options);
+
+/** What importing each broken file of the corpus must say (the one that still imports is tested on its own below). */
+const BROKEN: Record<string, RegExp> = {
+  'chatgpt-mapping-not-object.json': /ChatGPT export could not be read.*conversation 1\.mapping should be an object, but is text "node-1,node-2"/,
+  'chatgpt-parent-loop.json': /ChatGPT export could not be read.*no starting message \(its messages form a loop\)/,
+  'chatgpt-role-not-text.json': /conversation 1\.mapping\["n1"\]\.message\.author\.role should be text, but is a number \(42\)/,
+  'chatgpt-time-as-text.json': /conversation 1\.create_time should be a number, but is text "yesterday"/,
+  'claude-date-not-a-date.json': /Claude export could not be read.*conversation 1\.created_at should be an ISO-8601 date, but is text "the fourth of March"/,
+  'claude-messages-not-list.json': /conversation 1\.chat_messages should be a list, but is an object/,
+  'claude-sender-not-text.json': /conversation 1\.chat_messages\[0\]\.sender should be text, but is a number \(1\)/,
+  'empty-array.json': /contains no conversations/,
+  'empty.json': /The file is empty/,
+  'nested-garbage.json': /Windowpane export is damaged.*conversations\[0\] should be an object, but is a list/,
+  'not-json.txt': /not valid JSON.*may be truncated or not an export/,
+  'null.json': /isn't a format Windowpane can import/,
+  'whitespace.json': /The file is empty/,
+  'windowpane-content-not-list.json': /conversations\[0\]\.messages\[0\]\.content should be a list, but is text "hi"/,
+  'windowpane-message-elsewhere.json': /messages\[0\]\.conversationId should be "c1" \(its conversation's id\), but is text "c2"/,
+  'windowpane-newer-version.json': /newer Windowpane \(format version 7\).*Update Windowpane/,
+  'windowpane-role-system.json': /messages\[0\]\.role should be "user" or "assistant", but is text "system"/,
+  'wrong-format.json': /isn't a format Windowpane can import.*ChatGPT or Claude/,
+};
 
 describe('importing export files into storage', () => {
   it('writes a ChatGPT export with all its branches, and a second import duplicates nothing', async () => {
@@ -98,6 +120,20 @@ describe('importing export files into storage', () => {
       }),
       { numRuns: 25 },
     );
+  });
+
+  it('has an expectation for every file of the broken corpus', () => {
+    expect(brokenFixtures().map((f) => f.name)).toEqual([...Object.keys(BROKEN), 'windowpane-duplicate-conversation.json'].sort());
+  });
+
+  it('says what is wrong with each file of the broken corpus, in words a user understands', async () => {
+    const { repositories } = await openTestStorage();
+    for (const { name, text } of brokenFixtures().filter((f) => f.name in BROKEN)) {
+      const outcome = await importFromText(repositories, text, { now: NOW });
+      expect(outcome, name).toMatchObject({ ok: false, error: { code: 'import_invalid' } });
+      if (!outcome.ok) expect(outcome.error.message, name).toMatch(BROKEN[name]!);
+    }
+    expect(await repositories.conversations.listConversations()).toEqual([]);
   });
 
   it('rejects every file of the broken corpus without writing anything', async () => {
@@ -193,7 +229,8 @@ describe('exporting from storage', () => {
 
     const all = await exportJsonText(repositories, undefined, NOW);
     expect(JSON.parse(all).conversations).toHaveLength(2);
-    const markdown = await exportMarkdownText(repositories.transfer);
+    // Markdown is written from the same records, as the Export button does.
+    const markdown = exportToMarkdown(await repositories.transfer.readForExport());
     expect(markdown).toContain('hello alpha');
     expect(markdown).toContain('hello beta');
     for (const text of [all, markdown]) expect(text).not.toContain(SECRET);

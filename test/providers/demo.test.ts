@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEMO_MODEL_ID, isWindowpaneError, placeCacheBreakpoints, READ_ATTACHMENT_TOOL, RUN_JAVASCRIPT_TOOL, toAnthropicWire } from '../../src/core';
 import type { AnthropicWireMessage, ContentBlock, StoredMessage, ToolUseBlock } from '../../src/core';
 import { createProvider } from '../../src/providers';
@@ -155,7 +155,8 @@ describe('Demo provider through the real Anthropic SDK', () => {
     expect(textOf(result.content)).toHaveLength(40);
   });
 
-  it('reports prompt-cache writes and then reads for a repeated prefix marked with breakpoints', async () => {
+  /** A conversation whose first two messages are long enough to cache, sent with the app's breakpoints; each answer is kept. */
+  async function cachedConversation() {
     const provider = await createDemoProvider(fast);
     let seq = 0;
     const stored = (role: 'user' | 'assistant', text: string): StoredMessage => ({
@@ -182,16 +183,40 @@ describe('Demo provider through the real Anthropic SDK', () => {
       history.push(stored('assistant', textOf(result.content)));
       return result;
     };
+    return { send, say: (text: string) => history.push(stored('user', text)) };
+  }
+
+  it('reports prompt-cache writes and then reads for a repeated prefix marked with breakpoints', async () => {
+    const { send, say } = await cachedConversation();
     const first = await send();
     expect(first.usage.cacheReadTokens).toBe(0);
     expect(first.usage.cacheWriteTokens).toBeGreaterThan(1024);
-    history.push(stored('user', 'Second question'));
+    say('Second question');
     const second = await send();
     expect(second.usage.cacheReadTokens).toBe(first.usage.cacheWriteTokens);
     expect(second.usage.inputTokens + second.usage.cacheReadTokens + second.usage.cacheWriteTokens).toBeGreaterThan(
       first.usage.inputTokens + first.usage.cacheWriteTokens,
     );
     expect(textOf(second.content)).toContain('came from the prompt cache');
+  });
+
+  it('forgets a cached prefix left unused for five minutes, as Anthropic does', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { send, say } = await cachedConversation();
+      const first = await send();
+      say('Second question');
+      vi.setSystemTime(Date.now() + 5 * 60_000 - 1000);
+      expect((await send()).usage.cacheReadTokens).toBe(first.usage.cacheWriteTokens);
+      // Read just now, so it lasts five more minutes from here, and not one second longer.
+      say('Third question');
+      vi.setSystemTime(Date.now() + 5 * 60_000 + 1000);
+      const late = await send();
+      expect(late.usage.cacheReadTokens).toBe(0);
+      expect(late.usage.cacheWriteTokens).toBeGreaterThan(first.usage.cacheWriteTokens);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects malformed requests with the API status and error body', async () => {

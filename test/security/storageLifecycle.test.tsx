@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SafeApp } from '../../src/App';
 import { forceCloseDatabase } from 'fake-indexeddb';
 import { unwrap } from 'idb';
-import { DB_NAME, DB_VERSION, MIGRATIONS, openWindowpaneDb } from '../../src/persistence/db';
+import { DB_NAME, MIGRATIONS, openWindowpaneDb } from '../../src/persistence/db';
 import { renderApp, resetApp, runtime } from '../components/appHarness';
 
 beforeEach(() => resetApp());
@@ -42,7 +42,7 @@ describe('storage lifecycle', () => {
   it('asks for a reload, with a Reload button, when a newer tab upgrades the storage', async () => {
     renderApp(<SafeApp />);
     await screen.findByRole('textbox', { name: 'Message' });
-    const newerTab = await openAs(DB_VERSION + 1, { closeOnVersionChange: true });
+    const newerTab = await openAs(MIGRATIONS.at(-1)!.version + 1, { closeOnVersionChange: true });
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Windowpane was updated in another tab');
     expect(alert).toHaveTextContent('Reload this tab to keep working');

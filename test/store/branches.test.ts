@@ -8,17 +8,8 @@
 import fc from 'fast-check';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  WindowpaneError,
-  buildTree,
-  messageText,
-  pathTo,
-  validateRequest,
-  versionsOf,
-  type ContentBlock,
-  type StoredMessage,
-  type WindowMessage,
-} from '../../src/core';
+import { WindowpaneError, buildTree, messageText, pathTo, versionsOf, type ContentBlock, type StoredMessage, type WindowMessage } from '../../src/core';
+import { validateRequest } from '../core/validateRequest';
 import type { ChatProvider, ChatRequest, ChatResult } from '../../src/providers';
 import type { Runtime } from '../../src/store/runtime';
 import { shownBranch, switchVersion } from '../../src/store/branches';

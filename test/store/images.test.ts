@@ -7,7 +7,8 @@
 import { File as NodeFile } from 'node:buffer';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { imageTokens, validateRequest, WindowpaneError, type ContentBlock } from '../../src/core';
+import { imageTokens, WindowpaneError, type ContentBlock } from '../../src/core';
+import { validateRequest } from '../core/validateRequest';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
 import type { Runtime } from '../../src/store/runtime';
 import { addDraftImages, removeDraftImage } from '../../src/store/imageActions';

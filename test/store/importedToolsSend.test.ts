@@ -7,7 +7,8 @@
 import { Blob as NodeBlob } from 'node:buffer';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { validateRequest, type WindowMessage } from '../../src/core';
+import { type WindowMessage } from '../../src/core';
+import { validateRequest } from '../core/validateRequest';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
 import { selectConversation } from '../../src/store/conversationActions';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';

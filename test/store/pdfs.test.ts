@@ -7,7 +7,8 @@
 import { File as NodeFile } from 'node:buffer';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { validateRequest, WindowpaneError, type ContentBlock, type ProviderId, type ToolResultBlock } from '../../src/core';
+import { WindowpaneError, type ContentBlock, type ProviderId, type ToolResultBlock } from '../../src/core';
+import { validateRequest } from '../core/validateRequest';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
 import type { Runtime } from '../../src/store/runtime';
 import { shownBranch } from '../../src/store/branches';

@@ -1,7 +1,8 @@
 /**
- * The summary the `summarize` strategy asks for, through `send` as the composer calls it,
- * on the real store and fake IndexedDB with a scripted provider: the prompt the provider
- * receives names the conversation's goal and the files whose latest reads stay verbatim.
+ * The summaries plans ask for, through `send` as the composer calls it, on the real store
+ * and fake IndexedDB with a scripted provider: the prompt the provider receives names the
+ * conversation's goal and the files whose latest reads stay verbatim; a summary of the same
+ * messages comes from the stored cache; a failed one leaves the marker and tells the user.
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import type { ChatProvider } from '../../src/providers';
 import type { Runtime } from '../../src/store/runtime';
 import { attachFiles } from '../../src/store/attachmentActions';
 import { regenerateSummary } from '../../src/store/summaries';
-import { DEFAULT_SETTINGS } from '../../src/store/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import { answer, scriptedRuntime, sendAndSettle } from './scriptedStore';
 
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });
@@ -19,7 +20,11 @@ const call = (id: string, name: string, input: unknown): ToolUseBlock => ({ type
 const FILES = 12;
 
 /** A runtime on fake IndexedDB whose provider answers with `send` and records every summary prompt. */
-async function start(send: ChatProvider['send']): Promise<{ rt: Runtime; prompts: string[]; requests: WindowMessage[][] }> {
+async function start(
+  send: ChatProvider['send'],
+  window: Partial<Settings['window']> = { strategy: 'summarize' },
+  complete: () => Promise<string> = async () => 'Read the files one by one.',
+): Promise<{ rt: Runtime; prompts: string[]; requests: WindowMessage[][] }> {
   globalThis.indexedDB = new IDBFactory();
   const prompts: string[] = [];
   const requests: WindowMessage[][] = [];
@@ -32,7 +37,7 @@ async function start(send: ChatProvider['send']): Promise<{ rt: Runtime; prompts
     },
     async complete(prompt) {
       prompts.push(prompt);
-      return 'Read the files one by one.';
+      return complete();
     },
   };
   const rt = await scriptedRuntime(provider);
@@ -43,7 +48,7 @@ async function start(send: ChatProvider['send']): Promise<{ rt: Runtime; prompts
       apiKeys: { anthropic: 'sk-test-key-0123456789' },
       models: { anthropic: 'claude-sonnet-4-6' },
       contextWindow: 4000,
-      window: { ...DEFAULT_SETTINGS.window, strategy: 'summarize' },
+      window: { ...DEFAULT_SETTINGS.window, ...window },
     },
   });
   return { rt, prompts, requests };
@@ -113,5 +118,43 @@ describe('summarize in the store', () => {
     expect(prompts).toHaveLength(before + 1);
     expect(prompts.at(-1)).toContain(`The user's goal: ${GOAL}`);
     expect(listedFiles(prompts.at(-1)!).length).toBeGreaterThan(1);
+  });
+});
+
+describe('summaries of a count cap', () => {
+  // Two messages kept after the first, so sixteen messages evict ten: enough for a summary.
+  const COUNT_CAP = { strategy: 'count', summarize: true, maxMessages: 4, preserveFirst: 1, preserveLast: 2 } as const;
+  const echo: ChatProvider['send'] = async (request) => answer([text(`You said: ${String(request.messages.at(-1)!.content)}`)]);
+
+  async function chat(rt: Runtime, turns: number): Promise<string> {
+    rt.store.setState({ activeId: null });
+    let id = '';
+    for (let n = 1; n <= turns; n++) id = await sendAndSettle(rt, `Message ${n}.`);
+    return id;
+  }
+  const summariesOf = (rt: Runtime, id: string) => (rt.store.getState().messages[id] ?? []).filter((m) => m.kind === 'summary');
+
+  it('stores the summary once written, and takes it from the cache for the same messages', async () => {
+    const { rt, prompts } = await start(echo, COUNT_CAP, async () => 'The first messages.');
+    const first = await chat(rt, 8);
+    expect(summariesOf(rt, first).map((m) => m.content)).toEqual([[text('[Conversation Summary]\nThe first messages.')]]);
+    const written = prompts.length;
+    expect(written).toBeGreaterThan(0);
+
+    const second = await chat(rt, 8);
+    expect(second).not.toBe(first);
+    expect(prompts).toHaveLength(written);
+    expect(summariesOf(rt, second).map((m) => [m.content, m.covers?.length])).toEqual(summariesOf(rt, first).map((m) => [m.content, m.covers?.length]));
+  });
+
+  it('sends the marker instead and says so when the summary fails', async () => {
+    const { rt, prompts, requests } = await start(echo, COUNT_CAP, async () => {
+      throw new Error('overloaded');
+    });
+    const id = await chat(rt, 8);
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(summariesOf(rt, id)).toEqual([]);
+    expect(rt.store.getState().notices.map((n) => n.text)).toContain('Summarizing failed (overloaded); the oldest messages were trimmed instead.');
+    expect(requests.at(-1)!.map((m) => String(m.content))).toContainEqual(expect.stringMatching(/^\[\d+ earlier messages truncated to fit context window\]$/));
   });
 });

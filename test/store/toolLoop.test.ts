@@ -8,7 +8,6 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   STAND_IN_TOOL_DESCRIPTION,
-  validateRequest,
   WindowpaneError,
   type ContentBlock,
   type StoredMessage,
@@ -16,6 +15,7 @@ import {
   type ToolUseBlock,
   type WindowMessage,
 } from '../../src/core';
+import { validateRequest } from '../core/validateRequest';
 import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
 import type { ChatProvider, ChatRequest, ChatResult, StreamCallbacks } from '../../src/providers';
 import { createRuntime, type Runtime } from '../../src/store/runtime';

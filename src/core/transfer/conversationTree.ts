@@ -6,9 +6,6 @@
  * state — are skipped and their children follow the node above them), and messages are
  * numbered parents first, in the order they were written.
  */
-import { MAX_IMPORT_MESSAGES, type ConversationRecords } from './exportFormat';
-import { MalformedImport } from './readJson';
-
 export interface TreeNode {
   id: string;
   /** Parent node id; null (or an id not in the tree, or the node's own) for a root. */
@@ -96,17 +93,4 @@ export function shownTree(
 
   const current = currentId == null ? undefined : (shownAncestor.get(currentId) ?? undefined);
   return { nodes: order.map(({ id, parent }) => ({ id, parent })), current, reached };
-}
-
-/**
- * Adds the messages of one source conversation's records to the running total of an
- * import and throws `MalformedImport` once it passes `maxMessages`, so a file of many large
- * conversations is refused after at most one more conversation has been built.
- */
-export function countImported(total: number, records: ConversationRecords, path: string, maxMessages: number = MAX_IMPORT_MESSAGES): number {
-  const next = total + records.messages.length;
-  if (next > maxMessages) {
-    throw new MalformedImport(path, `the file holds more than ${maxMessages.toLocaleString('en-US')} messages, the most one import takes`);
-  }
-  return next;
 }

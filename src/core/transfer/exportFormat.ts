@@ -55,11 +55,9 @@ export interface ExportedFile {
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
 /**
- * Most messages one import may store (every branch of every conversation counted once),
- * and most nesting of JSON arrays and objects: JSON nested 100,000 deep overflows the stack
- * of whatever reads it recursively. Both are refused with a message before anything is written.
+ * Most nesting of JSON arrays and objects: JSON nested 100,000 deep overflows the stack of
+ * whatever reads it recursively. Refused with a message before anything is written.
  */
-export const MAX_IMPORT_MESSAGES = 500_000;
 export const MAX_IMPORT_DEPTH = 200;
 
 /** Where an imported file came from. */
@@ -77,6 +75,3 @@ export interface ImportFailure {
   code: 'import_invalid' | 'import_too_large';
   message: string;
 }
-
-/** What an import parser returns: never throws on bad input. */
-export type ImportParseResult = { ok: true; value: ImportBatch } | { ok: false; error: ImportFailure };

@@ -16,10 +16,10 @@
  */
 import { buildTree, newestLeafUnder } from '../branches';
 import type { ContentBlock, Conversation, StoredMessage, ToolResultBlock } from '../conversation';
-import type { ConversationRecords, ImportParseResult } from './exportFormat';
+import type { ConversationRecords } from './exportFormat';
 import { fence } from './markdownText';
 import { importedToolId, importedToolName, wholeToolExchanges, type ResultTools } from './importedTools';
-import { countImported, shownTree, type TreeNode } from './conversationTree';
+import { shownTree, type TreeNode } from './conversationTree';
 import { MalformedImport, isRecord, optional, readArray, readFiniteNumber, readNonEmptyString, readRecord, readString, type JsonRecord } from './readJson';
 
 interface ImportedNode {
@@ -34,31 +34,6 @@ interface ImportedNode {
 const HIDDEN_CONTENT = new Set(['reasoning_recap', 'user_editable_context', 'model_editable_context']);
 /** What stands in for an image the export holds as a file (or not at all). */
 const IMAGE_PLACEHOLDER = '[Image — not included in the export file]';
-
-/**
- * Canonical records from a parsed ChatGPT `conversations.json` (an array, or an object
- * with a `conversations` array). `importedAt` (epoch ms) stands in for missing times.
- */
-export function parseChatGptExport(data: unknown, importedAt: number): ImportParseResult {
-  try {
-    const list = Array.isArray(data) ? data : readArray(readRecord(data, 'the file').conversations, 'conversations');
-    let total = 0;
-    const conversations = list.map((item, i) => {
-      const records = readConversation(item, `conversation ${i + 1}`, importedAt);
-      total = countImported(total, records, `conversation ${i + 1}`);
-      return records;
-    });
-    return { ok: true, value: { format: 'chatgpt', conversations } };
-  } catch (error) {
-    if (error instanceof MalformedImport) {
-      return {
-        ok: false,
-        error: { code: 'import_invalid', message: `This ChatGPT export could not be read, so nothing was imported: ${error.message}.` },
-      };
-    }
-    throw error;
-  }
-}
 
 /**
  * One conversation of a ChatGPT export (`index` counts from 0), for importing conversation

@@ -14,36 +14,11 @@
  */
 import { buildTree, newestLeafUnder } from '../branches';
 import type { ContentBlock, Conversation, StoredMessage, ToolResultBlock } from '../conversation';
-import type { ConversationRecords, ImportParseResult } from './exportFormat';
-import { countImported, shownTree, type ShownNode, type TreeNode } from './conversationTree';
+import type { ConversationRecords } from './exportFormat';
+import { shownTree, type ShownNode, type TreeNode } from './conversationTree';
 import { fence } from './markdownText';
 import { MISSING_TOOL_OUTPUT, importedToolId, importedToolName, wholeToolExchanges, type ResultTools } from './importedTools';
 import { MalformedImport, isRecord, malformed, optional, readArray, readNonEmptyString, readRecord, readString } from './readJson';
-
-/**
- * Canonical records from a parsed Claude `conversations.json` (an array, or an object with
- * a `conversations` array). `importedAt` (epoch ms) stands in for missing times.
- */
-export function parseClaudeExport(data: unknown, importedAt: number): ImportParseResult {
-  try {
-    const list = Array.isArray(data) ? data : readArray(readRecord(data, 'the file').conversations, 'conversations');
-    let total = 0;
-    const conversations = list.map((item, i) => {
-      const records = readConversation(item, `conversation ${i + 1}`, importedAt);
-      total = countImported(total, records, `conversation ${i + 1}`);
-      return records;
-    });
-    return { ok: true, value: { format: 'claude', conversations } };
-  } catch (error) {
-    if (error instanceof MalformedImport) {
-      return {
-        ok: false,
-        error: { code: 'import_invalid', message: `This Claude export could not be read, so nothing was imported: ${error.message}.` },
-      };
-    }
-    throw error;
-  }
-}
 
 interface ImportedMessage {
   uuid: string;

@@ -8,7 +8,7 @@ import type { ConversationRecords, ExportedFile, ImportFailure, ImportFormat } f
 import { readChatGptConversation } from './importChatGpt';
 import { readClaudeConversation } from './importClaude';
 import { filesByConversation, readWindowpaneEntry, windowpaneEntries } from './importWindowpane';
-import { detectImportFormat, notAnExport, readImportJson, type ParseImportOptions } from './parseImport';
+import { detectImportFormat, notAnExport, readImportJson, type ParseImportOptions } from './importChecks';
 import { MalformedImport, isRecord } from './readJson';
 
 /** A conversation of the file that was left out, and why. */

@@ -6,14 +6,7 @@
 import { withExplicitParents } from '../branches';
 import type { ContentBlock, Conversation, DocumentBlock, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
 import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
-import {
-  WINDOWPANE_EXPORT_FORMAT,
-  WINDOWPANE_EXPORT_VERSION,
-  type ConversationRecords,
-  type ExportedFile,
-  type ImportFailure,
-  type ImportParseResult,
-} from './exportFormat';
+import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ExportedFile, type ImportFailure } from './exportFormat';
 import {
   MalformedImport,
   malformed,
@@ -37,48 +30,6 @@ const SOURCES = ['windowpane', 'chatgpt', 'claude'] as const;
 
 /** Deepest nesting accepted in free-form values (tool inputs, overrides). */
 const MAX_VALUE_DEPTH = 64;
-
-/**
- * Canonical records from a parsed Windowpane export (`JSON.parse` output), any version up
- * to this one. A message saved mid-stream comes back `interrupted`, since nothing is
- * streaming it any more; `messageCount` is recounted; every message comes back with its
- * parent written out (a version 1 file's messages each follow the one before), and an
- * `activeLeafId` naming no message of its conversation is dropped (the newest branch is
- * shown). Anything else malformed — a `parentId` naming no message of its conversation
- * included — fails the whole file, naming the first bad field.
- */
-export function parseWindowpaneExport(data: unknown): ImportParseResult {
-  try {
-    const list = windowpaneEntries(data);
-    if (!list.ok) return list;
-    const conversationIds = new Set<string>();
-    const messageIds = new Set<string>();
-    const conversations: ConversationRecords[] = list.value.map((item, i) => {
-      const records = readWindowpaneEntry(item, i);
-      const path = `conversations[${i}]`;
-      if (conversationIds.has(records.conversation.id)) {
-        throw new MalformedImport(`${path}.conversation.id`, `conversation id "${records.conversation.id}" appears twice in the file`);
-      }
-      conversationIds.add(records.conversation.id);
-      for (const message of records.messages) {
-        if (messageIds.has(message.id)) throw new MalformedImport(`${path}.messages`, `message id "${message.id}" appears twice in the file`);
-        messageIds.add(message.id);
-      }
-      return records;
-    });
-    const files = filesByConversation(list.files, conversationIds);
-    for (const records of conversations) {
-      const own = files.get(records.conversation.id);
-      if (own) records.files = own;
-    }
-    return { ok: true, value: { format: 'windowpane', conversations } };
-  } catch (error) {
-    if (error instanceof MalformedImport) {
-      return invalid(`This Windowpane export is damaged, so nothing was imported: ${error.message}.`);
-    }
-    throw error;
-  }
-}
 
 /**
  * The images an export carries (its `files`, `[]` when absent), by conversation, each

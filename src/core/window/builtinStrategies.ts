@@ -7,9 +7,9 @@
  */
 import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS } from '../summary';
-import { countKeptRanges } from './conversationWindow';
+import { ConversationWindow } from './conversationWindow';
 import { booleanOption, ratioOption, wholeOption } from './options';
-import { contentChars } from '../messages';
+import { chars4 } from '../tokens/chars4';
 import { UnitFlag, type ContextStrategy, type HistoryView, type PlanItem, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
 import {
   evictBetween,
@@ -110,7 +110,8 @@ export const countStrategy: ContextStrategy<CountOptions> = {
   select(view, o) {
     const caps = o.maxMessages > 0 ? { maxMessages: o.maxMessages } : {};
     const total = view.fullMessages;
-    const ranges = countKeptRanges(total, { max_messages: o.maxMessages, preserve_first_n: o.preserveFirst, preserve_last_n: o.preserveLast });
+    const window = new ConversationWindow({ max_messages: o.maxMessages, preserve_first_n: o.preserveFirst, preserve_last_n: o.preserveLast });
+    const ranges = window.keptRanges(total);
     if (!ranges) return unchanged(view, caps);
     const evict = keepEverything(view);
     const middleEnd = total - Math.min(o.preserveLast, total);
@@ -378,7 +379,7 @@ function chars4Tokens(view: HistoryView, clearing: ToolResultClearing | null): n
   for (let u = 0; u < view.unitCount; u++) {
     if (!((view.unitFlags[u] as number) & SENDABLE)) continue;
     for (let i = view.unitStart[u] as number; i < (view.unitEnd[u] as number); i++) {
-      tokens += Math.ceil(contentChars((placeholders.get(i) ?? (view.items[i] as PlanItem)).message) / 4);
+      tokens += chars4((placeholders.get(i) ?? (view.items[i] as PlanItem)).message);
     }
   }
   return tokens;

@@ -13,6 +13,7 @@
 import { ConfigError } from '../errors';
 import { contentChars, groupUnits, type WindowMessage } from '../messages';
 import { buildSummaryPrompt, hasSummarizableText, MIN_EVICTED_FOR_SUMMARY, summaryMessage, type SyntheticMessage } from '../summary';
+import { tokensForChars } from '../tokens/chars4';
 
 /** The message-count window's options, named as in the original API. All counts are messages. */
 export interface ConversationHistoryConfig {
@@ -63,8 +64,6 @@ export const DEFAULT_CONVERSATION_HISTORY_CONFIG: Readonly<Required<Conversation
   preserve_last_n: 20,
 });
 
-const CHARS_PER_TOKEN = 4;
-
 /**
  * The window's estimate in tokens: total characters of all messages divided by 4, rounded
  * up. String content counts as is; any other content (Anthropic blocks, OpenAI
@@ -73,7 +72,7 @@ const CHARS_PER_TOKEN = 4;
 export function estimateTokens(messages: readonly WindowMessage[]): number {
   let chars = 0;
   for (const message of messages) chars += contentChars(message);
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  return tokensForChars(chars);
 }
 
 function wholeNumber(config: ConversationHistoryConfig, field: 'max_messages' | 'preserve_first_n' | 'preserve_last_n'): number {
@@ -97,23 +96,6 @@ export function resolveConversationHistoryConfig(config: ConversationHistoryConf
     preserve_first_n: wholeNumber(config, 'preserve_first_n'),
     preserve_last_n: wholeNumber(config, 'preserve_last_n'),
   };
-}
-
-/**
- * The message-count cut as index arithmetic over `total` messages: keep `[0, headEnd)` and
- * `[tailStart, total)`. Null when nothing is trimmed (at or under the cap, or `max_messages`
- * 0). When head and tail overlap they merge, so no message is kept twice.
- */
-export function countKeptRanges(
-  total: number,
-  config: Required<Pick<ConversationHistoryConfig, 'max_messages' | 'preserve_first_n' | 'preserve_last_n'>>,
-): { headEnd: number; tailStart: number } | null {
-  const { max_messages: max, preserve_first_n: first, preserve_last_n: last } = config;
-  if (max === 0 || total <= max) return null;
-  const headEnd = Math.min(first, total);
-  // When head and tail fill the cap, keep only them; otherwise also keep the newest max - first - last of the middle.
-  const keptAfterHead = first + last >= max ? last : max - first;
-  return { headEnd, tailStart: Math.max(headEnd, total - keptAfterHead) };
 }
 
 function metricsOf(total: number, trimmed: readonly WindowMessage[], evicted: number): ConversationMetrics {
@@ -159,6 +141,21 @@ export class ConversationWindow {
   }
 
   /**
+   * The count cut as index arithmetic over `total` messages: keep `[0, headEnd)` and
+   * `[tailStart, total)`. Null when nothing is trimmed (at or under the cap, or `max_messages`
+   * 0). When head and tail overlap they merge, so no message is kept twice. `trim` is this cut
+   * with tool exchanges kept whole; the `count` strategy makes the same cut over the planner's units.
+   */
+  keptRanges(total: number): { headEnd: number; tailStart: number } | null {
+    const { max_messages: max, preserve_first_n: first, preserve_last_n: last } = this.config;
+    if (max === 0 || total <= max) return null;
+    const headEnd = Math.min(first, total);
+    // When head and tail fill the cap, keep only them; otherwise also keep the newest max - first - last of the middle.
+    const keptAfterHead = first + last >= max ? last : max - first;
+    return { headEnd, tailStart: Math.max(headEnd, total - keptAfterHead) };
+  }
+
+  /**
    * Trims `messages` to the cap. Under or at the cap (or with `max_messages` 0) the input array is
    * returned as `trimmed`. Otherwise keeps the first `preserve_first_n` messages, the last
    * `preserve_last_n`, and the newest `max_messages - preserve_first_n - preserve_last_n` of
@@ -168,7 +165,7 @@ export class ConversationWindow {
    */
   trim<M extends WindowMessage>(messages: readonly M[]): TrimResult<M> {
     const total = messages.length;
-    const ranges = countKeptRanges(total, this.config);
+    const ranges = this.keptRanges(total);
     if (!ranges) return { trimmed: messages as M[], evicted: [], metrics: metricsOf(total, messages, 0) };
     const { max_messages, preserve_first_n, preserve_last_n } = this.config;
     if (preserve_first_n + preserve_last_n >= max_messages) {

@@ -1,15 +1,37 @@
 /**
  * Turns a plan that needs a summary into the request to send: reuses a cached summary
- * or asks the injected model function for one, and falls back to what the plan already
- * holds in the slot (the previous summary, or the truncation marker) when the call fails.
- * Pure apart from the injected function and cache; never throws for a failed summary.
+ * or asks the injected model function for one (in batches when the evicted messages are
+ * more than the summarizing model can read at once), and falls back to what the plan
+ * already holds in the slot (the previous summary, or the truncation marker) when the
+ * call fails. Pure apart from the injected function and cache; never throws for a failed summary.
  */
 import type { WindowMessage } from '../messages';
-import { buildSummaryPrompt, summaryCacheKey, summaryMessage, type SummaryCache, type SyntheticMessage } from '../summary';
-import { SLOT_ITEM_ID, type ContextPlan, type PlanItem } from './types';
+import {
+  buildSummaryPrompt,
+  summaryCacheKey,
+  summaryMessage,
+  type SummaryCache,
+  type SummaryFocus,
+  type SummaryPromptKind,
+  type SyntheticMessage,
+} from '../summary';
+import { SLOT_ITEM_ID, type ContextPlan, type PlanItem, type SummaryRequest } from './types';
 
 /** Writes a summary for a prompt; `maxTokens` is the output cap to request (1,024 for the concise prompt, 2,000 for the structured one). */
 export type SummarizeFn = (prompt: string, request: { maxTokens: number }) => Promise<string>;
+
+/** How a plan's summary is written: the model call, where finished summaries are kept, and what the model can read. */
+export interface SummaryWriter {
+  summarize: SummarizeFn;
+  cache?: SummaryCache;
+  /**
+   * Whether a summary prompt fits the summarizing model's window with room for its answer.
+   * Given, the evicted messages are summarized in batches that fit, each extending the
+   * summary so far (a prompt of a single message is sent whether it fits or not); absent,
+   * in one call.
+   */
+  fits?: (prompt: string) => boolean;
+}
 
 /** A summary produced for a plan, for the caller to store as a message of kind `summary`. */
 export interface NewSummary {
@@ -43,40 +65,54 @@ export interface ResolvedPlan<M extends WindowMessage = WindowMessage> {
 /**
  * Fills a plan's summary slot. When `plan.slot.summary.status` is `needed`: looks the
  * summary up in `cache` (keyed by a hash of the evicted messages and the previous summary),
- * else calls `summarize` with the incremental prompt (previous summary + newly evicted
+ * else asks `summarize` with the incremental prompt (previous summary + newly evicted
  * messages) and caches the answer. Any other plan is returned as it is.
  */
-export async function resolvePlanSummary<M extends WindowMessage>(
-  plan: ContextPlan<M>,
-  options: { summarize: SummarizeFn; cache?: SummaryCache },
-): Promise<ResolvedPlan<M>> {
+export async function resolvePlanSummary<M extends WindowMessage>(plan: ContextPlan<M>, options: SummaryWriter): Promise<ResolvedPlan<M>> {
   const slot = plan.slot;
   const request = slot?.summary;
   if (!slot || !request || request.status !== 'needed' || request.prompt === null) {
     return { messages: plan.messages, outcome: 'unchanged', summary: null };
   }
-  const previousText = request.previous?.text;
   const focus = { goal: request.goal, preservedFiles: request.preservedFiles };
-  const cacheKey = summaryCacheKey(request.prompt, request.messages, previousText, focus);
-  let text = options.cache?.get(cacheKey);
-  const cached = text !== undefined;
-  if (!cached) {
+  const cacheKey = summaryCacheKey(request.prompt, request.messages, request.previous?.text, focus);
+  const cachedText = await options.cache?.get(cacheKey);
+  const cached = typeof cachedText === 'string' && cachedText.trim() !== '';
+  let text: string;
+  if (cached) text = cachedText.trim();
+  else {
     try {
-      text = await options.summarize(buildSummaryPrompt(request.prompt, request.messages, previousText, focus), { maxTokens: request.maxTokens });
+      text = await writeSummary(request, request.prompt, focus, options);
     } catch (error) {
       return { messages: plan.messages, outcome: 'fallback', summary: null, error };
     }
+    await options.cache?.set(cacheKey, text);
   }
-  if (typeof text !== 'string' || !text.trim()) {
-    return { messages: plan.messages, outcome: 'fallback', summary: null, error: new Error('the summary came back empty') };
-  }
-  if (!cached) options.cache?.set(cacheKey, text);
   const message = summaryMessage(text, slot.role);
   const messages = plan.messages.slice();
   messages[slot.index] = { id: SLOT_ITEM_ID, message: message as unknown as M, kind: 'summary', covers: request.covers };
   return {
     messages,
     outcome: cached ? 'cached' : 'summarized',
-    summary: { text: text.trim(), message, covers: request.covers, replaces: request.previous?.id ?? null, cacheKey },
+    summary: { text, message, covers: request.covers, replaces: request.previous?.id ?? null, cacheKey },
   };
+}
+
+/** The summary of `request.messages`, in as many calls as `options.fits` needs; throws when a call fails or answers nothing. */
+async function writeSummary(request: SummaryRequest, kind: SummaryPromptKind, focus: SummaryFocus, options: SummaryWriter): Promise<string> {
+  const fits = options.fits ?? (() => true);
+  let summary = request.previous?.text;
+  let batch: WindowMessage[] = [];
+  const write = async () => {
+    const text = await options.summarize(buildSummaryPrompt(kind, batch, summary, focus), { maxTokens: request.maxTokens });
+    if (typeof text !== 'string' || !text.trim()) throw new Error('the summary came back empty');
+    summary = text.trim();
+    batch = [];
+    return summary;
+  };
+  for (const message of request.messages) {
+    if (batch.length > 0 && !fits(buildSummaryPrompt(kind, [...batch, message], summary, focus))) await write();
+    batch.push(message);
+  }
+  return write();
 }

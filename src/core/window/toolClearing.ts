@@ -22,7 +22,7 @@ const { Sendable: SENDABLE, Pinned: PINNED, Prefix: PREFIX, Summary: SUMMARY } =
 const shapeOf = messageShape;
 
 /** Every placeholder's text starts with this. */
-export const CLEARED_TOOL_RESULT_PREFIX = '[tool result cleared to save context: ';
+const CLEARED_TOOL_RESULT_PREFIX = '[tool result cleared to save context: ';
 
 /** Characters of the call's arguments quoted in a placeholder: enough to say which file and range. */
 const MAX_QUOTED_ARGUMENT_CHARS = 200;
@@ -64,7 +64,7 @@ export interface ClearingMarks {
  * characters) and the result's size in tokens. The size is the uncalibrated estimate of
  * the content, so the text — and the prefix it sits in — does not move when calibration does.
  */
-export function clearedToolResultText(call: Pick<ToolCallInfo, 'name' | 'input'> | undefined, tokens: number): string {
+function clearedToolResultText(call: Pick<ToolCallInfo, 'name' | 'input'> | undefined, tokens: number): string {
   const what = call ? `${call.name || 'a tool'} ${toolArgumentsText(call.input, MAX_QUOTED_ARGUMENT_CHARS)}` : 'a tool call';
   return `${CLEARED_TOOL_RESULT_PREFIX}${what} — ${tokens.toLocaleString('en-US')} tokens]`;
 }

@@ -8,9 +8,8 @@ import { DEMO_MODEL_ID } from '../../core';
 import { DEMO_TOOL } from './calculator';
 import { anthropicErrorBody, anthropicStreamEvents, anthropicUsage, promptTooLong, sseFrame } from './messagesWire';
 import type { AnthropicCacheOutcome } from './messagesWire';
-import { DEMO_CONTEXT_WINDOW, estimateTokens, systemText } from './model';
-import { countedChars, DemoPromptCache, normalized } from './promptCache';
-import type { CacheAccount } from './promptCache';
+import { DEMO_CACHE_MIN_TOKENS, DEMO_CONTEXT_WINDOW, countedChars, demoCacheUnits, estimateTokens, normalized, systemText } from './model';
+import { AnthropicPromptCache } from './promptCache';
 import { demoAnswer } from './replies';
 import type { DemoReply } from './replies';
 import { validate } from './validate';
@@ -136,7 +135,7 @@ async function readRequest(input: Parameters<typeof fetch>[0], init: RequestInit
 }
 
 /** The answer to send: the reply cut at `max_tokens`, with its ids and usage. */
-function buildAnswer(serial: string, request: DemoRequest, reply: DemoReply, account: CacheAccount, toolTokens: number): Answer {
+function buildAnswer(serial: string, request: DemoRequest, reply: DemoReply, cache: AnthropicCacheOutcome, toolTokens: number): Answer {
   let text = reply.text;
   let stopReason: Answer['stopReason'] = reply.code !== null ? 'tool_use' : 'end_turn';
   const maxChars = request.maxTokens * 4;
@@ -149,12 +148,8 @@ function buildAnswer(serial: string, request: DemoRequest, reply: DemoReply, acc
     text,
     stopReason,
     toolUse: reply.code !== null ? { id: `toolu_demo_${serial}`, code: reply.code } : undefined,
-    cache: {
-      uncachedTokens: account.totalTokens + toolTokens - account.readTokens - account.writeTokens,
-      cacheReadTokens: account.readTokens,
-      cacheWriteTokens: account.writeTokens,
-      cacheWrite1hTokens: 0,
-    },
+    // The Demo keeps its calculator tool out of the cached prefix: its tokens are never cached.
+    cache: { ...cache, uncachedTokens: cache.uncachedTokens + toolTokens },
     outputTokens: estimateTokens(text.length),
   };
 }
@@ -180,7 +175,7 @@ function respond(answer: Answer, stream: boolean, requestId: string, signal: Abo
  */
 export function createDemoFetch(options: DemoOptions = {}): typeof fetch {
   const delays: Required<DemoOptions> = { firstChunkDelayMs: options.firstChunkDelayMs ?? 250, chunkDelayMs: options.chunkDelayMs ?? 20 };
-  const cache = new DemoPromptCache();
+  const promptCache = new AnthropicPromptCache();
   let requests = 0;
   let replies = 0;
 
@@ -202,8 +197,8 @@ export function createDemoFetch(options: DemoOptions = {}): typeof fetch {
       return errorResponse(tooLong.status, tooLong.type, tooLong.message, requestId);
     }
 
-    const account = cache.account(request.system, request.messages);
-    const reply = demoAnswer(request, account, () => replies++);
-    return respond(buildAnswer(serial, request, reply, account, toolTokens), request.stream, requestId, signal, delays);
+    const cache = promptCache.apply(DEMO_MODEL_ID, demoCacheUnits(request.system, request.messages), DEMO_CACHE_MIN_TOKENS);
+    const reply = demoAnswer(request, cache, () => replies++);
+    return respond(buildAnswer(serial, request, reply, cache, toolTokens), request.stream, requestId, signal, delays);
   };
 }

@@ -1,132 +1,117 @@
 /**
- * The demo's prompt cache, simulated the way Anthropic reports it: prefixes ending at a
- * `cache_control` breakpoint are written, and a later request that repeats one reads it.
+ * Prompt caching as Anthropic documents it, simulated once for the two fakes of its API: the
+ * Demo's in-page Messages API and test/fake-api's HTTP server (which keeps OpenAI's automatic
+ * prefix caching in the same kind of store). A prefix ending at a `cache_control` breakpoint,
+ * of at least the model's minimum cacheable length, is written; a later request reads the
+ * longest written prefix found looking back up to 20 units from each of its breakpoints.
+ * Entries are keyed by a hash chain over the prompt, so a hit needs the prompt to be identical
+ * up to the cached point, and kept per `scope` (API key and model, the way an organization's
+ * cache is) for five minutes or an hour, each read renewing the five.
  */
-import { contentChars } from '../../core';
-import type { AnthropicWireMessage } from '../../core';
-import { DEMO_CACHE_MIN_TOKENS, estimateTokens, systemText } from './model';
+import { hashString } from '../../core';
+import type { AnthropicCacheOutcome } from './messagesWire';
 
-function withoutCacheControl(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutCacheControl);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) if (key !== 'cache_control') out[key] = withoutCacheControl(inner);
-    return out;
+const FIVE_MINUTES_MS = 5 * 60_000;
+const ONE_HOUR_MS = 60 * 60_000;
+/** Anthropic looks for earlier cache entries up to about 20 blocks before each breakpoint. */
+const ANTHROPIC_LOOKBACK_BLOCKS = 20;
+/** Bounds memory in long runs; a real cache evicts too. */
+const MAX_ENTRIES_PER_SCOPE = 50_000;
+
+/** One cacheable unit of an Anthropic prompt, in prefix order: a tool, a system block or a content block. */
+export interface CacheUnit {
+  tokens: number;
+  /** The unit's bytes for the prefix hash (without its cache_control marker). */
+  material: string;
+  /** Present when the unit carries `cache_control` (or the top-level automatic breakpoint lands on it). */
+  breakpoint: { ttl: '5m' | '1h' } | null;
+}
+
+/** The key of a prefix: the key of the prefix before it, extended by the next unit's bytes. */
+export function chainHash(previous: string, part: string): string {
+  return hashString(`${previous}\u0000${part}`);
+}
+
+/** Prefix keys with their expiry times, per scope. */
+export class PromptCacheStore {
+  private readonly scopes = new Map<string, Map<string, number>>();
+
+  constructor(private readonly now: () => number) {}
+
+  has(scope: string, key: string): boolean {
+    const expiresAt = this.scopes.get(scope)?.get(key);
+    return expiresAt !== undefined && expiresAt > this.now();
   }
-  return value;
-}
 
-/**
- * A message as the API reads it: breakpoints removed, and one text block read as the
- * plain string it is shorthand for, so marking a message for caching changes neither
- * its count nor its cache key.
- */
-export function normalized(message: AnthropicWireMessage): AnthropicWireMessage {
-  const content = withoutCacheControl(message.content) as AnthropicWireMessage['content'];
-  const only = Array.isArray(content) && content.length === 1 ? content[0] : undefined;
-  if (only && only.type === 'text' && typeof only.text === 'string' && Object.keys(only).length === 2) {
-    return { role: message.role, content: only.text };
+  put(scope: string, key: string, ttlMs: number): void {
+    let entries = this.scopes.get(scope);
+    if (!entries) {
+      entries = new Map();
+      this.scopes.set(scope, entries);
+    }
+    if (entries.size >= MAX_ENTRIES_PER_SCOPE) entries.clear();
+    const expiresAt = this.now() + ttlMs;
+    entries.set(key, Math.max(expiresAt, entries.get(key) ?? 0));
   }
-  return { role: message.role, content };
-}
 
-/** What the Demo counts an image as, whatever its size (its bytes are not text to count). */
-const DEMO_IMAGE_TOKENS = 1600;
-
-function isImageBlock(block: unknown): boolean {
-  return typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'image';
-}
-
-function imagesIn(message: AnthropicWireMessage): number {
-  return Array.isArray(message.content) ? message.content.filter(isImageBlock).length : 0;
-}
-
-function withoutImageBytes(message: AnthropicWireMessage): AnthropicWireMessage {
-  if (!Array.isArray(message.content) || !message.content.some(isImageBlock)) return message;
-  return { ...message, content: message.content.filter((block) => !isImageBlock(block)) };
-}
-
-/** Characters the Demo counts for a normalized message: its content, with each image as a fixed count. */
-export function countedChars(message: AnthropicWireMessage): number {
-  return contentChars(withoutImageBytes(message)) + imagesIn(message) * DEMO_IMAGE_TOKENS * 4;
-}
-
-function hasCacheControl(value: unknown): boolean {
-  return Array.isArray(value) && value.some((b) => b && typeof b === 'object' && 'cache_control' in b && b.cache_control != null);
-}
-
-/** FNV-1a over a string, continuing from `hash`: prefix keys for the simulated cache. */
-function fnv1a(text: string, hash = 0x811c9dc5): number {
-  let h = hash;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
+  clear(): void {
+    this.scopes.clear();
   }
-  return h;
 }
 
-export interface CacheAccount {
-  totalTokens: number;
-  readTokens: number;
-  writeTokens: number;
-}
+/** Anthropic prompt caching: explicit breakpoints, a minimum cacheable length, reads and writes reported apart. */
+export class AnthropicPromptCache {
+  private readonly store: PromptCacheStore;
 
-/**
- * Prefixes ending at a `cache_control` breakpoint are "written"; a later request whose
- * prefix up to one of its block boundaries matches a written one "reads" it (the API's
- * lookback). Prefixes under {@link DEMO_CACHE_MIN_TOKENS} are never cached.
- */
-export class DemoPromptCache {
-  private readonly written = new Map<string, number>();
+  constructor(now: () => number = Date.now) {
+    this.store = new PromptCacheStore(now);
+  }
 
-  account(system: unknown, messages: readonly AnthropicWireMessage[]): CacheAccount {
-    // Positions: 0 = the system prompt, i + 1 = message i. Keys and sizes are of the whole prefix.
-    const keys: string[] = [];
-    const tokens: number[] = [];
-    const breakpoints: number[] = [];
-    const sys = systemText(system);
-    let chars = sys.length;
-    let hash = fnv1a(sys);
-    keys.push(`${hash}:${chars}`);
-    tokens.push(estimateTokens(chars));
-    if (hasCacheControl(system)) breakpoints.push(0);
-    messages.forEach((message, i) => {
-      const stripped = normalized(message);
-      chars += countedChars(stripped);
-      hash = fnv1a(JSON.stringify(stripped), hash);
-      keys.push(`${hash}:${chars}`);
-      tokens.push(estimateTokens(chars));
-      if (hasCacheControl(message.content)) breakpoints.push(i + 1);
-    });
-    const totalTokens = tokens[tokens.length - 1] ?? 0;
-    const lastBreakpoint = breakpoints.length > 0 ? Math.max(...breakpoints) : -1;
+  apply(scope: string, units: readonly CacheUnit[], minCacheableTokens: number): AnthropicCacheOutcome {
+    const hashes: string[] = [];
+    const cumulative: number[] = [];
+    let hash = scope;
+    let total = 0;
+    for (const unit of units) {
+      hash = chainHash(hash, unit.material);
+      total += unit.tokens;
+      hashes.push(hash);
+      cumulative.push(total);
+    }
+    const breakpoints = units.flatMap((unit, index) => (unit.breakpoint ? [index] : []));
 
-    let readAt = -1;
-    for (let p = lastBreakpoint; p >= 0; p--) {
-      if (this.written.has(keys[p] as string)) {
-        readAt = p;
-        break;
+    let readIndex = -1;
+    for (const breakpoint of breakpoints) {
+      for (let index = breakpoint; index >= Math.max(0, breakpoint - ANTHROPIC_LOOKBACK_BLOCKS); index--) {
+        if (this.store.has(scope, hashes[index]!)) {
+          if (index > readIndex) readIndex = index;
+          break;
+        }
       }
     }
-    const readTokens = readAt >= 0 ? (tokens[readAt] as number) : 0;
-    let writeEnd = -1;
-    for (const p of breakpoints) {
-      if (p > readAt && (tokens[p] as number) >= DEMO_CACHE_MIN_TOKENS) {
-        this.remember(keys[p] as string, tokens[p] as number);
-        writeEnd = Math.max(writeEnd, p);
-      }
+    const cacheReadTokens = readIndex >= 0 ? cumulative[readIndex]! : 0;
+    if (readIndex >= 0) this.store.put(scope, hashes[readIndex]!, FIVE_MINUTES_MS);
+
+    let writtenUpTo = cacheReadTokens;
+    let cacheWrite1hTokens = 0;
+    for (const index of breakpoints) {
+      const prefixTokens = cumulative[index]!;
+      if (index <= readIndex || prefixTokens < minCacheableTokens) continue;
+      const ttl = units[index]!.breakpoint!.ttl;
+      if (ttl === '1h') cacheWrite1hTokens += prefixTokens - writtenUpTo;
+      writtenUpTo = prefixTokens;
+      this.store.put(scope, hashes[index]!, ttl === '1h' ? ONE_HOUR_MS : FIVE_MINUTES_MS);
     }
-    const writeTokens = writeEnd >= 0 ? (tokens[writeEnd] as number) - readTokens : 0;
-    if (readAt >= 0) this.remember(keys[readAt] as string, readTokens);
-    return { totalTokens, readTokens, writeTokens };
+    const cacheWriteTokens = writtenUpTo - cacheReadTokens;
+    return {
+      cacheReadTokens,
+      cacheWriteTokens,
+      cacheWrite1hTokens,
+      uncachedTokens: total - cacheReadTokens - cacheWriteTokens,
+    };
   }
 
-  private remember(key: string, size: number): void {
-    this.written.delete(key);
-    this.written.set(key, size);
-    if (this.written.size > 256) {
-      const oldest = this.written.keys().next().value;
-      if (oldest !== undefined) this.written.delete(oldest);
-    }
+  clear(): void {
+    this.store.clear();
   }
 }

@@ -6,7 +6,7 @@
 import type { AnthropicWireMessage } from '../../core';
 import { computeRequest, toolAnswer, toolCallText, toolResultText } from './calculator';
 import { DEMO_CONTEXT_WINDOW, messageText, systemText } from './model';
-import type { CacheAccount } from './promptCache';
+import type { AnthropicCacheOutcome } from './messagesWire';
 
 const TIPS = [
   'The gauge by the composer shows how full my window is. Every request is planned before it is sent: Windowpane keeps your first message and the newest ones, and decides what else fits.',
@@ -35,10 +35,11 @@ function receivedList(messages: readonly AnthropicWireMessage[]): string {
   return [...lines.slice(0, 3), `… ${lines.length - 9} more …`, ...lines.slice(-6)].join('\n');
 }
 
-function demoReply(messages: readonly AnthropicWireMessage[], account: CacheAccount, replyNumber: number): string {
+function demoReply(messages: readonly AnthropicWireMessage[], usage: AnthropicCacheOutcome, replyNumber: number): string {
+  const totalTokens = usage.cacheReadTokens + usage.cacheWriteTokens + usage.uncachedTokens;
   const last = messages[messages.length - 1];
   const lastText = last && last.role === 'user' ? messageText(last) : '';
-  const percent = Math.round((account.totalTokens / DEMO_CONTEXT_WINDOW) * 100);
+  const percent = Math.round((totalTokens / DEMO_CONTEXT_WINDOW) * 100);
   const texts = messages.map(messageText);
   const summarized = texts.some((t) => SUMMARY_MARK.test(t));
   const trimmed = texts.some((t) => TRIM_MARK.test(t));
@@ -48,7 +49,7 @@ function demoReply(messages: readonly AnthropicWireMessage[], account: CacheAcco
       ? "Hello! I'm the Windowpane demo model. I run inside this page, with no API key and no network, but my answers travel the same code path a real Anthropic model's do, streamed a few words at a time."
       : `You wrote: “${preview(lastText || '…', 80)}”. I'm only a demo, so I can't really answer that, but I can show you what Windowpane sent me.`;
 
-  let window = `This request carried ${messages.length} message${messages.length === 1 ? '' : 's'}, about ${account.totalTokens.toLocaleString('en-US')} of my ${DEMO_CONTEXT_WINDOW.toLocaleString('en-US')} tokens (${percent} %).`;
+  let window = `This request carried ${messages.length} message${messages.length === 1 ? '' : 's'}, about ${totalTokens.toLocaleString('en-US')} of my ${DEMO_CONTEXT_WINDOW.toLocaleString('en-US')} tokens (${percent} %).`;
   if (summarized) window += ' One of them is a conversation summary standing in for older messages, so I keep the gist without the full text.';
   if (trimmed) window += ' A marker tells me that earlier messages were trimmed to fit.';
   if (!summarized && !trimmed) {
@@ -58,17 +59,17 @@ function demoReply(messages: readonly AnthropicWireMessage[], account: CacheAcco
         : ' We are close to my limit: the next messages will push the oldest ones out of what I see. They stay in your transcript, marked as not sent.';
     const userTurns = Math.max(1, messages.filter((m) => m.role === 'user').length);
     // This answer adds roughly as much as the request holds per turn so far.
-    const perExchange = Math.max(150, Math.round(account.totalTokens / userTurns) + 300);
-    const left = Math.floor((0.8 * DEMO_CONTEXT_WINDOW - account.totalTokens - 300) / perExchange);
+    const perExchange = Math.max(150, Math.round(totalTokens / userTurns) + 300);
+    const left = Math.floor((0.8 * DEMO_CONTEXT_WINDOW - totalTokens - 300) / perExchange);
     if (left > 0) {
       window += ` At this pace about ${left} more exchange${left === 1 ? '' : 's'} fit before my window is 80 % full, where trimming usually begins.`;
     }
   }
   const cache =
-    account.readTokens > 0
-      ? ` ${account.readTokens.toLocaleString('en-US')} of those tokens came from the prompt cache.`
-      : account.writeTokens > 0
-        ? ` ${account.writeTokens.toLocaleString('en-US')} tokens were written to the prompt cache for next time.`
+    usage.cacheReadTokens > 0
+      ? ` ${usage.cacheReadTokens.toLocaleString('en-US')} of those tokens came from the prompt cache.`
+      : usage.cacheWriteTokens > 0
+        ? ` ${usage.cacheWriteTokens.toLocaleString('en-US')} tokens were written to the prompt cache for next time.`
         : '';
 
   // Two tips per answer: the answers are meant to be long enough that the tiny window
@@ -146,7 +147,7 @@ export interface DemoReply {
  */
 export function demoAnswer(
   request: { system: unknown; messages: readonly AnthropicWireMessage[]; toolNames: readonly string[] },
-  account: CacheAccount,
+  cache: AnthropicCacheOutcome,
   nextReplyNumber: () => number,
 ): DemoReply {
   const { messages, system } = request;
@@ -155,5 +156,5 @@ export function demoAnswer(
   if (code !== null) return { text: toolCallText(code), code };
   const toolResult = toolResultText(messages);
   if (toolResult !== null) return { text: toolAnswer(toolResult), code: null };
-  return { text: demoReply(messages, account, nextReplyNumber()), code: null };
+  return { text: demoReply(messages, cache, nextReplyNumber()), code: null };
 }

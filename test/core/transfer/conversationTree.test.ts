@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countImported, shownTree, type TreeNode } from '../../../src/core/transfer/conversationTree';
-import { MalformedImport } from '../../../src/core/transfer/readJson';
+import { shownTree, type TreeNode } from '../../../src/core/transfer/conversationTree';
 
 /** Nodes from `id → parent`, each parent listing its children in the order given. */
 function tree(edges: Record<string, string | null>): Map<string, TreeNode> {
@@ -70,27 +69,5 @@ describe('shownTree', () => {
     const beside = shownTree(tree({ r: null, a: 'b', b: 'a' }), all, noTimes, 'a');
     expect(edges(beside)).toEqual(['->r']);
     expect(beside.reached).toBe(1);
-  });
-});
-
-describe('countImported', () => {
-  const entry = (n: number) => ({
-    conversation: { id: 'c', title: 't', createdAt: 0, updatedAt: 0, messageCount: n },
-    messages: Array.from({ length: n }, (_, i) => ({
-      id: `m${i}`,
-      conversationId: 'c',
-      seq: i,
-      role: 'user' as const,
-      kind: 'message' as const,
-      content: [],
-      createdAt: 0,
-      status: 'complete' as const,
-    })),
-  });
-
-  it('adds each conversation’s stored messages and refuses past the limit', () => {
-    expect(countImported(3, entry(4), 'conversation 2', 7)).toBe(7);
-    expect(() => countImported(3, entry(5), 'conversation 2', 7)).toThrow(MalformedImport);
-    expect(() => countImported(3, entry(5), 'conversation 2', 7)).toThrow(/more than 7 messages, the most one import takes/);
   });
 });

@@ -7,11 +7,11 @@ import {
   buildTree,
   exportToJson,
   exportToMarkdown,
-  parseImport,
   type ConversationRecords,
   type StoredMessage,
 } from '../../../src/core';
 import { conversationRecords } from './arbitraries';
+import { importAll, importEvery } from './importAll';
 
 const EXPORTED_AT = 1_767_225_600_000;
 
@@ -114,8 +114,8 @@ describe('exportToJson', () => {
 
   it('round-trips the sample through import without losing anything', () => {
     const entry = sample();
-    const result = parseImport(exportToJson([entry], EXPORTED_AT), { importedAt: 0 });
-    expect(result).toEqual({ ok: true, value: { format: 'windowpane', conversations: [entry] } });
+    const result = importAll(exportToJson([entry], EXPORTED_AT));
+    expect(result).toEqual({ ok: true, value: { format: 'windowpane', conversations: [entry], failures: [] } });
   });
 
   it('round-trips every branch and the branch shown', () => {
@@ -124,9 +124,7 @@ describe('exportToJson', () => {
     entry.messages.push({ ...entry.messages[1]!, id: 'm-6', parentId: 'm-1', seq: 5, content: [{ type: 'text', text: 'Three layers.' }] });
     entry.conversation.activeLeafId = 'm-5';
     entry.conversation.messageCount = 6;
-    const result = parseImport(exportToJson([entry], EXPORTED_AT), { importedAt: 0 });
-    if (!result.ok) throw new Error(result.error.message);
-    const [back] = result.value.conversations;
+    const [back] = importEvery(exportToJson([entry], EXPORTED_AT)).conversations;
     expect(back).toStrictEqual(entry);
     const tree = buildTree(back!.messages);
     expect(branchCount(tree)).toBe(2);
@@ -160,9 +158,9 @@ describe('exportToJson', () => {
   it('round-trips any conversations losslessly (property)', () => {
     fc.assert(
       fc.property(conversationRecords(), fc.integer({ min: 0, max: 4_102_444_800_000 }), (entries, exportedAt) => {
-        const result = parseImport(exportToJson(entries, exportedAt), { importedAt: 0 });
+        const result = importAll(exportToJson(entries, exportedAt));
         expect(result.ok).toBe(true);
-        if (result.ok) expect(result.value.conversations).toStrictEqual(entries);
+        if (result.ok) expect(result.value).toStrictEqual({ format: 'windowpane', conversations: entries, failures: [] });
       }),
       { numRuns: 200 },
     );
@@ -171,12 +169,11 @@ describe('exportToJson', () => {
   it('round-trips branching conversations of many messages losslessly (property)', () => {
     fc.assert(
       fc.property(conversationRecords(2, 40), (entries) => {
-        const result = parseImport(exportToJson(entries, EXPORTED_AT), { importedAt: 0 });
-        if (!result.ok) throw new Error(result.error.message);
-        expect(result.value.conversations).toStrictEqual(entries);
+        const { conversations } = importEvery(exportToJson(entries, EXPORTED_AT));
+        expect(conversations).toStrictEqual(entries);
         for (const [i, entry] of entries.entries()) {
           const before = buildTree(entry.messages);
-          const after = buildTree(result.value.conversations[i]!.messages);
+          const after = buildTree(conversations[i]!.messages);
           expect(branchCount(after)).toBe(branchCount(before));
           expect(branchMessages(after, entry.conversation.activeLeafId)).toStrictEqual(branchMessages(before, entry.conversation.activeLeafId));
         }
@@ -188,8 +185,7 @@ describe('exportToJson', () => {
   it('brings a message exported mid-stream back as interrupted', () => {
     const entry = sample();
     entry.messages[4]!.status = 'streaming';
-    const result = parseImport(exportToJson([entry], EXPORTED_AT), { importedAt: 0 });
-    expect(result.ok && result.value.conversations[0]!.messages[4]!.status).toBe('interrupted');
+    expect(importEvery(exportToJson([entry], EXPORTED_AT)).conversations[0]!.messages[4]!.status).toBe('interrupted');
   });
 
   it('keeps a small export well under the import limit', () => {
@@ -218,13 +214,17 @@ describe('reading Windowpane exports of each version', () => {
         { conversation: { id: 'c1', title: 'Old', createdAt: EXPORTED_AT, updatedAt: EXPORTED_AT, messageCount: messages.length, ...conversation }, messages },
       ],
     });
-  const read = (text: string) => parseImport(text, { importedAt: 0 });
+  const read = (text: string) => importAll(text);
+  /** Why each conversation of the file was left out. */
+  const leftOut = (text: string) => {
+    const result = importAll(text);
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value.failures.map((failure) => failure.reason);
+  };
 
   it('reads a version 1 file, written before branches, as one branch with every parent written out', () => {
     const summary = message('s', 2, { kind: 'summary', role: 'user', covers: ['a', 'b'] });
-    const result = read(file(1, [message('a', 0), message('b', 1), summary, message('c', 3)]));
-    if (!result.ok) throw new Error(result.error.message);
-    const [entry] = result.value.conversations;
+    const [entry] = importEvery(file(1, [message('a', 0), message('b', 1), summary, message('c', 3)])).conversations;
     expect(entry!.messages.map((m) => [m.id, m.parentId])).toEqual([
       ['a', null],
       ['b', 'a'],
@@ -245,29 +245,29 @@ describe('reading Windowpane exports of each version', () => {
     other.conversations[0].messages.push(message('b', 1, { parentId: 'x' }));
     for (const text of [file(2, [message('a', 0, { parentId: null }), message('b', 1, { parentId: 'missing' })]), JSON.stringify(other)]) {
       const result = read(text);
-      expect(result.ok).toBe(false);
-      if (!result.ok)
-        expect(result.error.message).toMatch(
-          /damaged.*conversations\[0\]\.messages\[1\]\.parentId names "(missing|x)", which is not a message of the same conversation/,
-        );
+      if (!result.ok) throw new Error(result.error.message);
+      expect(result.value.failures).toEqual([{ position: 1, title: 'Old', reason: expect.any(String) }]);
+      expect(result.value.failures[0]!.reason).toMatch(
+        /^conversations\[0\]\.messages\[1\]\.parentId names "(missing|x)", which is not a message of the same conversation/,
+      );
+      // The conversation it wrongly points into is still read.
+      expect(result.value.conversations.map((entry) => entry.conversation.id)).toEqual(text === JSON.stringify(other) ? ['c2'] : []);
     }
-    const notText = read(file(2, [message('a', 0, { parentId: 7 })]));
-    expect(!notText.ok && notText.error.message).toMatch(/messages\[0\]\.parentId should be non-empty text, but is a number \(7\)/);
+    expect(leftOut(file(2, [message('a', 0, { parentId: 7 })]))).toEqual([
+      expect.stringMatching(/messages\[0\]\.parentId should be non-empty text, but is a number \(7\)/),
+    ]);
   });
 
   it('repairs a parent written after its child, as storage reads it', () => {
-    const result = read(file(2, [message('a', 0, { parentId: 'b' }), message('b', 1, { parentId: 'a' })]));
-    expect(result.ok && result.value.conversations[0]!.messages.map((m) => m.parentId)).toEqual([null, 'a']);
+    const [entry] = importEvery(file(2, [message('a', 0, { parentId: 'b' }), message('b', 1, { parentId: 'a' })])).conversations;
+    expect(entry!.messages.map((m) => m.parentId)).toEqual([null, 'a']);
   });
 
   it('keeps an activeLeafId naming a message of the conversation and drops one that names none', () => {
     const messages = [message('a', 0, { parentId: null }), message('b', 1, { parentId: 'a' }), message('c', 2, { parentId: 'a' })];
-    const kept = read(file(2, messages, { activeLeafId: 'b' }));
-    expect(kept.ok && kept.value.conversations[0]!.conversation.activeLeafId).toBe('b');
-    const dropped = read(file(2, messages, { activeLeafId: 'gone' }));
-    expect(dropped.ok && dropped.value.conversations[0]!.conversation).not.toHaveProperty('activeLeafId');
-    const empty = read(file(2, messages, { activeLeafId: '' }));
-    expect(!empty.ok && empty.error.message).toMatch(/conversation\.activeLeafId should be non-empty text/);
+    expect(importEvery(file(2, messages, { activeLeafId: 'b' })).conversations[0]!.conversation.activeLeafId).toBe('b');
+    expect(importEvery(file(2, messages, { activeLeafId: 'gone' })).conversations[0]!.conversation).not.toHaveProperty('activeLeafId');
+    expect(leftOut(file(2, messages, { activeLeafId: '' }))).toEqual([expect.stringMatching(/conversation\.activeLeafId should be non-empty text/)]);
   });
 
   it('refuses a newer version, asking for an update, and a version that is not a number from 1 to 2', () => {

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { branchCount, branchMessages, buildTree, messageText, parseImport, versionsOf, type ConversationRecords } from '../../../src/core';
+import { branchCount, branchMessages, buildTree, messageText, versionsOf, type ConversationRecords } from '../../../src/core';
 import { readFixture } from './fixtures';
+import { importEvery } from './importAll';
 
 const fixture = readFixture('claude-conversations.json');
 const IMPORTED_AT = 1_767_225_600_000;
 
 function parsed(text = fixture) {
-  const result = parseImport(text, { importedAt: IMPORTED_AT });
-  if (!result.ok) throw new Error(result.error.message);
-  return result.value;
+  return importEvery(text, { importedAt: IMPORTED_AT });
 }
 
 const texts = (entry: ConversationRecords) => entry.messages.map((m) => `${m.role}: ${messageText(m)}`);

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { exportToJson, importBatches, openImport, type ImportBatchPlan, type ImportSource, type StoredMessage } from '../../../src/core';
+import {
+  MAX_IMPORT_BYTES,
+  checkImportSize,
+  detectImportFormat,
+  exportToJson,
+  importBatches,
+  openImport,
+  type ImportBatchPlan,
+  type ImportFailure,
+  type ImportSource,
+  type StoredMessage,
+} from '../../../src/core';
+import { readFixture } from './fixtures';
 import { chatGptConversation, claudeConversation, generatedList } from './generatedExports';
+import { importAll } from './importAll';
 
 const options = { importedAt: 1_767_225_600_000 };
 
@@ -98,5 +111,78 @@ describe('importBatches', () => {
     const batches = importBatches(counting, { conversations: 2, messages: 100 });
     batches.next();
     expect(reads).toEqual([0, 1, 2]);
+  });
+});
+
+/** Why `openImport` refuses the whole file. */
+function refused(text: string, sizeBytes?: number): ImportFailure {
+  const result = openImport(text, { ...options, sizeBytes });
+  if (result.ok) throw new Error(`expected the file refused, got ${result.value.count} conversations`);
+  return result.error;
+}
+
+describe('openImport: files refused before any conversation is read', () => {
+  it('refuses every truncation of a valid export as not valid JSON', () => {
+    for (const name of ['chatgpt-conversations.json', 'claude-conversations.json']) {
+      const text = readFixture(name).trimEnd();
+      for (let end = 1; end < text.length; end += 97) {
+        expect(refused(text.slice(0, end)).message, `${name} cut at ${end}`).toMatch(/not valid JSON/);
+      }
+    }
+  });
+
+  it('refuses a file over the limit by its size, before parsing it', () => {
+    const error = refused('this text is never parsed', MAX_IMPORT_BYTES + 1);
+    expect(error.code).toBe('import_too_large');
+    expect(error.message).toMatch(/This file is 200 MB; Windowpane imports files up to 200 MB/);
+    expect(checkImportSize(312 * 1024 * 1024)?.message).toMatch(/^This file is 312 MB/);
+    expect(checkImportSize(MAX_IMPORT_BYTES)).toBeUndefined();
+  });
+
+  it('refuses nesting far deeper than any export without overflowing the stack, and leaves out a conversation nested too deep', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    // Refused on the text, before JSON.parse or any reader recurses.
+    const error = refused(deep);
+    expect(error.code).toBe('import_invalid');
+    expect(error.message).toMatch(/nests its data more than 200 levels deep/);
+    // Built as text: JSON.stringify itself cannot write nesting this deep.
+    const message =
+      '{"id":"m","conversationId":"c","seq":0,"role":"assistant","kind":"message","createdAt":0,"status":"complete",' +
+      `"content":[{"type":"tool_use","id":"t","name":"x","input":${'['.repeat(100)}${']'.repeat(100)}}]}`;
+    const deepInput =
+      '{"format":"windowpane","version":1,"exportedAt":0,"conversations":[{"conversation":' +
+      `{"id":"c","title":"t","createdAt":0,"updatedAt":0,"messageCount":1},"messages":[${message}]}]}`;
+    const result = importAll(deepInput);
+    expect(result.ok && result.value.conversations).toEqual([]);
+    expect(result.ok && result.value.failures).toEqual([
+      { position: 1, title: 't', reason: expect.stringMatching(/content\[0\]\.input is nested more than 64 levels deep/) },
+    ]);
+  });
+
+  it('reads text only: a zip archive (unpacked before it gets here) is not JSON', () => {
+    expect(refused('PK\u0003\u0004\u0014\u0000binary').message).toMatch(/not valid JSON/);
+  });
+
+  it('reads a conversation listed twice in a ChatGPT export once, and names the second copy, not a silent overwrite', () => {
+    const one = JSON.parse(readFixture('chatgpt-conversations.json'))[1];
+    const result = importAll(JSON.stringify([one, one]), options);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.conversations.map((entry) => entry.conversation.title)).toEqual(['Untitled conversation']);
+    expect(result.value.failures).toEqual([{ position: 2, title: 'Untitled conversation', reason: 'the file lists this conversation twice' }]);
+  });
+});
+
+describe('detectImportFormat', () => {
+  it('tells the three formats apart', () => {
+    expect(detectImportFormat(JSON.parse(exportToJson([], 0)))).toBe('windowpane');
+    expect(detectImportFormat(JSON.parse(readFixture('chatgpt-conversations.json')))).toBe('chatgpt');
+    expect(detectImportFormat(JSON.parse(readFixture('claude-conversations.json')))).toBe('claude');
+    expect(detectImportFormat({ messages: [] })).toBeUndefined();
+  });
+
+  it('accepts a UTF-8 byte-order mark before the JSON', () => {
+    const result = importAll(`\ufeff${readFixture('claude-conversations.json')}`, options);
+    expect(result.ok && result.value.failures).toEqual([]);
+    expect(result.ok && result.value.conversations.length).toBeGreaterThan(0);
   });
 });

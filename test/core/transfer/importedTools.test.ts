@@ -4,23 +4,21 @@ import {
   branchMessages,
   buildTree,
   chars4,
-  parseImport,
   planContext,
   toAnthropicWire,
   toOpenAIWire,
-  validateRequest,
   type ConversationRecords,
   type StoredMessage,
   type ToolResultBlock,
   type ToolUseBlock,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import { buildHistory } from '../../../src/store/history';
 import { readFixture } from './fixtures';
+import { importEvery } from './importAll';
 
 function imported(name: string): ConversationRecords[] {
-  const result = parseImport(readFixture(name), { importedAt: 1_767_225_600_000 });
-  if (!result.ok) throw new Error(result.error.message);
-  return result.value.conversations;
+  return importEvery(readFixture(name), { importedAt: 1_767_225_600_000 }).conversations;
 }
 
 const chatGpt = imported('chatgpt-tools.json');

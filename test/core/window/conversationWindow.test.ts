@@ -6,11 +6,10 @@ import {
   applySummary,
   CONCISE_SUMMARY_PROMPT,
   estimateTokens,
-  countKeptRanges,
-  validateRequest,
   type ConversationHistoryConfig,
   type WindowMessage,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import { buildHistory, conversationArb, messagesOf, SHAPES, type ConversationSpec, type WireShape } from './conversations';
 
 interface Message {
@@ -241,7 +240,7 @@ function pairingViolations(messages: readonly WindowMessage[]) {
 
 /** The count arithmetic alone, for comparison. */
 function arithmeticResult<M>(messages: readonly M[], config: Required<Omit<ConversationHistoryConfig, 'summarize_on_trim'>>): M[] {
-  const ranges = countKeptRanges(messages.length, config);
+  const ranges = new ConversationWindow(config, recordingLogger()).keptRanges(messages.length);
   return ranges ? [...messages.slice(0, ranges.headEnd), ...messages.slice(ranges.tailStart)] : [...messages];
 }
 

@@ -5,21 +5,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  CLEARED_TOOL_RESULT_PREFIX,
   SLOT_ITEM_ID,
   getStrategy,
   groupUnits,
-  isUserTurnStart,
   planContext,
-  toolResultIds,
   truncationMarker,
-  validateRequest,
   type ContextPlan,
   type ModelLimits,
   type PlanItem,
   type StrategyOptions,
   type WindowMessage,
+  messageShape,
 } from '../../../src/core';
+import { isUserTurnStart, validateRequest } from '../validateRequest';
 import {
   appendedTurnArb,
   buildHistory,
@@ -34,6 +32,9 @@ import {
   type ConversationSpec,
   type WireShape,
 } from './conversations';
+
+/** Every cleared tool result's placeholder starts with this. */
+const PLACEHOLDER = '[tool result cleared to save context: ';
 
 const ratio = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 
@@ -194,7 +195,7 @@ function plan(strategy: string, c: Case, history: readonly PlanItem[], counter =
 function historyPositions(history: readonly PlanItem[], planned: readonly PlanItem[]): number[] {
   const byIdentity = new Map(history.map((item, i) => [item, i]));
   const positions: number[] = [];
-  const sameResults = (a: WindowMessage, b: WindowMessage) => JSON.stringify(toolResultIds(a)) === JSON.stringify(toolResultIds(b));
+  const sameResults = (a: WindowMessage, b: WindowMessage) => JSON.stringify(messageShape(a).resultIds) === JSON.stringify(messageShape(b).resultIds);
   for (const item of planned) {
     const after = (positions.at(-1) ?? -1) + 1;
     const found =
@@ -221,7 +222,7 @@ function trimState(result: ContextPlan): string {
 /** Tool results in `history` after index `i`. */
 function resultsAfter(history: readonly PlanItem[], i: number): number {
   let count = 0;
-  for (let j = i + 1; j < history.length; j++) count += toolResultIds((history[j] as PlanItem).message).length;
+  for (let j = i + 1; j < history.length; j++) count += messageShape((history[j] as PlanItem).message).resultIds.length;
   return count;
 }
 
@@ -277,7 +278,7 @@ function checkClearing(strategy: string, c: Case, history: readonly PlanItem[], 
     const clearedIds = before.filter((r, i) => after[i]?.content !== r.content).map((r) => r.id);
     expect(item.cleared.toolCallIds).toEqual(clearedIds);
     expect(clearedIds.length).toBeGreaterThan(0);
-    for (const r of after) if (clearedIds.includes(r.id)) expect(String(r.content).startsWith(CLEARED_TOOL_RESULT_PREFIX)).toBe(true);
+    for (const r of after) if (clearedIds.includes(r.id)) expect(String(r.content).startsWith(PLACEHOLDER)).toBe(true);
     // Nothing else changed: with the cleared contents put back, it is the stored message.
     const restored = JSON.parse(JSON.stringify(item.message)) as WindowMessage;
     if (restored.role === 'tool') restored.content = original.message.content;
@@ -368,7 +369,7 @@ function checkInvariants(strategy: string, c: Case): void {
 
   // 7. Linear: one count per history item and at most one per tool-result placeholder, plus
   // the system prompt and at most two synthetic messages; planned again, placeholders are not counted again.
-  const resultItems = history.filter((item) => toolResultIds(item.message).length > 0).length;
+  const resultItems = history.filter((item) => messageShape(item.message).resultIds.length > 0).length;
   expect(counting.calls()).toBeLessThanOrEqual(history.length + resultItems + 3);
   const cold = counting.calls();
   plan(strategy, c, history, counting.counter);

@@ -9,7 +9,6 @@ import {
   planContext,
   registerStrategy,
   strategyChoices,
-  validateRequest,
   type ContextPlan,
   type ContextStrategy,
   type PlanContextInput,
@@ -18,6 +17,7 @@ import {
   type EvictionReason,
   type TokenCounter,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import { buildHistory, countingCounter, SHAPES, type ConversationSpec } from './conversations';
 
 const lengthCounter: TokenCounter = (message) => (typeof message.content === 'string' ? message.content.length : Math.ceil(contentChars(message) / 4));

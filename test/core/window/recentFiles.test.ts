@@ -7,11 +7,11 @@ import {
   planContext,
   resolvePlanSummary,
   summarizeStrategy,
-  validateRequest,
   type ContextPlan,
   type PlanItem,
   type StrategyOptions,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import { filesNamedBy } from '../../../src/core/window/recentFiles';
 import { buildHistory, countTokens, SHAPES, type StepSpec, type WireShape } from './conversations';
 

@@ -15,7 +15,6 @@ import {
   summarizeStrategy,
   truncateStrategy,
   twoTierStrategy,
-  validateRequest,
   type ContextPlan,
   type ModelLimits,
   type PlanContextInput,
@@ -23,6 +22,7 @@ import {
   type StrategyOptions,
   type TokenCounter,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import { buildHistory, SHAPES, type ConversationSpec } from './conversations';
 
 /** n characters of string content cost n tokens; anything else its JSON length / 4. */

@@ -79,6 +79,59 @@ describe('resolvePlanSummary', () => {
     expect(cache.size).toBe(1);
   });
 
+  it('reads and writes a cache that answers with promises, as a database does', async () => {
+    const stored = new Map<string, string>();
+    const cache = { get: async (key: string) => stored.get(key), set: async (key: string, text: string) => void stored.set(key, text) };
+    const { summarize, calls } = recorder();
+    const first = await resolvePlanSummary(plan(turns(0, 12)), { summarize, cache });
+    expect(first.outcome).toBe('summarized');
+    expect([...stored]).toEqual([[first.summary?.cacheKey, first.summary?.text]]);
+    const again = await resolvePlanSummary(plan(turns(0, 12)), { summarize, cache });
+    expect(again.outcome).toBe('cached');
+    expect(again.messages).toEqual(first.messages);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('summarizes in batches the model can read, each extending the summary so far', async () => {
+    const needed = plan(turns(0, 12));
+    const evicted = needed.slot?.summary?.messages.length as number;
+    // Room for the prompt's instructions and about three of the 100-character messages.
+    const fits = (prompt: string) => prompt.length <= 700;
+    const { summarize, calls } = recorder(() => `Summary ${calls.length}.`);
+    const resolved = await resolvePlanSummary(needed, { summarize, fits });
+    expect(calls.length).toBeGreaterThan(2);
+    expect(resolved.outcome).toBe('summarized');
+    expect(resolved.summary?.text).toBe(`Summary ${calls.length}.`);
+    calls.forEach((call, i) => {
+      expect(fits(call.prompt)).toBe(true);
+      expect(call.maxTokens).toBe(200);
+      if (i === 0) expect(call.prompt).not.toContain('Previous summary');
+      else expect(call.prompt).toContain(`Previous summary (extend it with the conversation below; keep what still matters):\nSummary ${i}.`);
+    });
+    // Every evicted message is in exactly one batch, in order.
+    const quoted = calls.flatMap((call) => call.prompt.match(/^\[(user|assistant)\]: .*$/gm) ?? []);
+    expect(quoted).toHaveLength(evicted);
+    expect(quoted).toEqual(needed.slot?.summary?.messages.map((m) => `[${m.role}]: ${String(m.content)}`));
+  });
+
+  it('sends a message too long for any batch on its own', async () => {
+    const needed = plan(turns(0, 12));
+    const { summarize, calls } = recorder();
+    const resolved = await resolvePlanSummary(needed, { summarize, fits: () => false });
+    expect(resolved.outcome).toBe('summarized');
+    expect(calls).toHaveLength(needed.slot?.summary?.messages.length as number);
+  });
+
+  it('falls back when a batch after the first fails, and caches nothing', async () => {
+    const cache = new Map<string, string>();
+    const { summarize, calls } = recorder((prompt) => (prompt.includes('Previous summary') ? Promise.reject(new Error('overloaded')) : 'First part.'));
+    const failed = await resolvePlanSummary(plan(turns(0, 12)), { summarize, cache, fits: (prompt) => prompt.length <= 700 });
+    expect(calls).toHaveLength(2);
+    expect(failed).toMatchObject({ outcome: 'fallback', summary: null });
+    expect((failed.error as Error).message).toBe('overloaded');
+    expect(cache.size).toBe(0);
+  });
+
   it('falls back to the marker when the call fails or answers nothing', async () => {
     const needed = plan(turns(0, 12));
     const failed = await resolvePlanSummary(needed, { summarize: recorder(() => Promise.reject(new Error('overloaded'))).summarize });

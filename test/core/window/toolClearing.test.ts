@@ -2,21 +2,19 @@
 // log with read_attachment (the results are the tool's real output).
 import { describe, expect, it } from 'vitest';
 import {
-  CLEARED_TOOL_RESULT_PREFIX,
   ConfigError,
-  clearedToolResultText,
   estimateTextTokens,
   planContext,
   readAttachment,
-  toolResultIds,
-  validateRequest,
   type AttachmentText,
   type ContextPlan,
   type PlanItem,
   type StrategyOptions,
   type TokenCounter,
   type WindowMessage,
+  messageShape,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import {
   buildHistory,
   countTokens,
@@ -60,7 +58,7 @@ function plan(strategy: string, history: readonly PlanItem[], options: StrategyO
 
 const sent = (p: ContextPlan) => p.messages.map((item) => item.message);
 const clearedIds = (p: ContextPlan) => p.messages.flatMap((item) => item.cleared?.toolCallIds ?? []);
-const allResultIds = (items: readonly PlanItem[]) => items.flatMap((item) => toolResultIds(item.message));
+const allResultIds = (items: readonly PlanItem[]) => items.flatMap((item) => messageShape(item.message).resultIds);
 
 /** The content of each tool result a message carries (either wire shape). */
 function resultTexts(message: WindowMessage): string[] {
@@ -70,17 +68,22 @@ function resultTexts(message: WindowMessage): string[] {
     : [];
 }
 
-describe('the placeholder', () => {
-  it('names the call, its arguments and the size of what was cleared', () => {
-    expect(clearedToolResultText({ name: 'read_attachment', input: { name: 'app.log', start_line: 1, end_line: 400 } }, 3412)).toBe(
-      '[tool result cleared to save context: read_attachment {"name":"app.log","start_line":1,"end_line":400} — 3,412 tokens]',
-    );
-    // OpenAI arguments arrive as JSON text: the same placeholder.
-    expect(clearedToolResultText({ name: 'read_attachment', input: '{"name":"app.log","start_line":1,"end_line":400}' }, 3412)).toContain(
-      'read_attachment {"name":"app.log","start_line":1,"end_line":400} —',
-    );
-    const long = clearedToolResultText({ name: 'run_javascript', input: { code: 'x'.repeat(1000) } }, 12);
-    expect(long).toBe(`${CLEARED_TOOL_RESULT_PREFIX}run_javascript {"code":"${'x'.repeat(191)}… — 12 tokens]`);
+/** Every placeholder's text starts with this. */
+const PLACEHOLDER = '[tool result cleared to save context: ';
+
+describe.each(SHAPES)('the placeholder (%s)', (shape: WireShape) => {
+  it('names the call, its arguments (cut to 200 characters) and the size of what was cleared', () => {
+    const code = 'x'.repeat(1000);
+    const output = Array.from({ length: 200 }, (_, i) => `row ${i}: ok`).join('\n');
+    const ran = { name: 'run_javascript', input: { code }, result: output };
+    const steps = [readStep(1, 100), { calls: [ran] }, ...Array.from({ length: 12 }, (_, i) => readStep(i * 30 + 101))];
+    const result = plan('auto', buildHistory({ turns: [{ user: 'Find why requests fail in app.log.', steps }] }, shape), { budgetTokens: 5000 });
+    const [read, javascript] = result.messages.filter((item) => item.cleared).map((item) => resultTexts(item.message));
+    const tokens = estimateTextTokens(readAttachment({ name: 'app.log', start_line: 1, end_line: 100 }, [appLog]).content);
+    expect(tokens).toBeGreaterThan(1000);
+    // OpenAI's arguments arrive as JSON text: the same placeholder.
+    expect(read).toEqual([`${PLACEHOLDER}read_attachment {"name":"app.log","start_line":1,"end_line":100} — ${tokens.toLocaleString('en-US')} tokens]`]);
+    expect(javascript).toEqual([`${PLACEHOLDER}run_javascript {"code":"${'x'.repeat(191)}… — ${estimateTextTokens(output).toLocaleString('en-US')} tokens]`]);
   });
 });
 
@@ -214,10 +217,10 @@ describe('parallel calls', () => {
     expect(validateRequest(sent(result), { provider: shape }).ok).toBe(true);
     if (shape === 'anthropic') {
       // One user message answers the three calls: two placeholders and the listing as it was.
-      const carrier = result.messages.find((item) => item.cleared && toolResultIds(item.message).length === 3) as PlanItem;
+      const carrier = result.messages.find((item) => item.cleared && messageShape(item.message).resultIds.length === 3) as PlanItem;
       expect(carrier.cleared?.toolCallIds).toEqual(batch.slice(0, 2));
       const texts = resultTexts(carrier.message);
-      expect(texts.map((text) => text.startsWith(CLEARED_TOOL_RESULT_PREFIX))).toEqual([true, true, false]);
+      expect(texts.map((text) => text.startsWith(PLACEHOLDER))).toEqual([true, true, false]);
       expect(texts[2]).toBe('app.log (120 KB, 3,000 lines)');
     }
   });
@@ -258,7 +261,7 @@ describe('the token-based strategies clear before they evict', () => {
     const request = result.slot?.summary;
     expect(request?.status).toBe('needed');
     const asked = JSON.stringify(request?.messages);
-    expect(asked).not.toContain(CLEARED_TOOL_RESULT_PREFIX);
+    expect(asked).not.toContain(PLACEHOLDER);
     expect(asked).toContain(JSON.stringify(readAttachment({ name: 'app.log', start_line: 1, end_line: 30 }, [appLog]).content));
   });
 });

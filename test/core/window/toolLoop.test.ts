@@ -9,14 +9,14 @@ import {
   formatRunResult,
   planContext,
   readAttachment,
-  toolCallIds,
-  validateRequest,
   type AttachmentText,
   type ContextPlan,
   type ContextPolicy,
   type ModelLimits,
   type PlanItem,
+  messageShape,
 } from '../../../src/core';
+import { validateRequest } from '../validateRequest';
 import { buildHistory, SHAPES, type ConversationSpec, type StepSpec, type ToolCallSpec, type WireShape } from './conversations';
 
 const files: AttachmentText[] = [
@@ -87,7 +87,7 @@ describe('a task with 50+ tool calls', () => {
   it('has over 50 tool calls, parallel ones included, in one user turn', () => {
     for (const shape of SHAPES) {
       const history = buildHistory(task, shape);
-      const calls = history.map((item) => toolCallIds(item.message).length);
+      const calls = history.map((item) => messageShape(item.message).callIds.length);
       expect(calls.reduce((a, b) => a + b, 0)).toBe(60);
       expect(Math.max(...calls)).toBe(3);
       expect(history.filter((item) => item.message.role === 'user' && typeof item.message.content === 'string')).toHaveLength(1);

@@ -1,23 +1,12 @@
 /**
- * The one entry point for importing a file's text: size check, JSON parse, format
- * detection, then the format's parser. Always returns; bad input is an `ImportFailure`
- * with a message the user can act on.
+ * What every import checks on a file's text before reading any conversation: its size, that
+ * it is JSON nested no deeper than any export, and which export it is. Always returns; bad
+ * input is an `ImportFailure` with a message the user can act on.
  */
-import {
-  MAX_IMPORT_BYTES,
-  MAX_IMPORT_DEPTH,
-  MAX_IMPORT_MESSAGES,
-  WINDOWPANE_EXPORT_FORMAT,
-  type ImportFailure,
-  type ImportFormat,
-  type ImportParseResult,
-} from './exportFormat';
-import { parseChatGptExport } from './importChatGpt';
-import { parseClaudeExport } from './importClaude';
-import { parseWindowpaneExport } from './importWindowpane';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_DEPTH, WINDOWPANE_EXPORT_FORMAT, type ImportFailure, type ImportFormat } from './exportFormat';
 import { isRecord } from './readJson';
 
-/** What `parseImport` needs besides the text. */
+/** What `openImport` needs besides the text. */
 export interface ParseImportOptions {
   /** Epoch ms of the import; stands in for times missing from a foreign export. */
   importedAt: number;
@@ -47,26 +36,6 @@ export function detectImportFormat(data: unknown): ImportFormat | undefined {
   if (first && 'mapping' in first) return 'chatgpt';
   if (first && 'chat_messages' in first) return 'claude';
   return undefined;
-}
-
-/**
- * Parses an import file's text (a Windowpane JSON export, or `conversations.json` from a
- * ChatGPT or Claude data export, bare or wrapped in `{ "conversations": [...] }`) into
- * canonical records, all or nothing. Fails for a file over 200 MiB, empty, not JSON (e.g.
- * truncated), of an unknown format, holding no conversations, malformed anywhere, or
- * repeating a conversation or message id. The app imports through `openImport` instead,
- * which leaves out only the conversations that cannot be read.
- */
-export function parseImport(text: string, options: ParseImportOptions): ImportParseResult {
-  const json = readImportJson(text, options);
-  if (!json.ok) return json;
-  try {
-    return parseData(json.data, options);
-  } catch (error) {
-    // A reader's bug or an input no check foresaw: still a message, never an exception.
-    const reason = error instanceof Error ? error.message : String(error);
-    return invalid(`This file could not be read, so nothing was imported (${reason.slice(0, 200)}).`);
-  }
 }
 
 /**
@@ -125,44 +94,6 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-function parseData(data: unknown, options: ParseImportOptions): ImportParseResult {
-  const format = detectImportFormat(data);
-  if (format === undefined) return { ok: false, error: notAnExport(data) };
-  const result =
-    format === 'windowpane'
-      ? parseWindowpaneExport(data)
-      : format === 'chatgpt'
-        ? parseChatGptExport(data, options.importedAt)
-        : parseClaudeExport(data, options.importedAt);
-  if (!result.ok) return result;
-  if (result.value.conversations.length === 0) return invalid('This export contains no conversations, so there is nothing to import.');
-  const messages = result.value.conversations.reduce((sum, entry) => sum + entry.messages.length, 0);
-  if (messages > MAX_IMPORT_MESSAGES) {
-    return invalid(
-      `This file holds ${messages.toLocaleString('en-US')} messages; ` +
-        `Windowpane imports at most ${MAX_IMPORT_MESSAGES.toLocaleString('en-US')} at a time, so nothing was imported.`,
-    );
-  }
-  return uniqueIds(result);
-}
-
 function invalid(message: string): { ok: false; error: ImportFailure } {
   return { ok: false, error: { code: 'import_invalid', message } };
-}
-
-/** Storage keys must be unique; a file listing one conversation twice cannot be written as is. */
-function uniqueIds(result: ImportParseResult & { ok: true }): ImportParseResult {
-  const conversationIds = new Set<string>();
-  const messageIds = new Set<string>();
-  for (const { conversation, messages } of result.value.conversations) {
-    if (conversationIds.has(conversation.id)) {
-      return invalid(`The file lists the conversation "${conversation.title}" twice, so nothing was imported.`);
-    }
-    conversationIds.add(conversation.id);
-    for (const message of messages) {
-      if (messageIds.has(message.id)) return invalid(`The file lists message "${message.id}" twice, so nothing was imported.`);
-      messageIds.add(message.id);
-    }
-  }
-  return result;
 }

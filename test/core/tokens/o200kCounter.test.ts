@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { countTokens as countChat } from 'gpt-tokenizer/model/gpt-4o';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { ATTACHMENT_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, estimateMessageTokens, type WindowMessage } from '../../src/core';
-import { OPENAI_REPLY_PRIMING_TOKENS, OPENAI_TOKENS_PER_MESSAGE, loadO200kCounter } from '../../src/providers/tokenizer';
+import { ATTACHMENT_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, estimateMessageTokens, type WindowMessage } from '../../../src/core';
+import { OPENAI_REPLY_PRIMING_TOKENS, OPENAI_TOKENS_PER_MESSAGE, o200kCounter as count } from './o200kCounter';
 
-describe('loadO200kCounter', () => {
-  it('counts a chat exactly as OpenAI’s chat format does, reply priming added once', async () => {
-    const count = await loadO200kCounter();
+describe('o200kCounter', () => {
+  it('counts a chat exactly as OpenAI’s chat format does, reply priming added once', () => {
     const chat = [
       { role: 'system', content: 'You are a careful assistant.' },
       { role: 'user', content: 'Summarize the plan in two sentences, please.' },
@@ -20,20 +16,17 @@ describe('loadO200kCounter', () => {
     expect(total).toBe(countChat(chat as unknown as Parameters<typeof countChat>[0]));
   });
 
-  it('counts one message as framing + role + content', async () => {
-    const count = await loadO200kCounter();
+  it('counts one message as framing + role + content', () => {
     const text = 'Tokens are counted, not guessed.';
     expect(count({ role: 'user', content: text })).toBe(OPENAI_TOKENS_PER_MESSAGE + countTokens('user') + countTokens(text));
   });
 
-  it('treats special-token text in user content as plain text', async () => {
-    const count = await loadO200kCounter();
+  it('treats special-token text in user content as plain text', () => {
     const message = { role: 'user', content: 'Why does my log contain <|endoftext|> here?' };
     expect(count(message)).toBeGreaterThan(OPENAI_TOKENS_PER_MESSAGE + 10);
   });
 
-  it('counts tool calls, tool results and images in both wire shapes', async () => {
-    const count = await loadO200kCounter();
+  it('counts tool calls, tool results and images in both wire shapes', () => {
     const args = '{"path":"src/core/models.ts"}';
     const openaiCall: WindowMessage = {
       role: 'assistant',
@@ -54,18 +47,8 @@ describe('loadO200kCounter', () => {
     expect(count(image)).toBe(OPENAI_TOKENS_PER_MESSAGE + countTokens('user') + ATTACHMENT_TOKENS);
   });
 
-  it('agrees with the default estimator on framing, so the two are interchangeable counters', async () => {
-    const count = await loadO200kCounter();
+  it('agrees with the default estimator on framing, so the two are interchangeable counters', () => {
     const empty = { role: 'user', content: '' };
     expect(count(empty)).toBe(estimateMessageTokens(empty));
-  });
-
-  it('loads the encoder once and keeps it out of the module’s static imports', async () => {
-    const [a, b] = await Promise.all([loadO200kCounter(), loadO200kCounter()]);
-    expect(a({ role: 'user', content: 'same' })).toBe(b({ role: 'user', content: 'same' }));
-    // A static import would put the two-megabyte vocabulary in the initial bundle.
-    const source = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../src/providers/tokenizer.ts'), 'utf8');
-    expect(source).not.toMatch(/^\s*import\s[^;]*from\s+['"]gpt-tokenizer/m);
-    expect(source).toMatch(/import\(\s*['"]gpt-tokenizer\/encoding\/o200k_base['"]\s*\)/);
   });
 });
