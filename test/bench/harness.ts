@@ -40,7 +40,7 @@ export function fmtRatio(ratio: number): string {
   return `${ratio.toExponential(2)}×`;
 }
 
-/** Prints rows as a Markdown table, so the output can be pasted into the README. */
+/** Prints rows as a Markdown table, so the output can be pasted into docs/benchmarks.md. */
 export function printTable(title: string, rows: Row[]): void {
   const header: (keyof Row)[] = ['benchmark', 'case', 'value', 'baseline', 'ratio'];
   const widths = header.map((h) => Math.max(h.length, ...rows.map((r) => r[h].length)));

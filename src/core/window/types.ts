@@ -278,7 +278,7 @@ export interface ContextStrategy<O = unknown> {
    * everything by design (`off`); a request that still does not fit is flagged.
    */
   readonly fitsWindow?: boolean;
-  /** One paragraph for the settings screen and the README. */
+  /** One paragraph on what the strategy does (see docs/strategies.md). */
   readonly description: string;
   /** The defaults for every knob this strategy reads. */
   readonly defaults: Readonly<StrategyOptions>;

@@ -119,7 +119,7 @@ describe('default estimator against exact o200k counts on text from the installe
   });
 });
 
-// The estimate is a fitted model, and the error numbers the benchmark and README report
+// The estimate is a fitted model, and the error numbers the benchmark and docs report
 // are measured on these very texts: a change to how the scan counts pieces moves them.
 // These pins make any rewrite of the scan (for speed, say) prove it counts exactly as
 // before. Refit the weights on purpose, then update the pins in the same change.
