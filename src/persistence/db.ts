@@ -75,6 +75,19 @@ export interface WindowpaneSchema extends DBSchema {
   searchIndex: { key: string; value: SearchIndexRecord };
   /** Images sent with messages, as Blobs. */
   files: { key: string; value: FileRecord; indexes: { byConversation: string } };
+  /** What sync last sent or applied of each record (see syncRepository.ts): derived, dropped when sync is turned off. */
+  syncState: { key: string; value: SyncedRecord; indexes: { byConversation: string } };
+}
+
+/** The hash of a record as sync last sent or applied it, under the record's sync key ("m:<id>"). */
+export interface SyncedRecord {
+  key: string;
+  /** The record's document id on the server. */
+  docId: string;
+  hash: string;
+  conversationId?: string;
+  /** Per field, its canonical value and stamp as last synced (conversations, settings, messages). */
+  fields?: { values: Record<string, string>; stamps: Record<string, readonly [number, string]> };
 }
 
 export type WindowpaneDb = IDBPDatabase<WindowpaneSchema>;
@@ -118,6 +131,8 @@ export function conversationRange(conversationId: string): IDBKeyRange {
 //                 so a reload need not rebuild it. Derived data: messages are untouched.
 //   v7 2026-11-25 add-files-store: files (byConversation), the Blobs of images sent with
 //                 messages. Adds a store only.
+//   v8 2026-11-27 add-sync-state-store: syncState (byConversation), what sync last sent or
+//                 applied of each record. Adds a store only.
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -195,6 +210,14 @@ export const MIGRATIONS: readonly Migration[] = [
     up(db) {
       const files = db.createObjectStore('files', { keyPath: 'id' });
       files.createIndex('byConversation', 'conversationId');
+    },
+  },
+  {
+    version: 8,
+    name: 'add-sync-state-store',
+    up(db) {
+      const state = db.createObjectStore('syncState', { keyPath: 'key' });
+      state.createIndex('byConversation', 'conversationId');
     },
   },
 ];

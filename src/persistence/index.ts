@@ -14,5 +14,6 @@ export * from './storageErrors';
 export * from './storageReport';
 export * from './streamWriter';
 export * from './sync';
+export * from './syncRepository';
 export * from './transferFiles';
 export * from './transferRepository';

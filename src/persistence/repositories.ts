@@ -10,6 +10,7 @@ import { createFileRepository, type FileRepository } from './fileRepository';
 import { createRepositoryContext, type RepositoryOptions } from './repositoryContext';
 import { createSearchRepository, type SearchRepository } from './searchRepository';
 import { createSettingsRepository, type SettingsRepository } from './settingsRepository';
+import { createSyncRepository, type SyncRepository } from './syncRepository';
 import { createTransferRepository, type TransferRepository } from './transferRepository';
 
 export interface Repositories {
@@ -22,6 +23,8 @@ export interface Repositories {
   search: SearchRepository;
   /** Export and import. */
   transfer: TransferRepository;
+  /** What sync reads, applies and remembers of every record. */
+  sync: SyncRepository;
 }
 
 /** Every repository over `db`, sharing one clock, one id source and one announcement of writes. */
@@ -33,5 +36,6 @@ export function createRepositories(db: WindowpaneDb, options: RepositoryOptions 
     settings: createSettingsRepository(context),
     search: createSearchRepository(context),
     transfer: createTransferRepository(context),
+    sync: createSyncRepository(context),
   };
 }

@@ -5,6 +5,9 @@
 import { withTransaction } from './db';
 import type { RepositoryContext } from './repositoryContext';
 
+/** The key of the settings record (provider, keys, model, window, tools). */
+export const SETTINGS_KEY = 'settings';
+
 export interface SettingsRepository {
   getSetting<T = unknown>(key: string): Promise<T | undefined>;
   setSetting(key: string, value: unknown): Promise<void>;

@@ -70,13 +70,16 @@ describe('schema', () => {
       'searchIndex',
       'settings',
       'summaryCache',
+      'syncState',
     ]);
-    const tx = db.transaction(['conversations', 'messages', 'attachments', 'files']);
+    const tx = db.transaction(['conversations', 'messages', 'attachments', 'files', 'syncState']);
     expect([...tx.objectStore('conversations').indexNames]).toEqual(['byUpdatedAt']);
     expect([...tx.objectStore('messages').indexNames].sort()).toEqual(['byConversation', 'byStatus']);
     expect(tx.objectStore('messages').index('byConversation').keyPath).toEqual(['conversationId', 'seq']);
     expect([...tx.objectStore('attachments').indexNames]).toEqual(['byConversation']);
     expect([...tx.objectStore('files').indexNames]).toEqual(['byConversation']);
+    expect([...tx.objectStore('syncState').indexNames]).toEqual(['byConversation']);
+    expect(tx.objectStore('syncState').keyPath).toBe('key');
     db.close();
   });
 });
