@@ -1,6 +1,8 @@
 // The layers of src/ and the one direction of imports between them (docs/ARCHITECTURE.md):
 //
-//   core  <-  persistence, providers, media, sandbox  <-  store  <-  components, App.tsx  <-  main.tsx, browserRuntime.ts
+//   core  <-  persistence, providers, media, sandbox  <-  sync  <-  store  <-  components, App.tsx  <-  main.tsx, browserRuntime.ts
+//
+// (sync stands on core and persistence only: it reads and writes the app's records through the repositories.)
 //
 // `npm run lint` checks every import against these rules, type-only imports included;
 // test/lint/layers.test.ts proves that each rule fires. What a file may do inside itself
@@ -30,6 +32,13 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/core/', '^src/$1/'] },
     },
     {
+      name: 'sync-stands-on-core-and-persistence',
+      severity: 'error',
+      comment: 'src/sync uses core and the repositories of src/persistence, never providers, media, the sandbox, the store or the UI.',
+      from: { path: '^src/sync/' },
+      to: { path: '^src/', pathNot: ['^src/core/', '^src/persistence/', '^src/sync/'] },
+    },
+    {
       name: 'store-never-imports-ui',
       severity: 'error',
       comment: 'The store knows nothing of the UI or of how the app is wired: imports point down.',
@@ -46,9 +55,9 @@ module.exports = {
     {
       name: 'ui-never-imports-adapters',
       severity: 'error',
-      comment: 'Components reach storage, providers, media and the sandbox only through the store.',
+      comment: 'Components reach storage, providers, media, the sandbox and sync only through the store.',
       from: { path: '^src/(components/|App\\.tsx)' },
-      to: { path: '^src/(persistence|providers|media|sandbox)/' },
+      to: { path: '^src/(persistence|providers|media|sandbox|sync)/' },
     },
     {
       name: 'ui-never-imports-the-root',

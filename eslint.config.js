@@ -1,5 +1,5 @@
 // Lint config. What a file may do inside itself: src/core stays pure (no packages, DOM,
-// clock or randomness), only src/providers imports the SDKs and only src/persistence idb.
+// clock or randomness), only src/providers imports the SDKs, only src/persistence idb, only src/sync PouchDB.
 // The order of imports between our own folders is in .dependency-cruiser.cjs (see
 // docs/ARCHITECTURE.md). Break a rule and `npm test` fails.
 import js from '@eslint/js';
@@ -9,6 +9,7 @@ import globals from 'globals';
 
 const SDKS = ['@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', 'openai/*'];
 const STORAGE = ['idb', 'idb/*'];
+const REPLICATION = ['pouchdb-browser', 'pouchdb-*'];
 
 /** Globals a pure module must not touch: DOM, storage, network, clocks and randomness are passed in. */
 const IMPURE_GLOBALS = [
@@ -74,6 +75,21 @@ export default tseslint.config(
           patterns: [
             { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
             { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
+            { group: REPLICATION, message: 'Only src/sync imports PouchDB.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/sync/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
+            { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb); sync reads and writes through the repositories.' },
           ],
         },
       ],
@@ -96,13 +112,29 @@ export default tseslint.config(
   {
     files: ['src/providers/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
+            { group: REPLICATION, message: 'Only src/sync imports PouchDB.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/persistence/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: SDKS, message: 'Only src/providers imports the provider SDKs.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
+            { group: REPLICATION, message: 'Only src/sync imports PouchDB.' },
+          ],
+        },
+      ],
     },
   },
   {

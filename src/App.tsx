@@ -12,6 +12,7 @@ import { ModelList } from './components/ModelList';
 import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
 import { StorageSection } from './components/StorageSection';
+import { SyncSection } from './components/settings/SyncSection';
 import type { ProviderId } from './core';
 import { activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFor, modelPickerIn, type AppState } from './store';
 import { useActions, useApp } from './components/AppRuntime';
@@ -159,6 +160,7 @@ export function App() {
           modelsFor={modelsFor}
           modelList={(slot) => <ModelList {...slot} />}
           storage={<StorageSection />}
+          sync={<SyncSection />}
           conversationTitle={conversation?.title}
           onSave={(next, scope) => void actions.saveSettings(next, scope)}
           onClose={actions.closeSettings}

@@ -9,6 +9,7 @@ import { readPdf } from './media/readPdf';
 import { openWindowpaneStorage, randomUuid } from './persistence';
 import { createProvider, listModels } from './providers';
 import { createWorkerRunner } from './sandbox/javascriptRunner';
+import { createSyncClient } from './sync/syncClient';
 import { createRuntime, type AppDeps, type Runtime } from './store';
 
 /** The browser's services, as the store's runtime takes them. */
@@ -25,6 +26,7 @@ export function browserDeps(): AppDeps {
     session: tabSession(),
     prepareImage,
     readPdf,
+    sync: createSyncClient(),
   };
 }
 

@@ -29,3 +29,8 @@ export function useApp<T>(selector: (state: AppState) => T): T {
 export function useActions(): Actions {
   return useRuntimeContext().actions;
 }
+
+/** Whether this app was given a sync service (`deps.sync`); without one, Settings → Sync offers nothing. */
+export function useSyncAvailable(): boolean {
+  return useRuntimeContext().runtime.deps.sync !== undefined;
+}

@@ -18,6 +18,8 @@ export interface SettingsDialogProps {
   modelList?: (slot: ModelListSlot) => ReactNode;
   /** What the browser stores and ways to free room (see StorageSection), after the settings; not shown when absent. */
   storage?: ReactNode;
+  /** Sync with the user's CouchDB server (see SyncSection), after Storage; not shown when absent. */
+  sync?: ReactNode;
   /** Whether a conversation is open, so its own overrides can be edited. */
   conversationTitle?: string;
   onSave: (settings: Settings, scope: SettingsScope) => void;
@@ -52,9 +54,9 @@ const KNOB_LABELS: Record<Knob, string> = {
 
 /**
  * Provider, key, model, the windowing knobs and the tools, one section each, over one draft;
- * nothing applies until Save. Sections that act at once, such as Storage, come after them.
+ * nothing applies until Save. Sections that act at once, Storage and Sync, come after them.
  */
-export function SettingsDialog({ settings, modelsFor, modelList, storage, conversationTitle, onSave, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, conversationTitle, onSave, onClose }: SettingsDialogProps) {
   const [draft, dispatch] = useReducer(settingsDraftReducer, settings, (opened) =>
     initialDraft(opened, modelsFor(opened.provider, opened.baseUrls[opened.provider])),
   );
@@ -137,6 +139,7 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, conver
           <ContextWindowSection window={draft.settings.window} problems={problems} dispatch={dispatch} />
           <ToolsSection tools={draft.settings.tools} roundsText={draft.roundsText} problems={problems} dispatch={dispatch} />
           {storage}
+          {sync}
 
           <div className="dialog-actions">
             {blocked.length > 0 && (

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useActions, useApp } from './AppRuntime';
 import { ConversationList, type ConversationItem } from './ConversationList';
 import { SearchIndexingStatus } from './SearchIndexingStatus';
+import { SyncStatus } from './SyncStatus';
 
 /** The conversation list bound to the store: search hits when searching, else every conversation. */
 export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, searchRef) {
@@ -44,6 +45,7 @@ export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, sea
       onDelete={(id) => void actions.deleteConversation(id)}
       footer={
         <>
+          <SyncStatus />
           <button
             type="button"
             onClick={() => fileRef.current?.click()}

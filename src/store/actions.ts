@@ -19,6 +19,7 @@ import type { ListTarget } from './state';
 import * as storage from './storageView';
 import { regenerateSummary } from './summaries';
 import * as transfer from './transferActions';
+import * as sync from './syncActions';
 
 /** Images and PDFs go in the composer, to be sent with the next message; other files are attached for read_attachment. */
 async function attachFiles(rt: Runtime, conversationId: string | null, files: readonly File[]): Promise<void> {
@@ -36,6 +37,7 @@ export function bindActions(rt: Runtime) {
     hydrate: async () => {
       await hydrate(rt);
       attachments.watchAttachments(rt);
+      await sync.restoreSync(rt);
     },
     newChat: () => conversations.newChat(rt),
     selectConversation: (id: string, messageId?: string) => conversations.selectConversation(rt, id, messageId),
@@ -51,6 +53,11 @@ export function bindActions(rt: Runtime) {
     importFiles: (files: readonly File[]) => transfer.importFiles(rt, files),
     cancelImport: () => transfer.cancelImport(rt),
     dismissNotice: (id: string) => rt.notifier.dismiss(id),
+    turnOnSync: (input: sync.TurnOnSyncInput) => sync.turnOnSync(rt, input),
+    syncNow: () => sync.syncNow(rt),
+    pauseSync: () => sync.pauseSync(rt),
+    resumeSync: () => sync.resumeSync(rt),
+    turnOffSync: () => sync.turnOffSync(rt),
     send: (conversationId: string | null, text: string) => chat.send(rt, conversationId, text),
     stop: (conversationId: string) => chat.stop(rt, conversationId),
     regenerate: (messageId: string) => messages.regenerate(rt, messageId),

@@ -6,7 +6,7 @@
  */
 export { bindActions, type Actions } from './actions';
 export { createRuntime, type AppDeps, type Runtime } from './runtime';
-export type { AppState, AttachmentInfo, DraftImage, DraftPdf, ImportState, ListTarget, Notice, SearchIndexing } from './state';
+export type { AppState, SyncState, AttachmentInfo, DraftImage, DraftPdf, ImportState, ListTarget, Notice, SearchIndexing } from './state';
 export { contextOf, holdsPdfs, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
 export { modelListKey } from './modelLists';
@@ -22,3 +22,5 @@ export { storageViewOf, type StorageRow, type StorageView } from './storageView'
 export { conversationOverrides } from './storedSettings';
 export { DEFAULT_BASE_URLS, effectiveSettings, type Addition, type Settings, type ToolSettings, type WindowSettings } from './settings';
 export { settingsProblems, TOOL_ROUNDS_RANGE, type Knob } from './settingsRules';
+export { MIN_PASSPHRASE_LENGTH, needsPlainHttpConfirmation, syncStatusText, syncTime } from './syncActions';
+export type { SyncStatus } from '../sync/types';

@@ -12,6 +12,7 @@ import type { ChatProvider, ModelListing, ProviderSettings } from '../providers'
 import type { JavascriptRunner } from '../sandbox/javascriptRunner';
 import type { PreparedImage } from '../media/fitImage';
 import type { ReadPdf } from '../media/pdfResult';
+import type { SyncService } from '../sync/types';
 import { initialState, type AppState, type AppStore, type ListTarget, type Notice, type NoticeSection } from './state';
 import { errorText } from './storageNotices';
 
@@ -36,6 +37,8 @@ export interface AppDeps {
   prepareImage?: (file: File) => Promise<PreparedImage>;
   /** Reads a PDF's pages and their text (PDF.js in its Worker in the browser); absent: PDFs are refused. */
   readPdf?: ReadPdf;
+  /** Replication with the user's CouchDB server (the sync Worker in the browser); absent: sync is not offered. */
+  sync?: SyncService;
 }
 
 /** What the open connection to IndexedDB reports over its life (see openWindowpaneDb). */
@@ -128,6 +131,7 @@ function repositoriesOnceOpen(opened: Promise<Repositories>): Repositories {
     settings: onceOpen('settings'),
     search: onceOpen('search'),
     transfer: onceOpen('transfer'),
+    sync: onceOpen('sync'),
   };
 }
 

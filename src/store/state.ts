@@ -11,6 +11,7 @@ import type { CalibrationState, Conversation, ListedModel, StoredMessage, Usage 
 import { emptyCalibration } from '../core';
 import type { BrowserStorageFacts, ImportProgress, PersistenceOutcome, SearchHit, SearchIndexProgress, StorageReport } from '../persistence';
 import type { ProviderSettings, RetryInfo } from '../providers';
+import type { SyncStatus } from '../sync/types';
 import type { Settings } from './settings';
 import { withDefaults } from './storedSettings';
 
@@ -41,7 +42,7 @@ export interface Notice {
   section?: NoticeSection;
 }
 
-export type NoticeSection = 'storage';
+export type NoticeSection = 'storage' | 'sync';
 
 /** What the chips show of an attachment; its text stays in storage. */
 export interface AttachmentInfo {
@@ -174,6 +175,18 @@ export interface AppState {
   storageView: StorageViewState | null;
   /** The import running (files are imported one after another); null when none. */
   importing: ImportState | null;
+  /** This device's sync (see syncActions.ts); null while sync is off. */
+  sync: SyncState | null;
+  /** Turn on sync is checking the server and the passphrase. */
+  syncConnecting: boolean;
+}
+
+/** What the sidebar and Settings → Sync show of sync; the password and keys stay in storage. */
+export interface SyncState {
+  serverUrl: string;
+  username: string;
+  syncApiKeys: boolean;
+  status: SyncStatus;
 }
 
 export const initialState = (): AppState => ({
@@ -204,6 +217,8 @@ export const initialState = (): AppState => ({
   modelLists: {},
   storageView: null,
   importing: null,
+  sync: null,
+  syncConnecting: false,
 });
 
 export type AppStore = StoreApi<AppState>;

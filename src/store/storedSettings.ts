@@ -8,7 +8,7 @@ import { DEFAULT_SETTINGS, DEFAULT_TOOLS, DEFAULT_WINDOW, type ConversationOverr
 import { SETTINGS_RULES, TOOL_RULES, WINDOW_RULES, windowCombinationProblems, type Rule } from './settingsRules';
 
 /** Settings key in storage. Must not change without a migration. */
-export const SETTINGS_KEY = 'settings';
+export { SETTINGS_KEY } from '../persistence';
 
 /** Fills fields missing from settings saved by an older version with today's defaults; fields that are not valid are dropped (see readSettings). */
 export function withDefaults(saved: Partial<Settings> | undefined): Settings {

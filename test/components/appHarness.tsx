@@ -13,6 +13,7 @@ import { AppRuntimeProvider } from '../../src/components/AppRuntime';
 import { openWindowpaneStorage } from '../../src/persistence';
 import { createProvider } from '../../src/providers';
 import { bindActions, createRuntime, type Actions, type Runtime } from '../../src/store';
+import type { SyncService } from '../../src/sync/types';
 import type { Settings } from '../../src/store/settings';
 import { SETTINGS_KEY } from '../../src/store/storedSettings';
 
@@ -34,18 +35,27 @@ for (const [prop, size] of [
 export let runtime: Runtime;
 export let actions: Actions;
 
-export function resetApp(demo: { chunkDelayMs?: number } = {}): void {
+/** What a visit is given beside the browser's services. */
+interface VisitOptions {
+  /** The Demo's delay between chunks (0 by default). */
+  chunkDelayMs?: number;
+  /** A sync service (a fake); without one, sync is not offered, as in a browser that cannot run it. */
+  sync?: SyncService;
+}
+
+export function resetApp(options: VisitOptions = {}): void {
   globalThis.indexedDB = new IDBFactory();
   sessionStorage.clear();
-  newVisit(demo);
+  newVisit(options);
 }
 
 /** A visit on what IndexedDB holds now, as a reload makes: the last runtime is stopped and a new one starts. */
-export function newVisit(demo: { chunkDelayMs?: number } = {}): void {
+export function newVisit(options: VisitOptions = {}): void {
   if (runtime) stop(runtime);
   runtime = createRuntime({
     ...browserDeps(),
-    createProvider: (settings) => createProvider(settings, { demo: { firstChunkDelayMs: 0, chunkDelayMs: demo.chunkDelayMs ?? 0 } }),
+    createProvider: (settings) => createProvider(settings, { demo: { firstChunkDelayMs: 0, chunkDelayMs: options.chunkDelayMs ?? 0 } }),
+    sync: options.sync,
   });
   actions = bindActions(runtime);
 }

@@ -34,6 +34,16 @@ describe('what a file may import and touch', () => {
     expect(await ruleIds('src/persistence/probe.ts', "import { openDB } from 'idb';\nexport const o = openDB;\n")).toEqual([]);
   });
 
+  it('keeps PouchDB in src/sync, and idb and the SDKs out of it', async () => {
+    const pouch = "import PouchDB from 'pouchdb-browser';\nexport const p = PouchDB;\n";
+    for (const folder of ['store', 'persistence', 'providers', 'components', 'core']) {
+      expect(await ruleIds(`src/${folder}/probe.ts`, pouch), folder).toContain('no-restricted-imports');
+    }
+    expect(await ruleIds('src/sync/probe.ts', pouch)).toEqual([]);
+    expect(await ruleIds('src/sync/probe.ts', "import { openDB } from 'idb';\nexport const o = openDB;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('src/sync/probe.ts', "import OpenAI from 'openai';\nexport const o = OpenAI;\n")).toContain('no-restricted-imports');
+  });
+
   it('lets core files import each other', async () => {
     expect(await ruleIds('src/core/window/probe.ts', "import { messageText } from '../conversation';\nexport const m = messageText;\n")).toEqual([]);
   });

@@ -42,7 +42,8 @@ describe('the layer order of src/', () => {
         'src/providers/demo/index.ts': USES('../anthropic'),
         'src/media/fitImage.ts': EXPORT,
         'src/sandbox/runner.ts': USES('../core'),
-        'src/store/runtime.ts': `${USES('../persistence')}import type { z } from '../providers/anthropic';\nimport { x as m } from '../media/fitImage';\nexport const k = [m, 1 as unknown as z];\n`,
+        'src/sync/engine.ts': `${USES('../persistence')}import { x as c } from '../core';\nexport const e = c;\n`,
+        'src/store/runtime.ts': `${USES('../persistence')}import type { z } from '../providers/anthropic';\nimport { x as m } from '../media/fitImage';\nimport { y as e } from '../sync/engine';\nexport const k = [m, e, 1 as unknown as z];\n`,
         'src/store/index.ts': USES('./runtime'),
         'src/components/Chat.tsx': `${USES('../store')}import { x as c } from '../core';\nexport const d = c;\n`,
         'src/App.tsx': USES('./components/Chat'),
@@ -69,6 +70,15 @@ describe('the layer order of src/', () => {
     }
   });
 
+  it('keeps sync on core and persistence, and persistence off sync', async () => {
+    for (const to of ['providers', 'media', 'sandbox', 'store', 'components']) {
+      expect(await brokenRules({ [`src/${to}/index.ts`]: EXPORT, 'src/sync/probe.ts': USES(`../${to}`) }), `sync → ${to}`).toEqual([
+        'sync-stands-on-core-and-persistence',
+      ]);
+    }
+    expect(await brokenRules({ 'src/sync/index.ts': EXPORT, 'src/persistence/probe.ts': USES('../sync') })).toEqual(['adapters-import-only-core']);
+  });
+
   it('keeps the store from importing the UI or the composition root', async () => {
     expect(await brokenRules({ 'src/components/Notices.tsx': EXPORT, 'src/store/notices.ts': USES('../components/Notices') })).toEqual([
       'store-never-imports-ui',
@@ -81,7 +91,7 @@ describe('the layer order of src/', () => {
       'ui-reaches-store-through-its-surface',
     ]);
     expect(await brokenRules({ 'src/store/planning.ts': EXPORT, 'src/App.tsx': USES('./store/planning') })).toEqual(['ui-reaches-store-through-its-surface']);
-    for (const adapter of ['persistence', 'providers', 'media', 'sandbox']) {
+    for (const adapter of ['persistence', 'providers', 'media', 'sandbox', 'sync']) {
       expect(await brokenRules({ [`src/${adapter}/index.ts`]: EXPORT, 'src/components/Probe.tsx': USES(`../${adapter}`) }), adapter).toEqual([
         'ui-never-imports-adapters',
       ]);

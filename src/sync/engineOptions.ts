@@ -1,0 +1,24 @@
+/** What the sync engine is made with (see engine.ts), shared by the modules it is built from. */
+import type { Repositories } from '../persistence';
+import type { DocStore } from './docStore';
+import type { SyncKeys } from './types';
+
+export interface EngineEvents {
+  /** Records sent to or applied from the replicated copy in this pass, of how many. */
+  progress(progress: { phase: 'sending' | 'receiving'; done: number; total?: number }): void;
+  /** A document failed its check (another passphrase, or changed on the server): never applied. */
+  refused(docId: string): void;
+  /** Something the user should hear: a conversation deleted or kept against a deletion. */
+  notice(text: string): void;
+}
+
+export interface EngineOptions {
+  keys: SyncKeys;
+  deviceId: string;
+  /** API keys travel inside the settings record (off: each device keeps its own). */
+  syncApiKeys: boolean;
+  docs: DocStore;
+  repositories: Pick<Repositories, 'conversations' | 'files' | 'settings' | 'sync'>;
+  now: () => number;
+  events: EngineEvents;
+}

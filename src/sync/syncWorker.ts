@@ -1,0 +1,268 @@
+/**
+ * The sync Worker: runs the replication and the engine off the page's thread. It opens its
+ * own connection to the app's database (as the import Worker does), hears every write the
+ * tabs announce on the cross-tab channel, and announces what it applies the same way, so
+ * the pages and the search index follow. It reports its status to its page and, on a
+ * channel of its own, to the other tabs.
+ */
+import { createRepositories, createSyncChannel, openWindowpaneDb, type WindowpaneDb } from '../persistence';
+import { docStoreOver } from './docStore';
+import { createEngine, type Engine } from './engine';
+import { checkStillOpens, connect, openReplica, openServer, problemOf, type Database } from './replication';
+import type { SyncRequest, SyncReply } from './syncProtocol';
+import { STATUS_CHANNEL } from './syncProtocol';
+import type { SyncConfig, SyncProblem, SyncStatus } from './types';
+
+const scope = globalThis as unknown as {
+  postMessage(message: SyncReply): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<SyncRequest>) => void): void;
+};
+
+/** The wait before the replication retries a failed request: 1 s, doubling to 10 s. */
+const backOff = (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, 10_000));
+
+interface Running {
+  config: SyncConfig;
+  db: WindowpaneDb;
+  replica: Database;
+  server: Database;
+  engine: Engine;
+  replication?: ReturnType<Database['sync']>;
+  stopChannel: () => void;
+  paused: boolean;
+}
+
+let running: Running | undefined;
+let status: SyncStatus = { phase: 'starting' };
+let lastSyncedAt: number | undefined;
+const statusChannel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(STATUS_CHANNEL) : undefined;
+const refused = new Set<string>();
+
+function report(next: SyncStatus): void {
+  status = {
+    ...next,
+    ...(lastSyncedAt !== undefined ? { lastSyncedAt } : {}),
+    ...(refused.size > 0 ? { refused: { count: refused.size, lastId: [...refused].at(-1)! } } : {}),
+  };
+  scope.postMessage({ type: 'status', status });
+  statusChannel?.postMessage(status);
+}
+
+// ------------------------------------------------------------------ one queue for the engine
+
+let queue: Promise<void> = Promise.resolve();
+let queued = 0;
+let replicationIdle = false;
+
+function enqueue(work: (engine: Engine) => Promise<void>): void {
+  const current = running;
+  if (!current) return;
+  queued++;
+  queue = queue
+    .then(() => (running === current ? work(current.engine) : undefined))
+    .catch((error: unknown) => {
+      if (running === current) report({ phase: 'stopped', problem: problemOf(error) });
+      // A full disk or a failed write is tried again by the next pass.
+      setTimeout(() => enqueue((e) => e.pull()), 15_000);
+    })
+    .finally(() => {
+      queued--;
+      settleIfIdle();
+    });
+}
+
+let pullQueued = false;
+function enqueuePull(): void {
+  if (pullQueued) return;
+  pullQueued = true;
+  enqueue(async (engine) => {
+    pullQueued = false;
+    await engine.pull();
+  });
+}
+
+function settleIfIdle(): void {
+  if (!running || running.paused || queued > 0 || !replicationIdle) return;
+  if (status.phase === 'stopped') return;
+  lastSyncedAt = Date.now();
+  report({ phase: 'synced' });
+}
+
+// ------------------------------------------------------------------ replication
+
+function startReplication(current: Running): void {
+  replicationIdle = false;
+  const replication = current.replica.sync(current.server, { live: true, retry: true, batch_size: 100, back_off_function: backOff });
+  current.replication = replication;
+  // PouchDB's two-way sync says "paused" without the error when one way is waiting to retry:
+  // each way's own failure is kept here, and idle means both ways idle without one.
+  const failing: Partial<Record<'push' | 'pull', SyncProblem>> = {};
+  // A replication cancelled (paused, offline, Sync now) may still say something: only the current one is heard.
+  const isCurrent = () => running === current && current.replication === replication;
+  for (const direction of ['push', 'pull'] as const) {
+    const way = replication[direction];
+    const fail = (error: unknown) => {
+      if (!isCurrent()) return;
+      failing[direction] = problemOf(error);
+      replicationIdle = false;
+      report({ phase: 'stopped', problem: failing[direction] });
+    };
+    way.on('requestError', fail);
+    way.on('paused', (error) => (error ? fail(error) : delete failing[direction]));
+    way.on('active', () => delete failing[direction]);
+  }
+  // docs_written counts from the start of each attempt: only what is new since the last change counts.
+  const moved = { push: { total: 0, last: 0 }, pull: { total: 0, last: 0 } };
+  replication
+    .on('change', (info) => {
+      if (!isCurrent()) return;
+      const direction = info.direction === 'pull' ? 'pull' : 'push';
+      const written = info.change?.docs_written ?? 0;
+      const count = moved[direction];
+      count.total += written >= count.last ? written - count.last : written;
+      count.last = written;
+      const pending = info.change?.pending;
+      const progress = { done: count.total, ...(pending !== undefined ? { total: count.total + pending } : {}) };
+      if (direction === 'pull') {
+        report({ phase: 'receiving', progress });
+        enqueuePull();
+      } else {
+        report({ phase: 'sending', progress });
+      }
+    })
+    .on('active', () => {
+      if (isCurrent()) replicationIdle = false;
+    })
+    .on('paused', () => {
+      if (!isCurrent()) return;
+      const problem = failing.pull ?? failing.push;
+      if (problem) {
+        replicationIdle = false;
+        report({ phase: 'stopped', problem });
+        return;
+      }
+      replicationIdle = true;
+      if (status.phase === 'stopped') report({ phase: 'starting' });
+      settleIfIdle();
+    })
+    .on('denied', (error) => isCurrent() && report({ phase: 'stopped', problem: problemOf(error) }))
+    .on('error', (error) => isCurrent() && report({ phase: 'stopped', problem: problemOf(error) }));
+}
+
+// ------------------------------------------------------------------ requests
+
+async function start(config: SyncConfig, dbName: string | undefined, channelName: string | undefined): Promise<void> {
+  await stop(false);
+  report({ phase: 'starting' });
+  const db = await openWindowpaneDb(dbName ? { name: dbName } : {});
+  const channel = createSyncChannel(channelName ? { name: channelName } : {});
+  // The pages' own search indexes hear of each write on the channel; this Worker never searches.
+  const repositories = createRepositories(db, { sync: channel, search: { search: async () => [], notify: () => undefined, close: () => undefined } });
+  const replica = openReplica();
+  const server = openServer(config);
+  const engine = createEngine({
+    keys: config.keys,
+    deviceId: config.deviceId,
+    syncApiKeys: config.syncApiKeys,
+    docs: docStoreOver(replica),
+    repositories,
+    now: () => Date.now(),
+    events: {
+      progress: (progress) =>
+        report({ phase: progress.phase, progress: { done: progress.done, ...(progress.total !== undefined ? { total: progress.total } : {}) } }),
+      refused: (docId) => {
+        refused.add(docId);
+        report(status);
+      },
+      notice: (text) => scope.postMessage({ type: 'notice', text }),
+    },
+  });
+  const unsubscribe = channel.subscribe((change) => enqueue((e) => e.pushChange(change)));
+  const current: Running = { config, db, replica, server, engine, paused: false, stopChannel: () => (unsubscribe(), channel.close()) };
+  running = current;
+  const opens = await checkStillOpens(server, config.keys);
+  if (opens === false) {
+    report({ phase: 'stopped', problem: { code: 'wrong_passphrase' } });
+    return;
+  }
+  if (opens !== true && opens.code !== 'offline' && opens.code !== 'server_error') {
+    report({ phase: 'stopped', problem: opens });
+  }
+  enqueue((e) => e.pull());
+  enqueue((e) => e.pushAll());
+  startReplication(current);
+}
+
+async function stop(forget: boolean): Promise<void> {
+  const current = running;
+  running = undefined;
+  if (current) {
+    current.replication?.cancel();
+    current.stopChannel();
+    await queue.catch(() => undefined);
+    if (forget) {
+      await current.replica.destroy().catch(() => undefined);
+      await createRepositories(current.db)
+        .sync.clearSynced()
+        .catch(() => undefined);
+    } else {
+      await current.replica.close().catch(() => undefined);
+    }
+    await current.server.close().catch(() => undefined);
+    current.db.close();
+  } else if (forget) {
+    await openReplica()
+      .destroy()
+      .catch(() => undefined);
+  }
+  refused.clear();
+  lastSyncedAt = undefined;
+}
+
+scope.addEventListener('message', ({ data }) => {
+  switch (data.type) {
+    case 'connect':
+      void connect(data.input).then((result) => scope.postMessage({ type: 'connected', id: data.id, result }));
+      break;
+    case 'start':
+      void start(data.config, data.dbName, data.channelName).catch((error: unknown) => report({ phase: 'stopped', problem: problemOf(error) }));
+      break;
+    case 'syncNow':
+      if (running && !running.paused) {
+        running.replication?.cancel();
+        enqueue((e) => e.pushAll());
+        enqueuePull();
+        startReplication(running);
+      }
+      break;
+    case 'pause':
+      if (running && !running.paused) {
+        running.paused = true;
+        running.replication?.cancel();
+        report({ phase: 'paused' });
+      }
+      break;
+    case 'network':
+      // The page hears the browser go offline (a Worker is not told): a request waiting on the server would not notice.
+      if (running && !running.paused) {
+        running.replication?.cancel();
+        running.replication = undefined;
+        replicationIdle = false;
+        if (data.online) {
+          report({ phase: 'starting' });
+          startReplication(running);
+        } else report({ phase: 'stopped', problem: { code: 'offline' } });
+      }
+      break;
+    case 'resume':
+      if (running?.paused) {
+        running.paused = false;
+        report({ phase: 'starting' });
+        startReplication(running);
+      }
+      break;
+    case 'stop':
+      void stop(data.forget).then(() => scope.postMessage({ type: 'stopped' }));
+      break;
+  }
+});
