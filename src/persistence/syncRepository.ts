@@ -138,7 +138,7 @@ export function createSyncRepository({ db, announce }: RepositoryContext): SyncR
       const added = await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'save synced messages', async (tx) => {
         const conversations = tx.objectStore('conversations');
         const messages = tx.objectStore('messages');
-        const next = new Map<string, { conversation: Conversation; seq: number }>();
+        const next = new Map<string, { conversation: Conversation; seq: number; held?: StoredMessage[] }>();
         let count = 0;
         for (const message of incoming) {
           let place = next.get(message.conversationId);
@@ -151,10 +151,24 @@ export function createSyncRepository({ db, announce }: RepositoryContext): SyncR
           }
           const existing = await messages.get(message.id);
           if (existing && existing.conversationId !== message.conversationId) continue;
-          await messages.put({ ...message, seq: existing ? existing.seq : place.seq });
+          const stored = { ...message, seq: existing ? existing.seq : place.seq };
+          await messages.put(stored);
           if (!existing) {
             place.seq++;
             count++;
+            // A message that came before its parent moves after it (with what follows it): each place stays above its parent's.
+            place.held ??= await messages.index('byConversation').getAll(conversationRange(message.conversationId));
+            place.held.push(stored);
+            const parents = [stored];
+            for (let i = 0; i < parents.length; i++) {
+              for (const child of place.held.filter((m) => m.parentId === parents[i]!.id && m.seq < parents[i]!.seq).sort((a, b) => a.seq - b.seq)) {
+                child.seq = place.seq++;
+                await messages.put(child);
+                parents.push(child);
+              }
+            }
+            // Moved: the tabs re-read the conversation in its new order.
+            if (parents.length > 1) written.push({ type: 'messages-changed', conversationId: message.conversationId });
             place.conversation = {
               ...place.conversation,
               messageCount: place.conversation.messageCount + 1,

@@ -31,6 +31,7 @@ import { settleOrder } from './settleOrder';
 /** Records settled per batch: one read of the replicated copy and one write each way. */
 const BATCH = 200;
 const PRIVATE_SETTINGS = ['apiKeys', 'keyConfirmedFor'];
+const keptHere = (title: string) => `“${title}”, deleted on this device, was kept: another device added to it meanwhile.`;
 
 export interface Engine {
   /** Sends every record that changed here since it was last synced (the first sync sends all). */
@@ -119,11 +120,8 @@ export function createEngine(options: EngineOptions): Engine {
         } else {
           // Someone went on with it without seeing the deletion: it stays, whole, everywhere.
           merged = { ...merged, stamps: { ...merged.stamps, activeLeafId: stampNow() } };
-          events.notice(
-            local
-              ? `“${merged.conversation.title}” was deleted on another device while this one added to it; it was kept.`
-              : keptHere(merged.conversation.title),
-          );
+          const title = merged.conversation.title;
+          events.notice(local ? `“${title}” was deleted on another device while this one added to it; it was kept.` : keptHere(title));
         }
       }
       const deleted = isDeleted(merged);
@@ -138,8 +136,6 @@ export function createEngine(options: EngineOptions): Engine {
     }
     await remember(done);
   }
-
-  const keptHere = (title: string) => `“${title}”, deleted on this device, was kept: another device added to it meanwhile.`;
 
   function conversationPayloadValues(payload: ConversationPayload): Record<string, string> {
     const values: Record<string, string> = {};
@@ -368,15 +364,6 @@ export function createEngine(options: EngineOptions): Engine {
     }
     await settleConversations(deletedHere);
     step(deletedHere.length);
-    for (let i = 0; i < messages.length; i += BATCH) {
-      const slice = messages.slice(i, i + BATCH);
-      await settleMessages(
-        slice.map((m) => m.id),
-        undefined,
-        new Map(slice.map((m) => [m.id, m])),
-      );
-      step(slice.length);
-    }
     await settleAttachments(
       attachments.map((a) => a.id),
       undefined,
@@ -387,6 +374,22 @@ export function createEngine(options: EngineOptions): Engine {
       await settleFiles([file.id]);
       step(1);
     }
+    for (let i = 0; i < messages.length; i += BATCH) {
+      const slice = messages.slice(i, i + BATCH);
+      await settleMessages(
+        slice.map((m) => m.id),
+        undefined,
+        new Map(slice.map((m) => [m.id, m])),
+      );
+      step(slice.length);
+    }
+  }
+
+  /** The images and PDFs a message was sent with: stored without a notice of their own, they go just before it. */
+  async function settleFilesOf(messageId: string): Promise<void> {
+    const [map, blocks] = [await state(), (await repos.conversations.getMessage(messageId))?.content];
+    const ids = (Array.isArray(blocks) ? blocks : []).flatMap((b) => ('fileId' in b && !map.has(recordKey.file(b.fileId)) ? [b.fileId] : []));
+    if (ids.length > 0) await settleFiles(ids);
   }
 
   async function pushChange(change: StorageChange): Promise<void> {
@@ -397,8 +400,10 @@ export function createEngine(options: EngineOptions): Engine {
       if (id) await settleConversations([id]);
       else await pushAll();
     } else if (change.type === 'messages-changed' && id) {
-      if (change.messageId) await settleMessages([change.messageId]);
-      else {
+      if (change.messageId) {
+        await settleFilesOf(change.messageId);
+        await settleMessages([change.messageId]);
+      } else {
         const messages = await repos.conversations.getMessages(id);
         await settleMessages(
           messages.map((m) => m.id),
@@ -454,9 +459,10 @@ export function createEngine(options: EngineOptions): Engine {
     }
     if (ids.conversation.length > 0) await settleConversations(ids.conversation, byKind.conversation);
     if (byKind.settings.size > 0) await settleSettings(byKind.settings);
-    if (ids.message.length > 0) await settleMessages(ids.message, byKind.message);
+    // Files before the messages that show them: a transcript reads a message's image once, when it draws it.
     if (ids.attachment.length > 0) await settleAttachments(ids.attachment, byKind.attachment);
     if (ids.file.length > 0) await settleFiles(ids.file, byKind.file);
+    if (ids.message.length > 0) await settleMessages(ids.message, byKind.message);
   }
 
   async function pull(): Promise<void> {

@@ -33,7 +33,8 @@ export function openServer(config: Pick<SyncConfig, 'serverUrl' | 'username' | '
 export function problemOf(error: unknown): SyncProblem {
   const e = (typeof error === 'object' && error !== null ? error : {}) as { status?: number; name?: string; reason?: string; message?: string; error?: string };
   const detail = (e.reason || e.message || '').slice(0, 160) || undefined;
-  if (e.name === 'QuotaExceededError' || /quota/i.test(e.message ?? '') || (e as { code?: string }).code === 'quota_exceeded')
+  // PouchDB reports IndexedDB's refusal as `indexed_db_went_bad`, the browser's error in `reason`.
+  if (e.name === 'QuotaExceededError' || /quota/i.test(`${e.message ?? ''} ${e.reason ?? ''}`) || (e as { code?: string }).code === 'quota_exceeded')
     return { code: 'quota_exceeded' };
   switch (e.status) {
     case 401:
@@ -50,6 +51,12 @@ export function problemOf(error: unknown): SyncProblem {
   if (e.status !== undefined && e.status >= 500) return { code: 'server_error', detail: `HTTP ${e.status}` };
   if (e.status === undefined || e.status === 0) return { code: 'offline' };
   return { code: 'server_error', detail: `HTTP ${e.status}${detail ? `: ${detail}` : ''}` };
+}
+
+/** Whether this device's storage failed (full, or its connection closed after a failure): the replicated copy must be opened again. */
+export function isStorageFailure(error: unknown): boolean {
+  const name = typeof error === 'object' && error !== null ? (error as { name?: string }).name : undefined;
+  return problemOf(error).code === 'quota_exceeded' || name === 'indexed_db_went_bad' || name === 'InvalidStateError';
 }
 
 /**

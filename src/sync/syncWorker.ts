@@ -8,7 +8,7 @@
 import { createRepositories, createSyncChannel, openWindowpaneDb, type WindowpaneDb } from '../persistence';
 import { docStoreOver } from './docStore';
 import { createEngine, type Engine } from './engine';
-import { checkStillOpens, connect, openReplica, openServer, problemOf, type Database } from './replication';
+import { checkStillOpens, connect, isStorageFailure, openReplica, openServer, problemOf, type Database } from './replication';
 import type { SyncRequest, SyncReply } from './syncProtocol';
 import { STATUS_CHANNEL } from './syncProtocol';
 import type { SyncConfig, SyncProblem, SyncStatus } from './types';
@@ -23,6 +23,8 @@ const backOff = (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, 10_
 
 interface Running {
   config: SyncConfig;
+  /** The app's database and channel names, to start again with. */
+  names: [dbName: string | undefined, channelName: string | undefined];
   db: WindowpaneDb;
   replica: Database;
   server: Database;
@@ -30,7 +32,11 @@ interface Running {
   replication?: ReturnType<Database['sync']>;
   stopChannel: () => void;
   paused: boolean;
+  reopening?: boolean;
 }
+
+/** The wait before opening everything again after this device's storage failed. */
+const REOPEN_DELAY = 5000;
 
 let running: Running | undefined;
 let status: SyncStatus = { phase: 'starting' };
@@ -61,6 +67,7 @@ function enqueue(work: (engine: Engine) => Promise<void>): void {
   queue = queue
     .then(() => (running === current ? work(current.engine) : undefined))
     .catch((error: unknown) => {
+      if (isStorageFailure(error)) return reopenLater(current, error);
       if (running === current) report({ phase: 'stopped', problem: problemOf(error) });
       // A full disk or a failed write is tried again by the next pass.
       setTimeout(() => enqueue((e) => e.pull()), 15_000);
@@ -69,6 +76,19 @@ function enqueue(work: (engine: Engine) => Promise<void>): void {
       queued--;
       settleIfIdle();
     });
+}
+
+/** After this device's storage failed (full, say), PouchDB's connection is closed: everything is opened again a little later. */
+function reopenLater(current: Running, error: unknown): void {
+  if (running !== current || current.reopening) return;
+  current.reopening = true;
+  current.replication?.cancel();
+  current.replication = undefined;
+  report({ phase: 'stopped', problem: problemOf(error) });
+  setTimeout(() => {
+    if (running === current && !current.paused)
+      void start(current.config, ...current.names).catch((e: unknown) => report({ phase: 'stopped', problem: problemOf(e) }));
+  }, REOPEN_DELAY);
 }
 
 let pullQueued = false;
@@ -103,6 +123,7 @@ function startReplication(current: Running): void {
     const way = replication[direction];
     const fail = (error: unknown) => {
       if (!isCurrent()) return;
+      if (isStorageFailure(error)) return reopenLater(current, error);
       failing[direction] = problemOf(error);
       replicationIdle = false;
       report({ phase: 'stopped', problem: failing[direction] });
@@ -168,7 +189,9 @@ async function start(config: SyncConfig, dbName: string | undefined, channelName
     repositories,
     now: () => Date.now(),
     events: {
+      // Records already received are still saved while paused; the status stays "paused".
       progress: (progress) =>
+        running?.paused ||
         report({ phase: progress.phase, progress: { done: progress.done, ...(progress.total !== undefined ? { total: progress.total } : {}) } }),
       refused: (docId) => {
         refused.add(docId);
@@ -178,7 +201,16 @@ async function start(config: SyncConfig, dbName: string | undefined, channelName
     },
   });
   const unsubscribe = channel.subscribe((change) => enqueue((e) => e.pushChange(change)));
-  const current: Running = { config, db, replica, server, engine, paused: false, stopChannel: () => (unsubscribe(), channel.close()) };
+  const current: Running = {
+    config,
+    names: [dbName, channelName],
+    db,
+    replica,
+    server,
+    engine,
+    paused: false,
+    stopChannel: () => (unsubscribe(), channel.close()),
+  };
   running = current;
   const opens = await checkStillOpens(server, config.keys);
   if (opens === false) {
@@ -239,6 +271,7 @@ scope.addEventListener('message', ({ data }) => {
       if (running && !running.paused) {
         running.paused = true;
         running.replication?.cancel();
+        running.replication = undefined;
         report({ phase: 'paused' });
       }
       break;

@@ -25,7 +25,7 @@ const ROUNDS = 2;
 /** A word written once, in one message of one conversation, in both histories. */
 const NEEDLE = 'quokkaphile';
 
-interface HistoryShape {
+export interface HistoryShape {
   /** Messages per conversation; conversation i is titled `Conversation i`. */
   sizes: number[];
   /** Conversation (index) and message (seq) holding NEEDLE. */
@@ -54,7 +54,7 @@ const smallShape = (): HistoryShape => ({ sizes: Array.from({ length: 10 }, () =
  * version) in transactions of a few thousand records. Runs in the page: 200,000 messages
  * are made where they are stored, not shipped through the debugging protocol.
  */
-async function seed(page: Page, shape: HistoryShape): Promise<void> {
+export async function seed(page: Page, shape: HistoryShape): Promise<void> {
   await page.evaluate(
     async ({ sizes, needle, word }) => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -217,7 +217,7 @@ async function untilCounted(
  * until the saved index holds all `total` messages, so the rounds measure a day's use, not
  * the one-time build after an upgrade or import.
  */
-async function indexAll(page: Page, total: number): Promise<void> {
+export async function indexAll(page: Page, total: number): Promise<void> {
   await page.reload();
   await page.getByRole('searchbox', { name: 'Search conversations' }).fill(NEEDLE);
   await page.waitForFunction(

@@ -57,7 +57,7 @@ function writeExport(name: string, sizes: readonly number[], files: number): { p
   return { paths, bytes };
 }
 
-interface ImportMeasure {
+export interface ImportMeasure {
   ms: number;
   /** Longest long task while the import ran, and in the 2 s after it (opening the first imported conversation). */
   longestTask: number;
@@ -66,7 +66,7 @@ interface ImportMeasure {
   messages: number;
 }
 
-async function importThrough(page: Page, paths: string[], conversations: number): Promise<ImportMeasure> {
+export async function importThrough(page: Page, paths: string[], conversations: number): Promise<ImportMeasure> {
   // Page time when the import starts, and when its progress bar goes (then the first imported conversation is opened).
   const pageStart = await page.evaluate(() => {
     const marks = window as unknown as { importDoneAt?: number };

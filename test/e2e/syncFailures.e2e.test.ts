@@ -1,0 +1,185 @@
+/**
+ * Sync when things go wrong, in real Chromium against pouchdb-server: the server going away
+ * and coming back, the errors a CouchDB sends (through a fault-injecting proxy), records
+ * changed on the server, and a receiving device whose storage is full. Each test has its
+ * own database; the sidebar's status (role status, "Sync") says what happened.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startCouchServer, type CouchServer } from '../sync/couchServer';
+import { startFaultProxy, type FaultProxy } from '../sync/faultProxy';
+import { launchBrowser, screenshot } from './browser';
+import { openConversation, sendAndWait, transcriptRows } from './persistenceHelpers';
+import {
+  messageArticle,
+  newDatabase,
+  newDevice,
+  syncStatus,
+  turnOnSync,
+  USER,
+  waitForConversation,
+  waitForStatus,
+  waitForSynced,
+  type SyncServer,
+} from './syncHelpers';
+
+const appUrl = inject('appUrl');
+let browser: Browser;
+let couch: CouchServer;
+const proxies: FaultProxy[] = [];
+
+beforeAll(async () => {
+  [browser, couch] = await Promise.all([launchBrowser(), startCouchServer()]);
+  await couch.createUser(USER.username, USER.password);
+});
+
+afterAll(async () => {
+  await Promise.all(proxies.map((p) => p.close()));
+  await browser?.close();
+  await couch?.stop();
+});
+
+/** A new database and a fault proxy in front of the server: what the app is pointed at goes through the proxy. */
+async function proxied(db: string): Promise<{ direct: SyncServer; viaProxy: SyncServer; proxy: FaultProxy }> {
+  const direct = await newDatabase(couch, db);
+  const proxy = await startFaultProxy(couch.url);
+  proxies.push(proxy);
+  return { direct, viaProxy: { ...direct, url: `${proxy.url}/${db}` }, proxy };
+}
+
+async function newChat(page: Page, text: string): Promise<void> {
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await sendAndWait(page, text);
+}
+
+describe('the server goes away', () => {
+  it('says the server cannot be reached, resumes by itself and loses nothing', async () => {
+    const { viaProxy, proxy } = await proxied('outage');
+    const a = await newDevice(browser, appUrl);
+    expect(await turnOnSync(a.page, viaProxy)).toBeUndefined();
+    await sendAndWait(a.page, 'Outage one');
+    await newChat(a.page, 'Outage two');
+    await waitForSynced(a.page);
+
+    const b = await newDevice(browser, appUrl);
+    expect(await turnOnSync(b.page, viaProxy)).toBeUndefined();
+    await proxy.stop();
+    for (const d of [a, b]) await waitForStatus(d.page, /^Sync stopped: The server cannot be reached; sync goes on by itself when it can\.$/);
+    await newChat(a.page, 'Written while the server was down');
+    await proxy.start();
+    for (const title of ['Outage one', 'Outage two', 'Written while the server was down']) await waitForConversation(b.page, title);
+    await Promise.all([waitForSynced(a.page), waitForSynced(b.page)]);
+
+    // The server restarts (same port, data kept) while both sync: they go on by themselves.
+    await couch.restart();
+    await newChat(a.page, 'Written after the restart');
+    await waitForConversation(b.page, 'Written after the restart');
+    await Promise.all([waitForSynced(a.page), waitForSynced(b.page)]);
+    await openConversation(b.page, 'Written while the server was down');
+    expect(await transcriptRows(b.page)).toEqual([
+      expect.stringMatching(/^User message \[complete\] \{.*\} Written while the server was down$/),
+      expect.stringMatching(/^Assistant message \[complete\]/),
+    ]);
+    expect(a.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+  });
+});
+
+describe('what the server answers', () => {
+  it('refuses a wrong password and a user who is not a member at Turn on sync', async () => {
+    const { direct } = await proxied('members-only');
+    await couch.createUser('mallory', 'mallory-pw');
+    const c = await newDevice(browser, appUrl);
+    expect(await turnOnSync(c.page, { ...direct, password: 'not-the-password' })).toBe('The server refused the username or password.');
+    expect(await turnOnSync(c.page, { ...direct, username: 'mallory', password: 'mallory-pw' })).toBe(
+      'This user may not use that database; add it to the database’s members on the server.',
+    );
+    expect(await syncStatus(c.page).count()).toBe(0);
+  });
+
+  it('says what 401, 403, 409, 413 and 500 mean, and recovers from 409 and 500 losing nothing', async () => {
+    const { direct, viaProxy, proxy } = await proxied('faults');
+    const a = await newDevice(browser, appUrl);
+    expect(await turnOnSync(a.page, viaProxy)).toBeUndefined();
+    await sendAndWait(a.page, 'Before the faults');
+    await waitForSynced(a.page);
+    const b = await newDevice(browser, appUrl);
+    expect(await turnOnSync(b.page, direct)).toBeUndefined();
+    await waitForConversation(b.page, 'Before the faults');
+
+    const syncNow = () => a.page.getByRole('button', { name: 'Sync now' }).click();
+    // Refusals: every request fails until the fault is cleared.
+    const refusals: Array<[number, string]> = [
+      [401, 'Sync stopped: The server refused the username or password.'],
+      [403, 'Sync stopped: This user may not use that database; add it to the database’s members on the server.'],
+    ];
+    for (const [status, text] of refusals) {
+      proxy.failNext({ status, times: 1000 });
+      await syncNow();
+      await waitForStatus(a.page, new RegExp(`^${text.replace(/[.?()]/g, '\\$&')}$`));
+      proxy.clearFaults();
+      await syncNow();
+      await waitForSynced(a.page);
+    }
+
+    // Writes the server refuses: the answer to A's next message is refused, then the fault is cleared.
+    const writes: Array<[number, RegExp, string]> = [
+      [413, /^Sync stopped: The server refused a record as too large \(HTTP 413\); raise its document size limit\.$/, 'Sent into a 413'],
+      [409, /^Sync stopped: The server failed \(HTTP 409.*\); sync retries by itself\.$/, 'Sent into a 409'],
+      [500, /^Sync stopped: The server failed \(HTTP 500\); sync retries by itself\.$/, 'Sent into a 500'],
+    ];
+    for (const [status, text, message] of writes) {
+      proxy.failNext({ status, times: 1000, match: (r) => r.method === 'POST' && r.path.includes('/_bulk_docs') });
+      await newChat(a.page, message);
+      await waitForStatus(a.page, text);
+      await screenshot(a.page, `sync-fault-${status}`);
+      proxy.clearFaults();
+      if (status === 413) await syncNow();
+      await waitForSynced(a.page);
+      await waitForConversation(b.page, message);
+    }
+    // Nothing lost: B has every message A wrote.
+    await openConversation(b.page, 'Sent into a 500');
+    await messageArticle(b.page, 'assistant', 'Sent into a 500').waitFor();
+    expect(a.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+  });
+});
+
+describe('what arrives', () => {
+  it('never applies a record changed on the server and keeps what the device has', async () => {
+    const server = await newDatabase(couch, 'tamper');
+    const a = await newDevice(browser, appUrl);
+    expect(await turnOnSync(a.page, server)).toBeUndefined();
+    await sendAndWait(a.page, 'Guard the original');
+    await waitForSynced(a.page);
+    const b = await newDevice(browser, appUrl);
+    expect(await turnOnSync(b.page, server)).toBeUndefined();
+    await waitForConversation(b.page, 'Guard the original');
+    await waitForSynced(b.page);
+    await openConversation(b.page, 'Guard the original');
+    const before = await transcriptRows(b.page);
+
+    // The server changes one character of one record and swaps two others' ciphertexts.
+    const records = (await couch.allDocs('tamper')).rows.filter((r) => typeof r.doc?.ct === 'string').map((r) => r.doc!);
+    expect(records.length).toBeGreaterThanOrEqual(3);
+    const [x, y, z] = records;
+    await couch.rewriteDoc('tamper', x!._id, (doc) => {
+      const ct = doc.ct as string;
+      const at = Math.floor(ct.length / 2);
+      doc.ct = ct.slice(0, at) + (ct[at] === 'A' ? 'B' : 'A') + ct.slice(at + 1);
+    });
+    await couch.rewriteDoc('tamper', y!._id, (doc) => void (doc.ct = z!.ct));
+    await couch.rewriteDoc('tamper', z!._id, (doc) => void (doc.ct = y!.ct));
+
+    await waitForStatus(b.page, /3 records from the server failed their integrity check and were not applied\.$/);
+    await screenshot(b.page, 'sync-tampered');
+    // Nothing was overwritten: the same conversation, title and messages.
+    expect(await transcriptRows(b.page)).toEqual(before);
+    expect(await b.page.getByRole('heading', { level: 1 }).innerText()).toBe('Guard the original');
+    await b.page.reload();
+    await openConversation(b.page, 'Guard the original');
+    expect(await transcriptRows(b.page)).toEqual(before);
+    expect(b.errors).toEqual([]);
+  });
+});
