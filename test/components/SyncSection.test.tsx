@@ -88,7 +88,7 @@ describe('Settings → Sync', () => {
     const passphrase = section.getByLabelText('Passphrase');
     expect(passphrase).toHaveAttribute('type', 'password');
     expect(passphrase).toHaveAccessibleDescription('At least 10 characters. Use the same passphrase on every device; it cannot be recovered.');
-    expect(section.getByRole('checkbox', { name: 'Also sync my API keys (encrypted)' })).not.toBeChecked();
+    expect(section.getByRole('checkbox', { name: 'Also sync my keys (encrypted)' })).not.toBeChecked();
     expect(section.queryByRole('checkbox', { name: /unencrypted/ })).not.toBeInTheDocument();
     expect(sidebar().queryByRole('status', { name: 'Sync' })).not.toBeInTheDocument();
   });
@@ -96,7 +96,7 @@ describe('Settings → Sync', () => {
   it('checks the server with the trimmed URL and the typed credentials, then starts, and forgets the secrets it was typed', async () => {
     const section = await openSyncSection();
     await fillIn(section, { url: `  ${URL_}  `, username: 'ada', password: 'couch pw' });
-    await userEvent.click(section.getByRole('checkbox', { name: 'Also sync my API keys (encrypted)' }));
+    await userEvent.click(section.getByRole('checkbox', { name: 'Also sync my keys (encrypted)' }));
     await userEvent.click(section.getByRole('button', { name: 'Turn on sync' }));
 
     await section.findByRole('button', { name: 'Turn off sync on this device' });

@@ -118,13 +118,13 @@ describe('two devices', () => {
     for (const word of ['Flibbertigibbet', 'marmalade', 'xylophone', 'Zanzibar', 'quokka', 'itinerary', DEMO_MODEL_ID, 'selfie-7731', API_KEY, 'sk-ant']) {
       expect(stored, word).not.toContain(word.toLowerCase());
     }
-    // The key stayed on A: "Also sync my API keys" was off.
+    // The key stayed on A: "Also sync my keys" was off.
     const dialog = await openSettings(b.page);
     await dialog.getByLabel('Provider').selectOption('anthropic');
     expect(await dialog.getByLabel('API key', { exact: true }).inputValue()).toBe('');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    // With "Also sync my API keys" on, the key travels, encrypted.
+    // With "Also sync my keys" on, the key travels, encrypted.
     const keysServer = await newDatabase(couch, 'privacy-keys');
     const c = await device();
     await saveApiKey(c.page, 'anthropic', API_KEY);

@@ -68,7 +68,7 @@ export async function turnOnSync(
   await section.getByLabel('Username').fill(server.username);
   await section.getByLabel('Password', { exact: true }).fill(server.password);
   await section.getByLabel('Passphrase', { exact: true }).fill(passphrase);
-  if (options.syncApiKeys) await section.getByLabel('Also sync my API keys (encrypted)').check();
+  if (options.syncApiKeys) await section.getByLabel('Also sync my keys (encrypted)').check();
   await section.getByRole('button', { name: 'Turn on sync' }).click();
   const outcome = await Promise.race([
     section

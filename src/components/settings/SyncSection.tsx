@@ -100,7 +100,7 @@ function TurnOnForm({ wantFocus }: { wantFocus: WantFocus }) {
         )}
       </Field>
       <label className="check">
-        <input type="checkbox" checked={syncApiKeys} onChange={(e) => setSyncApiKeys(e.target.checked)} /> Also sync my API keys (encrypted)
+        <input type="checkbox" checked={syncApiKeys} onChange={(e) => setSyncApiKeys(e.target.checked)} /> Also sync my keys (encrypted)
       </label>
       <div className="row sync-turn-on">
         {/* aria-disabled, not disabled: the button keeps focus while the server is checked. */}
