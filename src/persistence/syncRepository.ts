@@ -3,9 +3,10 @@
  * first sync of a long history never holds it all), keeps the hash of each record as it
  * was last sent or applied (so only what changed travels), and applies records that arrived
  * from other devices: a conversation's metadata keeping this device's count, messages
- * appended with the next `seq` in the order given (parents first), files and attachments
- * as they are. Every write is one transaction and is announced like any other, so the
- * tabs and the search index follow what arrives.
+ * appended with the next `seq` in the order given (parents first; one that arrived before
+ * its parent moves after it), files and attachments as they are. Every write is one
+ * transaction and is announced like any other, message by message, so the tabs and the
+ * search index follow what arrives.
  */
 import type { Conversation, StoredMessage } from '../core';
 import { conversationRange, withTransaction, type AttachmentRecord, type FileRecord, type SyncedRecord } from './db';

@@ -7,7 +7,7 @@
  * are announced, so every tab and the search index follow what arrives.
  */
 import { hashString, type Conversation, type StoredMessage } from '../core';
-import { SETTINGS_KEY, type AttachmentRecord, type StorageChange, type SyncedRecord } from '../persistence';
+import { SETTINGS_KEY, type AttachmentRecord, type PortableMessage, type StorageChange, type SyncedRecord } from '../persistence';
 import { CHECK_ID, SealBroken } from './crypto';
 import type { StoredDoc } from './docStore';
 import { openParts, PartMissing, sealParts } from './documents';
@@ -26,7 +26,7 @@ import {
 } from './records';
 import type { EngineOptions } from './engineOptions';
 import { createRecordIO } from './recordIO';
-import { settleOrder } from './settleOrder';
+import { newestLeaf, settleOrder } from './settleOrder';
 
 /** Records settled per batch: one read of the replicated copy and one write each way. */
 const BATCH = 200;
@@ -84,7 +84,7 @@ export function createEngine(options: EngineOptions): Engine {
    * Settles conversations. `arriving`: ids of messages that arrived for a conversation this
    * device does not have, which count against its deletion like messages held here.
    */
-  async function settleConversations(ids: readonly string[], given?: Map<string, StoredDoc>, arriving = new Map<string, string[]>()): Promise<void> {
+  async function settleConversations(ids: readonly string[], given?: Map<string, StoredDoc>, arriving = new Map<string, PortableMessage[]>()): Promise<void> {
     const map = await state();
     const keyList = ids.map(recordKey.conversation);
     const idList = await Promise.all(keyList.map(docIdFor));
@@ -111,15 +111,16 @@ export function createEngine(options: EngineOptions): Engine {
       if (!merged) continue;
       if (isDeleted(merged) && merged.deleted) {
         const held = local ? (await repos.conversations.getMessages(id)).map((m) => m.id) : [];
-        if (deletionStands(merged.deleted, [...held, ...(arriving.get(id) ?? [])])) {
+        if (deletionStands(merged.deleted, [...held, ...(arriving.get(id) ?? []).map((m) => m.id)])) {
           if (local) {
             await repos.conversations.deleteConversation(id);
             events.notice(`“${local.title}” was deleted on another device.`);
           }
           await cascadeDeletion(id);
         } else {
-          // Someone went on with it without seeing the deletion: it stays, whole, everywhere.
-          merged = { ...merged, stamps: { ...merged.stamps, activeLeafId: stampNow() } };
+          // Someone went on with it without seeing the deletion: it stays, whole, everywhere, showing where they went on.
+          const leaf = newestLeaf(arriving.get(id) ?? [])?.id ?? merged.conversation.activeLeafId;
+          merged = { ...merged, conversation: { ...merged.conversation, activeLeafId: leaf }, stamps: { ...merged.stamps, activeLeafId: stampNow() } };
           const title = merged.conversation.title;
           events.notice(local ? `“${title}” was deleted on another device while this one added to it; it was kept.` : keptHere(title));
         }
@@ -159,7 +160,7 @@ export function createEngine(options: EngineOptions): Engine {
     const map = await state();
     const done: SyncedRecord[] = [];
     const toApply: StoredMessage[] = [];
-    const missingConversations = new Map<string, string[]>();
+    const missingConversations = new Map<string, PortableMessage[]>();
     const waiting: Array<{ id: string; payload: RecordPayload & { kind: 'message' } }> = [];
     for (let start = 0; start < ids.length; start += BATCH) {
       const slice = ids.slice(start, start + BATCH);
@@ -195,7 +196,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (!local || canonical(mine!.message) !== canonical(merged.message)) {
           if (!local && !(await conversationHere(merged.message.conversationId))) {
             const list = missingConversations.get(merged.message.conversationId) ?? [];
-            list.push(id);
+            list.push(merged.message);
             missingConversations.set(merged.message.conversationId, list);
             waiting.push({ id, payload: merged });
             continue;
@@ -357,7 +358,7 @@ export function createEngine(options: EngineOptions): Engine {
     const step = (n: number) => events.progress({ phase: 'sending', done: (done += n), total });
     await settleSettings();
     step(1);
-    for (let i = 0; i < changedConversations.length; i += BATCH) {
+    for (let i = 0; i < changedConversations.length && !options.paused?.(); i += BATCH) {
       const slice = changedConversations.slice(i, i + BATCH).map((c) => c.id);
       await settleConversations(slice);
       step(slice.length);
@@ -371,10 +372,11 @@ export function createEngine(options: EngineOptions): Engine {
     );
     step(attachments.length);
     for (const file of files) {
+      if (options.paused?.()) break;
       await settleFiles([file.id]);
       step(1);
     }
-    for (let i = 0; i < messages.length; i += BATCH) {
+    for (let i = 0; i < messages.length && !options.paused?.(); i += BATCH) {
       const slice = messages.slice(i, i + BATCH);
       await settleMessages(
         slice.map((m) => m.id),
@@ -471,7 +473,7 @@ export function createEngine(options: EngineOptions): Engine {
     pending.clear();
     if (retry.length > 0) await applyDocs(await docs.getMany(retry));
     let done = 0;
-    for (;;) {
+    while (!options.paused?.()) {
       const { results, last_seq } = await docs.changes(since, BATCH);
       if (results.length === 0) break;
       const batch = new Map<string, StoredDoc>();

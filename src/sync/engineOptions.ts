@@ -21,4 +21,6 @@ export interface EngineOptions {
   repositories: Pick<Repositories, 'conversations' | 'files' | 'settings' | 'sync'>;
   now: () => number;
   events: EngineEvents;
+  /** True while the user has paused sync: a pass stops after the batch it is in. */
+  paused?: () => boolean;
 }

@@ -1,7 +1,8 @@
 /**
  * The order in which arrived messages are stored: parents before their children, and
  * otherwise oldest first, so each device gives every message a place (`seq`) above its
- * parent's, whatever order the server sent them in.
+ * parent's, whatever order the server sent them in. And the newest leaf of what arrived: the
+ * branch a person who went on with a conversation was last on.
  */
 import type { StoredMessage } from '../core';
 
@@ -20,4 +21,15 @@ export function settleOrder<M extends Pick<StoredMessage, 'id' | 'parentId' | 'c
   };
   for (const message of sorted) place(message, new Set());
   return out;
+}
+
+/** The newest message that no other of `messages` follows (summaries are never leaves); ties go to the greater id. */
+export function newestLeaf<M extends Pick<StoredMessage, 'id' | 'parentId' | 'createdAt' | 'kind'>>(messages: readonly M[]): M | undefined {
+  const followed = new Set(messages.filter((m) => m.kind !== 'summary').map((m) => m.parentId));
+  let newest: M | undefined;
+  for (const m of messages) {
+    if (m.kind === 'summary' || followed.has(m.id)) continue;
+    if (!newest || m.createdAt > newest.createdAt || (m.createdAt === newest.createdAt && m.id > newest.id)) newest = m;
+  }
+  return newest;
 }

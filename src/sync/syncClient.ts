@@ -1,7 +1,8 @@
 /**
  * The page's side of sync (the `SyncService` the store is given). The Worker is started on
  * first use. One tab per browser profile runs the replication, the one holding the Web
- * Lock; the others show the status it broadcasts and take over when it closes.
+ * Lock; the others show the status it broadcasts and take over when it closes. That tab
+ * also tells the Worker when the browser goes offline or back online (a Worker hears neither).
  */
 import { STATUS_CHANNEL, SYNC_LOCK, type SyncReply, type SyncRequest } from './syncProtocol';
 import type { ConnectResult, SyncConfig, SyncEvents, SyncService, SyncStatus } from './types';

@@ -69,7 +69,7 @@ function enqueue(work: (engine: Engine) => Promise<void>): void {
     .catch((error: unknown) => {
       if (isStorageFailure(error)) return reopenLater(current, error);
       if (running === current) report({ phase: 'stopped', problem: problemOf(error) });
-      // A full disk or a failed write is tried again by the next pass.
+      // A failed write is tried again by the next pass (a failed storage opens everything again).
       setTimeout(() => enqueue((e) => e.pull()), 15_000);
     })
     .finally(() => {
@@ -86,6 +86,7 @@ function reopenLater(current: Running, error: unknown): void {
   current.replication = undefined;
   report({ phase: 'stopped', problem: problemOf(error) });
   setTimeout(() => {
+    current.reopening = false; // paused meanwhile: the next failure after Resume tries again
     if (running === current && !current.paused)
       void start(current.config, ...current.names).catch((e: unknown) => report({ phase: 'stopped', problem: problemOf(e) }));
   }, REOPEN_DELAY);
@@ -188,8 +189,10 @@ async function start(config: SyncConfig, dbName: string | undefined, channelName
     docs: docStoreOver(replica),
     repositories,
     now: () => Date.now(),
+    // Paused: the batch being saved is finished; the rest waits (in the replica, or here) until Resume.
+    paused: () => running?.paused === true,
     events: {
-      // Records already received are still saved while paused; the status stays "paused".
+      // The batch still being saved after Pause says nothing: the status stays "paused".
       progress: (progress) =>
         running?.paused ||
         report({ phase: progress.phase, progress: { done: progress.done, ...(progress.total !== undefined ? { total: progress.total } : {}) } }),
@@ -269,10 +272,12 @@ scope.addEventListener('message', ({ data }) => {
       break;
     case 'pause':
       if (running && !running.paused) {
-        running.paused = true;
-        running.replication?.cancel();
-        running.replication = undefined;
-        report({ phase: 'paused' });
+        const current = running;
+        current.paused = true;
+        current.replication?.cancel();
+        current.replication = undefined;
+        // Said once the batch being saved is done: from "paused" on, nothing more is written.
+        void queue.then(() => running === current && current.paused && report({ phase: 'paused' }));
       }
       break;
     case 'network':
@@ -291,6 +296,8 @@ scope.addEventListener('message', ({ data }) => {
       if (running?.paused) {
         running.paused = false;
         report({ phase: 'starting' });
+        enqueue((e) => e.pushAll());
+        enqueuePull();
         startReplication(running);
       }
       break;
