@@ -11,7 +11,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
 import { launchBrowser, launchProfile, newPage, OUTPUT_DIR, screenshot } from './browser';
-import { conversationTitles, openApp, openConversation, openSettings, reloadApp, sendAndWait, transcriptRows, typeAndSend } from './persistenceHelpers';
+import {
+  conversationTitles,
+  openApp,
+  openConversation,
+  openSettings,
+  reloadApp,
+  sendAndWait,
+  transcriptRows,
+  typeAndSend,
+  waitForServiceWorker,
+} from './persistenceHelpers';
 import { chatRequests, configure, PROVIDER_SETUPS, unexpectedErrors } from './providersHelpers';
 
 const OFFLINE_NOTICE = "You're offline, so the message was not sent. It is still in the box: send it when you're back online.";
@@ -26,14 +36,6 @@ function builtFiles(): string[] {
     .map((entry) => relative(outDir, resolve(entry.parentPath, entry.name)))
     .filter((path) => !path.endsWith('.map') && path !== 'sw.js' && !/^workbox-[\w-]+\.js$/.test(path))
     .sort();
-}
-
-/** Waits until a service worker is active and controls the page. */
-async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
 }
 
 /** Every URL in the page's Cache Storage, with Workbox's revision parameter dropped. */

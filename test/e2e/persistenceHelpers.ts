@@ -10,6 +10,17 @@ export async function openApp(page: Page, appUrl: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
 }
 
+/**
+ * Waits until the service worker is active and controls the page: from then on every part
+ * of the app, lazily loaded ones too, opens without a network.
+ */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+}
+
 /** Reloads the page and waits until the app has read its storage again. */
 export async function reloadApp(page: Page): Promise<void> {
   await page.reload();

@@ -4,8 +4,9 @@
  * changed on the server, and a receiving device whose storage is full. Each test has its
  * own database; the sidebar's status (role status, "Sync") says what happened.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chatGptConversation } from '../core/transfer/generatedExports';
 import { startCouchServer, type CouchServer } from '../sync/couchServer';
 import { startFaultProxy, type FaultProxy } from '../sync/faultProxy';
 import { launchBrowser, screenshot } from './browser';
@@ -14,6 +15,8 @@ import {
   messageArticle,
   newDatabase,
   newDevice,
+  type Device,
+  newProfileDevice,
   syncStatus,
   turnOnSync,
   USER,
@@ -27,10 +30,23 @@ const appUrl = inject('appUrl');
 let browser: Browser;
 let couch: CouchServer;
 const proxies: FaultProxy[] = [];
+const devices: Device[] = [];
+
+/** A new browser profile with the app open, closed when the test ends. */
+async function device(): Promise<Device> {
+  const d = await newDevice(browser, appUrl);
+  devices.push(d);
+  return d;
+}
 
 beforeAll(async () => {
   [browser, couch] = await Promise.all([launchBrowser(), startCouchServer()]);
   await couch.createUser(USER.username, USER.password);
+});
+
+// Each test's devices stop syncing when it ends: the next test's timing is its own.
+afterEach(async () => {
+  await Promise.all(devices.splice(0).map((d) => d.context.close()));
 });
 
 afterAll(async () => {
@@ -55,13 +71,13 @@ async function newChat(page: Page, text: string): Promise<void> {
 describe('the server goes away', () => {
   it('says the server cannot be reached, resumes by itself and loses nothing', async () => {
     const { viaProxy, proxy } = await proxied('outage');
-    const a = await newDevice(browser, appUrl);
+    const a = await device();
     expect(await turnOnSync(a.page, viaProxy)).toBeUndefined();
     await sendAndWait(a.page, 'Outage one');
     await newChat(a.page, 'Outage two');
     await waitForSynced(a.page);
 
-    const b = await newDevice(browser, appUrl);
+    const b = await device();
     expect(await turnOnSync(b.page, viaProxy)).toBeUndefined();
     await proxy.stop();
     for (const d of [a, b]) await waitForStatus(d.page, /^Sync stopped: The server cannot be reached; sync goes on by itself when it can\.$/);
@@ -89,7 +105,7 @@ describe('what the server answers', () => {
   it('refuses a wrong password and a user who is not a member at Turn on sync', async () => {
     const { direct } = await proxied('members-only');
     await couch.createUser('mallory', 'mallory-pw');
-    const c = await newDevice(browser, appUrl);
+    const c = await device();
     expect(await turnOnSync(c.page, { ...direct, password: 'not-the-password' })).toBe('The server refused the username or password.');
     expect(await turnOnSync(c.page, { ...direct, username: 'mallory', password: 'mallory-pw' })).toBe(
       'This user may not use that database; add it to the database’s members on the server.',
@@ -99,11 +115,11 @@ describe('what the server answers', () => {
 
   it('says what 401, 403, 409, 413 and 500 mean, and recovers from 409 and 500 losing nothing', async () => {
     const { direct, viaProxy, proxy } = await proxied('faults');
-    const a = await newDevice(browser, appUrl);
+    const a = await device();
     expect(await turnOnSync(a.page, viaProxy)).toBeUndefined();
     await sendAndWait(a.page, 'Before the faults');
     await waitForSynced(a.page);
-    const b = await newDevice(browser, appUrl);
+    const b = await device();
     expect(await turnOnSync(b.page, direct)).toBeUndefined();
     await waitForConversation(b.page, 'Before the faults');
 
@@ -149,11 +165,11 @@ describe('what the server answers', () => {
 describe('what arrives', () => {
   it('never applies a record changed on the server and keeps what the device has', async () => {
     const server = await newDatabase(couch, 'tamper');
-    const a = await newDevice(browser, appUrl);
+    const a = await device();
     expect(await turnOnSync(a.page, server)).toBeUndefined();
     await sendAndWait(a.page, 'Guard the original');
     await waitForSynced(a.page);
-    const b = await newDevice(browser, appUrl);
+    const b = await device();
     expect(await turnOnSync(b.page, server)).toBeUndefined();
     await waitForConversation(b.page, 'Guard the original');
     await waitForSynced(b.page);
@@ -182,4 +198,44 @@ describe('what arrives', () => {
     expect(await transcriptRows(b.page)).toEqual(before);
     expect(b.errors).toEqual([]);
   });
+
+  it('says the receiving device’s storage is full, loses nothing, and completes once there is room', async () => {
+    const server = await newDatabase(couch, 'quota');
+    const a = await device();
+    // A long history: one conversation whose first message is 3 MB of text that does not compress.
+    const noise = Array.from({ length: 3 * 1024 * 1024 }, () => String.fromCharCode(33 + Math.floor(Math.random() * 90))).join('');
+    const big = chatGptConversation(0, 2, (i) => (i === 0 ? `Quota ${noise}` : 'Noted.'));
+    await a.page
+      .getByLabel('Import file')
+      .setInputFiles({ name: 'conversations.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify([big])) });
+    await a.page.getByRole('status').filter({ hasText: 'Imported 1 conversation from conversations.json' }).waitFor();
+    expect(await turnOnSync(a.page, server)).toBeUndefined();
+    await waitForSynced(a.page);
+
+    // B's storage holds 2 MB (set through Chromium's DevTools protocol before the app first opens it): the 3 MB message cannot be saved.
+    const cdp = { session: undefined as CDPSession | undefined };
+    const b = await newProfileDevice('quota-b', appUrl, async ({ context, page }) => {
+      cdp.session = await context.newCDPSession(page);
+      await cdp.session.send('Storage.overrideQuotaForOrigin', { origin: appUrl, quotaSize: 2 * 1024 * 1024 });
+    });
+    await sendAndWait(b.page, 'My own note on B');
+    expect(await turnOnSync(b.page, server)).toBeUndefined();
+    await waitForStatus(
+      b.page,
+      /^Sync stopped: This device’s storage is full: records from the server cannot be saved\. Free some space \(Settings → Storage\); sync retries\.$/,
+    );
+    await screenshot(b.page, 'sync-quota');
+    await openConversation(b.page, 'My own note on B');
+    await messageArticle(b.page, 'assistant', '').waitFor();
+
+    await cdp.session!.send('Storage.overrideQuotaForOrigin', { origin: appUrl });
+    await waitForConversation(b.page, 'ChatGPT conversation 0', 60_000);
+    await waitForSynced(b.page, 60_000);
+    await openConversation(b.page, 'ChatGPT conversation 0');
+    await messageArticle(b.page, 'user', 'Quota ').waitFor();
+    await waitForConversation(a.page, 'My own note on B');
+    await b.context.close();
+    // PouchDB says so in the console when IndexedDB refuses a write: expected here, and nothing else.
+    expect(b.errors.filter((e) => e !== 'Database has a global failure QuotaExceededError')).toEqual([]);
+  }, 120_000);
 });

@@ -38,12 +38,14 @@ export async function newDevice(browser: Browser, appUrl: string, beforeOpen?: (
 
 /**
  * A browser profile kept on disk (a fresh folder under test-results/), as a person's browser is:
- * only there does Chromium enforce a quota set through its DevTools protocol. Close its context.
+ * only there does Chromium enforce a quota set through its DevTools protocol. Closing its context removes the folder.
  */
 export async function newProfileDevice(name: string, appUrl: string, beforeOpen?: (device: Device) => Promise<void>): Promise<Device> {
   const dir = `${OUTPUT_DIR}profiles/${name}-${process.pid}`;
   rmSync(dir, { recursive: true, force: true });
   const context = await launchProfile(dir);
+  // Chromium may still be writing its last files as the context closes: removal retries.
+  context.on('close', () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
