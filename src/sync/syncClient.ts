@@ -1,10 +1,11 @@
 /**
  * The page's side of sync (the `SyncService` the store is given). The Worker is started on
  * first use. One tab per browser profile runs the replication, the one holding the Web
- * Lock; the others show the status it broadcasts and take over when it closes. That tab
- * also tells the Worker when the browser goes offline or back online (a Worker hears neither).
+ * Lock; the others show the status it broadcasts, pass their Sync now, Pause and Resume on
+ * to it, and take over when it closes. That tab also tells the Worker when the browser goes
+ * offline or back online (a Worker hears neither).
  */
-import { STATUS_CHANNEL, SYNC_LOCK, type SyncReply, type SyncRequest } from './syncProtocol';
+import { CONTROL_CHANNEL, STATUS_CHANNEL, SYNC_LOCK, type SyncControl, type SyncReply, type SyncRequest } from './syncProtocol';
 import type { ConnectResult, SyncConfig, SyncEvents, SyncService, SyncStatus } from './types';
 
 export interface SyncClientOptions {
@@ -26,6 +27,7 @@ export function createSyncClient(options: SyncClientOptions = {}): SyncService {
   let release: (() => void) | undefined;
   let holdsLock = false;
   let statusChannel: BroadcastChannel | undefined;
+  let controlChannel: BroadcastChannel | undefined;
 
   function ensureWorker(): Worker {
     if (worker) return worker;
@@ -61,6 +63,17 @@ export function createSyncClient(options: SyncClientOptions = {}): SyncService {
     statusChannel.addEventListener('message', (event: MessageEvent<SyncStatus>) => {
       if (!holdsLock && event.data && typeof event.data === 'object' && typeof event.data.phase === 'string') events?.status(event.data);
     });
+    controlChannel = new BroadcastChannel(CONTROL_CHANNEL);
+    controlChannel.addEventListener('message', (event: MessageEvent<SyncControl>) => {
+      const type = event.data?.type;
+      if (holdsLock && (type === 'syncNow' || type === 'pause' || type === 'resume')) post({ type });
+    });
+  }
+
+  /** This tab's button: to its own Worker when it runs sync, else to the tab that does. */
+  function control(type: SyncControl['type']): void {
+    if (holdsLock) post({ type });
+    else controlChannel?.postMessage({ type } satisfies SyncControl);
   }
 
   function runWithLock(config: SyncConfig): void {
@@ -94,9 +107,9 @@ export function createSyncClient(options: SyncClientOptions = {}): SyncService {
       if (holdsLock) post({ type: 'start', config, dbName: options.dbName, channelName: options.channelName });
       else runWithLock(config);
     },
-    syncNow: () => holdsLock && post({ type: 'syncNow' }),
-    pause: () => holdsLock && post({ type: 'pause' }),
-    resume: () => holdsLock && post({ type: 'resume' }),
+    syncNow: () => control('syncNow'),
+    pause: () => control('pause'),
+    resume: () => control('resume'),
     async stop(stopOptions = {}) {
       events = undefined;
       if (worker) {

@@ -19,3 +19,9 @@ export const STATUS_CHANNEL = 'windowpane-sync-status';
 
 /** The Web Lock the tab running sync holds: one replication per browser profile. */
 export const SYNC_LOCK = 'windowpane-sync';
+
+/** What another tab asks of the tab running sync (its buttons are the same in every tab). */
+export type SyncControl = { type: 'syncNow' | 'pause' | 'resume' };
+
+/** The channel on which the other tabs pass their Sync now, Pause and Resume to the tab running sync. */
+export const CONTROL_CHANNEL = 'windowpane-sync-control';
