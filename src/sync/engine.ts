@@ -15,6 +15,7 @@ import {
   canonical,
   CONVERSATION_FIELDS,
   deletionStands,
+  fingerprint,
   isDeleted,
   keyOf,
   mergePayloads,
@@ -45,7 +46,7 @@ export interface Engine {
 export function createEngine(options: EngineOptions): Engine {
   const { keys, docs, repositories: repos, events } = options;
   const io = createRecordIO(options);
-  const { state, docIdFor, remember, forget, decode, publish, publishMany, unpublish, ownRevs, keyOfDoc } = io;
+  const { state, docIdFor, remember, decode, publish, publishMany, ownRevs, keyOfDoc, knownMessages, cascadeDeletion } = io;
   const stampNow = (): Stamp => [options.now(), options.deviceId];
 
   // ---------------------------------------------------------------- conversations
@@ -59,25 +60,6 @@ export function createEngine(options: EngineOptions): Engine {
       stampNow(),
     );
     return { payload: { kind: 'conversation', conversation, stamps }, values };
-  }
-
-  /** The messages this device synced for a conversation (what its deletion knew). */
-  async function knownMessages(conversationId: string): Promise<string[]> {
-    const out: string[] = [];
-    for (const record of (await state()).values()) {
-      if (record.conversationId === conversationId && record.key.startsWith('m:')) out.push(record.key.slice(2));
-    }
-    return out;
-  }
-
-  /** Removes a deleted conversation's records from the replicated copy and forgets them. */
-  async function cascadeDeletion(conversationId: string): Promise<void> {
-    const owned = [...(await state()).values()].filter((r) => r.conversationId === conversationId && !r.key.startsWith('c:'));
-    for (let i = 0; i < owned.length; i += BATCH) {
-      const slice = owned.slice(i, i + BATCH);
-      await unpublish(slice.map((r) => r.docId));
-      await forget(slice.map((r) => r.key));
-    }
   }
 
   /**
@@ -116,7 +98,7 @@ export function createEngine(options: EngineOptions): Engine {
             await repos.conversations.deleteConversation(id);
             events.notice(`“${local.title}” was deleted on another device.`);
           }
-          await cascadeDeletion(id);
+          await cascadeDeletion(id, BATCH);
         } else {
           // Someone went on with it without seeing the deletion: it stays, whole, everywhere, showing where they went on.
           const leaf = newestLeaf(arriving.get(id) ?? [])?.id ?? merged.conversation.activeLeafId;
@@ -140,7 +122,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   function conversationPayloadValues(payload: ConversationPayload): Record<string, string> {
     const values: Record<string, string> = {};
-    for (const field of CONVERSATION_FIELDS) values[field] = canonical(payload.conversation[field]);
+    for (const field of CONVERSATION_FIELDS) values[field] = fingerprint(payload.conversation[field]);
     return values;
   }
 
@@ -187,9 +169,8 @@ export function createEngine(options: EngineOptions): Engine {
         let mine: (RecordPayload & { kind: 'message' }) | undefined;
         if (local) {
           const { seq: _seq, ...message } = local;
-          const { stamps, values } = restamp(['record'], { record: message }, previous?.fields, stampNow());
+          const { stamps } = restamp(['record'], { record: message }, previous?.fields, stampNow());
           mine = { kind: 'message', message, stamp: stamps.record };
-          void values;
         }
         const merged = mine && theirs ? mergePayloads(mine, theirs) : (mine ?? theirs);
         if (!merged) continue;
@@ -205,13 +186,13 @@ export function createEngine(options: EngineOptions): Engine {
         }
         if (!theirs || canonical(theirs) !== canonical(merged) || remote.losers.length > 0)
           outgoing.push({ key, payload: merged, rev: remote.rev, losers: remote.losers });
-        const value = canonical(merged.message);
+        const hash = fingerprint(merged.message);
         done.push({
           key,
           docId: idList[i]!,
-          hash: hashString(value),
+          hash,
           conversationId: merged.message.conversationId,
-          fields: { values: { record: value }, stamps: { record: merged.stamp } },
+          fields: { values: { record: hash }, stamps: { record: merged.stamp } },
         });
       }
       await publishMany(outgoing);
@@ -224,13 +205,13 @@ export function createEngine(options: EngineOptions): Engine {
           continue;
         }
         toApply.push({ ...payload.message, seq: 0 });
-        const value = canonical(payload.message);
+        const hash = fingerprint(payload.message);
         done.push({
           key: recordKey.message(id),
           docId: await docIdFor(recordKey.message(id)),
-          hash: hashString(value),
+          hash,
           conversationId: payload.message.conversationId,
-          fields: { values: { record: value }, stamps: { record: payload.stamp } },
+          fields: { values: { record: hash }, stamps: { record: payload.stamp } },
         });
       }
     }
@@ -263,7 +244,7 @@ export function createEngine(options: EngineOptions): Engine {
     const next = { ...(local ?? {}), ...incoming };
     if (canonical(next) !== canonical(local ?? {})) await repos.settings.setSetting(SETTINGS_KEY, next);
     if (!theirs || canonical(theirs) !== canonical(merged) || remote.losers.length > 0) await publish(key, merged, remote.rev, remote.losers);
-    for (const field of Object.keys(merged.settings)) values[field] ??= canonical(merged.settings[field]);
+    for (const field of Object.keys(merged.settings)) values[field] ??= fingerprint(merged.settings[field]);
     await remember([{ key, docId, hash: hashString(canonical(merged)), fields: { values, stamps: merged.stamps } }]);
   }
 

@@ -116,5 +116,24 @@ export function createRecordIO({ keys, docs, repositories: repos, events }: Engi
     for (const w of written) ownRevs.add(`${w.id}@${w.rev}`);
   }
 
-  return { state, docIdFor, remember, forget, decode, publish, publishMany, unpublish, ownRevs, keyOfDoc };
+  /** The messages this device synced for a conversation (what its deletion knew). */
+  async function knownMessages(conversationId: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const record of (await state()).values()) {
+      if (record.conversationId === conversationId && record.key.startsWith('m:')) out.push(record.key.slice(2));
+    }
+    return out;
+  }
+
+  /** Removes a deleted conversation's records from the replicated copy (`batchSize` at a time) and forgets them. */
+  async function cascadeDeletion(conversationId: string, batchSize: number): Promise<void> {
+    const owned = [...(await state()).values()].filter((r) => r.conversationId === conversationId && !r.key.startsWith('c:'));
+    for (let i = 0; i < owned.length; i += batchSize) {
+      const slice = owned.slice(i, i + batchSize);
+      await unpublish(slice.map((r) => r.docId));
+      await forget(slice.map((r) => r.key));
+    }
+  }
+
+  return { state, docIdFor, remember, forget, decode, publish, publishMany, unpublish, ownRevs, keyOfDoc, knownMessages, cascadeDeletion };
 }

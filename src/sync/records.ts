@@ -15,7 +15,7 @@
  * - **files** and **attachments** never change once written.
  */
 import type { Conversation } from '../core';
-import { readStoredConversation, storedMessageProblem } from '../core';
+import { hashString, readStoredConversation, storedMessageProblem } from '../core';
 import type { AttachmentRecord, FileRecord, PortableConversation, PortableMessage } from '../persistence';
 
 /** When and where a field was last set: epoch ms, then the device id for ties. */
@@ -177,7 +177,13 @@ export function deletionStands(deleted: NonNullable<ConversationPayload['deleted
   return true;
 }
 
-/** The stamps of `next`'s fields that differ from what was last synced (`previous`), set to `now`. */
+/** What is kept of a field's value as last synced: enough to tell it changed, never the value again. */
+export const fingerprint = (value: unknown): string => hashString(canonical(value));
+
+/**
+ * The stamps of `next`'s fields that differ from what was last synced (`previous`), set to
+ * `now`; `values` are their fingerprints, kept for the next time.
+ */
 export function restamp<F extends string>(
   fields: readonly F[],
   next: Record<F, unknown>,
@@ -187,9 +193,12 @@ export function restamp<F extends string>(
   const stamps = {} as Record<F, Stamp>;
   const values = {} as Record<F, string>;
   for (const field of fields) {
-    values[field] = canonical(next[field]);
+    const value = canonical(next[field]);
+    values[field] = hashString(value);
     const before = previous?.stamps[field];
-    stamps[field] = before && previous.values[field] === values[field] ? before : now;
+    // Earlier versions kept the value itself: it still tells whether the field changed.
+    const kept = previous?.values[field];
+    stamps[field] = before && (kept === values[field] || kept === value) ? before : now;
   }
   return { stamps, values };
 }

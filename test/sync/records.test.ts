@@ -199,6 +199,19 @@ describe('restamp', () => {
     const next = restamp(['title', 'overrides'], { title: 'B', overrides: undefined }, first, [2, 'd']);
     expect(next.stamps).toEqual({ title: [2, 'd'], overrides: [1, 'd'] });
   });
+
+  it('keeps a fingerprint of each value, never the value, and still reads the values earlier versions kept', () => {
+    const text = 'A long message text that the device already holds once. '.repeat(50);
+    const first = restamp(['record'], { record: { text } }, undefined, [1, 'd']);
+    expect(JSON.stringify(first.values)).not.toContain('A long message');
+    expect(first.values.record.length).toBeLessThan(32);
+    expect(restamp(['record'], { record: { text } }, first, [2, 'd']).stamps.record).toEqual([1, 'd']);
+    expect(restamp(['record'], { record: { text: `${text}!` } }, first, [2, 'd']).stamps.record).toEqual([2, 'd']);
+    // Written by an earlier version: the canonical value itself.
+    const earlier = { values: { record: canonical({ text }) }, stamps: { record: [1, 'd'] as Stamp } };
+    expect(restamp(['record'], { record: { text } }, earlier, [2, 'd']).stamps.record).toEqual([1, 'd']);
+    expect(restamp(['record'], { record: { text: 'changed' } }, earlier, [2, 'd']).stamps.record).toEqual([2, 'd']);
+  });
 });
 
 describe('readPayload', () => {
