@@ -6,7 +6,7 @@
 import type { Conversation } from '../core';
 import { openMemoryStorage, requestPersistentStorage, type StorageChange, type UnreadableRecords, type WindowpaneStorage } from '../persistence';
 import type { Runtime } from './runtime';
-import { setConversation, setMessages, upsertMessage } from './state';
+import { setConversations, setMessages, upsertMessage } from './state';
 import { followLeaf, settleLeaf, shownLeaf } from './branches';
 import { loadCalibration } from './calibration';
 import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
@@ -164,6 +164,36 @@ function noticeIgnoredOverrides(rt: Runtime, conversation: Conversation | undefi
     noticeIgnoredSettings(rt, conversation.id, `of "${String(conversation.title).slice(0, 60)}"`, readOverrides(conversation.overrides).ignored);
 }
 
+/** How long changed conversations are gathered before they are read and shown together. */
+const CONVERSATION_BURST_MS = 50;
+const gathering = new WeakMap<Runtime, { ids: Set<string>; read: Promise<void> }>();
+
+/**
+ * Re-reads a conversation another tab or the sync Worker changed, together with the others
+ * changed within CONVERSATION_BURST_MS: a burst (a first sync, an import) updates the list
+ * once per read, not once per conversation. Resolves once it is shown.
+ */
+function readChangedConversation(rt: Runtime, id: string): Promise<void> {
+  const pending = gathering.get(rt);
+  if (pending) {
+    pending.ids.add(id);
+    return pending.read;
+  }
+  const ids = new Set([id]);
+  const read = new Promise((resolve) => setTimeout(resolve, CONVERSATION_BURST_MS)).then(async () => {
+    gathering.delete(rt);
+    const wanted = [...ids];
+    try {
+      const found = await Promise.all(wanted.map((one) => rt.repositories.conversations.getConversation(one)));
+      setConversations(rt.store, wanted, found);
+    } catch (error) {
+      rt.notifier.reportError(error, 'read a change made in another tab');
+    }
+  });
+  gathering.set(rt, { ids, read });
+  return read;
+}
+
 /** Re-reads exactly what another tab changed. */
 export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
   const repositories = rt.repositories;
@@ -177,13 +207,7 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
         rt.store.setState({ conversations: await repositories.conversations.listConversations() });
         return;
       }
-      const conversation = await repositories.conversations.getConversation(change.conversationId);
-      if (conversation) setConversation(rt.store, conversation);
-      else
-        rt.store.setState((s) => ({
-          conversations: s.conversations.filter((c) => c.id !== change.conversationId),
-          activeId: s.activeId === change.conversationId ? null : s.activeId,
-        }));
+      await readChangedConversation(rt, change.conversationId);
     } else if (change.type === 'messages-changed' && change.conversationId) {
       if (!(change.conversationId in rt.store.getState().messages)) return; // not open here: read when opened
       const sending = rt.store.getState().streaming;

@@ -231,6 +231,19 @@ export function setConversation(store: AppStore, conversation: Conversation): vo
   });
 }
 
+/** Shows what was read of each of `ids` (`found[i]` for `ids[i]`): updated, added, or removed when it is gone. */
+export function setConversations(store: AppStore, ids: readonly string[], found: ReadonlyArray<Conversation | undefined>): void {
+  store.setState((s) => {
+    const changed = new Set(ids);
+    const fresh = found.filter((c): c is Conversation => c !== undefined);
+    const gone = s.activeId !== null && changed.has(s.activeId) && !fresh.some((c) => c.id === s.activeId);
+    return {
+      conversations: [...fresh, ...s.conversations.filter((c) => !changed.has(c.id))].sort((a, b) => b.updatedAt - a.updatedAt),
+      ...(gone ? { activeId: null } : {}),
+    };
+  });
+}
+
 export function setMessages(store: AppStore, conversationId: string, update: (messages: StoredMessage[]) => StoredMessage[]): void {
   store.setState((s) => ({ messages: { ...s.messages, [conversationId]: update(s.messages[conversationId] ?? []) } }));
 }
