@@ -72,8 +72,11 @@ export async function openConversation(page: Page, title: string): Promise<void>
     .first()
     .click();
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
-  // The title shows at once; the messages are read from storage after the click.
-  await page.getByRole('log', { name: 'Transcript' }).waitFor();
+  // The title shows at once; the messages are read from storage after the click (the log is busy and empty meanwhile).
+  await page.waitForFunction(() => {
+    const log = document.querySelector('[role="log"][aria-label="Transcript"]');
+    return log !== null && (log.getAttribute('aria-busy') !== 'true' || log.querySelector('article') !== null);
+  });
 }
 
 /**

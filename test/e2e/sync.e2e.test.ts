@@ -143,7 +143,7 @@ describe('two devices', () => {
     }
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
-  });
+  }, 120_000);
 
   it('keeps a conversation deleted on A while B, offline, added to it; a plain deletion reaches B', async () => {
     const { a, b } = await twoDevices('deletions', 'Sketch a garden shed');
@@ -189,7 +189,7 @@ describe('two devices', () => {
     expect(await conversationEntry(b.page, 'Sketch a garden shed').count()).toBe(1);
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
-  });
+  }, 120_000);
 
   it('refuses a wrong passphrase on the second device and leaves sync off', async () => {
     const server = await newDatabase(couch, 'wrong-passphrase');
