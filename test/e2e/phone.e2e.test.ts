@@ -91,6 +91,13 @@ describe('the phone layout, in Chromium at 390×844', () => {
     expect(await smallTargets(page, '.drawer')).toEqual([]);
     await screenshot(page, 'phone-drawer');
 
+    // Escape while renaming ends the rename and leaves the drawer open.
+    await drawer.getByRole('button', { name: 'Rename Tulips in the first chat' }).click();
+    await drawer.getByRole('textbox', { name: 'Conversation title' }).waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.getByRole('textbox', { name: 'Conversation title' }).waitFor({ state: 'detached' });
+    expect(await drawer.isVisible()).toBe(true);
+
     // Escape closes it, and focus is back on the button.
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
