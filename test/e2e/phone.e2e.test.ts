@@ -90,6 +90,10 @@ describe('the phone layout, in Chromium at 390×844', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await smallTargets(page, '.drawer')).toEqual([]);
     await screenshot(page, 'phone-drawer');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'phone-drawer-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Escape while renaming ends the rename and leaves the drawer open.
     await drawer.getByRole('button', { name: 'Rename Tulips in the first chat' }).click();
