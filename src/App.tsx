@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useShallow } from 'zustand/react/shallow';
 import { AppCrashed } from './components/AppCrashed';
 import { ChatHeader } from './components/ChatHeader';
 import { ChatPane } from './components/ChatPane';
+import { ConversationDrawer } from './components/ConversationDrawer';
 import { ConversationFailure } from './components/ConversationFailure';
 import { DropFiles } from './components/DropFiles';
+import { EdgeSwipe } from './components/EdgeSwipe';
 import { ImportProgressBar } from './components/ImportProgressBar';
 import { Notices } from './components/Notices';
 import { ModelList } from './components/ModelList';
@@ -17,6 +19,7 @@ import type { ProviderId } from './core';
 import { activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFor, modelPickerIn, type AppState } from './store';
 import { useActions, useApp } from './components/AppRuntime';
 import { loadMarkdown } from './components/LazyMarkdown';
+import { useKeyboardInset, usePhoneLayout } from './components/phoneLayout';
 
 /** The Settings dialog's models for a provider: the registry's, then what its endpoint at `baseUrl` listed. */
 function modelsIn(state: Pick<AppState, 'modelLists' | 'settings'>) {
@@ -44,6 +47,12 @@ export function App() {
   const dropFiles = useCallback((files: File[]) => void actions.dropFiles(files), [actions]);
   const searchRef = useRef<HTMLInputElement>(null);
   const composerRef = useRef<HTMLTextAreaElement>(null);
+  const conversationsButton = useRef<HTMLButtonElement>(null);
+  const phone = usePhoneLayout();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  // Widened to the desktop layout, the list is beside the chat: no drawer stays open to reappear later.
+  if (!phone && drawerOpen) setDrawerOpen(false);
+  useKeyboardInset();
   const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversations, sendingId, modelLists, importing } = useApp(
     useShallow((s) => ({
       status: s.status,
@@ -85,13 +94,13 @@ export function App() {
       } else if (mod && !event.shiftKey && event.key.toLowerCase() === 'k') {
         event.preventDefault();
         searchRef.current?.focus();
-      } else if (event.key === 'Escape' && sendingId && !settingsOpen) {
+      } else if (event.key === 'Escape' && sendingId && !settingsOpen && !drawerOpen) {
         actions.stop(sendingId);
       }
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [actions, sendingId, settingsOpen]);
+  }, [actions, sendingId, settingsOpen, drawerOpen]);
 
   const conversation = conversations.find((c) => c.id === activeId);
   const { provider, label: modelLabel } = useApp(useShallow(activeModelIn));
@@ -115,7 +124,13 @@ export function App() {
 
   return (
     <div className="app">
-      <Sidebar ref={searchRef} />
+      {phone ? (
+        <ConversationDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} returnFocus={conversationsButton}>
+          <Sidebar ref={searchRef} onChosen={() => setDrawerOpen(false)} />
+        </ConversationDrawer>
+      ) : (
+        <Sidebar ref={searchRef} />
+      )}
       <main className="chat">
         <ChatHeader
           title={conversation?.title ?? 'New chat'}
@@ -128,6 +143,8 @@ export function App() {
           models={picker.choices}
           modelId={picker.modelId}
           onModelChange={(id) => void actions.switchModel(id)}
+          phone={phone ? { onOpenConversations: () => setDrawerOpen(true), conversationsOpen: drawerOpen, onNewChat: actions.newChat } : undefined}
+          conversationsButtonRef={conversationsButton}
         />
         {storageProblem && (
           <p className="notice notice-error" role="alert">
@@ -152,6 +169,7 @@ export function App() {
         >
           <ChatPane ref={composerRef} />
         </ErrorBoundary>
+        {phone && !drawerOpen && <EdgeSwipe onSwipe={() => setDrawerOpen(true)} />}
       </main>
       <DropFiles onDrop={dropFiles} />
       {settingsOpen && (

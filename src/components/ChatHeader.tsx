@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ModelChoice } from '../core';
 import { formatBytes } from '../store';
 
@@ -17,12 +17,36 @@ export interface ChatHeaderProps {
   modelId?: string;
   /** Switches the model from the next request on. */
   onModelChange?: (modelId: string) => void;
+  /** Given, the header is a phone's one line: these buttons lead, and Export and Settings move into a "More" menu. */
+  phone?: PhoneHeader;
+  /** On a phone, the button that opens the conversation drawer; the drawer gives focus back to it when it closes. */
+  conversationsButtonRef?: RefObject<HTMLButtonElement | null>;
+}
+
+/** What the header of a phone adds: the button that opens the conversation drawer, and New chat. */
+export interface PhoneHeader {
+  onOpenConversations: () => void;
+  conversationsOpen: boolean;
+  onNewChat: () => void;
 }
 
 const windowText = (choice: ModelChoice) => `${choice.contextWindow.toLocaleString('en-US')} tokens${choice.windowSource === 'guess' ? ', a guess' : ''}`;
 
-/** Title, the model in use (labelled when it is the Demo), Settings and Export. */
-export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSettings, onExport, imageBytes, models, modelId, onModelChange }: ChatHeaderProps) {
+/** Title, the model in use (labelled when it is the Demo), Settings and Export; on a phone, one line with a "More" menu. */
+export function ChatHeader({
+  title,
+  modelLabel,
+  isDemo,
+  canExportActive,
+  onSettings,
+  onExport,
+  imageBytes,
+  models,
+  modelId,
+  onModelChange,
+  phone,
+  conversationsButtonRef,
+}: ChatHeaderProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
 
@@ -70,26 +94,104 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
     void imageBytes?.().then(setImages);
   };
 
+  // The export choices, worded for the Export menu or, on a phone, for the "More" menu where they stand with Settings.
+  const exportItems = (say: (what: string) => string) => (
+    <>
+      {canExportActive && (
+        <>
+          <button type="button" role="menuitem" onClick={() => choose('json', 'active')}>
+            {say('This conversation (JSON)')}
+          </button>
+          {images && images.active > 0 && (
+            <button type="button" role="menuitem" onClick={() => choose('json', 'active', true)}>
+              {say(`This conversation with its images and PDFs (JSON, ${formatBytes(images.active)})`)}
+            </button>
+          )}
+          <button type="button" role="menuitem" onClick={() => choose('markdown', 'active')}>
+            {say('This conversation (Markdown)')}
+          </button>
+        </>
+      )}
+      <button type="button" role="menuitem" onClick={() => choose('json', 'all')}>
+        {say('All conversations (JSON)')}
+      </button>
+      {images && images.all > 0 && (
+        <button type="button" role="menuitem" onClick={() => choose('json', 'all', true)}>
+          {say(`All conversations with their images and PDFs (JSON, ${formatBytes(images.all)})`)}
+        </button>
+      )}
+      <button type="button" role="menuitem" onClick={() => choose('markdown', 'all')}>
+        {say('All conversations (Markdown)')}
+      </button>
+    </>
+  );
+
+  const model =
+    !isDemo && models && models.length > 0 && modelId && onModelChange ? (
+      // A switch takes effect at once: the gauge below shows the next request planned for the new model's window.
+      <select className="model-picker" aria-label="Model for the next message" value={modelId} onChange={(e) => onModelChange(e.target.value)}>
+        {models.map((choice) => (
+          <option key={choice.id} value={choice.id}>
+            {choice.label} — {windowText(choice)}
+          </option>
+        ))}
+      </select>
+    ) : (
+      <span className={`model-chip${isDemo ? ' demo' : ''}`} title={isDemo ? 'Answers come from a local demo, not a real model' : 'Model for the next message'}>
+        {/* A phone has room for "Demo" alone; the chip's title says the rest. */}
+        {isDemo ? (phone ? 'Demo' : 'Demo — not a real model') : modelLabel}
+      </span>
+    );
+
+  if (phone) {
+    return (
+      <header className="chat-header chat-header-phone">
+        <button
+          ref={conversationsButtonRef}
+          type="button"
+          className="header-icon"
+          aria-label="Conversations"
+          aria-haspopup="dialog"
+          aria-expanded={phone.conversationsOpen}
+          aria-controls="conversation-drawer"
+          onClick={phone.onOpenConversations}
+        >
+          <Icon path="M4 6h16M4 12h16M4 18h16" />
+        </button>
+        <h1 className="chat-title">{title}</h1>
+        {model}
+        <button type="button" className="header-icon" aria-label="New chat" title="New chat" onClick={phone.onNewChat}>
+          <Icon path="M12 5v14M5 12h14" />
+        </button>
+        <div className="header-actions" ref={menuRef}>
+          <button ref={toggleRef} type="button" className="header-icon" aria-label="More" aria-haspopup="menu" aria-expanded={menuOpen} onClick={openMenu}>
+            <Icon path="M5 12h.01M12 12h.01M19 12h.01" wide />
+          </button>
+          {menuOpen && (
+            <div role="menu" aria-label="More" className="menu">
+              {exportItems((what) => `Export ${what.charAt(0).toLowerCase()}${what.slice(1)}`)}
+              <div role="separator" className="menu-separator" />
+              <button
+                type="button"
+                role="menuitem"
+                onClick={() => {
+                  setMenuOpen(false);
+                  onSettings();
+                }}
+              >
+                Settings
+              </button>
+            </div>
+          )}
+        </div>
+      </header>
+    );
+  }
+
   return (
     <header className="chat-header">
       <h1 className="chat-title">{title}</h1>
-      {!isDemo && models && models.length > 0 && modelId && onModelChange ? (
-        // A switch takes effect at once: the gauge below shows the next request planned for the new model's window.
-        <select className="model-picker" aria-label="Model for the next message" value={modelId} onChange={(e) => onModelChange(e.target.value)}>
-          {models.map((choice) => (
-            <option key={choice.id} value={choice.id}>
-              {choice.label} — {windowText(choice)}
-            </option>
-          ))}
-        </select>
-      ) : (
-        <span
-          className={`model-chip${isDemo ? ' demo' : ''}`}
-          title={isDemo ? 'Answers come from a local demo, not a real model' : 'Model for the next message'}
-        >
-          {isDemo ? 'Demo — not a real model' : modelLabel}
-        </span>
-      )}
+      {model}
       <div className="header-actions" ref={menuRef}>
         {/* One click exports what a user most often wants: this conversation (or, with none open, all of them) as
             re-importable JSON. The other formats and scopes are one step further, in the menu beside it. */}
@@ -115,32 +217,7 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
         </div>
         {menuOpen && (
           <div role="menu" aria-label="Export" className="menu">
-            {canExportActive && (
-              <>
-                <button type="button" role="menuitem" onClick={() => choose('json', 'active')}>
-                  This conversation (JSON)
-                </button>
-                {images && images.active > 0 && (
-                  <button type="button" role="menuitem" onClick={() => choose('json', 'active', true)}>
-                    This conversation with its images and PDFs (JSON, {formatBytes(images.active)})
-                  </button>
-                )}
-                <button type="button" role="menuitem" onClick={() => choose('markdown', 'active')}>
-                  This conversation (Markdown)
-                </button>
-              </>
-            )}
-            <button type="button" role="menuitem" onClick={() => choose('json', 'all')}>
-              All conversations (JSON)
-            </button>
-            {images && images.all > 0 && (
-              <button type="button" role="menuitem" onClick={() => choose('json', 'all', true)}>
-                All conversations with their images and PDFs (JSON, {formatBytes(images.all)})
-              </button>
-            )}
-            <button type="button" role="menuitem" onClick={() => choose('markdown', 'all')}>
-              All conversations (Markdown)
-            </button>
+            {exportItems((what) => what)}
           </div>
         )}
         <button type="button" onClick={onSettings}>
@@ -148,5 +225,24 @@ export function ChatHeader({ title, modelLabel, isDemo, canExportActive, onSetti
         </button>
       </div>
     </header>
+  );
+}
+
+function Icon({ path, wide = false }: { path: string; wide?: boolean }) {
+  return (
+    <svg
+      width="20"
+      height="20"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={wide ? 3 : 2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d={path} />
+    </svg>
   );
 }

@@ -140,7 +140,12 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
                     value={title}
                     autoFocus
                     onChange={(e) => setTitle(e.target.value)}
-                    onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Escape') return;
+                      // Escape ends the rename only: in the phone's drawer it would close the drawer too.
+                      e.preventDefault();
+                      setRenaming(null);
+                    }}
                     onBlur={() => setRenaming(null)}
                   />
                 </form>

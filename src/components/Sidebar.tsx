@@ -5,8 +5,13 @@ import { ConversationList, type ConversationItem } from './ConversationList';
 import { SearchIndexingStatus } from './SearchIndexingStatus';
 import { SyncStatus } from './SyncStatus';
 
+interface SidebarProps {
+  /** A conversation was opened or a new chat started from the list (the phone's drawer then closes). */
+  onChosen?: () => void;
+}
+
 /** The conversation list bound to the store: search hits when searching, else every conversation. */
-export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, searchRef) {
+export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sidebar({ onChosen }, searchRef) {
   const actions = useActions();
   const { conversations, activeId, query, hits, indexing } = useApp(
     useShallow((s) => ({ conversations: s.conversations, activeId: s.activeId, query: s.query, hits: s.searchHits, indexing: s.searchIndexing })),
@@ -38,9 +43,15 @@ export const Sidebar = forwardRef<HTMLInputElement>(function Sidebar(_props, sea
       onQueryChange={(q) => void actions.search(q)}
       searchStatus={<SearchIndexingStatus indexing={indexing} searching={hits !== null} />}
       indexing={indexing !== null}
-      onNew={actions.newChat}
+      onNew={() => {
+        actions.newChat();
+        onChosen?.();
+      }}
       // A hit in a message opens the branch that holds it.
-      onSelect={(id) => void actions.selectConversation(id, hits?.find((h) => h.conversationId === id)?.messageId)}
+      onSelect={(id) => {
+        void actions.selectConversation(id, hits?.find((h) => h.conversationId === id)?.messageId);
+        onChosen?.();
+      }}
       onRename={(id, title) => void actions.renameConversation(id, title)}
       onDelete={(id) => void actions.deleteConversation(id)}
       footer={

@@ -1,3 +1,4 @@
+import { createRef } from 'react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -71,5 +72,73 @@ describe('ChatHeader export', () => {
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(toggle).toHaveFocus();
+  });
+});
+
+describe('ChatHeader on a phone', () => {
+  function phoneHeader() {
+    const calls = { open: vi.fn(), newChat: vi.fn(), settings: vi.fn(), export: vi.fn() };
+    const ref = createRef<HTMLButtonElement>();
+    render(
+      <ChatHeader
+        title="Plans for a very long weekend in the mountains"
+        modelLabel="Demo"
+        isDemo
+        canExportActive
+        onSettings={calls.settings}
+        onExport={calls.export}
+        phone={{ onOpenConversations: calls.open, conversationsOpen: false, onNewChat: calls.newChat }}
+        conversationsButtonRef={ref}
+      />,
+    );
+    return { calls, ref };
+  }
+
+  it('leads with the Conversations button and New chat, and names the Demo in one word', async () => {
+    const { calls, ref } = phoneHeader();
+    const conversations = screen.getByRole('button', { name: 'Conversations' });
+    expect(ref.current).toBe(conversations);
+    expect(conversations).toHaveAttribute('aria-haspopup', 'dialog');
+    expect(conversations).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(conversations);
+    expect(calls.open).toHaveBeenCalledTimes(1);
+    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    expect(calls.newChat).toHaveBeenCalledTimes(1);
+    expect(screen.getByText('Demo')).toHaveAttribute('title', 'Answers come from a local demo, not a real model');
+    // Export and Settings are not in the line itself.
+    expect(screen.queryByRole('button', { name: 'Export' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Settings' })).not.toBeInTheDocument();
+  });
+
+  it('keeps Export and Settings in "More"', async () => {
+    const { calls } = phoneHeader();
+    const more = screen.getByRole('button', { name: 'More' });
+    await userEvent.click(more);
+    const menu = screen.getByRole('menu', { name: 'More' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Export this conversation (JSON)',
+      'Export this conversation (Markdown)',
+      'Export all conversations (JSON)',
+      'Export all conversations (Markdown)',
+      'Settings',
+    ]);
+    expect(within(menu).getByRole('menuitem', { name: 'Export this conversation (JSON)' })).toHaveFocus();
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Export this conversation (Markdown)' }));
+    expect(calls.export).toHaveBeenCalledWith('markdown', 'active');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+
+    await userEvent.click(more);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Settings' }));
+    expect(calls.settings).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+
+    await userEvent.click(more);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(more).toHaveFocus();
   });
 });

@@ -32,12 +32,25 @@ describe('UI journeys in Chromium', () => {
     await screenshot(page, 'ui-first-run');
 
     await page.setViewportSize({ width: 390, height: 844 });
-    // At phone width every control stays reachable and nothing overflows sideways.
-    for (const name of ['New chat', 'Settings', 'Export', 'Send']) {
+    // At phone width every control stays reachable and nothing overflows sideways: the conversations
+    // are behind one button, Export and Settings in the "More" menu.
+    for (const name of ['New chat', 'More', 'Send']) {
       expect(await page.getByRole('button', { name, exact: true }).isVisible(), name).toBe(true);
       // Unique even by the default substring match, so no other control shadows the name.
       expect(await page.getByRole('button', { name }).count(), name).toBe(1);
     }
+    // A sample question of the welcome holds the word, so this one is unique by its exact name.
+    const conversations = page.getByRole('button', { name: 'Conversations', exact: true });
+    expect(await conversations.isVisible()).toBe(true);
+    expect(await conversations.count()).toBe(1);
+    await page.getByRole('button', { name: 'More', exact: true }).click();
+    const more = page.getByRole('menu', { name: 'More' });
+    for (const name of ['Settings', 'Export all conversations (JSON)']) {
+      expect(await more.getByRole('menuitem', { name, exact: true }).isVisible(), name).toBe(true);
+      expect(await page.getByRole('menuitem', { name }).count(), name).toBe(1);
+    }
+    await page.keyboard.press('Escape');
+    await more.waitFor({ state: 'detached' });
     expect(await page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // The page itself never scrolls: the composer stays on screen and the welcome scrolls inside.

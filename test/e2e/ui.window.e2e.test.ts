@@ -124,7 +124,8 @@ describe('the context window, visible, in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(844);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'ui-window-phone');
-    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'More', exact: true }).click();
+    await page.getByRole('menu', { name: 'More' }).getByRole('menuitem', { name: 'Settings', exact: true }).click();
     await screenshot(page, 'ui-settings-phone');
     expect(errors).toEqual([]);
     await context.close();
