@@ -9,7 +9,7 @@ export { createRuntime, type AppDeps, type Runtime } from './runtime';
 export type { AppState, SyncState, AttachmentInfo, DraftImage, DraftPdf, ImportState, ListTarget, Notice, SearchIndexing } from './state';
 export { contextOf, holdsPdfs, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
-export { modelListKey } from './modelLists';
+export { looksListable, modelListKey } from './modelLists';
 export { chatView, draftTokens, openingRows, type GaugePart } from './chatView';
 export { branchOf, leafOf, treeOf } from './branches';
 export type { PlanReport } from './planReport';

@@ -10,8 +10,10 @@ import { countTokens } from '../fake-api/tokens';
 import { launchBrowser, newPage, screenshot } from './browser';
 import { openApp, sendWithEnter } from './uiHelpers';
 import {
+  appFetchCount,
   chatRequests,
   configure,
+  countAppFetches,
   expectAllAcceptedAndFitting,
   PROVIDER_SETUPS,
   sendTurn,
@@ -246,6 +248,8 @@ describe('tool use against the fake API', () => {
       ];
       fake.setReply((context) => (context.toolNames.length > 0 ? script.shift() : undefined));
       const { page, context, errors } = await newPage(browser);
+      // Settings lists a key's models by itself: the app's own GET /v1/models is told apart from a snippet's by who sent it.
+      await countAppFetches(page, '/v1/models');
       await page.goto(inject('appUrl'));
       await configure(page, fake, PROVIDER_SETUPS.anthropic, { contextWindow: WINDOW });
 
@@ -269,8 +273,11 @@ describe('tool use against the fake API', () => {
       const outcome = JSON.parse(/^Result: (.*)$/m.exec(probed!.content!)![1]!) as Record<string, string>;
       expect(Object.keys(outcome)).toHaveLength(16);
       expect(Object.entries(outcome).filter(([, v]) => v !== 'blocked')).toEqual([]);
-      // The worker never reached the fake: every request it saw came from the app's provider calls.
-      expect(fake.requests.filter((r) => r.path === '/v1/models' || r.method === 'GET')).toEqual([]);
+      // The worker never reached the fake: every request it saw came from the app's provider calls, and each
+      // listing of models it saw is one the app page itself sent (the snippet's fetch of the same URL would be one more).
+      const listings = fake.requests.filter((r) => r.path === '/v1/models' || r.method === 'GET');
+      expect(listings.every((r) => r.method === 'GET' && r.path === '/v1/models' && r.authForm === 'x-api-key')).toBe(true);
+      expect(listings).toHaveLength(await appFetchCount(page));
 
       // The call is shown collapsed in the transcript; opened, it shows its code and what came back.
       const firstCall = page.getByText("console.log('hello from the worker')").first();
