@@ -20,7 +20,7 @@ export { formatBytes } from './attachmentActions';
 export { isExportFile } from './transferActions';
 export { storageViewOf, type StorageRow, type StorageView } from './storageView';
 export { conversationOverrides } from './storedSettings';
-export { DEFAULT_BASE_URLS, effectiveSettings, type Addition, type Settings, type ToolSettings, type WindowSettings } from './settings';
+export { DEFAULT_BASE_URLS, effectiveSettings, type Addition, type Settings, type Theme, type ToolSettings, type WindowSettings } from './settings';
 export { settingsProblems, TOOL_ROUNDS_RANGE, type Knob } from './settingsRules';
 export { MIN_PASSPHRASE_LENGTH, needsPlainHttpConfirmation, syncStatusText, syncTime } from './syncActions';
 export type { SyncStatus } from '../sync/types';

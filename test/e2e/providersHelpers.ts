@@ -6,6 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { FakeApi, RecordedRequest } from '../fake-api/server';
+import { openSettingsSection } from './uiHelpers';
 
 export type ProviderUnderTest = 'anthropic' | 'openai' | 'openai-compatible';
 
@@ -67,6 +68,7 @@ export async function configure(page: Page, fake: FakeApi, setup: ProviderSetup,
   }
   await dialog.getByLabel('Context window', { exact: true }).fill(String(choices.contextWindow));
   if (choices.maxOutputTokens !== undefined) await dialog.getByLabel('Max output tokens', { exact: true }).fill(String(choices.maxOutputTokens));
+  await openSettingsSection(page, 'Context');
   await dialog.getByLabel('Summarize evicted messages', { exact: true }).setChecked(choices.summarize ?? false);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });

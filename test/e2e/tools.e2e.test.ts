@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi, type ReplyContext, type ReplySpec } from '../fake-api/server';
 import { countTokens } from '../fake-api/tokens';
 import { launchBrowser, newPage, screenshot } from './browser';
-import { openApp, sendWithEnter } from './uiHelpers';
+import { openApp, openSettingsSection, sendWithEnter } from './uiHelpers';
 import {
   appFetchCount,
   chatRequests,
@@ -59,8 +59,10 @@ async function toolResults(page: Page): Promise<Map<string, StoredBlock>> {
 async function chooseCountAndRounds(page: Page, maxMessages: number, toolRounds: number): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await openSettingsSection(page, 'Context');
   await dialog.getByLabel('Strategy', { exact: true }).selectOption('count');
   await dialog.getByLabel('Max messages', { exact: true }).fill(String(maxMessages));
+  await openSettingsSection(page, 'Tools');
   await dialog.getByLabel('Tool rounds per turn', { exact: true }).fill(String(toolRounds));
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -172,6 +174,7 @@ describe('tool use against the fake API', () => {
         // still goes out valid (Anthropic wants the tools named then, and not callable).
         await page.getByRole('button', { name: 'Settings' }).click();
         const dialog = page.getByRole('dialog', { name: 'Settings' });
+        await openSettingsSection(page, 'Tools');
         await dialog.getByRole('switch', { name: 'run_javascript — run code in a sandbox' }).uncheck();
         await dialog.getByRole('button', { name: 'Save' }).click();
         await dialog.waitFor({ state: 'hidden' });
