@@ -95,7 +95,7 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, 
     const holder = field.closest<HTMLElement>('[role="tabpanel"]')?.dataset.section;
     if (holder && holder !== section) flushSync(() => setSection(holder));
     field.focus();
-    // Centred, so the sticky row of buttons does not hide the field and its reason.
+    // Centred in its section, so the reason below it is in view too.
     field.scrollIntoView?.({ block: 'center' });
   };
 
