@@ -73,6 +73,12 @@ export function App() {
     void actions.hydrate();
   }, [actions]);
 
+  // The stylesheet picks the palette from this attribute (base.css); "system" follows the system's.
+  const { theme } = settings;
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
   // With conversations to open, the Markdown renderer is loaded while the page is idle, so the
   // first one opened shows formatted at once rather than as plain text for a moment.
   const hasHistory = conversations.length > 0;

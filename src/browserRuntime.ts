@@ -17,7 +17,7 @@ export function browserDeps(): AppDeps {
   return {
     openStorage: (events) => openWindowpaneStorage(events),
     createProvider: (settings) => createProvider(settings),
-    listModels: (target) => listModels(target),
+    listModels: (target, signal) => listModels(target, { signal }),
     now: () => Date.now(),
     // Not crypto.randomUUID: it is missing on plain http (a LAN address next to Ollama).
     newId: randomUuid,

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { ModelChoice } from '../core';
 import { modelChoicesFor, modelListKey, type ListTarget } from '../store';
 import { useActions, useApp } from './AppRuntime';
+import { useAutoListing } from './useAutoListing';
 
 /** What the Settings dialog hands the list: the endpoint as typed (maybe not saved yet) and its windows by model. */
 export interface ModelListSlot {
@@ -77,8 +78,9 @@ function ModelRow({ choice, onWindow }: { choice: ModelChoice; onWindow: ModelLi
 
 /**
  * The models the key typed in Settings can use, as its provider lists them, each with its
- * window and where that comes from. Listing starts when the user asks ("List models",
- * then "Refresh"), so nothing is sent while a key is half typed; a failure is said here.
+ * window and where that comes from. Listing starts by itself once the key and base URL
+ * look complete and rest a moment (useAutoListing), and again on "List models" or
+ * "Refresh"; typing goes on meanwhile, and a failure is said here.
  */
 export function ModelList({ target, blocked, windows, onWindow }: ModelListSlot) {
   const actions = useActions();
@@ -99,6 +101,7 @@ export function ModelList({ target, blocked, windows, onWindow }: ModelListSlot)
   const loading = list?.status === 'loading';
   const needsKey = (target.provider === 'anthropic' || target.provider === 'openai') && !target.apiKey.trim();
   const cannot = needsKey ? 'Enter an API key to list the models it can use.' : blocked;
+  useAutoListing(target, { allowed: cannot === undefined, listed: list !== undefined });
   const count = list?.models.length ?? 0;
   const status = loading
     ? 'Listing models…'

@@ -1,10 +1,13 @@
-import { useEffect, useId, useReducer, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useReducer, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import type { ProviderId } from '../core';
 import { settingsProblems, type Knob, type Settings } from '../store';
 import type { ModelListSlot } from './ModelList';
+import { AppearanceSection } from './settings/AppearanceSection';
 import { ContextWindowSection } from './settings/ContextWindowSection';
 import { ProviderSection } from './settings/ProviderSection';
 import { initialDraft, modelShown, settingsDraftReducer, settingsOf, type ModelOption, type SettingsScope } from './settings/settingsDraft';
+import { SettingsTabs, type SettingsTab } from './settings/SettingsTabs';
 import { ToolsSection } from './settings/ToolsSection';
 import { useKeyDestination } from './settings/useKeyDestination';
 
@@ -16,9 +19,9 @@ export interface SettingsDialogProps {
   modelsFor: (provider: ProviderId, baseUrl?: string) => ModelOption[];
   /** The models the typed key can use, listed from its endpoint (see ModelList); not shown when absent. */
   modelList?: (slot: ModelListSlot) => ReactNode;
-  /** What the browser stores and ways to free room (see StorageSection), after the settings; not shown when absent. */
+  /** What the browser stores and ways to free room (see StorageSection), rendered when its section is first shown; no section when absent. */
   storage?: ReactNode;
-  /** Sync with the user's CouchDB server (see SyncSection), after Storage; not shown when absent. */
+  /** Sync with the user's CouchDB server (see SyncSection); no section when absent. */
   sync?: ReactNode;
   /** Whether a conversation is open, so its own overrides can be edited. */
   conversationTitle?: string;
@@ -53,8 +56,9 @@ const KNOB_LABELS: Record<Knob, string> = {
 };
 
 /**
- * Provider, key, model, the windowing knobs and the tools, one section each, over one draft;
- * nothing applies until Save. Sections that act at once, Storage and Sync, come after them.
+ * Provider, key and model, the windowing knobs, the tools and the appearance, one section
+ * each over one draft, shown one at a time as tabs; nothing of them applies until Save.
+ * Storage and Sync, whose buttons act at once, are sections too. Save and Cancel stay in view.
  */
 export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, conversationTitle, onSave, onClose }: SettingsDialogProps) {
   const [draft, dispatch] = useReducer(settingsDraftReducer, settings, (opened) =>
@@ -63,6 +67,7 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, 
   const titleId = useId();
   const saveBlockedId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
+  const [section, setSection] = useState('model');
   const { scope } = draft;
   const { provider } = draft.settings;
   const models = modelsFor(provider, draft.settings.baseUrls[provider]);
@@ -77,17 +82,49 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, 
   const blocked = (Object.keys(KNOB_LABELS) as Knob[]).filter((knob) => problems[knob]).map((knob) => KNOB_LABELS[knob]);
 
   useEffect(() => {
-    const first = dialogRef.current?.querySelector<HTMLElement>('select, input, textarea, button');
+    // The first field (the scope, when it is asked, else the provider), not the row of tabs before the section.
+    const first = dialogRef.current?.querySelector<HTMLElement>('select, input, textarea');
     first?.focus();
   }, []);
 
   const chooseScope = (choice: SettingsScope) => dispatch({ type: 'chooseScope', scope: choice });
   const focusFirstInvalid = () => {
     const field = dialogRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    field?.focus();
-    // Centred, so the sticky row of buttons does not hide the field and its reason.
-    field?.scrollIntoView?.({ block: 'center' });
+    if (!field) return;
+    // The field may be in a section not shown: show it first, or the field could not take focus.
+    const holder = field.closest<HTMLElement>('[role="tabpanel"]')?.dataset.section;
+    if (holder && holder !== section) flushSync(() => setSection(holder));
+    field.focus();
+    // Centred in its section, so the reason below it is in view too.
+    field.scrollIntoView?.({ block: 'center' });
   };
+
+  const tabs: SettingsTab[] = [
+    {
+      id: 'model',
+      label: 'Model and key',
+      content: (
+        <ProviderSection
+          draft={draft}
+          models={models}
+          model={model}
+          problems={problems}
+          keyDestination={keyDestination}
+          modelList={modelList}
+          dispatch={dispatch}
+        />
+      ),
+    },
+    { id: 'context', label: 'Context', content: <ContextWindowSection window={draft.settings.window} problems={problems} dispatch={dispatch} /> },
+    {
+      id: 'tools',
+      label: 'Tools',
+      content: <ToolsSection tools={draft.settings.tools} roundsText={draft.roundsText} problems={problems} dispatch={dispatch} />,
+    },
+    ...(storage ? [{ id: 'storage', label: 'Storage', lazy: true, content: storage }] : []),
+    ...(sync ? [{ id: 'sync', label: 'Sync', content: sync }] : []),
+    { id: 'appearance', label: 'Appearance', content: <AppearanceSection theme={draft.settings.theme} dispatch={dispatch} /> },
+  ];
 
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -105,13 +142,20 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, 
         }}
       >
         <form
+          className="settings-form"
           onSubmit={(e) => {
             e.preventDefault();
             if (blocked.length > 0) {
               focusFirstInvalid();
               return;
             }
-            if (keyDestination.confirmSave()) onSave(toSave, scope);
+            if (keyDestination.confirmSave()) {
+              onSave(toSave, scope);
+              return;
+            }
+            // The open question is in the first section: show it there, at its first answer.
+            flushSync(() => setSection('model'));
+            dialogRef.current?.querySelector<HTMLElement>('.key-destination input')?.focus();
           }}
         >
           <h2 id={titleId}>Settings</h2>
@@ -127,19 +171,7 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, 
             </fieldset>
           )}
 
-          <ProviderSection
-            draft={draft}
-            models={models}
-            model={model}
-            problems={problems}
-            keyDestination={keyDestination}
-            modelList={modelList}
-            dispatch={dispatch}
-          />
-          <ContextWindowSection window={draft.settings.window} problems={problems} dispatch={dispatch} />
-          <ToolsSection tools={draft.settings.tools} roundsText={draft.roundsText} problems={problems} dispatch={dispatch} />
-          {storage}
-          {sync}
+          <SettingsTabs tabs={tabs} selected={section} onSelect={setSection} />
 
           <div className="dialog-actions">
             {blocked.length > 0 && (

@@ -64,9 +64,14 @@ function ConversationRow({ row, onFree }: { row: StorageRow; onFree: OnFree }) {
   return (
     <tr>
       <th scope="row">{row.title}</th>
-      <td className="num">{fmt(row.messages)}</td>
-      <td className="num">{formatBytes(row.bytes)}</td>
-      <td className="files">
+      {/* data-label: on a phone each row is a card, and the column's name shows before its value (settings.css). */}
+      <td className="num" data-label="Messages">
+        {fmt(row.messages)}
+      </td>
+      <td className="num" data-label="Size">
+        {formatBytes(row.bytes)}
+      </td>
+      <td className="files" data-label="Attachments">
         {row.attachments > 0 ? `${formatBytes(row.attachmentBytes)} (${fmt(row.attachments)} ${row.attachments === 1 ? 'file' : 'files'})` : '—'}
       </td>
       <td>
@@ -138,7 +143,8 @@ function ConversationTable({ view, onFree }: { view: StorageView; onFree: OnFree
 /**
  * The Settings dialog's Storage section: what the history takes, what the browser says
  * about usage, quota and persistence, and the conversations largest first, with buttons
- * that free room at once (each with Undo). Measured when the section is opened.
+ * that free room at once (each with Undo). Measured when it is first shown (the dialog
+ * renders it then), since that reads every stored record.
  */
 export function StorageSection() {
   const actions = useActions();
@@ -148,8 +154,8 @@ export function StorageSection() {
   const notices = useApp(useShallow((s) => s.notices.filter((n) => n.section === 'storage')));
   const view = useMemo(() => storageViewOf(state, conversations), [state, conversations]);
   const measuring = view.status === 'measuring';
-  // Keyboard users keep their place: after a delete, the new notice's Undo; after a notice goes, the section's summary.
-  const summaryRef = useRef<HTMLElement>(null);
+  // Keyboard users keep their place: after a delete, the new notice's Undo; after a notice goes, the section's heading.
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const noticesRef = useRef<HTMLDivElement>(null);
   const undoWanted = useRef(false);
   useEffect(() => {
@@ -158,48 +164,49 @@ export function StorageSection() {
     undoWanted.current = false;
     undo.focus();
   }, [notices]);
+  useEffect(() => {
+    void actions.loadStorageView();
+  }, [actions]);
   return (
     <section className="storage" aria-labelledby={headingId}>
-      <details onToggle={(e) => e.currentTarget.open && void actions.loadStorageView()}>
-        <summary ref={summaryRef}>
-          <h3 id={headingId}>Storage</h3>
-        </summary>
-        <p className="muted section-hint">What this browser keeps for Windowpane. The buttons here act at once, each with Undo; Save is not needed.</p>
-        <div ref={noticesRef}>
-          <Notices
-            notices={notices}
-            onDismiss={(id) => {
-              actions.dismissNotice(id);
-              summaryRef.current?.focus();
-            }}
-          />
-        </div>
-        <dl className="storage-facts">
-          <dt>History</dt>
-          <dd>
-            {view.totalBytes === null ? '—' : `About ${formatBytes(view.totalBytes)}`}{' '}
-            <small className="muted">(an estimate: each stored record counted as the UTF-8 size of its JSON)</small>
-          </dd>
-          <dt id={usageId}>This site’s browser storage</dt>
-          <dd>{view.browser ? <BrowserUsage browser={view.browser} labelId={usageId} /> : '—'}</dd>
-          <dt>Kept when space runs low</dt>
-          <dd>{view.browser ? <Persistence view={view} /> : '—'}</dd>
-        </dl>
-        <div className="row">
-          <button type="button" aria-disabled={measuring ? true : undefined} onClick={() => !measuring && void actions.loadStorageView()}>
-            Measure again
-          </button>
-          <span className="muted" role="status">
-            {measuring ? 'Measuring…' : ''}
-          </span>
-        </div>
-        {view.status === 'failed' && (
-          <p className="field-error" role="alert">
-            {view.problem}
-          </p>
-        )}
-        <ConversationTable view={view} onFree={() => (undoWanted.current = true)} />
-      </details>
+      <h3 id={headingId} ref={headingRef} tabIndex={-1}>
+        Storage
+      </h3>
+      <p className="muted section-hint">What this browser keeps for Windowpane. The buttons here act at once, each with Undo; Save is not needed.</p>
+      <div ref={noticesRef}>
+        <Notices
+          notices={notices}
+          onDismiss={(id) => {
+            actions.dismissNotice(id);
+            headingRef.current?.focus();
+          }}
+        />
+      </div>
+      <dl className="storage-facts">
+        <dt>History</dt>
+        <dd>
+          {view.totalBytes === null ? '—' : `About ${formatBytes(view.totalBytes)}`}{' '}
+          <small className="muted">(an estimate: each stored record counted as the UTF-8 size of its JSON)</small>
+        </dd>
+        <dt id={usageId}>This site’s browser storage</dt>
+        <dd>{view.browser ? <BrowserUsage browser={view.browser} labelId={usageId} /> : '—'}</dd>
+        <dt>Kept when space runs low</dt>
+        <dd>{view.browser ? <Persistence view={view} /> : '—'}</dd>
+      </dl>
+      <div className="row">
+        <button type="button" aria-disabled={measuring ? true : undefined} onClick={() => !measuring && void actions.loadStorageView()}>
+          Measure again
+        </button>
+        <span className="muted" role="status">
+          {measuring ? 'Measuring…' : ''}
+        </span>
+      </div>
+      {view.status === 'failed' && (
+        <p className="field-error" role="alert">
+          {view.problem}
+        </p>
+      )}
+      <ConversationTable view={view} onFree={() => (undoWanted.current = true)} />
     </section>
   );
 }

@@ -78,7 +78,7 @@ export function bindActions(rt: Runtime) {
     removeDraftImage: (id: string) => images.removeDraftImage(rt, id),
     readImage: (fileId: string) => images.readImage(rt, fileId),
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
-    refreshModels: (target: ListTarget) => refreshModels(rt, target),
+    refreshModels: (target: ListTarget, signal?: AbortSignal) => refreshModels(rt, target, signal),
     switchModel: (modelId: string) => switchModel(rt, modelId),
     offerUpdate: (reload: () => void) => offerUpdate(rt, reload),
     offerReloadAfterUpdate: (reload: () => void) => offerReloadAfterUpdate(rt, reload),

@@ -169,9 +169,16 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
       systemPrompt: next.systemPrompt,
       window: next.window,
     };
-    // Keys and base URLs are per provider, windows given by model are per model, and tools apply to every conversation:
-    // never per conversation.
-    const settings = { ...state.settings, apiKeys: next.apiKeys, baseUrls: next.baseUrls, tools: next.tools, modelWindows: next.modelWindows };
+    // Keys and base URLs are per provider, windows given by model are per model, and tools and the theme apply to every
+    // conversation: never per conversation.
+    const settings = {
+      ...state.settings,
+      apiKeys: next.apiKeys,
+      baseUrls: next.baseUrls,
+      tools: next.tools,
+      modelWindows: next.modelWindows,
+      theme: next.theme,
+    };
     setConversation(rt.store, { ...conversation, overrides: overrides as Record<string, unknown> });
     rt.store.setState({ settings, settingsOpen: false });
     try {

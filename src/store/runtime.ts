@@ -20,8 +20,8 @@ export interface AppDeps {
   /** Opens IndexedDB; `events` hears of a blocked upgrade and of the connection closing later. */
   openStorage: (events?: StorageEvents) => Promise<WindowpaneStorage>;
   createProvider: (settings: ProviderSettings) => Promise<ChatProvider>;
-  /** Lists the models a key can use (see listModels); absent where listing is not offered. */
-  listModels?: (target: ListTarget) => Promise<ModelListing>;
+  /** Lists the models a key can use (see listModels), stopping when `signal` aborts; absent where listing is not offered. */
+  listModels?: (target: ListTarget, signal?: AbortSignal) => Promise<ModelListing>;
   /** Epoch ms. */
   now: () => number;
   newId: () => string;

@@ -62,6 +62,11 @@ export const DEFAULT_TOOLS: ToolSettings = {
   maxRounds: 25,
 };
 
+/** How the app looks: as the system says, or always light or dark. Applies to every conversation. */
+export type Theme = 'system' | 'light' | 'dark';
+
+export const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+
 export interface Settings {
   provider: ProviderId;
   /** Stored only in this browser's IndexedDB; never exported, never logged. */
@@ -82,6 +87,7 @@ export interface Settings {
   maxOutputTokens: number;
   window: WindowSettings;
   tools: ToolSettings;
+  theme: Theme;
 }
 
 export const DEFAULT_WINDOW: WindowSettings = {
@@ -122,6 +128,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxOutputTokens: 0,
   window: DEFAULT_WINDOW,
   tools: DEFAULT_TOOLS,
+  theme: 'system',
 };
 
 /** Per-conversation overrides stored on the conversation; anything absent follows the global settings. */

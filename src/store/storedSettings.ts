@@ -4,7 +4,17 @@
  * Settings dialog applies (settingsRules.ts) or is dropped and named.
  */
 import type { Conversation, ProviderId } from '../core';
-import { DEFAULT_SETTINGS, DEFAULT_TOOLS, DEFAULT_WINDOW, type ConversationOverrides, type Settings, type ToolSettings, type WindowSettings } from './settings';
+import {
+  DEFAULT_SETTINGS,
+  DEFAULT_TOOLS,
+  DEFAULT_WINDOW,
+  THEMES,
+  type ConversationOverrides,
+  type Settings,
+  type Theme,
+  type ToolSettings,
+  type WindowSettings,
+} from './settings';
 import { SETTINGS_RULES, TOOL_RULES, WINDOW_RULES, windowCombinationProblems, type Rule } from './settingsRules';
 
 /** Settings key in storage. Must not change without a migration. */
@@ -130,6 +140,8 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     maxOutputTokens: pick('maxOutputTokens', accepts(SETTINGS_RULES.maxOutputTokens)),
     window,
     tools,
+    // Another version may offer a theme this one does not know: it looks as the system says.
+    theme: pick('theme', (value) => THEMES.includes(value as Theme)),
   };
   return { settings, ignored };
 }

@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS_KEY } from '../../src/store/storedSettings';
 import type { Settings } from '../../src/store/settings';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';
-import { renderApp, resetApp, runtime, seedConversation, seedSettings } from './appHarness';
+import { newVisit, renderApp, resetApp, runtime, seedConversation, seedSettings } from './appHarness';
+import { showSettingsSection } from './settingsSections';
 
 async function openApp() {
   renderApp();
@@ -96,12 +97,40 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     await openApp();
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    await showSettingsSection(dialog, 'Context');
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Summarize evicted messages' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(screen.queryByRole('dialog', { name: 'Settings' })).not.toBeInTheDocument();
     await waitFor(async () => expect((await runtime.storage!.repositories.settings.getSetting<Settings>(SETTINGS_KEY))?.window.summarize).toBe(true));
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    expect(within(screen.getByRole('dialog', { name: 'Settings' })).getByRole('checkbox', { name: 'Summarize evicted messages' })).toBeChecked();
+    const again = await showSettingsSection(screen.getByRole('dialog', { name: 'Settings' }), 'Context');
+    expect(again.getByRole('checkbox', { name: 'Summarize evicted messages' })).toBeChecked();
+  });
+
+  it('follows the system’s theme until Appearance says light or dark, on <html>, for every conversation and the next visit', async () => {
+    await seedConversation('Plans', ['hi', 'hello']);
+    await openApp();
+    const html = document.documentElement;
+    expect(html).toHaveAttribute('data-theme', 'system');
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: /^Plans/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    // Chosen for this conversation only, the theme still applies to all: it is not a conversation's setting.
+    await userEvent.click(within(dialog).getByRole('radio', { name: /^Only “Plans”/ }));
+    const appearance = await showSettingsSection(dialog, 'Appearance');
+    expect(appearance.getByRole('radio', { name: 'System' })).toBeChecked();
+    await userEvent.click(appearance.getByRole('radio', { name: 'Dark' }));
+    // Nothing applies before Save.
+    expect(html).toHaveAttribute('data-theme', 'system');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(html).toHaveAttribute('data-theme', 'dark');
+    await waitFor(async () => expect((await runtime.storage!.repositories.settings.getSetting<Settings>(SETTINGS_KEY))?.theme).toBe('dark'));
+    cleanup();
+    html.removeAttribute('data-theme');
+
+    newVisit();
+    await openApp();
+    await waitFor(() => expect(html).toHaveAttribute('data-theme', 'dark'));
   });
 
   it('"Add an API key" opens Settings', async () => {

@@ -6,6 +6,7 @@ import { SETTINGS_KEY } from '../../src/store/storedSettings';
 import { ATTACHMENT_MAX_BYTES } from '../../src/store/attachmentActions';
 import type { Settings } from '../../src/store/settings';
 import { newVisit, renderApp, resetApp, runtime, seedConversation } from './appHarness';
+import { showSettingsSection } from './settingsSections';
 
 async function openApp() {
   renderApp();
@@ -136,6 +137,7 @@ describe('Settings: Tools (App, fake IndexedDB)', { timeout: 15_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
     let dialog = within(screen.getByRole('dialog', { name: 'Settings' }));
     await userEvent.click(dialog.getByRole('radio', { name: 'Only “Open one”' }));
+    await showSettingsSection(screen.getByRole('dialog', { name: 'Settings' }), 'Tools');
     await userEvent.click(dialog.getByRole('switch', { name: /^run_javascript/ }));
     const rounds = dialog.getByRole('spinbutton', { name: 'Tool rounds per turn' });
     await userEvent.clear(rounds);
@@ -147,7 +149,7 @@ describe('Settings: Tools (App, fake IndexedDB)', { timeout: 15_000 }, () => {
 
     await reload();
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    dialog = within(screen.getByRole('dialog', { name: 'Settings' }));
+    dialog = await showSettingsSection(screen.getByRole('dialog', { name: 'Settings' }), 'Tools');
     expect(dialog.getByRole('switch', { name: /^run_javascript/ })).not.toBeChecked();
     expect(dialog.getByRole('switch', { name: /^read_attachment/ })).toBeChecked();
     expect(dialog.getByRole('spinbutton', { name: 'Tool rounds per turn' })).toHaveValue(8);

@@ -1,13 +1,14 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatHeader } from '../../src/components/ChatHeader';
 import { ModelList } from '../../src/components/ModelList';
+import { AUTO_LIST_DELAY_MS } from '../../src/components/useAutoListing';
 import { useApp } from '../../src/components/AppRuntime';
 import { SettingsDialog, type ModelOption } from '../../src/components/SettingsDialog';
 import { WindowpaneError, type ModelChoice, type ProviderId } from '../../src/core';
 import type { ModelListing } from '../../src/providers';
-import { modelChoicesFor } from '../../src/store';
+import { modelChoicesFor, type ListTarget } from '../../src/store';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import { actions, renderApp, resetApp, runtime, seedSettings } from './appHarness';
 
@@ -53,12 +54,15 @@ describe('the model list in Settings', () => {
     const list = dialog.getByRole('region', { name: 'Models this key can use' });
     expect(within(list).getByRole('status')).toHaveTextContent('Not listed yet.');
     await userEvent.click(within(list).getByRole('button', { name: 'List models' }));
-    expect(listModels).toHaveBeenCalledWith({
-      provider: 'anthropic',
-      apiKey: 'sk-ant-test-key',
-      baseUrl: 'https://api.anthropic.com',
-      keyConfirmedFor: undefined,
-    });
+    expect(listModels).toHaveBeenCalledWith(
+      {
+        provider: 'anthropic',
+        apiKey: 'sk-ant-test-key',
+        baseUrl: 'https://api.anthropic.com',
+        keyConfirmedFor: undefined,
+      },
+      undefined,
+    );
     const rows = await within(list).findAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
       'Claude Next claude-next300,000 tokens (stated by the provider)',
@@ -100,7 +104,7 @@ describe('the model list in Settings', () => {
     expect(dialog.queryByRole('list', { name: 'Listed models' })).not.toBeInTheDocument();
   });
 
-  it('asks for a key before listing, and lists nothing by itself', async () => {
+  it('asks for a key before listing, and sends none still half typed', async () => {
     const listModels = vi.fn(async () => LISTING);
     runtime.deps = { ...runtime.deps, listModels };
     const { dialog } = openSettings({ ...ANTHROPIC, apiKeys: {} });
@@ -108,7 +112,77 @@ describe('the model list in Settings', () => {
     expect(dialog.getByText('Enter an API key to list the models it can use.')).toBeInTheDocument();
     await userEvent.type(dialog.getByLabelText('API key'), 'sk-ant-new-key');
     expect(dialog.getByRole('button', { name: 'List models' })).toBeEnabled();
+    await new Promise((resolve) => setTimeout(resolve, AUTO_LIST_DELAY_MS + 200));
     expect(listModels).not.toHaveBeenCalled();
+  });
+
+  it('lists by itself once the key looks complete and rests, stopping a listing of what was typed before', async () => {
+    const signals: AbortSignal[] = [];
+    const listModels = vi.fn(
+      (_target: ListTarget, signal?: AbortSignal) =>
+        new Promise<ModelListing>((resolve, reject) => {
+          signals.push(signal!);
+          // The first listing waits until it is stopped; the second answers.
+          if (signals.length === 1) signal?.addEventListener('abort', () => reject(new WindowpaneError('aborted', 'Stopped.')));
+          else resolve(LISTING);
+        }),
+    );
+    runtime.deps = { ...runtime.deps, listModels };
+    const { dialog } = openSettings({ ...ANTHROPIC, apiKeys: {} });
+    const key = dialog.getByLabelText('API key');
+    await userEvent.type(key, 'sk-ant-api03-0123456789');
+    await waitFor(() => expect(listModels).toHaveBeenCalledOnce());
+    expect(listModels.mock.calls[0]![0]).toMatchObject({ provider: 'anthropic', apiKey: 'sk-ant-api03-0123456789', baseUrl: 'https://api.anthropic.com' });
+    const list = within(dialog.getByRole('region', { name: 'Models this key can use' }));
+    expect(list.getByRole('status')).toHaveTextContent('Listing models…');
+    // Typing goes on while it lists: the field takes every key, and the listing of the shorter key stops.
+    await userEvent.type(key, 'ab');
+    expect(key).toHaveValue('sk-ant-api03-0123456789ab');
+    expect(signals[0]!.aborted).toBe(true);
+    expect(list.getByRole('status')).toHaveTextContent('Not listed yet.');
+    await waitFor(() => expect(listModels).toHaveBeenCalledTimes(2));
+    expect(listModels.mock.calls[1]![0]).toMatchObject({ apiKey: 'sk-ant-api03-0123456789ab' });
+    expect(await list.findAllByRole('listitem')).toHaveLength(3);
+    expect(list.getByRole('status')).toHaveTextContent('3 models listed just now.');
+  });
+
+  it('says beside the list why a listing it started by itself failed, and Refresh tries again', async () => {
+    let fail = true;
+    const listModels = vi.fn(async () => {
+      if (fail) throw new WindowpaneError('auth', 'The key was refused (401) by Anthropic. Check that it is complete and still active.');
+      return LISTING;
+    });
+    runtime.deps = { ...runtime.deps, listModels };
+    const { dialog } = openSettings({ ...ANTHROPIC, apiKeys: {} });
+    await userEvent.type(dialog.getByLabelText('API key'), 'sk-ant-api03-0123456789');
+    const list = within(dialog.getByRole('region', { name: 'Models this key can use' }));
+    expect(await list.findByRole('alert', {}, { timeout: 3000 })).toHaveTextContent('The key was refused (401) by Anthropic.');
+    fail = false;
+    await userEvent.click(list.getByRole('button', { name: 'List models' }));
+    expect(await list.findAllByRole('listitem')).toHaveLength(3);
+    expect(list.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('lists what Settings opens with only if it never was, and waits for the key’s new host to be allowed', async () => {
+    const listModels = vi.fn(async (_target: ListTarget) => LISTING);
+    runtime.deps = { ...runtime.deps, listModels };
+    const saved: Settings = { ...ANTHROPIC, apiKeys: { anthropic: 'sk-ant-api03-0123456789' } };
+    const first = openSettings(saved);
+    await waitFor(() => expect(listModels).toHaveBeenCalledOnce());
+    expect(await first.dialog.findAllByRole('listitem')).toHaveLength(3);
+    cleanup();
+
+    // Listed before: opening Settings again sends nothing.
+    const again = openSettings(saved);
+    await new Promise((resolve) => setTimeout(resolve, AUTO_LIST_DELAY_MS + 200));
+    expect(listModels).toHaveBeenCalledOnce();
+    // The saved key pointed at another host waits for the answer to "Send it there too?".
+    await userEvent.type(again.dialog.getByRole('textbox', { name: 'Base URL' }), 'https://proxy.example.com');
+    await new Promise((resolve) => setTimeout(resolve, AUTO_LIST_DELAY_MS + 200));
+    expect(listModels).toHaveBeenCalledOnce();
+    await userEvent.click(again.dialog.getByRole('radio', { name: 'Keep the key for https://proxy.example.com' }));
+    await waitFor(() => expect(listModels).toHaveBeenCalledTimes(2));
+    expect(listModels.mock.calls[1]![0]).toMatchObject({ baseUrl: 'https://proxy.example.com' });
   });
 });
 

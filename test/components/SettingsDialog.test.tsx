@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { SettingsDialog, type ModelOption } from '../../src/components/SettingsDialog';
 import { MODEL_REGISTRY, type ProviderId } from '../../src/core';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
+import { showSettingsSection, type SettingsSection } from './settingsSections';
 
 function modelsFor(provider: ProviderId): ModelOption[] {
   const registryProvider = provider === 'openai-compatible' ? 'none' : provider;
@@ -27,13 +28,19 @@ function open(props: { settings?: Settings; conversationTitle?: string } = {}) {
 }
 
 describe('SettingsDialog', () => {
-  it('is a modal dialog named "Settings" that starts on the Demo with the default settings', () => {
+  it('is a modal dialog named "Settings" that starts on the Demo with the default settings', async () => {
     const { dialog } = open();
     expect(dialog).toHaveAttribute('aria-modal', 'true');
     const d = within(dialog);
     expect(d.getByRole('combobox', { name: 'Provider' })).toHaveDisplayValue('Demo (no key, runs in this page)');
     expect(d.getByRole('combobox', { name: 'Model' })).toHaveDisplayValue(/^Demo \(no key\) — 4,000 tokens$/);
     expect(d.getByRole('spinbutton', { name: 'Context window' })).toHaveValue(0);
+    expect(d.getByRole('textbox', { name: 'System prompt' })).toHaveValue('');
+    expect(d.getByRole('spinbutton', { name: 'Max output tokens' })).toHaveValue(0);
+    // The Demo needs no key, so it asks for none.
+    expect(d.queryByLabelText('API key')).not.toBeInTheDocument();
+    expect(d.queryByRole('textbox', { name: 'Base URL' })).not.toBeInTheDocument();
+    await showSettingsSection(dialog, 'Context');
     expect(d.getByRole('combobox', { name: 'Strategy' })).toHaveValue('auto');
     expect(d.getByRole('checkbox', { name: 'Summarize evicted messages' })).not.toBeChecked();
     expect(d.getByRole('spinbutton', { name: 'Max messages' })).toHaveValue(100);
@@ -44,11 +51,8 @@ describe('SettingsDialog', () => {
     expect(d.getByRole('spinbutton', { name: 'Trim down to (% of window)' })).toHaveValue(70);
     expect(d.getByRole('textbox', { name: 'Summary model' })).toHaveValue('');
     expect(d.getByRole('spinbutton', { name: 'Summary max tokens' })).toHaveValue(1024);
-    expect(d.getByRole('textbox', { name: 'System prompt' })).toHaveValue('');
-    expect(d.getByRole('spinbutton', { name: 'Max output tokens' })).toHaveValue(0);
-    // The Demo needs no key, so it asks for none.
-    expect(d.queryByLabelText('API key')).not.toBeInTheDocument();
-    expect(d.queryByRole('textbox', { name: 'Base URL' })).not.toBeInTheDocument();
+    await showSettingsSection(dialog, 'Appearance');
+    expect(d.getByRole('radio', { name: 'System' })).toBeChecked();
   });
 
   it('focuses its first field when it opens', () => {
@@ -75,6 +79,7 @@ describe('SettingsDialog', () => {
   it('shows what Windowpane adds to the chosen strategy, off for a classic one, and resets it to its own rule', async () => {
     const { dialog, saved } = open();
     const d = within(dialog);
+    await showSettingsSection(dialog, 'Context');
     const added = () => d.getByRole('group', { name: 'Added by Windowpane' });
     // auto uses every addition it reads.
     expect(within(added()).getByRole('switch', { name: 'Clear old tool results first' })).toBeChecked();
@@ -102,6 +107,7 @@ describe('SettingsDialog', () => {
   it('asks how many files summarize keeps after its summary, only for summarize, and checks it', async () => {
     const { dialog, saved } = open();
     const d = within(dialog);
+    await showSettingsSection(dialog, 'Context');
     expect(d.queryByRole('spinbutton', { name: 'Files kept after the summary' })).not.toBeInTheDocument();
     await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'summarize');
     const field = d.getByRole('spinbutton', { name: 'Files kept after the summary' });
@@ -123,6 +129,7 @@ describe('SettingsDialog', () => {
     await userEvent.type(d.getByLabelText('API key'), 'sk-ant-test');
     await userEvent.type(d.getByRole('textbox', { name: 'Base URL' }), 'http://127.0.0.1:8787');
     await userEvent.selectOptions(d.getByRole('combobox', { name: 'Model' }), 'claude-haiku-4-5');
+    await showSettingsSection(dialog, 'Context');
     await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'truncate');
     await userEvent.click(d.getByRole('checkbox', { name: 'Summarize evicted messages' }));
     for (const [name, value] of [
@@ -212,6 +219,7 @@ describe('SettingsDialog', () => {
     const scope = d.getByRole('group', { name: 'Apply to' });
     expect(within(scope).getByRole('radio', { name: 'All conversations (defaults)' })).toBeChecked();
     await userEvent.click(within(scope).getByRole('radio', { name: 'Only “Trip to Lisbon”' }));
+    await showSettingsSection(dialog, 'Context');
     await userEvent.click(d.getByRole('checkbox', { name: 'Summarize evicted messages' }));
     await userEvent.click(d.getByRole('button', { name: 'Save' }));
     expect(onSave).toHaveBeenCalledOnce();
@@ -233,7 +241,7 @@ describe('SettingsDialog', () => {
     expect(onSave).not.toHaveBeenCalled();
   });
 
-  it('shows settings saved before, not the defaults', () => {
+  it('shows settings saved before, not the defaults', async () => {
     const settings: Settings = {
       ...DEFAULT_SETTINGS,
       provider: 'anthropic',
@@ -244,15 +252,16 @@ describe('SettingsDialog', () => {
     const d = within(dialog);
     expect(d.getByRole('combobox', { name: 'Provider' })).toHaveValue('anthropic');
     expect(d.getByLabelText('API key')).toHaveValue('sk-ant-x');
+    await showSettingsSection(dialog, 'Context');
     expect(d.getByRole('checkbox', { name: 'Summarize evicted messages' })).toBeChecked();
     expect(d.getByRole('spinbutton', { name: 'Max messages' })).toHaveValue(30);
   });
 });
 
 describe('SettingsDialog: Tools', () => {
-  it('has a Tools section with a switch per tool, each explained in one line, and the round limit', () => {
+  it('has a Tools section with a switch per tool, each explained in one line, and the round limit', async () => {
     const { dialog } = open();
-    const d = within(dialog);
+    const d = await showSettingsSection(dialog, 'Tools');
     expect(d.getByRole('heading', { name: 'Tools' })).toBeInTheDocument();
     const read = d.getByRole('switch', { name: 'read_attachment — read attached files' });
     const run = d.getByRole('switch', { name: 'run_javascript — run code in a sandbox' });
@@ -270,6 +279,7 @@ describe('SettingsDialog: Tools', () => {
   it('saves the switches and the round limit with the other settings', async () => {
     const { dialog, saved } = open();
     const d = within(dialog);
+    await showSettingsSection(dialog, 'Tools');
     await userEvent.click(d.getByRole('switch', { name: /^run_javascript/ }));
     const rounds = d.getByRole('spinbutton', { name: 'Tool rounds per turn' });
     await userEvent.clear(rounds);
@@ -278,9 +288,9 @@ describe('SettingsDialog: Tools', () => {
     expect(saved()?.[0].tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 40 });
   });
 
-  it('shows switches saved before', () => {
+  it('shows switches saved before', async () => {
     const { dialog } = open({ settings: { ...DEFAULT_SETTINGS, tools: { readAttachment: false, runJavascript: true, maxRounds: 7 } } });
-    const d = within(dialog);
+    const d = await showSettingsSection(dialog, 'Tools');
     expect(d.getByRole('switch', { name: /^read_attachment/ })).not.toBeChecked();
     expect(d.getByRole('switch', { name: /^run_javascript/ })).toBeChecked();
     expect(d.getByRole('spinbutton', { name: 'Tool rounds per turn' })).toHaveValue(7);
@@ -289,6 +299,7 @@ describe('SettingsDialog: Tools', () => {
   it.each([['0'], ['201'], ['2.5'], ['']])('refuses a round limit of "%s" with a clear message, and saves once it is fixed', async (typed) => {
     const { dialog, onSave, saved } = open();
     const d = within(dialog);
+    await showSettingsSection(dialog, 'Tools');
     const rounds = d.getByRole('spinbutton', { name: 'Tool rounds per turn' });
     await userEvent.clear(rounds);
     if (typed) await userEvent.type(rounds, typed);
@@ -340,11 +351,15 @@ describe('SettingsDialog: every knob is checked as it is typed', () => {
     ['Tool rounds per turn', ['0', '201', ''], whole('1', '200'), '12', (s) => s.tools.maxRounds, 12],
   ];
 
+  const sectionOf = (label: string): SettingsSection =>
+    label === 'Context window' || label === 'Max output tokens' ? 'Model and key' : label === 'Tool rounds per turn' ? 'Tools' : 'Context';
+
   it.each(cases)(
     '"%s" refuses each bad value with the reason beside it and Save unavailable, and saves once fixed',
     async (label, bad, reason, fixed, saved, expected) => {
       const { dialog, onSave } = open();
       const d = within(dialog);
+      await showSettingsSection(dialog, sectionOf(label));
       const field = d.getByRole('spinbutton', { name: label });
       const save = d.getByRole('button', { name: 'Save' });
       const short = label.replace(/ \(.*\)$/, '');
@@ -378,6 +393,7 @@ describe('SettingsDialog: every knob is checked as it is typed', () => {
   it('refuses a rolling window above 1,000 messages when the rolling strategy is chosen, saying why', async () => {
     const { dialog, onSave, saved } = open();
     const d = within(dialog);
+    await showSettingsSection(dialog, 'Context');
     await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'rolling');
     const size = d.getByRole('spinbutton', { name: 'Rolling window size' });
     await userEvent.clear(size);
@@ -396,6 +412,7 @@ describe('SettingsDialog: every knob is checked as it is typed', () => {
   it.each([['70'], ['50']])('refuses "trim down to" of %s %% with "trim above" at 50 %%, on the field to fix, until one of them changes', async (target) => {
     const { dialog, onSave, saved } = open();
     const d = within(dialog);
+    await showSettingsSection(dialog, 'Context');
     const trigger = d.getByRole('spinbutton', { name: 'Trim above (% of window)' });
     const down = d.getByRole('spinbutton', { name: 'Trim down to (% of window)' });
     await userEvent.clear(trigger);
@@ -423,6 +440,7 @@ describe('SettingsDialog: every knob is checked as it is typed', () => {
   it('refuses a summary model id longer than 200 characters', async () => {
     const { dialog, onSave } = open();
     const d = within(dialog);
+    await showSettingsSection(dialog, 'Context');
     const field = d.getByRole('textbox', { name: 'Summary model' });
     await userEvent.click(field);
     await userEvent.paste('m'.repeat(201));
@@ -434,23 +452,133 @@ describe('SettingsDialog: every knob is checked as it is typed', () => {
     expect(field).toBeValid();
   });
 
-  it('names every field to fix when there are several, in the order they appear', async () => {
+  it('names every field to fix when there are several, in the order they appear, and shows the section of the first', async () => {
     const { dialog } = open();
     const d = within(dialog);
-    for (const name of ['Context window', 'Rolling window size', 'Tool rounds per turn']) {
+    for (const [section, name] of [
+      ['Model and key', 'Context window'],
+      ['Context', 'Rolling window size'],
+      ['Tools', 'Tool rounds per turn'],
+    ] as const) {
+      await showSettingsSection(dialog, section);
       await userEvent.clear(d.getByRole('spinbutton', { name }));
     }
     expect(d.getByRole('button', { name: 'Save' })).toHaveAccessibleDescription(
       'Save is unavailable until these fields are fixed: Context window, Rolling window size, Tool rounds per turn.',
     );
+    // Pressed in Tools, Save goes to the first field to fix, in the first section.
     await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(d.getByRole('tab', { name: 'Model and key' })).toHaveAttribute('aria-selected', 'true');
     expect(d.getByRole('spinbutton', { name: 'Context window' })).toHaveFocus();
   });
 
-  it('shows a saved value the rules refuse as invalid rather than hiding it', () => {
+  it('finds a field to fix in a section not shown when Enter is pressed in another', async () => {
+    const { dialog, onSave } = open();
+    const d = within(dialog);
+    await showSettingsSection(dialog, 'Context');
+    const size = d.getByRole('spinbutton', { name: 'Rolling window size' });
+    await userEvent.clear(size);
+    await showSettingsSection(dialog, 'Model and key');
+    expect(size).not.toBeVisible();
+    await userEvent.type(d.getByRole('spinbutton', { name: 'Max output tokens' }), '{Enter}');
+    expect(onSave).not.toHaveBeenCalled();
+    expect(d.getByRole('tab', { name: 'Context' })).toHaveAttribute('aria-selected', 'true');
+    expect(size).toBeVisible();
+    expect(size).toHaveFocus();
+  });
+
+  it('shows a saved value the rules refuse as invalid rather than hiding it', async () => {
     const { dialog } = open({ settings: { ...DEFAULT_SETTINGS, window: { ...DEFAULT_SETTINGS.window, rollingMax: 5000 } } });
+    await showSettingsSection(dialog, 'Context');
     const size = within(dialog).getByRole('spinbutton', { name: 'Rolling window size' });
     expect(size).toHaveValue(5000);
     expect(size).toBeInvalid();
+  });
+});
+
+describe('SettingsDialog: sections', () => {
+  it('shows one section at a time as tabs, each panel named by its tab, moved between with the arrow keys, Home and End', async () => {
+    const { dialog } = open();
+    const d = within(dialog);
+    const tabs = within(d.getByRole('tablist', { name: 'Settings sections' })).getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['Model and key', 'Context', 'Tools', 'Appearance']);
+    expect(tabs.map((t) => t.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false', 'false']);
+    // One stop in the Tab order: the tab shown.
+    expect(tabs.map((t) => t.tabIndex)).toEqual([0, -1, -1, -1]);
+    const panel = d.getByRole('tabpanel');
+    expect(panel).toHaveAccessibleName('Model and key');
+    expect(tabs[0]).toHaveAttribute('aria-controls', panel.id);
+
+    tabs[0]!.focus();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(tabs[1]).toHaveFocus();
+    expect(d.getByRole('tabpanel')).toHaveAccessibleName('Context');
+    expect(d.getByRole('combobox', { name: 'Strategy' })).toBeVisible();
+    expect(d.queryByRole('combobox', { name: 'Provider' })).not.toBeInTheDocument();
+    await userEvent.keyboard('{End}');
+    expect(tabs[3]).toHaveFocus();
+    expect(d.getByRole('tabpanel')).toHaveAccessibleName('Appearance');
+    await userEvent.keyboard('{ArrowRight}');
+    expect(tabs[0]).toHaveFocus();
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(tabs[3]).toHaveFocus();
+    await userEvent.keyboard('{Home}');
+    expect(tabs[0]).toHaveFocus();
+    expect(d.getByRole('tabpanel')).toHaveAccessibleName('Model and key');
+    // Tab leaves the tab list for the section's first field.
+    await userEvent.tab();
+    expect(d.getByRole('combobox', { name: 'Provider' })).toHaveFocus();
+  });
+
+  it('keeps what was typed in a section while another is shown', async () => {
+    const { dialog, saved } = open();
+    const d = within(dialog);
+    await userEvent.type(d.getByRole('textbox', { name: 'System prompt' }), 'Be brief.');
+    await showSettingsSection(dialog, 'Tools');
+    await showSettingsSection(dialog, 'Model and key');
+    expect(d.getByRole('textbox', { name: 'System prompt' })).toHaveValue('Be brief.');
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].systemPrompt).toBe('Be brief.');
+  });
+
+  it('adds Storage and Sync when they are given, and renders Storage only once it is shown', async () => {
+    const storageRendered = vi.fn();
+    function Storage() {
+      storageRendered();
+      return <section aria-label="Storage">measured</section>;
+    }
+    render(
+      <SettingsDialog
+        settings={DEFAULT_SETTINGS}
+        modelsFor={modelsFor}
+        storage={<Storage />}
+        sync={<section aria-label="Sync">sync form</section>}
+        onSave={() => {}}
+        onClose={() => {}}
+      />,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    expect(
+      within(dialog)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['Model and key', 'Context', 'Tools', 'Storage', 'Sync', 'Appearance']);
+    expect(storageRendered).not.toHaveBeenCalled();
+    const storage = await showSettingsSection(dialog, 'Storage');
+    expect(storage.getByRole('region', { name: 'Storage' })).toHaveTextContent('measured');
+    const sync = await showSettingsSection(dialog, 'Sync');
+    expect(sync.getByRole('region', { name: 'Sync' })).toHaveTextContent('sync form');
+  });
+
+  it('saves the theme chosen in Appearance', async () => {
+    const { dialog, saved } = open({ settings: { ...DEFAULT_SETTINGS, theme: 'light' } });
+    const appearance = await showSettingsSection(dialog, 'Appearance');
+    const themes = within(appearance.getByRole('group', { name: 'Theme' }));
+    expect(themes.getByRole('radio', { name: 'System' })).toHaveAccessibleDescription('Light or dark as this device is set, changing when it does.');
+    expect(themes.getByRole('radio', { name: 'Light' })).toBeChecked();
+    expect(themes.getByRole('radio', { name: 'Dark' })).not.toBeChecked();
+    await userEvent.click(appearance.getByRole('radio', { name: 'Dark' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].theme).toBe('dark');
   });
 });

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openWindowpaneStorage, type BrowserStorage } from '../../src/persistence';
 import { renderApp, resetApp, runtime, seedConversation } from './appHarness';
+import { showSettingsSection } from './settingsSections';
 
 const GB = 1024 ** 3;
 
@@ -31,8 +32,10 @@ async function openStorageSection(browserStorage: BrowserStorage = grantingBrows
   renderApp();
   await userEvent.click(await screen.findByRole('button', { name: 'Settings' }));
   const dialog = screen.getByRole('dialog', { name: 'Settings' });
+  // Nothing is measured until the section is shown.
+  expect(within(dialog).queryByRole('region', { name: 'Storage', hidden: true })).not.toBeInTheDocument();
+  await showSettingsSection(dialog, 'Storage');
   const section = within(dialog).getByRole('region', { name: 'Storage' });
-  await userEvent.click(within(section).getByRole('heading', { level: 3, name: 'Storage' }));
   await within(section).findByText(/^About /);
   return within(section);
 }
@@ -124,7 +127,7 @@ describe('the Storage section of Settings', () => {
     expect(screen.getByRole('navigation', { name: 'Conversations' })).not.toHaveTextContent('Delete me');
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(rowTitles(section)).toEqual(['Delete me', 'Keep me']));
-    expect(section.getByRole('heading', { name: 'Storage' }).closest('summary')).toHaveFocus();
+    expect(section.getByRole('heading', { name: 'Storage' })).toHaveFocus();
   });
 
   it('shows each of its notices once: in the section while Settings is open, on the page once it is closed', async () => {

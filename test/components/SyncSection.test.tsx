@@ -5,6 +5,7 @@ import { syncProblemText } from '../../src/store/syncActions';
 import type { ConnectResult, SyncService, SyncStatus } from '../../src/sync/types';
 import type { ConnectInput } from '../../src/sync/types';
 import { newVisit, renderApp, resetApp, runtime } from './appHarness';
+import { showSettingsSection } from './settingsSections';
 
 const URL_ = 'https://couch.example.com/windowpane';
 const PASSPHRASE = 'correct horse battery';
@@ -38,11 +39,12 @@ function fakeSync(answer?: (input: ConnectInput) => Promise<ConnectResult>) {
   return { service, report };
 }
 
-/** Opens the app, then Settings; returns its Sync section. */
+/** Opens the app, then Settings and its Sync section; returns the section. */
 async function openSyncSection() {
   renderApp();
   await userEvent.click(await screen.findByRole('button', { name: 'Settings' }));
   const dialog = screen.getByRole('dialog', { name: 'Settings' });
+  await showSettingsSection(dialog, 'Sync');
   return within(within(dialog).getByRole('region', { name: 'Sync' }));
 }
 
@@ -293,6 +295,7 @@ describe('Settings → Sync', () => {
     expect(sidebarStatus()).toHaveTextContent(/^Synced at /);
 
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    await showSettingsSection(screen.getByRole('dialog', { name: 'Settings' }), 'Sync');
     const again = within(screen.getByRole('region', { name: 'Sync' }));
     expect(again.getByText(URL_)).toBeInTheDocument();
     expect(again.queryByLabelText('Passphrase')).not.toBeInTheDocument();

@@ -21,6 +21,7 @@ import {
   useFakeAnthropic,
   waitForAnswer,
 } from './persistenceHelpers';
+import { openSettingsSection } from './uiHelpers';
 
 describe('persistence in Chromium', () => {
   let browser: Browser;
@@ -98,6 +99,7 @@ describe('persistence in Chromium', () => {
     const dialog = await openSettings(page);
     expect(await dialog.getByLabel('Provider').inputValue()).toBe('anthropic');
     expect(await dialog.getByLabel('Base URL').inputValue()).toBe(fake.url);
+    await openSettingsSection(page, 'Context');
     expect(await dialog.getByLabel('Strategy').inputValue()).toBe('count');
     expect(await dialog.getByLabel('Summarize evicted messages').isChecked()).toBe(true);
     expect(await dialog.getByLabel('Max messages').inputValue()).toBe('4');

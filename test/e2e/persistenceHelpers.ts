@@ -3,6 +3,7 @@
  * sees: accessible names, the visible transcript and the conversation list.
  */
 import type { Page } from 'playwright-core';
+import { openSettingsSection } from './uiHelpers';
 
 /** Opens the app and waits until storage is read (the conversation list is shown). */
 export async function openApp(page: Page, appUrl: string): Promise<void> {
@@ -153,6 +154,7 @@ export async function useFakeAnthropic(
   await dialog.getByLabel('Provider').selectOption('anthropic');
   await dialog.getByLabel('API key').fill(apiKey);
   await dialog.getByLabel('Base URL').fill(fakeUrl);
+  if (Object.keys(window).length > 0) await openSettingsSection(page, 'Context');
   if (window.strategy) await dialog.getByLabel('Strategy').selectOption(window.strategy);
   if (window.summarize !== undefined) await dialog.getByLabel('Summarize evicted messages').setChecked(window.summarize);
   if (window.maxMessages !== undefined) await dialog.getByLabel('Max messages').fill(String(window.maxMessages));

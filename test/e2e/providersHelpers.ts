@@ -6,6 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { FakeApi, RecordedRequest } from '../fake-api/server';
+import { openSettingsSection } from './uiHelpers';
 
 export type ProviderUnderTest = 'anthropic' | 'openai' | 'openai-compatible';
 
@@ -67,9 +68,35 @@ export async function configure(page: Page, fake: FakeApi, setup: ProviderSetup,
   }
   await dialog.getByLabel('Context window', { exact: true }).fill(String(choices.contextWindow));
   if (choices.maxOutputTokens !== undefined) await dialog.getByLabel('Max output tokens', { exact: true }).fill(String(choices.maxOutputTokens));
+  await openSettingsSection(page, 'Context');
   await dialog.getByLabel('Summarize evicted messages', { exact: true }).setChecked(choices.summarize ?? false);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Counts, from before the app loads, the requests the app page itself sends through its
+ * `fetch` to a URL whose path ends in `pathEnd` (the app resolves fetch at call time, see
+ * providers/modelList.ts). Frames and Workers keep their own fetch: a snippet's request,
+ * made in the sandbox's Worker, is never counted. Read the count with `appFetchCount`.
+ */
+export async function countAppFetches(page: Page, pathEnd: string): Promise<void> {
+  await page.addInitScript((end) => {
+    if (window !== window.top) return;
+    const counted = { n: 0 };
+    (window as unknown as { __appFetches: typeof counted }).__appFetches = counted;
+    const original = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+      if (url.pathname.endsWith(end)) counted.n += 1;
+      return original(input, init);
+    };
+  }, pathEnd);
+}
+
+/** How many requests the app page has sent to the path given to `countAppFetches`. */
+export async function appFetchCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __appFetches: { n: number } }).__appFetches.n);
 }
 
 /** Chat requests (never preflights, models or count_tokens calls) the fake received. */

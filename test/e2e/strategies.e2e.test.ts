@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newPage, screenshot } from './browser';
-import { openApp, scrollUpTo } from './uiHelpers';
+import { openApp, openSettingsSection, scrollUpTo } from './uiHelpers';
 
 const EXCHANGES = 30;
 const SHORT = 'How does the window decide what to keep? ';
@@ -141,6 +141,7 @@ describe('every strategy on the Demo, 30 exchanges, in Chromium', () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     expect(await dialog.getByLabel('Provider').inputValue()).toBe('demo');
+    await openSettingsSection(page, 'Context');
     await dialog.getByLabel('Strategy').selectOption(strategy);
     for (const [label, value] of Object.entries(fields)) await dialog.getByLabel(label, { exact: true }).fill(value);
     await dialog.getByRole('button', { name: 'Save' }).click();

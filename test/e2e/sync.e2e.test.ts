@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { startCouchServer, type CouchServer } from '../sync/couchServer';
 import { launchBrowser, screenshot } from './browser';
 import { openApp, openConversation, openSettings, sendAndWait, transcriptRows, typeAndSend, waitForAnswer, waitForServiceWorker } from './persistenceHelpers';
+import { openSettingsSection } from './uiHelpers';
 import {
   conversationEntry,
   messageArticle,
@@ -204,6 +205,7 @@ describe('two devices', () => {
     // Sync stays off: no status in the sidebar, the form still offered, nothing received.
     expect(await syncStatus(b.page).count()).toBe(0);
     const dialog = await openSettings(b.page);
+    await openSettingsSection(b.page, 'Sync');
     await dialog.getByRole('region', { name: 'Sync' }).getByRole('button', { name: 'Turn on sync' }).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await b.page.waitForTimeout(1500); // proves that nothing arrives

@@ -7,6 +7,7 @@ import type { CouchServer } from '../sync/couchServer';
 import { rmSync } from 'node:fs';
 import { launchProfile, newPage, OUTPUT_DIR } from './browser';
 import { openApp, openSettings } from './persistenceHelpers';
+import { openSettingsSection } from './uiHelpers';
 
 export const PASSPHRASE = 'correct horse battery staple';
 export const USER = { username: 'ada', password: 'lovelace-pw' };
@@ -65,6 +66,7 @@ export async function turnOnSync(
   options: { syncApiKeys?: boolean } = {},
 ): Promise<string | undefined> {
   const dialog = await openSettings(page);
+  await openSettingsSection(page, 'Sync');
   const section = dialog.getByRole('region', { name: 'Sync' });
   await section.getByLabel('Server URL').fill(server.url);
   await section.getByLabel('Username').fill(server.username);

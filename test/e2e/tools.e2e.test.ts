@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi, type ReplyContext, type ReplySpec } from '../fake-api/server';
 import { countTokens } from '../fake-api/tokens';
 import { launchBrowser, newPage, screenshot } from './browser';
-import { openApp, sendWithEnter } from './uiHelpers';
+import { openApp, openSettingsSection, sendWithEnter } from './uiHelpers';
 import {
+  appFetchCount,
   chatRequests,
   configure,
+  countAppFetches,
   expectAllAcceptedAndFitting,
   PROVIDER_SETUPS,
   sendTurn,
@@ -57,8 +59,10 @@ async function toolResults(page: Page): Promise<Map<string, StoredBlock>> {
 async function chooseCountAndRounds(page: Page, maxMessages: number, toolRounds: number): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await openSettingsSection(page, 'Context');
   await dialog.getByLabel('Strategy', { exact: true }).selectOption('count');
   await dialog.getByLabel('Max messages', { exact: true }).fill(String(maxMessages));
+  await openSettingsSection(page, 'Tools');
   await dialog.getByLabel('Tool rounds per turn', { exact: true }).fill(String(toolRounds));
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -170,6 +174,7 @@ describe('tool use against the fake API', () => {
         // still goes out valid (Anthropic wants the tools named then, and not callable).
         await page.getByRole('button', { name: 'Settings' }).click();
         const dialog = page.getByRole('dialog', { name: 'Settings' });
+        await openSettingsSection(page, 'Tools');
         await dialog.getByRole('switch', { name: 'run_javascript — run code in a sandbox' }).uncheck();
         await dialog.getByRole('button', { name: 'Save' }).click();
         await dialog.waitFor({ state: 'hidden' });
@@ -246,6 +251,8 @@ describe('tool use against the fake API', () => {
       ];
       fake.setReply((context) => (context.toolNames.length > 0 ? script.shift() : undefined));
       const { page, context, errors } = await newPage(browser);
+      // Settings lists a key's models by itself: the app's own GET /v1/models is told apart from a snippet's by who sent it.
+      await countAppFetches(page, '/v1/models');
       await page.goto(inject('appUrl'));
       await configure(page, fake, PROVIDER_SETUPS.anthropic, { contextWindow: WINDOW });
 
@@ -269,8 +276,15 @@ describe('tool use against the fake API', () => {
       const outcome = JSON.parse(/^Result: (.*)$/m.exec(probed!.content!)![1]!) as Record<string, string>;
       expect(Object.keys(outcome)).toHaveLength(16);
       expect(Object.entries(outcome).filter(([, v]) => v !== 'blocked')).toEqual([]);
-      // The worker never reached the fake: every request it saw came from the app's provider calls.
-      expect(fake.requests.filter((r) => r.path === '/v1/models' || r.method === 'GET')).toEqual([]);
+      // The worker never reached the fake: every request it saw came from the app's provider calls, and each
+      // listing of models it saw carries the key and is one the app page itself sent (the snippet's fetch of the same URL
+      // would be one more).
+      // (The browser's CORS preflights of the app's own requests aside.)
+      const listings = fake.requests.filter((r) => r.method !== 'OPTIONS' && (r.path === '/v1/models' || r.method === 'GET'));
+      expect(
+        listings.filter((r) => !(r.method === 'GET' && r.path === '/v1/models' && r.authForm !== null)).map((r) => `${r.method} ${r.path} ${r.authForm}`),
+      ).toEqual([]);
+      expect(listings).toHaveLength(await appFetchCount(page));
 
       // The call is shown collapsed in the transcript; opened, it shows its code and what came back.
       const firstCall = page.getByText("console.log('hello from the worker')").first();

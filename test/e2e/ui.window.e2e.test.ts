@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { WindowpaneExport } from '../../src/core';
 import { launchBrowser, newPage, savedDownload, screenshot } from './browser';
-import { contextUsage, openApp, scrollToNewest, scrollUpTo, sendWithEnter, seriousAxeViolations } from './uiHelpers';
+import { contextUsage, openApp, openSettingsSection, scrollToNewest, scrollUpTo, sendWithEnter, seriousAxeViolations } from './uiHelpers';
 
 const QUESTION = 'How does a context window limit what the model can see, and what happens to the oldest turns once it fills up? ';
 const TRUNCATED = /^\[(\d+) earlier messages truncated to fit context window\]/;
@@ -53,7 +53,10 @@ describe('the context window, visible, in Chromium', () => {
     while (sent < 10 && ![...notes].some((n) => TRUNCATED.test(n))) await exchange();
     expect(await summary.count()).toBe(0);
     // Summaries on: the next requests put a summary in place of what was cut.
-    await changeSettings(() => settings.getByLabel('Summarize evicted messages').check());
+    await changeSettings(async () => {
+      await openSettingsSection(page, 'Context');
+      await settings.getByLabel('Summarize evicted messages').check();
+    });
     // A summary needs 10 set-aside messages, so it comes a few exchanges after the first trim.
     const before = sent;
     while (sent < before + 6 && (await summary.count()) === 0) await exchange();
@@ -91,6 +94,7 @@ describe('the context window, visible, in Chromium', () => {
     await screenshot(page, 'ui-settings-dark');
 
     // Toggle summarize off, reload: the setting, the conversation and its summary are kept.
+    await openSettingsSection(page, 'Context');
     await settings.getByLabel('Summarize evicted messages').uncheck();
     await settings.getByRole('button', { name: 'Save' }).click();
     await settings.waitFor({ state: 'detached' });
@@ -101,6 +105,7 @@ describe('the context window, visible, in Chromium', () => {
     if ((await page.getByRole('article').count()) === 0) await nav.getByRole('button', { name: /^Question 1\./ }).click();
     await page.getByRole('article', { name: 'Assistant message' }).last().waitFor();
     await page.getByRole('button', { name: 'Settings' }).click();
+    await openSettingsSection(page, 'Context');
     expect(await settings.getByLabel('Summarize evicted messages').isChecked()).toBe(false);
     await settings.getByRole('button', { name: 'Cancel' }).click();
     expect(await scrollUpTo(page, summary)).toBe(true);

@@ -8,6 +8,21 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 
+/** The Settings dialog's sections, as their tabs name them. */
+export type SettingsSection = 'Model and key' | 'Context' | 'Tools' | 'Storage' | 'Sync' | 'Appearance';
+
+/**
+ * Shows a section of the open Settings dialog by clicking its tab, and returns its panel.
+ * Settings opens on "Model and key"; the other sections' fields are hidden until chosen.
+ */
+export async function openSettingsSection(page: Page, name: SettingsSection): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  const tab = dialog.getByRole('tab', { name, exact: true });
+  await tab.click();
+  await tab.and(page.locator('[aria-selected="true"]')).waitFor();
+  return dialog.getByRole('tabpanel', { name, exact: true });
+}
+
 /** Opens the app and waits until it has read its storage (the composer is shown). */
 export async function openApp(page: Page, appUrl: string): Promise<void> {
   await page.goto(appUrl);

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
 import { launchBrowser, newPage } from '../e2e/browser';
-import { chatRequests, configure, PROVIDER_SETUPS, storedRecords, until } from '../e2e/providersHelpers';
+import { appFetchCount, chatRequests, configure, countAppFetches, PROVIDER_SETUPS, storedRecords, until } from '../e2e/providersHelpers';
 
 /** Written into every user message, so it is in the app's IndexedDB while each snippet runs. */
 const SECRET = 'SECRET-ZEBRA-7Q2X-CONVERSATION';
@@ -344,6 +344,7 @@ describe('run_javascript sandbox escape attempts', () => {
   beforeAll(async () => {
     [browser, fake, listener] = await Promise.all([launchBrowser(), startFakeApi({ contextWindow: 200_000, deltaDelayMs: 0 }), startListener()]);
     ({ page, context, errors: appErrors } = await newPage(browser));
+    await countAppFetches(page, '/v1/models');
     await page.goto(inject('appUrl'));
     await configure(page, fake, PROVIDER_SETUPS.anthropic, { contextWindow: 200_000 });
     // Anything the app page itself would receive on these channels.
@@ -486,6 +487,8 @@ describe('run_javascript sandbox escape attempts', () => {
   it('nothing reached the listener or the app page over the whole suite, late requests included', async () => {
     await page.waitForTimeout(1000);
     expect(listener.hits).toEqual([]);
+    // Settings lists a key's models by itself: every listing the fake saw is one the app page sent, none a snippet's.
+    expect(fake.requests.filter((r) => r.path.endsWith('/models') && r.method !== 'OPTIONS')).toHaveLength(await appFetchCount(page));
     expect(await page.evaluate(() => (window as unknown as { __broadcasts: unknown[] }).__broadcasts)).toEqual([]);
     expect(new URL(page.url()).origin).toBe(new URL(inject('appUrl')).origin);
     expect(appErrors.filter((e) => /Content Security Policy|Refused to/.test(e))).toEqual([]);

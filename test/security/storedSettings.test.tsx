@@ -57,6 +57,13 @@ describe('readSettings', () => {
     expect(read.ignored).toEqual(expect.arrayContaining(['provider "nope"', 'contextWindow 1000000000000', 'strategy "bogus"']));
   });
 
+  it('reads a theme this version does not know as "system", and keeps one it knows', () => {
+    expect(readSettings({ theme: 'sepia' })).toMatchObject({ settings: { theme: 'system' }, ignored: ['theme "sepia"'] });
+    expect(readSettings({ theme: { dark: true } }).settings.theme).toBe('system');
+    expect(readSettings({}).settings.theme).toBe('system');
+    expect(readSettings({ theme: 'dark' })).toMatchObject({ settings: { theme: 'dark' }, ignored: [] });
+  });
+
   it('reads something that is not settings at all as the defaults', () => {
     expect(readSettings('garbage').settings).toEqual(DEFAULT_SETTINGS);
     expect(readSettings(null).settings).toEqual(DEFAULT_SETTINGS);

@@ -12,7 +12,7 @@ import { modelPickerIn } from '../../src/store';
 import { createRuntime, type AppDeps, type Runtime } from '../../src/store/runtime';
 import { SETTINGS_KEY } from '../../src/store/storedSettings';
 import { hydrate } from '../../src/store/hydrate';
-import { MODEL_LISTS_KEY, modelListKey, readModelLists, refreshModels } from '../../src/store/modelLists';
+import { looksListable, MODEL_LISTS_KEY, modelListKey, readModelLists, refreshModels } from '../../src/store/modelLists';
 import type { ListTarget } from '../../src/store/state';
 import { switchModel } from '../../src/store/modelSwitch';
 import { contextFor, planFor } from '../../src/store/planning';
@@ -54,7 +54,8 @@ describe('model lists in the store', () => {
     const listModels = vi.fn(async () => LISTING);
     const rt = await start(listModels);
     await refreshModels(rt, ANTHROPIC);
-    expect(listModels).toHaveBeenCalledWith({ ...ANTHROPIC, baseUrl: 'https://api.anthropic.com' });
+    // No signal: a listing asked for is never stopped.
+    expect(listModels).toHaveBeenCalledWith({ ...ANTHROPIC, baseUrl: 'https://api.anthropic.com' }, undefined);
     const key = modelListKey('anthropic', undefined);
     expect(rt.store.getState().modelLists[key]).toEqual({
       status: 'ready',
@@ -110,6 +111,33 @@ describe('model lists in the store', () => {
       error: expect.stringContaining('not even an Error'),
     });
     broken.storage?.close();
+  });
+
+  it('leaves the list as it was when a listing is stopped because the key was typed on', async () => {
+    let calls = 0;
+    const rt = await start((_target, signal) =>
+      calls++ === 0
+        ? Promise.resolve(LISTING)
+        : new Promise<ModelListing>((_resolve, reject) => signal?.addEventListener('abort', () => reject(new WindowpaneError('aborted', 'Stopped.')))),
+    );
+    const key = modelListKey('anthropic', undefined);
+    await refreshModels(rt, ANTHROPIC);
+    const listed = rt.store.getState().modelLists[key];
+    const stop = new AbortController();
+    const stopped = refreshModels(rt, { ...ANTHROPIC, apiKey: 'sk-ant-test-key-2' }, stop.signal);
+    expect(rt.store.getState().modelLists[key]?.status).toBe('loading');
+    stop.abort();
+    await stopped;
+    expect(rt.store.getState().modelLists[key]).toEqual(listed);
+
+    // An endpoint never listed before shows nothing listed again, not a listing that never ends.
+    const other = modelListKey('anthropic', 'https://proxy.example.com');
+    const stopOther = new AbortController();
+    const stoppedOther = refreshModels(rt, { ...ANTHROPIC, baseUrl: 'https://proxy.example.com' }, stopOther.signal);
+    stopOther.abort();
+    await stoppedOther;
+    expect(Object.hasOwn(rt.store.getState().modelLists, other)).toBe(false);
+    rt.storage?.close();
   });
 
   it('reads stored lists as hostile input', () => {
@@ -189,6 +217,24 @@ describe('stored per-model windows', () => {
     expect(settings.modelWindows).toEqual({ anthropic: { a: 8192 } });
     expect(ignored).toEqual(['modelWindows.anthropic: 2 not a window']);
     expect(readSettings({ modelWindows: [] }).ignored).toEqual(['modelWindows: not a set of windows']);
+  });
+});
+
+describe('whether a key and base URL look complete enough to list unasked', () => {
+  const KEY = 'sk-ant-api03-0123456789abcdef';
+  it.each<[string, ListTarget, boolean]>([
+    ['an Anthropic key at the default address', { provider: 'anthropic', apiKey: KEY }, true],
+    ['a key still short', { provider: 'anthropic', apiKey: 'sk-ant-api03' }, false],
+    ['a key without the provider’s prefix at its own address', { provider: 'anthropic', apiKey: 'x'.repeat(40) }, false],
+    ['a key of its own at a proxy', { provider: 'anthropic', apiKey: 'x'.repeat(40), baseUrl: 'https://proxy.example.com' }, true],
+    ['an OpenAI key', { provider: 'openai', apiKey: 'sk-proj-0123456789abcdef' }, true],
+    ['an address that does not parse', { provider: 'openai', apiKey: 'sk-proj-0123456789abcdef', baseUrl: 'https//api.openai' }, false],
+    ['an address that is not http', { provider: 'openai', apiKey: 'sk-proj-0123456789abcdef', baseUrl: 'ftp://example.com/v1' }, false],
+    ['an OpenAI-compatible server with no address typed', { provider: 'openai-compatible', apiKey: '' }, false],
+    ['an OpenAI-compatible server at a typed address, no key', { provider: 'openai-compatible', apiKey: '', baseUrl: 'http://localhost:1234/v1' }, true],
+    ['the Demo', { provider: 'demo', apiKey: KEY }, false],
+  ])('%s', (_name, target, expected) => {
+    expect(looksListable(target)).toBe(expected);
   });
 });
 
