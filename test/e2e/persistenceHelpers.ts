@@ -132,9 +132,13 @@ export async function gaugeState(page: Page): Promise<{ now: string | null; max:
   };
 }
 
-/** Opens Settings and returns the dialog. */
+/** Opens Settings and returns the dialog: from the header on a desktop, from its More menu on a phone. */
 export async function openSettings(page: Page) {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const more = page.getByRole('button', { name: 'More', exact: true });
+  if (await more.isVisible()) {
+    await more.click();
+    await page.getByRole('menu', { name: 'More' }).getByRole('menuitem', { name: 'Settings', exact: true }).click();
+  } else await page.getByRole('button', { name: 'Settings', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await dialog.waitFor();
   return dialog;

@@ -37,6 +37,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newPage, screenshot } from './browser';
 import { openApp, openSettingsSection, sendWithEnter, seriousAxeViolations, type SettingsSection } from './uiHelpers';
+import { openSettings } from './persistenceHelpers';
 
 describe('the Settings dialog checks its knobs, in Chromium', () => {
   let browser: Browser;
@@ -125,7 +126,7 @@ describe('the Settings dialog checks its knobs, in Chromium', () => {
       const name = device === 'a phone' ? 'phone' : 'desktop';
 
       for (const theme of ['light', 'dark'] as const) {
-        await page.getByRole('button', { name: 'Settings' }).click();
+        await openSettings(page);
         // With a conversation open, focus starts on "Apply to"; Tab goes on to the tab of the section shown.
         expect(await dialog.getByRole('radio', { name: 'All conversations (defaults)' }).evaluate((el) => el === document.activeElement)).toBe(true);
         await page.keyboard.press('Tab');
