@@ -44,6 +44,12 @@ export interface SearchClient {
 }
 
 export interface SearchEngine extends SearchClient, ReportsSearchBuilds {
+  /**
+   * As `SearchClient.search`; `superseded`, asked when the query's turn comes, says a newer
+   * query has been typed since: it is then answered with no hits at once, rather than making
+   * the newer one wait behind it (what is typed letter by letter asks once per letter).
+   */
+  search(query: string, limit: number, superseded?: () => boolean): Promise<SearchHit[]>;
   /** Loads the saved index (or rebuilds it) and catches up with storage; later calls wait for the same load. */
   start(): Promise<void>;
   /** Saves the index now if it changed since it was last saved. */
@@ -389,13 +395,13 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       // Before the load nothing needs telling: the load reads storage as it is then.
       if (started && !closed) void enqueue(() => apply(change)).catch(() => undefined);
     },
-    async search(query, limit) {
+    async search(query, limit, superseded = () => false) {
       const loaded = engine.start();
       await Promise.race([loaded, buildBegun]);
       // The load is building the index: answer from what it holds so far rather than wait minutes.
-      if (building) return hits(query, limit);
+      if (building) return superseded() ? [] : hits(query, limit);
       await loaded;
-      return enqueue(() => hits(query, limit));
+      return enqueue(async () => (superseded() ? [] : hits(query, limit)));
     },
     watchBuild(listener) {
       return builds.watch(listener);
