@@ -8,7 +8,9 @@
 // - opening the largest conversation until its newest message shows, and until all of it is
 //   read and the gauge has counted it (baseline: opening a 20-message conversation of the same
 //   history);
-// - one search query until its hit is listed;
+// - two search queries until a hit is listed (a word written once; one in every conversation,
+//   100 hits), each split into the page before the search Worker, the Worker (its lookup, reads
+//   and snippets) and the page after;
 // - a message sent on the Demo until it is stored and shown;
 // - memory: the JS heap after opening the ten largest conversations one after another
 //   (garbage collected first), against the heap after opening one 20-message conversation.
