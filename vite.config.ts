@@ -104,7 +104,17 @@ export default defineConfig({
   plugins: [react(), katexWoff2Only(), contentSecurityPolicy(), progressiveWebApp()],
   server: { port: 5173, strictPort: true },
   preview: { port: 4173, strictPort: false },
-  build: { sourcemap: true, target: 'es2022' },
+  build: {
+    sourcemap: true,
+    target: 'es2022',
+    rolldownOptions: {
+      // src/core is pure (eslint.config.js): importing one of its modules runs nothing another
+      // relies on. Said here, a core module only a lazily loaded chunk uses (the importers of
+      // each export format) goes into that chunk, rather than into the first load with the
+      // barrel (core/index.ts) that re-exports it.
+      treeshake: { moduleSideEffects: [{ test: /[\\/]src[\\/]core[\\/]/, sideEffects: false }] },
+    },
+  },
   test: {
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],

@@ -79,16 +79,20 @@ export function App() {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
-  // With conversations to open, the Markdown renderer is loaded while the page is idle, so the
-  // first one opened shows formatted at once rather than as plain text for a moment.
+  // With conversations to open, the Markdown renderer and the search index are loaded once the
+  // list is shown, while the page is idle: the first one opened shows formatted at once rather
+  // than as plain text for a moment, and the first search need not wait for the index.
   const hasHistory = conversations.length > 0;
   useEffect(() => {
     if (status !== 'ready' || !hasHistory) return;
-    const load = () => void loadMarkdown().catch(() => undefined); // a failure shows when a message renders
+    const load = () => {
+      actions.prepareSearch();
+      void loadMarkdown().catch(() => undefined); // a failure shows when a message renders
+    };
     if (typeof requestIdleCallback !== 'function') return load();
     const id = requestIdleCallback(load, { timeout: 3_000 });
     return () => cancelIdleCallback(id);
-  }, [status, hasHistory]);
+  }, [actions, status, hasHistory]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {

@@ -1,11 +1,9 @@
 /// <reference types="vite-plugin-pwa/vanillajs" />
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { registerSW } from 'virtual:pwa-register';
 import { SafeApp } from './App';
 import { createBrowserRuntime } from './browserRuntime';
 import { AppRuntimeProvider } from './components/AppRuntime';
-import { watchForUpdates } from './serviceWorker';
 import { bindActions } from './store';
 import './styles.css';
 
@@ -21,4 +19,10 @@ createRoot(root).render(
 );
 
 // Only a production build has a service worker (vite-plugin-pwa writes none for the dev server).
-if (import.meta.env.PROD) watchForUpdates(registerSW, bindActions(runtime));
+// Its registration is a chunk of its own, which the first screen does not wait for; Workbox
+// registers the worker once the page has loaded, as before.
+if (import.meta.env.PROD) {
+  void Promise.all([import('virtual:pwa-register'), import('./serviceWorker')]).then(([{ registerSW }, { watchForUpdates }]) =>
+    watchForUpdates(registerSW, bindActions(runtime)),
+  );
+}

@@ -15,5 +15,7 @@ export * from './storageReport';
 export * from './streamWriter';
 export * from './sync';
 export * from './syncRepository';
-export * from './transferFiles';
+// Import and export are loaded on first use: the store's transferActions.ts, itself loaded with import(),
+// imports transferFiles.ts directly, so that only its types are re-exported here.
+export type { ImportProgress } from './transferFiles';
 export * from './transferRepository';

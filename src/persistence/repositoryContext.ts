@@ -7,7 +7,8 @@
 import type { RefusedWrite } from '../core';
 import { WindowpaneError } from '../core';
 import type { WindowpaneDb } from './db';
-import { createSearchEngine, type SearchClient } from './searchIndex';
+import { lazySearch } from './lazySearch';
+import type { SearchClient } from './searchIndex';
 import type { StorageChange, SyncChannel } from './sync';
 
 /**
@@ -52,7 +53,7 @@ export interface RepositoryContext {
 }
 
 export function createRepositoryContext(db: WindowpaneDb, options: RepositoryOptions = {}): RepositoryContext {
-  const search = options.search ?? createSearchEngine(db);
+  const search = options.search ?? lazySearch(async () => (await import('./searchIndex')).createSearchEngine(db));
   return {
     db,
     now: options.now ?? (() => Date.now()),

@@ -106,6 +106,8 @@ export function createWorkerSearch(
 export function serveSearchRequests(open: (name: string) => Promise<WindowpaneDb>, reply: (message: SearchReply) => void): (request: SearchRequest) => void {
   let engine: Promise<SearchEngine> = Promise.reject(new Error('The search index was asked before its database was named.'));
   engine.catch(() => undefined);
+  // The page shows only the latest query's hits: an older one still waiting is answered empty.
+  let latest = 0;
   return (request) => {
     if (request.type === 'open') {
       engine = open(request.name).then((db) => {
@@ -118,8 +120,9 @@ export function serveSearchRequests(open: (name: string) => Promise<WindowpaneDb
     } else if (request.type === 'notify') {
       void engine.then((e) => e.notify(request.change)).catch(() => undefined);
     } else {
+      latest = Math.max(latest, request.id);
       engine
-        .then((e) => e.search(request.query, request.limit))
+        .then((e) => e.search(request.query, request.limit, () => request.id < latest))
         .then(
           (hits) => reply({ type: 'hits', id: request.id, hits }),
           (error: unknown) => reply({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) }),

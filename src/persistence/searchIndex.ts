@@ -44,6 +44,12 @@ export interface SearchClient {
 }
 
 export interface SearchEngine extends SearchClient, ReportsSearchBuilds {
+  /**
+   * As `SearchClient.search`; `superseded`, asked when the query's turn comes, says a newer
+   * query has been typed since: it is then answered with no hits at once, rather than making
+   * the newer one wait behind it (what is typed letter by letter asks once per letter).
+   */
+  search(query: string, limit: number, superseded?: () => boolean): Promise<SearchHit[]>;
   /** Loads the saved index (or rebuilds it) and catches up with storage; later calls wait for the same load. */
   start(): Promise<void>;
   /** Saves the index now if it changed since it was last saved. */
@@ -91,6 +97,17 @@ function documentText(message: StoredMessage): string {
     else if (block.type === 'tool_result' && typeof block.content === 'string') parts.push(block.content);
   }
   return parts.join('\n');
+}
+
+/**
+ * Where the last query's time went, as a performance measure (`search: lookup`, `search:
+ * snippets read`, `search: snippets cut`) in the timeline of the thread it ran on: the
+ * benchmarks read it, and so does a profiler. Only the latest of each is kept.
+ */
+function timed(phase: string, start: number, end: number): void {
+  const name = `search: ${phase}`;
+  performance.clearMeasures(name);
+  performance.measure(name, { start, end });
 }
 
 export interface SearchEngineOptions {
@@ -329,6 +346,7 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
   async function hits(query: string, limit: number): Promise<SearchHit[]> {
     const terms = [...new Set(searchTerms(query))];
     if (terms.length === 0) return [];
+    const began = performance.now();
     const best = new Map<string, string>();
     for (const result of index.search(query)) {
       const conversationId = result.conversationId as string;
@@ -336,7 +354,9 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     }
     const chosen = [...best].sort(([a], [b]) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt).slice(0, limit);
     const messageIds = chosen.map(([, id]) => id).filter((id) => !id.startsWith(TITLE_PREFIX));
+    const looked = performance.now();
     const messages = await withTransaction(db, ['messages'], 'readonly', 'search conversations', (tx) => Promise.all(messageIds.map((id) => tx.store.get(id))));
+    const read = performance.now();
     const byId = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m]));
     const out: SearchHit[] = [];
     for (const [conversationId, id] of chosen) {
@@ -356,6 +376,9 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
         createdAt: message.createdAt,
       });
     }
+    timed('lookup', began, looked);
+    timed('snippets read', looked, read);
+    timed('snippets cut', read, performance.now());
     return out;
   }
 
@@ -372,13 +395,13 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       // Before the load nothing needs telling: the load reads storage as it is then.
       if (started && !closed) void enqueue(() => apply(change)).catch(() => undefined);
     },
-    async search(query, limit) {
+    async search(query, limit, superseded = () => false) {
       const loaded = engine.start();
       await Promise.race([loaded, buildBegun]);
       // The load is building the index: answer from what it holds so far rather than wait minutes.
-      if (building) return hits(query, limit);
+      if (building) return superseded() ? [] : hits(query, limit);
       await loaded;
-      return enqueue(() => hits(query, limit));
+      return enqueue(async () => (superseded() ? [] : hits(query, limit)));
     },
     watchBuild(listener) {
       return builds.watch(listener);

@@ -6,13 +6,12 @@ import type { StoredMessage } from '../core';
 import { DB_NAME, openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from './db';
 import { createRepositories, type Repositories } from './repositories';
 import type { RepositoryOptions } from './repositoryContext';
-import { createWorkerSearch, spawnSearchWorker } from './searchClient';
-import type { ReportsSearchBuilds, SearchBuildListener } from './searchBuild';
-import { createSearchEngine, type SearchClient } from './searchIndex';
+import { lazySearch } from './lazySearch';
+import type { SearchBuildListener } from './searchBuild';
 import { liveStreamChecker, restoreRescuedStreams, type RescueStore, type StreamLocks } from './streamWriter';
 import { createSyncChannel, SYNC_CHANNEL_NAME, type SyncChannel, type SyncChannelOptions } from './sync';
-import { importInWorker, spawnImportWorker, type ImportWorkerPort } from './importClient';
-import { importFromFile, type ImportOptions, type ImportOutcome } from './transferFiles';
+import type { ImportWorkerPort } from './importClient';
+import type { ImportOptions, ImportOutcome } from './transferFiles';
 
 export interface WindowpaneStorage {
   db: WindowpaneDb;
@@ -29,6 +28,11 @@ export interface WindowpaneStorage {
   importFile(file: File, options: Omit<ImportOptions, 'limits'>): Promise<ImportOutcome>;
   /** Tells `listener` how a full build of the search index goes (see `ReportsSearchBuilds.watchBuild`); returns what stops it. */
   watchSearchBuild(listener: SearchBuildListener): () => void;
+  /**
+   * Loads the search index's code and starts loading the index, ahead of the first query.
+   * Until then, or the first search, neither is loaded, so neither slows the first screen.
+   */
+  prepareSearch(): void;
   /** Closes the channel and the database connection. */
   close(): void;
 }
@@ -60,8 +64,21 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
   const searchIn = options.searchIn ?? workers;
   const importIn = options.importIn ?? workers;
   const name = options.name ?? DB_NAME;
-  const inPage = () => createSearchEngine(db);
-  const search: SearchClient & ReportsSearchBuilds = searchIn === 'worker' ? workerOrPage(name, inPage) : inPage();
+  const search = lazySearch(async () => {
+    const { createSearchEngine } = await import('./searchIndex');
+    const inPage = () => {
+      const engine = createSearchEngine(db);
+      engine.start().catch(() => undefined); // a search asks again, and reports the failure
+      return engine;
+    };
+    if (searchIn === 'page') return inPage();
+    const { createWorkerSearch, spawnSearchWorker } = await import('./searchClient');
+    try {
+      return createWorkerSearch(spawnSearchWorker(), name, inPage);
+    } catch {
+      return inPage(); // a policy or browser refusing the Worker
+    }
+  });
   // Other tabs' writes reach the index as this tab's own do (the repositories tell it those).
   sync.subscribe((change) => search.notify(change));
   try {
@@ -70,7 +87,8 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
     await restoreRescuedStreams(repositories.conversations, isStreamAlive, options.rescue);
     const interrupted = await repositories.conversations.markInterruptedStreams(isStreamAlive);
     // In the page the repositories tell the other tabs and the index of each batch; this tab hears of it as it would from a Worker.
-    const importHere = (file: File, importOptions: Omit<ImportOptions, 'limits'>) => {
+    const importHere = async (file: File, importOptions: Omit<ImportOptions, 'limits'>) => {
+      const { importFromFile } = await import('./transferFiles');
       let imported = 0;
       return importFromFile(repositories.transfer, file, {
         ...importOptions,
@@ -86,8 +104,10 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
       repositories,
       sync,
       interrupted,
-      importFile(file, importOptions) {
+      async importFile(file, importOptions) {
         if (importIn === 'page') return importHere(file, importOptions);
+        // The import's code is loaded with its first file, never with the first screen.
+        const { importInWorker, spawnImportWorker } = await import('./importClient');
         let worker: ImportWorkerPort;
         try {
           worker = spawnImportWorker();
@@ -98,6 +118,7 @@ export async function openWindowpaneStorage(options: OpenStorageOptions = {}): P
         return importInWorker(worker, { dbName: name, channelName, file }, importOptions, () => importHere(file, importOptions));
       },
       watchSearchBuild: (listener) => search.watchBuild(listener),
+      prepareSearch: () => search.prepare(),
       close() {
         search.close();
         sync.close();
@@ -122,13 +143,4 @@ export async function openMemoryStorage(options: Pick<OpenStorageOptions, 'now' 
   await import('fake-indexeddb/auto');
   const tab = options.newId?.() ?? String(Math.random()).slice(2);
   return openWindowpaneStorage({ ...options, factory: globalThis.indexedDB, channel: { name: `windowpane-in-memory-${tab}` }, locks: null, rescue: null });
-}
-
-/** The search Worker, or the index in the page where a Worker cannot even be created (a policy or browser refusing it). */
-function workerOrPage(name: string, inPage: () => SearchClient & ReportsSearchBuilds): SearchClient & ReportsSearchBuilds {
-  try {
-    return createWorkerSearch(spawnSearchWorker(), name, inPage);
-  } catch {
-    return inPage();
-  }
 }

@@ -6,6 +6,7 @@ import * as attachments from './attachmentActions';
 import { offerReloadAfterUpdate, offerUpdate } from './appUpdates';
 import * as branches from './branches';
 import * as conversations from './conversationActions';
+import { isExportFile } from './exportFiles';
 import { hydrate } from './hydrate';
 import * as images from './imageActions';
 import * as messages from './messageActions';
@@ -18,7 +19,6 @@ import type { Settings } from './settings';
 import type { ListTarget } from './state';
 import * as storage from './storageView';
 import { regenerateSummary } from './summaries';
-import * as transfer from './transferActions';
 import * as sync from './syncActions';
 
 /** Images and PDFs go in the composer, to be sent with the next message; other files are attached for read_attachment. */
@@ -30,6 +30,9 @@ async function attachFiles(rt: Runtime, conversationId: string | null, files: re
   if (documents.length > 0) await pdfs.addDraftPdfs(rt, documents);
   if (others.length > 0) await attachments.attachFiles(rt, conversationId, others);
 }
+
+/** Export and import, with every format's reader and writer: a chunk of their own, loaded on first use. */
+const transfer = () => import('./transferActions');
 
 /** Everything a component may call, bound to one runtime. */
 export function bindActions(rt: Runtime) {
@@ -44,14 +47,15 @@ export function bindActions(rt: Runtime) {
     renameConversation: (id: string, title: string) => conversations.renameConversation(rt, id, title),
     deleteConversation: (id: string) => conversations.deleteConversation(rt, id),
     search: (query: string) => conversations.search(rt, query),
+    prepareSearch: () => conversations.prepareSearch(rt),
     saveSettings: (settings: Settings, scope: 'global' | 'conversation') => conversations.saveSettings(rt, settings, scope),
     openSettings: () => rt.store.setState({ settingsOpen: true }),
     closeSettings: () => rt.store.setState({ settingsOpen: false }),
-    exportConversations: (format: 'json' | 'markdown', scope: 'active' | 'all', withImages?: boolean) =>
-      transfer.exportConversations(rt, format, scope, withImages),
-    exportImageBytes: () => transfer.exportImageBytes(rt),
-    importFiles: (files: readonly File[]) => transfer.importFiles(rt, files),
-    cancelImport: () => transfer.cancelImport(rt),
+    exportConversations: async (format: 'json' | 'markdown', scope: 'active' | 'all', withImages?: boolean) =>
+      (await transfer()).exportConversations(rt, format, scope, withImages),
+    exportImageBytes: async () => (await transfer()).exportImageBytes(rt),
+    importFiles: async (files: readonly File[]) => (await transfer()).importFiles(rt, files),
+    cancelImport: async () => (await transfer()).cancelImport(rt),
     dismissNotice: (id: string) => rt.notifier.dismiss(id),
     turnOnSync: (input: sync.TurnOnSyncInput) => sync.turnOnSync(rt, input),
     syncNow: () => sync.syncNow(rt),
@@ -69,10 +73,10 @@ export function bindActions(rt: Runtime) {
     attachFiles: (conversationId: string | null, files: readonly File[]) => attachFiles(rt, conversationId, files),
     /** Files dropped on the window: exports (.json, .zip) are imported, the rest attached as the composer attaches them. */
     dropFiles: async (files: readonly File[]) => {
-      const exports = files.filter(transfer.isExportFile);
-      const others = files.filter((file) => !transfer.isExportFile(file));
+      const exports = files.filter(isExportFile);
+      const others = files.filter((file) => !isExportFile(file));
       if (others.length > 0) await attachFiles(rt, rt.store.getState().activeId, others);
-      if (exports.length > 0) await transfer.importFiles(rt, exports);
+      if (exports.length > 0) await (await transfer()).importFiles(rt, exports);
     },
     removeDraftPdf: (id: string) => pdfs.removeDraftPdf(rt, id),
     removeDraftImage: (id: string) => images.removeDraftImage(rt, id),

@@ -153,6 +153,15 @@ export async function search(rt: Runtime, query: string): Promise<void> {
   }
 }
 
+/**
+ * Loads the search index ahead of the first query (its code and, in its Worker, the saved
+ * index), so that query need not wait for either. Before storage opens it does nothing: the
+ * first search loads it then.
+ */
+export function prepareSearch(rt: Runtime): void {
+  rt.storage?.prepareSearch();
+}
+
 /** Saves settings globally, or as overrides of the open conversation. */
 export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' | 'conversation'): Promise<void> {
   // A send refused for the settings saved before is answered by these: the chat says again if they still cannot be used.

@@ -17,7 +17,7 @@ export { ADDITIONS, additionsFor, resetToOwnRule } from './strategyAdditions';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';
 export { formatBytes } from './attachmentActions';
-export { isExportFile } from './transferActions';
+export { isExportFile } from './exportFiles';
 export { storageViewOf, type StorageRow, type StorageView } from './storageView';
 export { conversationOverrides } from './storedSettings';
 export { DEFAULT_BASE_URLS, effectiveSettings, type Addition, type Settings, type Theme, type ToolSettings, type WindowSettings } from './settings';

@@ -1,6 +1,10 @@
-/** Export to a file and import from one: Windowpane JSON and Markdown out, Windowpane, ChatGPT and Claude exports (or their .zip) in. */
+/**
+ * Export to a file and import from one: Windowpane JSON and Markdown out, Windowpane, ChatGPT
+ * and Claude exports (or their .zip) in. Loaded on first use (see actions.ts), with the
+ * readers and writers of every format, which the first screen does not need.
+ */
 import { exportToMarkdown } from '../core';
-import { exportJsonText, importFromFile, type ImportProgress, type ImportReport } from '../persistence';
+import { exportJsonText, importFromFile, type ImportProgress, type ImportReport } from '../persistence/transferFiles';
 import type { Runtime } from './runtime';
 import { branchOf, treeOf } from './branches';
 import { selectConversation } from './conversationActions';
@@ -91,11 +95,6 @@ const runs = new WeakMap<Runtime, ImportRun>();
  * given while an import runs wait their turn. Each ends with a notice of what it added; at
  * the end the first conversation imported is opened, unless another was opened meanwhile.
  */
-/** Whether a file is one Import reads (a .json or .zip export), by its name or type. */
-export function isExportFile(file: Pick<File, 'name' | 'type'>): boolean {
-  return /\.(json|zip)$/i.test(file.name) || ['application/json', 'application/zip', 'application/x-zip-compressed'].includes(file.type);
-}
-
 export async function importFiles(rt: Runtime, files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
   if (rt.inMemory) {

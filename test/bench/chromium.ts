@@ -35,7 +35,7 @@ export async function withPreviewBrowser<T>(body: (env: PreviewBrowser) => Promi
 }
 
 /** dist/ as it is when it is newer than every source file, else a fresh build. */
-async function ensureBuilt(): Promise<void> {
+export async function ensureBuilt(): Promise<void> {
   const built = `${ROOT}dist/index.html`;
   const newestSource = Math.max(...[`${ROOT}index.html`, ...filesUnder(`${ROOT}src`), ...filesUnder(`${ROOT}public`)].map((f) => statSync(f).mtimeMs));
   if (existsSync(built) && statSync(built).mtimeMs > newestSource) return;

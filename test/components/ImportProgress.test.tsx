@@ -1,8 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ImportOptions, ImportOutcome, ImportProgress } from '../../src/persistence';
-import { emptyImportReport } from '../../src/persistence/transferFiles';
+import { emptyImportReport, type ImportOptions, type ImportOutcome, type ImportProgress } from '../../src/persistence/transferFiles';
 import { renderApp, resetApp, runtime } from './appHarness';
 
 beforeEach(() => {

@@ -59,6 +59,28 @@ describe('the search Worker client', () => {
   });
 });
 
+describe('the search Worker answering queries typed letter by letter', () => {
+  it('answers a query still waiting when a newer one arrives with no hits, and the newer one in full', async () => {
+    const { db, repositories } = await openTestStorage();
+    const c = await repositories.conversations.createConversation({ title: 'Budget' });
+    await repositories.conversations.appendMessage({ conversationId: c.id, role: 'user', content: [{ type: 'text', text: 'A budget for the trip.' }] });
+    const replies: SearchReply[] = [];
+    const handle = serveSearchRequests(
+      async () => db,
+      (reply) => replies.push(reply),
+    );
+    handle({ type: 'open', name: 'windowpane' });
+    // Three letters typed before the index has answered the first: all three wait for its load.
+    for (const [id, query] of ['b', 'bu', 'bud'].entries()) handle({ type: 'search', id: id + 1, query, limit: 10 });
+    await waitFor(() => replies.filter((r) => r.type === 'hits').length === 3);
+
+    const hits = (id: number) => replies.find((r) => r.type === 'hits' && r.id === id);
+    expect(hits(1)).toEqual({ type: 'hits', id: 1, hits: [] });
+    expect(hits(2)).toEqual({ type: 'hits', id: 2, hits: [] });
+    expect(hits(3)).toMatchObject({ type: 'hits', id: 3, hits: [{ conversationId: c.id, matchedIn: 'title' }] });
+  });
+});
+
 /** Stores `count` messages, all about otters, without indexing them: more than one read of the index's build. */
 async function seedOtters(db: WindowpaneDb, count: number): Promise<void> {
   const messages: StoredMessage[] = Array.from({ length: count }, (_, i) => ({

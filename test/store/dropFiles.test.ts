@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExportFile } from '../../src/store/transferActions';
+import { isExportFile } from '../../src/store/exportFiles';
 
 describe('files dropped on the window', () => {
   it('imports exports, by their name or type, and adds every other file to the next message', () => {
