@@ -39,14 +39,13 @@ export async function newDevice(browser: Browser, appUrl: string, beforeOpen?: (
 
 /**
  * A browser profile kept on disk (a fresh folder under test-results/), as a person's browser is:
- * only there does Chromium enforce a quota set through its DevTools protocol. Closing its context removes the folder.
+ * only there does Chromium enforce a quota set through its DevTools protocol. Close its context.
  */
 export async function newProfileDevice(name: string, appUrl: string, beforeOpen?: (device: Device) => Promise<void>): Promise<Device> {
-  const dir = `${OUTPUT_DIR}profiles/${name}-${process.pid}`;
+  // Removed before it is used, not after: Chromium may still be writing to it as its context closes.
+  const dir = `${OUTPUT_DIR}profiles/${name}`;
   rmSync(dir, { recursive: true, force: true });
   const context = await launchProfile(dir);
-  // Chromium may still be writing its last files as the context closes: removal retries.
-  context.on('close', () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
