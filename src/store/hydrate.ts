@@ -3,14 +3,14 @@
  * in-memory stand-in), load settings and conversation metadata, reopen this tab's
  * conversation, re-read exactly what another tab wrote, and show the search index being built.
  */
-import type { Conversation } from '../core';
+import { newestLeafUnder, type Conversation } from '../core';
 import { openMemoryStorage, requestPersistentStorage, type StorageChange, type UnreadableRecords, type WindowpaneStorage } from '../persistence';
 import type { Runtime } from './runtime';
 import { setConversations, setMessages, upsertMessage } from './state';
-import { followLeaf, settleLeaf, shownLeaf } from './branches';
+import { followLeaf, settleLeaf, shownLeaf, treeOf } from './branches';
 import { loadCalibration } from './calibration';
 import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
-import { search, selectConversation } from './conversationActions';
+import { conversationRead, search, selectConversation } from './conversationActions';
 import { contextFor } from './planning';
 import type { Settings } from './settings';
 import { readOverrides, readSettings, SETTINGS_KEY, withDefaults } from './storedSettings';
@@ -194,6 +194,19 @@ function readChangedConversation(rt: Runtime, id: string): Promise<void> {
   return read;
 }
 
+/**
+ * Moves this tab down to the newest leaf under `from` (a message that was, or now continues,
+ * the leaf shown), unless this tab is answering in the conversation. Messages may arrive
+ * children first (sync applies what the server hands over in its order), so the leaf may be
+ * several messages below the one that just arrived.
+ */
+function followArrivals(rt: Runtime, conversationId: string, from: string): void {
+  const state = rt.store.getState();
+  if (state.sendingId === conversationId) return;
+  const leaf = newestLeafUnder(treeOf(state.messages[conversationId] ?? []), from);
+  if (leaf && leaf !== shownLeaf(state, conversationId)) followLeaf(rt, conversationId, leaf);
+}
+
 /** Re-reads exactly what another tab changed. */
 export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
   const repositories = rt.repositories;
@@ -209,22 +222,26 @@ export async function applyRemoteChange(rt: Runtime, change: StorageChange): Pro
       }
       await readChangedConversation(rt, change.conversationId);
     } else if (change.type === 'messages-changed' && change.conversationId) {
-      if (!(change.conversationId in rt.store.getState().messages)) return; // not open here: read when opened
+      const conversationId = change.conversationId;
+      // Being read now: the read may have begun before this write, so the change is applied after it.
+      await conversationRead(rt, conversationId);
+      if (!(conversationId in rt.store.getState().messages)) return; // not open here: read when opened
       const sending = rt.store.getState().streaming;
       if (change.messageId) {
         // Our own stream is the newer copy of the message it is writing.
         if (sending?.messageId === change.messageId) return;
         const message = await repositories.conversations.getMessage(change.messageId);
         if (message) {
-          const leaf = shownLeaf(rt.store.getState(), change.conversationId);
+          const leaf = shownLeaf(rt.store.getState(), conversationId);
           upsertMessage(rt.store, message);
           // Another tab continuing the branch shown here: follow it, unless this tab is answering on it.
-          const followed = message.kind !== 'summary' && message.parentId === leaf && rt.store.getState().sendingId !== change.conversationId;
-          if (followed) followLeaf(rt, change.conversationId, message.id);
+          if (message.kind !== 'summary' && message.parentId === leaf) followArrivals(rt, conversationId, message.id);
         }
       } else {
-        const messages = await repositories.conversations.getMessages(change.conversationId);
-        setMessages(rt.store, change.conversationId, () => messages);
+        const leaf = shownLeaf(rt.store.getState(), conversationId);
+        const messages = await repositories.conversations.getMessages(conversationId);
+        setMessages(rt.store, conversationId, () => messages);
+        if (leaf) followArrivals(rt, conversationId, leaf);
       }
     }
   } catch (error) {
