@@ -51,15 +51,10 @@ export function createEngine(options: EngineOptions): Engine {
 
   // ---------------------------------------------------------------- conversations
 
-  function conversationPayload(local: Conversation, previous: SyncedRecord | undefined): { payload: ConversationPayload; values: Record<string, string> } {
+  function conversationPayload(local: Conversation, previous: SyncedRecord | undefined): ConversationPayload {
     const { messageCount: _count, ...conversation } = local;
-    const { stamps, values } = restamp(
-      CONVERSATION_FIELDS,
-      local as unknown as Record<(typeof CONVERSATION_FIELDS)[number], unknown>,
-      previous?.fields,
-      stampNow(),
-    );
-    return { payload: { kind: 'conversation', conversation, stamps }, values };
+    const { stamps } = restamp(CONVERSATION_FIELDS, local as unknown as Record<(typeof CONVERSATION_FIELDS)[number], unknown>, previous?.fields, stampNow());
+    return { kind: 'conversation', conversation, stamps };
   }
 
   /**
@@ -80,8 +75,7 @@ export function createEngine(options: EngineOptions): Engine {
       const local = await repos.conversations.getConversation(id);
       const previous = map.get(key);
       let mine: ConversationPayload | undefined;
-      let values: Record<string, string> = {};
-      if (local) ({ payload: mine, values } = conversationPayload(local, previous));
+      if (local) mine = conversationPayload(local, previous);
       else if (previous?.fields && remote.payload?.kind === 'conversation' && !isDeleted(remote.payload)) {
         // Deleted here since it was last synced: a deletion that knew what this device had.
         mine = { ...remote.payload, deleted: { stamp: stampNow(), known: await knownMessages(id) } };
@@ -114,7 +108,9 @@ export function createEngine(options: EngineOptions): Engine {
         if (!local && previous) await resendMessagesOf(id);
       }
       if (!theirs || canonical(theirs) !== canonical(merged) || remote.losers.length > 0) await publish(key, merged, remote.rev, remote.losers);
-      const fields = deleted ? undefined : { values: local ? values : conversationPayloadValues(merged), stamps: merged.stamps };
+      // What is stored here now is the merged record: remembering the local one it replaced would make
+      // the next pass take the other device's values for a change made here, stamped later than theirs.
+      const fields = deleted ? undefined : { values: conversationPayloadValues(merged), stamps: merged.stamps };
       done.push({ key, docId: idList[i]!, hash: hashString(canonical(merged)), conversationId: id, ...(fields ? { fields } : {}) });
     }
     await remember(done);
@@ -244,6 +240,8 @@ export function createEngine(options: EngineOptions): Engine {
     const next = { ...(local ?? {}), ...incoming };
     if (canonical(next) !== canonical(local ?? {})) await repos.settings.setSetting(SETTINGS_KEY, next);
     if (!theirs || canonical(theirs) !== canonical(merged) || remote.losers.length > 0) await publish(key, merged, remote.rev, remote.losers);
+    // As for conversations: what is stored now, not what was before the merge.
+    for (const [field, value] of Object.entries(incoming)) values[field] = fingerprint(value);
     for (const field of Object.keys(merged.settings)) values[field] ??= fingerprint(merged.settings[field]);
     await remember([{ key, docId, hash: hashString(canonical(merged)), fields: { values, stamps: merged.stamps } }]);
   }
@@ -321,7 +319,7 @@ export function createEngine(options: EngineOptions): Engine {
     const present = new Set(conversations.map((c) => c.id));
     const changedConversations = conversations.filter((c) => {
       const previous = map.get(recordKey.conversation(c.id));
-      return !previous || previous.hash !== hashString(canonical(conversationPayload(c, previous).payload));
+      return !previous || previous.hash !== hashString(canonical(conversationPayload(c, previous)));
     });
     const deletedHere = [...map.values()].filter((r) => r.key.startsWith('c:') && r.fields && !present.has(r.key.slice(2))).map((r) => r.key.slice(2));
     const messages: StoredMessage[] = [];
@@ -462,6 +460,8 @@ export function createEngine(options: EngineOptions): Engine {
         const rev = change.changes[0]?.rev;
         if (change.id === CHECK_ID || change.id.startsWith('_')) continue;
         if (change.doc && change.doc._attachments && change.doc.ct === undefined) continue; // a part: read with its record
+        // This device's own write. When another device's version lost to it, that device merges the two and sends
+        // the result: were both to merge, each would write a new conflict for the other, without end.
         if (rev && ownRevs.has(`${change.id}@${rev}`)) continue;
         batch.set(change.id, { doc: change.deleted ? undefined : change.doc, rev, deleted: change.deleted === true });
       }
