@@ -89,13 +89,16 @@ export async function showBranchHolding(rt: Runtime, conversationId: string, mes
 /**
  * Fixes the branch this tab shows when a conversation is opened, so later writes by other
  * tabs do not move it: the one it shows already, else the one it showed before a reload,
- * else the one stored with the conversation.
+ * else the one stored with the conversation. A stored leaf that messages now follow (written
+ * before another tab or device went on from it) opens at the newest leaf under it: the
+ * app only ever stores a leaf, so what follows it is where the conversation went on.
  */
 export function settleLeaf(rt: Runtime, conversationId: string): void {
   const state = rt.store.getState();
   const tree = treeOf(state.messages[conversationId] ?? []);
   const mine = state.branchLeaf[conversationId] ?? tabLeafIn(rt, tree, conversationId);
-  const leaf = resolveLeaf(tree, mine ?? leafOf(state, conversationId));
+  const stored = mine === undefined ? leafOf(state, conversationId) : undefined;
+  const leaf = mine !== undefined ? resolveLeaf(tree, mine) : stored && tree.byId.has(stored) ? newestLeafUnder(tree, stored) : resolveLeaf(tree, stored);
   if (leaf) followLeaf(rt, conversationId, leaf);
 }
 

@@ -1,7 +1,8 @@
 /**
  * Messages written elsewhere (the sync Worker applying another device's, another tab) reach
  * a tab showing their conversation, whatever the order they arrive in and even while the
- * tab is still reading the conversation: the tab ends on the branch they continue.
+ * tab is still reading the conversation: the tab ends on the branch they continue, and a
+ * tab opening it later opens there too.
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -81,6 +82,14 @@ describe('messages arriving from elsewhere', () => {
     await vi.waitFor(() => expect(tab.store.getState().messages[CONVERSATION]).toHaveLength(3));
     await writer.repositories.sync.putMessages([u2]);
     await vi.waitFor(() => expect(shown()).toEqual(['u1', 'a1', 'u2', 'a2']), { timeout: 3000 });
+  });
+
+  it('a conversation stored as showing a message that others now follow opens where it went on', async () => {
+    // Another device went on from a1 (and its record, naming a1, was written before that).
+    await setUp('a1');
+    await writer.repositories.sync.putMessages([u2, a2]);
+    await selectConversation(tab, CONVERSATION);
+    expect(shown()).toEqual(['u1', 'a1', 'u2', 'a2']);
   });
 
   it('messages written while the tab is reading the conversation are not lost', async () => {
