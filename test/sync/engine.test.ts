@@ -59,6 +59,25 @@ function exchange(a: Device, b: Device): Promise<void> {
   });
 }
 
+/** One pass of `from`'s engine sending, the server, and one of `to`'s receiving. */
+async function send(from: Device, to: Device): Promise<void> {
+  await from.engine.pushAll();
+  await exchange(from, to);
+  await to.engine.pull();
+}
+
+/** Adds a finished message (a question when `parentId` is null, else an answer) and shows it, as a turn does. */
+async function addShown(d: Device, conversationId: string, parentId: string | null, text: string): Promise<{ id: string }> {
+  const message = await d.repositories.conversations.appendMessage({
+    conversationId,
+    parentId,
+    role: parentId === null ? 'user' : 'assistant',
+    content: [{ type: 'text', text }],
+  } as never);
+  await d.repositories.conversations.setActiveLeaf(conversationId, message.id);
+  return message;
+}
+
 beforeEach(async () => {
   globalThis.indexedDB = new IDBFactory(); // PouchDB's own databases
   keys ??= await deriveKeys('correct horse battery staple', new Uint8Array(16), 1000);
@@ -76,36 +95,18 @@ describe('the sync engine, two devices', () => {
     const b = await device('b');
     const conversations = a.repositories.conversations;
     const conversation = await conversations.createConversation({ title: 'Draft a packing list' });
-    const question = await conversations.appendMessage({
-      conversationId: conversation.id,
-      parentId: null,
-      role: 'user',
-      content: [{ type: 'text', text: 'Pack' }],
-    } as never);
-    await conversations.setActiveLeaf(conversation.id, question.id);
-    await a.engine.pushAll();
-    await exchange(a, b);
-    await b.engine.pull();
+    const question = await addShown(a, conversation.id, null, 'Pack');
+    await send(a, b);
     expect((await b.repositories.conversations.getConversation(conversation.id))?.activeLeafId).toBe(question.id);
 
     // A answers: the conversation's shown branch changes there, and B applies the change over what it had.
-    const answer = await conversations.appendMessage({
-      conversationId: conversation.id,
-      parentId: question.id,
-      role: 'assistant',
-      content: [{ type: 'text', text: 'Socks' }],
-    } as never);
-    await conversations.setActiveLeaf(conversation.id, answer.id);
-    await a.engine.pushAll();
-    await exchange(a, b);
-    await b.engine.pull();
+    const answer = await addShown(a, conversation.id, question.id, 'Socks');
+    await send(a, b);
     expect((await b.repositories.conversations.getConversation(conversation.id))?.activeLeafId).toBe(answer.id);
 
     // A deletes it; B added nothing, so it goes from B too.
     await conversations.deleteConversation(conversation.id);
-    await a.engine.pushAll();
-    await exchange(a, b);
-    await b.engine.pull();
+    await send(a, b);
     expect(await b.repositories.conversations.getConversation(conversation.id)).toBeUndefined();
     expect(b.notices).toEqual(['“Draft a packing list” was deleted on another device.']);
     await b.engine.pushAll();
