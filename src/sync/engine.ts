@@ -32,7 +32,9 @@ import { newestLeaf, settleOrder } from './settleOrder';
 /** Records settled per batch: one read of the replicated copy and one write each way. */
 const BATCH = 200;
 const PRIVATE_SETTINGS = ['apiKeys', 'keyConfirmedFor'];
-const keptHere = (title: string) => `“${title}”, deleted on this device, was kept: another device added to it meanwhile.`;
+/** A conversation's title as notices name it: cut, so a notice stays a line or two whatever the title. */
+const named = (title: string) => `“${title.length > 80 ? `${title.slice(0, 79)}…` : title}”`;
+const keptHere = (title: string) => `${named(title)}, deleted on this device, was kept: another device added to it meanwhile.`;
 
 export interface Engine {
   /** Sends every record that changed here since it was last synced (the first sync sends all). */
@@ -90,7 +92,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (deletionStands(merged.deleted, [...held, ...(arriving.get(id) ?? []).map((m) => m.id)])) {
           if (local) {
             await repos.conversations.deleteConversation(id);
-            events.notice(`“${local.title}” was deleted on another device.`);
+            events.notice(`${named(local.title)} was deleted on another device.`);
           }
           await cascadeDeletion(id, BATCH);
         } else {
@@ -98,7 +100,7 @@ export function createEngine(options: EngineOptions): Engine {
           const leaf = newestLeaf(arriving.get(id) ?? [])?.id ?? merged.conversation.activeLeafId;
           merged = { ...merged, conversation: { ...merged.conversation, activeLeafId: leaf }, stamps: { ...merged.stamps, activeLeafId: stampNow() } };
           const title = merged.conversation.title;
-          events.notice(local ? `“${title}” was deleted on another device while this one added to it; it was kept.` : keptHere(title));
+          events.notice(local ? `${named(title)} was deleted on another device while this one added to it; it was kept.` : keptHere(title));
         }
       }
       const deleted = isDeleted(merged);

@@ -1,11 +1,11 @@
 /**
  * The page's side of sync (the `SyncService` the store is given). The Worker is started on
  * first use. One tab per browser profile runs the replication, the one holding the Web
- * Lock; the others show the status it broadcasts, pass their Sync now, Pause and Resume on
- * to it, and take over when it closes. That tab also tells the Worker when the browser goes
+ * Lock; the others show the status and notices it broadcasts, pass their Sync now, Pause and
+ * Resume on to it, and take over when it closes. That tab also tells the Worker when the browser goes
  * offline or back online (a Worker hears neither).
  */
-import { CONTROL_CHANNEL, STATUS_CHANNEL, SYNC_LOCK, type SyncControl, type SyncReply, type SyncRequest } from './syncProtocol';
+import { CONTROL_CHANNEL, NOTICE_CHANNEL, STATUS_CHANNEL, SYNC_LOCK, type SyncControl, type SyncReply, type SyncRequest } from './syncProtocol';
 import type { ConnectResult, SyncConfig, SyncEvents, SyncService, SyncStatus } from './types';
 
 export interface SyncClientOptions {
@@ -15,6 +15,9 @@ export interface SyncClientOptions {
   dbName?: string;
   channelName?: string;
 }
+
+/** Longer than any notice sync words (titles in them are cut to 80 characters): anything longer on the channel is not one. */
+const MAX_NOTICE_CHARS = 1000;
 
 const defaultWorker = () => new Worker(new URL('./syncWorker.ts', import.meta.url), { type: 'module', name: 'windowpane-sync' });
 
@@ -28,6 +31,7 @@ export function createSyncClient(options: SyncClientOptions = {}): SyncService {
   let holdsLock = false;
   let statusChannel: BroadcastChannel | undefined;
   let controlChannel: BroadcastChannel | undefined;
+  let noticeChannel: BroadcastChannel | undefined;
 
   function ensureWorker(): Worker {
     if (worker) return worker;
@@ -38,8 +42,10 @@ export function createSyncClient(options: SyncClientOptions = {}): SyncService {
         connecting.get(reply.id)?.(reply.result);
         connecting.delete(reply.id);
       } else if (reply.type === 'status') events?.status(reply.status);
-      else if (reply.type === 'notice') events?.notice(reply.text);
-      else if (reply.type === 'stopped') {
+      else if (reply.type === 'notice') {
+        events?.notice(reply.text);
+        noticeChannel?.postMessage(reply.text);
+      } else if (reply.type === 'stopped') {
         stopped?.();
         stopped = undefined;
       }
@@ -62,6 +68,10 @@ export function createSyncClient(options: SyncClientOptions = {}): SyncService {
     statusChannel = new BroadcastChannel(STATUS_CHANNEL);
     statusChannel.addEventListener('message', (event: MessageEvent<SyncStatus>) => {
       if (!holdsLock && event.data && typeof event.data === 'object' && typeof event.data.phase === 'string') events?.status(event.data);
+    });
+    noticeChannel = new BroadcastChannel(NOTICE_CHANNEL);
+    noticeChannel.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (!holdsLock && typeof event.data === 'string' && event.data.length <= MAX_NOTICE_CHARS) events?.notice(event.data);
     });
     controlChannel = new BroadcastChannel(CONTROL_CHANNEL);
     controlChannel.addEventListener('message', (event: MessageEvent<SyncControl>) => {

@@ -17,6 +17,9 @@ export type SyncReply =
 /** The channel on which the tab running sync tells the other tabs its status. */
 export const STATUS_CHANNEL = 'windowpane-sync-status';
 
+/** The channel on which the tab running sync passes its notices (a conversation deleted or kept) to the other tabs. */
+export const NOTICE_CHANNEL = 'windowpane-sync-notices';
+
 /** The Web Lock the tab running sync holds: one replication per browser profile. */
 export const SYNC_LOCK = 'windowpane-sync';
 

@@ -1,8 +1,9 @@
 // @vitest-environment node
 /**
  * Two tabs of one browser profile: the one holding the Web Lock runs sync in its Worker; the
- * other's Sync now, Pause and Resume reach that Worker over a BroadcastChannel (Node's own,
- * which delivers between the two clients as a browser does between tabs).
+ * other's Sync now, Pause and Resume reach that Worker, and that Worker's notices reach the
+ * other, over BroadcastChannels (Node's own, which deliver between the two clients as a
+ * browser does between tabs).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSyncClient } from '../../src/sync/syncClient';
@@ -70,6 +71,30 @@ describe('sync in two tabs', () => {
     const other = new BroadcastChannel('windowpane-sync-control');
     for (const junk of [null, 'pause', { type: 'stop', forget: true }, { type: 'start' }, { type: 'resume' }]) other.postMessage(junk);
     await vi.waitFor(() => expect(types(worker)).toEqual(['start', 'resume']));
+    other.close();
+  });
+
+  it('shows the notices of the tab running sync in the other tab too, once in each', async () => {
+    const workers = { first: new FakeWorker(), second: new FakeWorker() };
+    const heard = { first: [] as string[], second: [] as string[] };
+    const listener = (into: string[]): SyncEvents => ({ status: () => undefined, notice: (text) => into.push(text) });
+    const first = createSyncClient({ createWorker: () => workers.first as unknown as Worker });
+    const second = createSyncClient({ createWorker: () => workers.second as unknown as Worker });
+    first.start(config, listener(heard.first));
+    second.start(config, listener(heard.second));
+    await vi.waitFor(() => expect(types(workers.first)).toEqual(['start']));
+
+    const text = '“Draft a packing list” was deleted on another device.';
+    workers.first.dispatchEvent(new MessageEvent('message', { data: { type: 'notice', text } }));
+    await vi.waitFor(() => expect(heard.second).toEqual([text]));
+    expect(heard.first).toEqual([text]);
+
+    // What is not a notice on that channel is not shown.
+    const other = new BroadcastChannel('windowpane-sync-notices');
+    for (const junk of [null, 42, { text }, 'x'.repeat(5000)]) other.postMessage(junk);
+    other.postMessage('The last one.');
+    await vi.waitFor(() => expect(heard.second).toEqual([text, 'The last one.']));
+    expect(heard.first).toEqual([text]);
     other.close();
   });
 });
