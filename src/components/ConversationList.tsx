@@ -1,5 +1,6 @@
 import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { forwardRef, useRef, useState, type KeyboardEvent } from 'react';
+import { usePhoneLayout } from './phoneLayout';
 
 export interface ConversationItem {
   id: string;
@@ -63,6 +64,8 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
 ) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [title, setTitle] = useState('');
+  // A phone has no Ctrl+K to offer.
+  const phone = usePhoneLayout();
   const listRef = useRef<HTMLUListElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- not built with the React Compiler; the virtualizer re-renders itself
   const virtualizer = useVirtualizer({
@@ -109,7 +112,7 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
         type="search"
         className="search"
         aria-label="Search conversations"
-        placeholder="Search (Ctrl+K)"
+        placeholder={phone ? 'Search' : 'Search (Ctrl+K)'}
         value={query}
         onChange={(e) => onQueryChange(e.target.value)}
       />

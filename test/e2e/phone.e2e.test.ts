@@ -89,6 +89,8 @@ describe('the phone layout, in Chromium at 390×844', () => {
     expect(await page.evaluate(() => document.elementFromPoint(370, 800)?.closest('main'))).toBeNull();
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await smallTargets(page, '.drawer')).toEqual([]);
+    // A phone has no Ctrl+K: the search field does not offer it.
+    expect(await drawer.getByRole('searchbox', { name: 'Search conversations' }).getAttribute('placeholder')).toBe('Search');
     await screenshot(page, 'phone-drawer');
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await seriousAxeViolations(page)).toEqual([]);
