@@ -115,6 +115,12 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
         placeholder={phone ? 'Search' : 'Search (Ctrl+K)'}
         value={query}
         onChange={(e) => onQueryChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape' || !query) return;
+          // Escape clears a search first: in the phone's drawer it would close the drawer too. The next one closes it.
+          e.preventDefault();
+          onQueryChange('');
+        }}
       />
       {searchStatus}
       {items.length === 0 && (

@@ -104,6 +104,15 @@ describe('the phone layout, in Chromium at 390×844', () => {
     await drawer.getByRole('textbox', { name: 'Conversation title' }).waitFor({ state: 'detached' });
     expect(await drawer.isVisible()).toBe(true);
 
+    // Escape in a search clears it and leaves the drawer open.
+    const search = drawer.getByRole('searchbox', { name: 'Search conversations' });
+    await search.fill('otters');
+    await nav.locator('.conversation-link').filter({ hasText: 'Tulips in the first chat' }).waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await nav.locator('.conversation-link').filter({ hasText: 'Tulips in the first chat' }).waitFor();
+    expect(await search.inputValue()).toBe('');
+    expect(await drawer.isVisible()).toBe(true);
+
     // Escape closes it, and focus is back on the button.
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
