@@ -20,6 +20,7 @@ import { activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFo
 import { useActions, useApp } from './components/AppRuntime';
 import { loadMarkdown } from './components/LazyMarkdown';
 import { useKeyboardInset, usePhoneLayout } from './components/phoneLayout';
+import { applyTheme } from './components/theme';
 
 /** The Settings dialog's models for a provider: the registry's, then what its endpoint at `baseUrl` listed. */
 function modelsIn(state: Pick<AppState, 'modelLists' | 'settings'>) {
@@ -75,9 +76,7 @@ export function App() {
 
   // The stylesheet picks the palette from this attribute (base.css); "system" follows the system's.
   const { theme } = settings;
-  useEffect(() => {
-    document.documentElement.dataset.theme = theme;
-  }, [theme]);
+  useEffect(() => applyTheme(theme), [theme]);
 
   // With conversations to open, the Markdown renderer and the search index are loaded once the
   // list is shown, while the page is idle: the first one opened shows formatted at once rather

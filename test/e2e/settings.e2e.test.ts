@@ -171,10 +171,17 @@ describe('the Settings dialog checks its knobs, in Chromium', () => {
     const { page, errors } = await newPage(browser, { colorScheme: 'dark' });
     await openApp(page, appUrl);
     const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    // The colour the browser gives its own toolbar: the theme-color meta whose media matches.
+    const toolbar = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].filter((m) => matchMedia(m.media || 'all').matches).map((m) => m.content),
+      );
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('system');
     expect(await background()).toBe('rgb(15, 18, 23)');
+    expect(await toolbar()).toEqual(['#0f1217']);
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await background()).toBe('rgb(255, 255, 255)');
+    expect(await toolbar()).toEqual(['#ffffff']);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
@@ -183,11 +190,13 @@ describe('the Settings dialog checks its knobs, in Chromium', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await background()).toBe('rgb(255, 255, 255)');
+    expect(await toolbar()).toEqual(['#ffffff']);
     // Kept for the next visit.
     await page.reload();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     expect(await background()).toBe('rgb(255, 255, 255)');
+    expect(await toolbar()).toEqual(['#ffffff']);
     expect(errors).toEqual([]);
   });
 });
