@@ -3,7 +3,7 @@
  * core/transfer, and writes what the pure import readers return, batch by batch.
  */
 import type { BatchLimits, ConversationFailure, ErrorCode, ExportedFile, ImportFormat } from '../core';
-import { exportToJson, importBatches, openImport } from '../core';
+import { exportToJsonParts, importBatches, openImport } from '../core';
 import { blobToBase64 } from './base64';
 import { readImportTexts, type ImportFile } from './importFileText';
 import type { FileRepository } from './fileRepository';
@@ -183,21 +183,23 @@ function whyNothing(report: ImportReport): ImportReport['error'] {
 }
 
 /**
- * The Windowpane JSON export of the given conversations (all when `ids` is omitted);
+ * The Windowpane JSON export of the given conversations (all when `ids` is omitted), as one
+ * file's text or, over `maxBytes` (Import's limit), several split between conversations;
  * `withImages` carries the images their messages refer to, bytes and all.
  */
-export async function exportJsonText(
+export async function exportJsonFiles(
   repositories: { transfer: Pick<TransferRepository, 'readForExport'>; files: Pick<FileRepository, 'listFiles'> },
   ids?: readonly string[],
   exportedAt: number = Date.now(),
   withImages = false,
-): Promise<string> {
+  maxBytes?: number,
+): Promise<string[]> {
   const records = await repositories.transfer.readForExport(ids);
-  if (!withImages) return exportToJson(records, exportedAt);
+  if (!withImages) return exportToJsonParts(records, exportedAt, undefined, maxBytes);
   const files: ExportedFile[] = [];
   for (const record of await repositories.files.listFiles(records.map((r) => r.conversation.id))) {
     const { id, conversationId, name, mediaType, bytes, createdAt } = record;
     files.push({ id, conversationId, name, mediaType, bytes, createdAt, data: await blobToBase64(record.blob) });
   }
-  return exportToJson(records, exportedAt, files);
+  return exportToJsonParts(records, exportedAt, files, maxBytes);
 }

@@ -4,7 +4,7 @@
  * readers and writers of every format, which the first screen does not need.
  */
 import { exportToMarkdown } from '../core';
-import { exportJsonText, importFromFile, type ImportProgress, type ImportReport } from '../persistence/transferFiles';
+import { exportJsonFiles, importFromFile, type ImportProgress, type ImportReport } from '../persistence/transferFiles';
 import type { Runtime } from './runtime';
 import { branchOf, treeOf } from './branches';
 import { selectConversation } from './conversationActions';
@@ -60,8 +60,17 @@ export async function exportConversations(rt: Runtime, format: 'json' | 'markdow
     return;
   }
   try {
-    if (format === 'json') download(`${fileStem(title)}-${date}.json`, 'application/json', await exportJsonText(repositories, ids, rt.deps.now(), withImages));
-    else {
+    if (format === 'json') {
+      const parts = await exportJsonFiles(repositories, ids, rt.deps.now(), withImages);
+      const name = (i: number) => `${fileStem(title)}-${date}${parts.length > 1 ? `-part-${i + 1}-of-${parts.length}` : ''}.json`;
+      parts.forEach((text, i) => download(name(i), 'application/json', text));
+      if (parts.length > 1) {
+        rt.notifier.notify({
+          tone: 'info',
+          text: `Your conversations were exported as ${parts.length} files, each small enough for Import. To bring them back, choose all ${parts.length} together in Import.`,
+        });
+      }
+    } else {
       // Trim markers go where the transcript dims messages: those the next request leaves out or a summary covers.
       // Markdown holds one branch: the one this tab shows, else the one last shown.
       const records = (await repositories.transfer.readForExport(ids)).map(({ conversation, messages }) => {

@@ -2,13 +2,19 @@ import { Blob as NodeBlob } from 'node:buffer';
 import fc from 'fast-check';
 import { IDBFactory, IDBObjectStore as FakeIDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, exportToMarkdown, type StoredMessage } from '../../src/core';
+import { MAX_IMPORT_BYTES, branchCount, branchMessages, buildTree, exportToJson, exportToMarkdown, utf8Bytes, type StoredMessage } from '../../src/core';
 import type { Repositories } from '../../src/persistence/repositories';
-import { exportJsonText, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
+import { exportJsonFiles, importFromFile, type ImportOptions } from '../../src/persistence/transferFiles';
 import { conversationRecords } from '../core/transfer/arbitraries';
 import { brokenFixtures, readFixture } from '../core/transfer/fixtures';
 import { openTestStorage } from './helpers';
 
+/** The export as the one file it is under Import's limit. */
+async function exportOne(...args: Parameters<typeof exportJsonFiles>): Promise<string> {
+  const parts = await exportJsonFiles(...args);
+  expect(parts).toHaveLength(1);
+  return parts[0]!;
+}
 const NOW = 1_767_225_600_000;
 
 /** Everything stored, for before/after comparisons. */
@@ -107,18 +113,42 @@ describe('importing export files into storage', () => {
         const source = await openTestStorage();
         const seeded = await importFromText(source.repositories, exportToJson(entries, NOW));
         expect(seeded.ok).toBe(true);
-        const exported = await exportJsonText(source.repositories, undefined, NOW);
+        const exported = await exportOne(source.repositories, undefined, NOW);
 
         const fresh = await openTestStorage();
         const imported = await importFromText(fresh.repositories, exported);
         expect(imported).toMatchObject({ ok: true, value: { imported: entries.length, skipped: 0 } });
         const byId = (list: typeof entries) => [...list].sort((a, b) => (a.conversation.id < b.conversation.id ? -1 : 1));
         expect(byId(await fresh.repositories.transfer.readForExport())).toStrictEqual(byId(entries));
-        expect(await exportJsonText(fresh.repositories, undefined, NOW)).toBe(exported);
+        expect(await exportOne(fresh.repositories, undefined, NOW)).toBe(exported);
         source.db.close();
         fresh.db.close();
       }),
       { numRuns: 25 },
+    );
+  });
+
+  it('a history over the limit of one file is exported as several, each under it, that import back to the same (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(conversationRecords(6), fc.integer({ min: 300, max: 3000 }), async (entries, maxBytes) => {
+        const source = await openTestStorage();
+        expect((await importFromText(source.repositories, exportToJson(entries, NOW))).ok).toBe(true);
+        const parts = await exportJsonFiles(source.repositories, undefined, NOW, false, maxBytes);
+        const conversationsIn = (text: string) => (JSON.parse(text) as { conversations: unknown[] }).conversations.length;
+        // Split between conversations only: a file over the limit holds one conversation.
+        for (const part of parts) if (utf8Bytes(part) > maxBytes) expect(conversationsIn(part)).toBe(1);
+        expect(parts.map(conversationsIn).reduce((a, b) => a + b, 0)).toBe(entries.length);
+        if (utf8Bytes(exportToJson(await source.repositories.transfer.readForExport(), NOW)) > maxBytes && entries.length > 1)
+          expect(parts.length).toBeGreaterThan(1);
+
+        const fresh = await openTestStorage();
+        for (const part of parts) expect((await importFromText(fresh.repositories, part)).ok).toBe(true);
+        const byId = (list: typeof entries) => [...list].sort((a, b) => (a.conversation.id < b.conversation.id ? -1 : 1));
+        expect(byId(await fresh.repositories.transfer.readForExport())).toStrictEqual(byId(entries));
+        source.db.close();
+        fresh.db.close();
+      }),
+      { numRuns: 20 },
     );
   });
 
@@ -223,11 +253,11 @@ describe('exporting from storage', () => {
     await repositories.conversations.appendMessage({ conversationId: a.id, role: 'user', content: [{ type: 'text', text: 'hello alpha' }] });
     await repositories.conversations.appendMessage({ conversationId: b.id, role: 'user', content: [{ type: 'text', text: 'hello beta' }] });
 
-    const one = JSON.parse(await exportJsonText(repositories, [a.id], NOW));
+    const one = JSON.parse(await exportOne(repositories, [a.id], NOW));
     expect(one.conversations.map((c: { conversation: { title: string } }) => c.conversation.title)).toEqual(['Alpha']);
     expect(one.conversations[0].conversation.overrides).toEqual({ model: 'gpt-4.1' });
 
-    const all = await exportJsonText(repositories, undefined, NOW);
+    const all = await exportOne(repositories, undefined, NOW);
     expect(JSON.parse(all).conversations).toHaveLength(2);
     // Markdown is written from the same records, as the Export button does.
     const markdown = exportToMarkdown(await repositories.transfer.readForExport());
@@ -269,9 +299,9 @@ describe('a backup with its images', () => {
     // Node's Blob survives fake IndexedDB's structured clone as a browser's does; jsdom's does not.
     vi.stubGlobal('Blob', NodeBlob);
     const { repositories, id } = await storedWithImages();
-    const plain = JSON.parse(await exportJsonText(repositories, [id], NOW)) as { files?: unknown };
+    const plain = JSON.parse(await exportOne(repositories, [id], NOW)) as { files?: unknown };
     expect(plain.files).toBeUndefined();
-    const text = await exportJsonText(repositories, [id], NOW, true);
+    const text = await exportOne(repositories, [id], NOW, true);
     const backup = JSON.parse(text) as { files: { id: string; data: string; bytes: number }[] };
     expect(backup.files.map((f) => [f.id, f.bytes, f.data])).toEqual([
       ['one', PNG.length, Buffer.from(PNG).toString('base64')],
@@ -287,7 +317,7 @@ describe('a backup with its images', () => {
 
   it('leaves out an image whose bytes are damaged, and imports everything else', async () => {
     const { repositories, id } = await storedWithImages();
-    const backup = JSON.parse(await exportJsonText(repositories, [id], NOW, true)) as { files: { data: string }[] };
+    const backup = JSON.parse(await exportOne(repositories, [id], NOW, true)) as { files: { data: string }[] };
     backup.files[0]!.data = 'not base64!';
     const other = (await openTestStorage({ factory: new IDBFactory() })).repositories;
     expect(await importFromText(other, JSON.stringify(backup), { now: NOW })).toMatchObject({ ok: true, value: { imported: 1 } });

@@ -4,8 +4,16 @@
  * that is not part of the canonical model — settings, API keys — can ride along.
  */
 import { withExplicitParents } from '../branches';
+import { utf8Bytes } from '../utf8';
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
-import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ExportedFile, type WindowpaneExport } from './exportFormat';
+import {
+  MAX_IMPORT_BYTES,
+  WINDOWPANE_EXPORT_FORMAT,
+  WINDOWPANE_EXPORT_VERSION,
+  type ConversationRecords,
+  type ExportedFile,
+  type WindowpaneExport,
+} from './exportFormat';
 import { withoutSecrets } from './secrets';
 
 /**
@@ -34,6 +42,32 @@ export function exportToJson(entries: readonly ConversationRecords[], exportedAt
     }));
   }
   return JSON.stringify(file, null, 2);
+}
+
+/**
+ * The export of `entries` as one file or, when that would be larger than `maxBytes` of
+ * UTF-8 (what Import takes), as several, split between conversations (each file with the
+ * images of its own conversations), so a year of history can be imported again. A single
+ * conversation larger than that is a file of its own, which Import refuses by its size.
+ */
+export function exportToJsonParts(
+  entries: readonly ConversationRecords[],
+  exportedAt: number,
+  files?: readonly ExportedFile[],
+  maxBytes: number = MAX_IMPORT_BYTES,
+): string[] {
+  const text = exportToJson(entries, exportedAt, files);
+  if (entries.length <= 1 || utf8Bytes(text) <= maxBytes) return [text];
+  const half = Math.ceil(entries.length / 2);
+  return [entries.slice(0, half), entries.slice(half)].flatMap((part) => {
+    const ids = new Set(part.map((entry) => entry.conversation.id));
+    return exportToJsonParts(
+      part,
+      exportedAt,
+      files?.filter((file) => ids.has(file.conversationId)),
+      maxBytes,
+    );
+  });
 }
 
 /** A clean copy of one conversation and its messages, as written to an export. */

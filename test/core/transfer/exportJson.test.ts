@@ -6,8 +6,11 @@ import {
   branchMessages,
   buildTree,
   exportToJson,
+  exportToJsonParts,
   exportToMarkdown,
+  utf8Bytes,
   type ConversationRecords,
+  type ExportedFile,
   type StoredMessage,
 } from '../../../src/core';
 import { conversationRecords } from './arbitraries';
@@ -315,5 +318,47 @@ describe('API keys never leave in an export', () => {
     const entries = withSettingsEverywhere();
     exportToJson(entries, EXPORTED_AT);
     expect(entries[0]!.conversation.overrides).toMatchObject({ apiKeys: { anthropic: SECRET } });
+  });
+});
+
+describe('an export over the size Import takes', () => {
+  /** Conversation `n` of the sample, with an image of its own. */
+  const numbered = (n: number): { entry: ConversationRecords; file: ExportedFile } => {
+    const { conversation, messages } = sample();
+    const id = `conv-${n}`;
+    return {
+      entry: {
+        conversation: { ...conversation, id, title: `Conversation ${n} — 日本語` },
+        messages: messages.map((m) => ({ ...m, id: `${id}-${m.id}`, conversationId: id, parentId: m.parentId && `${id}-${m.parentId}` })),
+      },
+      file: { id: `image-${n}`, conversationId: id, name: `${n}.png`, mediaType: 'image/png', bytes: 3, createdAt: 0, data: 'AAAA' },
+    };
+  };
+  const five = [1, 2, 3, 4, 5].map(numbered);
+  const entries = five.map((x) => x.entry);
+  const files = five.map((x) => x.file);
+  type Part = { conversations: ConversationRecords[]; files: ExportedFile[] };
+
+  it('is one file when it fits', () => {
+    expect(exportToJsonParts(entries, EXPORTED_AT, files)).toEqual([exportToJson(entries, EXPORTED_AT, files)]);
+  });
+
+  it('is split between conversations, each file under the limit in UTF-8 bytes and carrying its own conversations’ images', () => {
+    const whole = utf8Bytes(exportToJson(entries, EXPORTED_AT, files));
+    const limit = Math.ceil(whole / 2.5);
+    const parts = exportToJsonParts(entries, EXPORTED_AT, files, limit);
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    const read = parts.map((text) => JSON.parse(text) as Part);
+    for (const [i, text] of parts.entries()) {
+      expect(utf8Bytes(text)).toBeLessThanOrEqual(limit);
+      const ids = read[i]!.conversations.map((c) => c.conversation.id);
+      expect(read[i]!.files.map((f) => f.conversationId)).toEqual(ids);
+    }
+    expect(read.flatMap((p) => p.conversations.map((c) => c.conversation.title))).toEqual(entries.map((e) => e.conversation.title));
+  });
+
+  it('puts a conversation larger than the limit in a file of its own', () => {
+    const parts = exportToJsonParts(entries, EXPORTED_AT, undefined, 10);
+    expect(parts.map((text) => (JSON.parse(text) as Part).conversations.length)).toEqual([1, 1, 1, 1, 1]);
   });
 });
