@@ -10,27 +10,22 @@ import { DropFiles } from './components/DropFiles';
 import { EdgeSwipe } from './components/EdgeSwipe';
 import { ImportProgressBar } from './components/ImportProgressBar';
 import { Notices } from './components/Notices';
-import { ModelList } from './components/ModelList';
-import { SettingsDialog, type ModelOption } from './components/SettingsDialog';
+import { LazySettings, loadSettings } from './components/LazySettings';
 import { Sidebar } from './components/Sidebar';
-import { StorageSection } from './components/StorageSection';
-import { SyncSection } from './components/settings/SyncSection';
-import type { ProviderId } from './core';
-import { activeModelIn, conversationOverrides, effectiveSettings, modelChoicesFor, modelPickerIn, type AppState } from './store';
+import { activeModelIn, modelPickerIn } from './store';
 import { useActions, useApp } from './components/AppRuntime';
 import { loadMarkdown } from './components/LazyMarkdown';
 import { useKeyboardInset, usePhoneLayout } from './components/phoneLayout';
 import { applyTheme } from './components/theme';
 
-/** The Settings dialog's models for a provider: the registry's, then what its endpoint at `baseUrl` listed. */
-function modelsIn(state: Pick<AppState, 'modelLists' | 'settings'>) {
-  return (provider: ProviderId, baseUrl?: string): ModelOption[] =>
-    modelChoicesFor(state, state.settings, provider, baseUrl).map((m) => ({
-      id: m.id,
-      label: m.label,
-      contextWindow: m.contextWindow,
-      guess: m.windowSource === 'guess',
-    }));
+/** Runs `load` once the page is idle (within 3 s), or at once where the browser cannot tell; returns what cancels it. */
+function whenIdle(load: () => void): (() => void) | undefined {
+  if (typeof requestIdleCallback !== 'function') {
+    load();
+    return undefined;
+  }
+  const id = requestIdleCallback(load, { timeout: 3_000 });
+  return () => cancelIdleCallback(id);
 }
 
 /** The app inside its last-resort boundary: whatever fails to render, the page is never blank. */
@@ -84,14 +79,18 @@ export function App() {
   const hasHistory = conversations.length > 0;
   useEffect(() => {
     if (status !== 'ready' || !hasHistory) return;
-    const load = () => {
+    return whenIdle(() => {
       actions.prepareSearch();
       void loadMarkdown().catch(() => undefined); // a failure shows when a message renders
-    };
-    if (typeof requestIdleCallback !== 'function') return load();
-    const id = requestIdleCallback(load, { timeout: 3_000 });
-    return () => cancelIdleCallback(id);
+    });
   }, [actions, status, hasHistory]);
+
+  // The Settings dialog, too, history or not (a first visit is asked to add a key there): it opens
+  // without waiting for its chunk.
+  useEffect(() => {
+    if (status !== 'ready') return;
+    return whenIdle(() => void loadSettings().catch(() => undefined)); // a failure shows when Settings opens
+  }, [status]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -114,7 +113,6 @@ export function App() {
   const conversation = conversations.find((c) => c.id === activeId);
   const { provider, label: modelLabel } = useApp(useShallow(activeModelIn));
   const picker = useMemo(() => modelPickerIn({ settings, conversations, activeId, modelLists }), [settings, conversations, activeId, modelLists]);
-  const modelsFor = useMemo(() => modelsIn({ settings, modelLists }), [settings, modelLists]);
   // A notice of a Settings section shows there while the dialog is open, and here once it is closed: never in both.
   const pageNotices = useMemo(() => (settingsOpen ? notices.filter((n) => !n.section) : notices), [notices, settingsOpen]);
 
@@ -181,18 +179,7 @@ export function App() {
         {phone && !drawerOpen && <EdgeSwipe onSwipe={() => setDrawerOpen(true)} />}
       </main>
       <DropFiles onDrop={dropFiles} />
-      {settingsOpen && (
-        <SettingsDialog
-          settings={conversation ? effectiveSettings(settings, conversationOverrides(conversation)) : settings}
-          modelsFor={modelsFor}
-          modelList={(slot) => <ModelList {...slot} />}
-          storage={<StorageSection />}
-          sync={<SyncSection />}
-          conversationTitle={conversation?.title}
-          onSave={(next, scope) => void actions.saveSettings(next, scope)}
-          onClose={actions.closeSettings}
-        />
-      )}
+      {settingsOpen && <LazySettings onClose={actions.closeSettings} />}
     </div>
   );
 }

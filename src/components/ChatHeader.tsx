@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ModelChoice } from '../core';
 import { formatBytes } from '../store';
+import { loadSettings } from './LazySettings';
 
 export interface ChatHeaderProps {
   title: string;
@@ -29,6 +30,9 @@ export interface PhoneHeader {
   conversationsOpen: boolean;
   onNewChat: () => void;
 }
+
+/** Pointed at or focused, a Settings button loads the dialog's chunk, if the idle page has not yet: it opens with no wait. */
+const prefetchSettings = () => void loadSettings().catch(() => undefined); // a failure shows when Settings opens
 
 const windowText = (choice: ModelChoice) => `${choice.contextWindow.toLocaleString('en-US')} tokens${choice.windowSource === 'guess' ? ', a guess' : ''}`;
 
@@ -174,6 +178,8 @@ export function ChatHeader({
               <button
                 type="button"
                 role="menuitem"
+                onFocus={prefetchSettings}
+                onPointerEnter={prefetchSettings}
                 onClick={() => {
                   setMenuOpen(false);
                   onSettings();
@@ -220,7 +226,7 @@ export function ChatHeader({
             {exportItems((what) => what)}
           </div>
         )}
-        <button type="button" onClick={onSettings}>
+        <button type="button" onFocus={prefetchSettings} onPointerEnter={prefetchSettings} onClick={onSettings}>
           Settings
         </button>
       </div>

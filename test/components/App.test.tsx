@@ -96,14 +96,14 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
   it('opens Settings as a dialog named "Settings" and keeps what is saved', async () => {
     await openApp();
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
     await showSettingsSection(dialog, 'Context');
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Summarize evicted messages' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(screen.queryByRole('dialog', { name: 'Settings' })).not.toBeInTheDocument();
     await waitFor(async () => expect((await runtime.storage!.repositories.settings.getSetting<Settings>(SETTINGS_KEY))?.window.summarize).toBe(true));
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    const again = await showSettingsSection(screen.getByRole('dialog', { name: 'Settings' }), 'Context');
+    const again = await showSettingsSection(await screen.findByRole('dialog', { name: 'Settings' }), 'Context');
     expect(again.getByRole('checkbox', { name: 'Summarize evicted messages' })).toBeChecked();
   });
 
@@ -114,7 +114,7 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     expect(html).toHaveAttribute('data-theme', 'system');
     await userEvent.click(within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('button', { name: /^Plans/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    const dialog = screen.getByRole('dialog', { name: 'Settings' });
+    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
     // Chosen for this conversation only, the theme still applies to all: it is not a conversation's setting.
     await userEvent.click(within(dialog).getByRole('radio', { name: /^Only “Plans”/ }));
     const appearance = await showSettingsSection(dialog, 'Appearance');
@@ -136,7 +136,7 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
   it('"Add an API key" opens Settings', async () => {
     await openApp();
     await userEvent.click(screen.getByRole('button', { name: 'Add an API key' }));
-    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Settings' })).toBeInTheDocument();
   });
 
   it('stops a streaming answer with Esc and keeps what arrived, marked stopped', async () => {

@@ -135,7 +135,7 @@ describe('Settings: Tools (App, fake IndexedDB)', { timeout: 15_000 }, () => {
     await openApp();
     await userEvent.click(sidebar().getByRole('button', { name: 'Open one' }));
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    let dialog = within(screen.getByRole('dialog', { name: 'Settings' }));
+    let dialog = within(await screen.findByRole('dialog', { name: 'Settings' }));
     await userEvent.click(dialog.getByRole('radio', { name: 'Only “Open one”' }));
     await showSettingsSection(screen.getByRole('dialog', { name: 'Settings' }), 'Tools');
     await userEvent.click(dialog.getByRole('switch', { name: /^run_javascript/ }));
@@ -149,7 +149,7 @@ describe('Settings: Tools (App, fake IndexedDB)', { timeout: 15_000 }, () => {
 
     await reload();
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    dialog = await showSettingsSection(screen.getByRole('dialog', { name: 'Settings' }), 'Tools');
+    dialog = await showSettingsSection(await screen.findByRole('dialog', { name: 'Settings' }), 'Tools');
     expect(dialog.getByRole('switch', { name: /^run_javascript/ })).not.toBeChecked();
     expect(dialog.getByRole('switch', { name: /^read_attachment/ })).toBeChecked();
     expect(dialog.getByRole('spinbutton', { name: 'Tool rounds per turn' })).toHaveValue(8);

@@ -31,7 +31,7 @@ async function openStorageSection(browserStorage: BrowserStorage = grantingBrows
   runtime.deps = { ...runtime.deps, browserStorage };
   renderApp();
   await userEvent.click(await screen.findByRole('button', { name: 'Settings' }));
-  const dialog = screen.getByRole('dialog', { name: 'Settings' });
+  const dialog = await screen.findByRole('dialog', { name: 'Settings' });
   // Nothing is measured until the section is shown.
   expect(within(dialog).queryByRole('region', { name: 'Storage', hidden: true })).not.toBeInTheDocument();
   await showSettingsSection(dialog, 'Storage');

@@ -43,7 +43,7 @@ function fakeSync(answer?: (input: ConnectInput) => Promise<ConnectResult>) {
 async function openSyncSection() {
   renderApp();
   await userEvent.click(await screen.findByRole('button', { name: 'Settings' }));
-  const dialog = screen.getByRole('dialog', { name: 'Settings' });
+  const dialog = await screen.findByRole('dialog', { name: 'Settings' });
   await showSettingsSection(dialog, 'Sync');
   return within(within(dialog).getByRole('region', { name: 'Sync' }));
 }
@@ -295,7 +295,7 @@ describe('Settings → Sync', () => {
     expect(sidebarStatus()).toHaveTextContent(/^Synced at /);
 
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    await showSettingsSection(screen.getByRole('dialog', { name: 'Settings' }), 'Sync');
+    await showSettingsSection(await screen.findByRole('dialog', { name: 'Settings' }), 'Sync');
     const again = within(screen.getByRole('region', { name: 'Sync' }));
     expect(again.getByText(URL_)).toBeInTheDocument();
     expect(again.queryByLabelText('Passphrase')).not.toBeInTheDocument();

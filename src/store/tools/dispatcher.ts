@@ -4,7 +4,7 @@
  * with `is_error` that tells it what to do instead; nothing here throws at the send loop.
  */
 import type { AttachmentText, BuiltinToolDefinition, ToolOutcome, ToolResultBlock, ToolUseBlock } from '../../core';
-import { BUILTIN_TOOLS, formatRunResult, parseToolArguments, READ_ATTACHMENT, readAttachment, RUN_MAX_OUTPUT_CHARS } from '../../core';
+import { BUILTIN_TOOLS, formatRunResult, parseToolArguments, READ_ATTACHMENT, RUN_MAX_OUTPUT_CHARS } from '../../core';
 import type { ToolSettings } from '../settings';
 import type { JavascriptRunner } from '../../sandbox/javascriptRunner';
 
@@ -38,6 +38,9 @@ export function unansweredResults(calls: readonly ToolUseBlock[], reason: string
 
 export const STOPPED_BY_USER = 'The user pressed Stop, so this tool call did not finish. Wait for the user.';
 
+/** read_attachment's reader: a chunk of its own, loaded with the first call a model makes to it. */
+const readerOfAttachments = () => import('../../core/tools/readAttachment');
+
 /** Runs one call; always resolves with its result. */
 export async function runToolCall(call: ToolUseBlock, env: ToolEnvironment): Promise<ToolResultBlock> {
   if (env.signal.aborted) return failure(call, STOPPED_BY_USER);
@@ -50,7 +53,7 @@ export async function runToolCall(call: ToolUseBlock, env: ToolEnvironment): Pro
     );
   }
   try {
-    if (call.name === READ_ATTACHMENT) return resultOf(call, readAttachment(call.input, await env.listAttachments()));
+    if (call.name === READ_ATTACHMENT) return resultOf(call, (await readerOfAttachments()).readAttachment(call.input, await env.listAttachments()));
     return await runJavascript(call, env);
   } catch (error) {
     return failure(call, `${call.name} failed: ${error instanceof Error ? error.message : String(error)}`);
