@@ -400,8 +400,11 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     // The most recent conversations are scored first, before anything else asks the index: a
     // search drops the postings of replaced documents it meets, which moves later scores a
     // little, and this keeps the best match the one a single search always chose.
-    const best = bestMatches(index, query, new Set([...conversations.keys()].sort(byRecency).slice(0, DETAILED_HITS)));
-    const matching = [...matchingConversations(index, terms)].filter((id) => conversations.has(id));
+    const recent = new Set([...conversations.keys()].sort(byRecency).slice(0, DETAILED_HITS));
+    // One word: the walk that scores the recent conversations also finds every one it is in.
+    const seen = terms.length === 1 ? new Set<string>() : undefined;
+    const best = bestMatches(index, query, recent, seen);
+    const matching = [...(seen ?? matchingConversations(index, terms))].filter((id) => conversations.has(id));
     const chosen = matching.sort(byRecency).slice(0, limit);
     const shown = chosen.slice(0, DETAILED_HITS);
     const unscored = shown.filter((id) => !best.has(id));

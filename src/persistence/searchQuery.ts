@@ -7,17 +7,13 @@ import type MiniSearch from 'minisearch';
 
 /**
  * The conversations holding a match of every term of `terms` (folded, as the index
- * stores them). Asks the index once per term with no document scored (`boostDocument`
+ * stores them) in one document. Asks the index once per term with no document scored (`boostDocument`
  * sees every document a term's words are in, and answering 0 skips its scoring): a word
  * in every message costs a walk over its postings, not a score and a sort of each.
  */
 export function matchingConversations(index: MiniSearch, terms: readonly string[]): Set<string> {
   const exact = { tokenize: (term: string) => [term], processTerm: (term: string) => term };
   const found = new Set<string>();
-  if (terms.length === 1) {
-    index.search(terms[0]!, { ...exact, boostDocument: (_id, _term, stored) => (found.add(stored!.conversationId as string), 0) });
-    return found;
-  }
   let documents: Map<string, string> | undefined;
   for (const term of terms) {
     const next = new Map<string, string>();
@@ -38,12 +34,17 @@ export function matchingConversations(index: MiniSearch, terms: readonly string[
 /**
  * The best match of `query` in each of the conversations `wanted`: the index scores only
  * their documents, and each conversation keeps its highest score (the first of equals, as
- * the index would have sorted them).
+ * the index would have sorted them). For a query of one word, `seen` is told every
+ * conversation it is in, as `matchingConversations` would, in the same walk.
  */
-export function bestMatches(index: MiniSearch, query: string, wanted: ReadonlySet<string>): Map<string, string> {
+export function bestMatches(index: MiniSearch, query: string, wanted: ReadonlySet<string>, seen?: Set<string>): Map<string, string> {
   const best = new Map<string, { id: string; score: number }>();
   index.search(query, {
-    boostDocument: (_id, _term, stored) => (wanted.has(stored!.conversationId as string) ? 1 : 0),
+    boostDocument: (_id, _term, stored) => {
+      const conversationId = stored!.conversationId as string;
+      seen?.add(conversationId);
+      return wanted.has(conversationId) ? 1 : 0;
+    },
     filter: (result) => {
       const conversationId = result.conversationId as string;
       const kept = best.get(conversationId);
