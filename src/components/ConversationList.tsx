@@ -1,5 +1,5 @@
 import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { forwardRef, useRef, useState, type KeyboardEvent } from 'react';
+import { forwardRef, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { usePhoneLayout } from './phoneLayout';
 
 export interface ConversationItem {
@@ -42,6 +42,8 @@ export interface ConversationListProps {
   onDelete: (id: string) => void;
   /** Extra controls for the bottom of the sidebar (import, settings…). */
   footer?: React.ReactNode;
+  /** Told the ids of the rows in the page (those in view and a few either side) whenever they or the items change. */
+  onRowsShown?: (ids: string[]) => void;
 }
 
 /** Until the list is laid out (or where nothing is, as in a test DOM), it is taken to be this tall, and each row this tall. */
@@ -59,7 +61,7 @@ function observeListRect(instance: Virtualizer<HTMLUListElement, Element>, cb: (
  * page), so the keyboard moves between conversations with the arrow keys, Home and End.
  */
 export const ConversationList = forwardRef<HTMLInputElement, ConversationListProps>(function ConversationList(
-  { items, activeId, query, onQueryChange, searchStatus, indexing, onNew, onSelect, onRename, onDelete, footer },
+  { items, activeId, query, onQueryChange, searchStatus, indexing, onNew, onSelect, onRename, onDelete, footer, onRowsShown },
   searchRef,
 ) {
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -79,6 +81,14 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
     initialRect: UNMEASURED,
     observeElementRect: observeListRect,
   });
+
+  const shownKey = virtualizer
+    .getVirtualItems()
+    .flatMap((row) => (items[row.index] ? [items[row.index]!.id] : []))
+    .join('\n');
+  useEffect(() => {
+    if (onRowsShown && shownKey !== '') onRowsShown(shownKey.split('\n'));
+  }, [shownKey, items, onRowsShown]);
 
   /** Moves focus to the conversation at `index`, bringing it into view first. */
   function focusItem(index: number) {

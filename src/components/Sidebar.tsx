@@ -1,4 +1,4 @@
-import { forwardRef, useMemo, useRef } from 'react';
+import { forwardRef, useCallback, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useActions, useApp } from './AppRuntime';
 import { ConversationList, type ConversationItem } from './ConversationList';
@@ -27,12 +27,16 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
         item.snippet = h.snippet;
         item.matchedAt = h.createdAt;
       }
+      // Its snippet is read once the row is shown; the line is kept meanwhile so the row does not grow.
+      if (h.matchedIn === 'pending') item.snippet = '…';
       // A title renamed since the search has no range of its own.
       const rangeFits = h.matchedIn === 'message' || title === h.snippet;
       if (rangeFits && h.matchStart !== undefined && h.matchLength !== undefined) item.match = { start: h.matchStart, length: h.matchLength };
       return item;
     });
   }, [conversations, hits]);
+  const searching = hits !== null;
+  const showHits = useCallback((ids: string[]) => void actions.showSearchHits(ids), [actions]);
 
   return (
     <ConversationList
@@ -43,6 +47,7 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
       onQueryChange={(q) => void actions.search(q)}
       searchStatus={<SearchIndexingStatus indexing={indexing} searching={hits !== null} />}
       indexing={indexing !== null}
+      onRowsShown={searching ? showHits : undefined}
       onNew={() => {
         actions.newChat();
         onChosen?.();

@@ -33,7 +33,10 @@ async function run(request: Extract<ImportRequest, { type: 'start' }>): Promise<
   }
   const sync = createSyncChannel({ name: request.channelName });
   // The pages' own indexes hear of each batch on the channel; this one is never asked.
-  const { transfer } = createRepositories(db, { sync, search: { search: async () => [], notify: () => undefined, close: () => undefined } });
+  const { transfer } = createRepositories(db, {
+    sync,
+    search: { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined },
+  });
   try {
     const outcome = await importFromFile(transfer, request.file, {
       now: request.now,

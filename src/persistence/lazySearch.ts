@@ -54,6 +54,9 @@ export function lazySearch(load: () => Promise<SearchClient & ReportsSearchBuild
     async search(query, limit) {
       return (await loaded()).search(query, limit);
     },
+    async details(query, conversationIds) {
+      return (await loaded()).details(query, conversationIds);
+    },
     notify(change) {
       if (client) client.notify(change);
       else if (!closed)

@@ -11,11 +11,18 @@ import type { StorageChange } from './sync';
 
 /** What the page posts to the Worker. `open` comes first and names the database. */
 export type SearchRequest =
-  { type: 'open'; name: string } | { type: 'notify'; change: StorageChange } | { type: 'search'; id: number; query: string; limit: number };
+  | { type: 'open'; name: string }
+  | { type: 'notify'; change: StorageChange }
+  | { type: 'search'; id: number; query: string; limit: number }
+  | { type: 'details'; id: number; query: string; conversationIds: string[] };
 
-/** What the Worker answers to a `search`, and how a build of the index goes (see `ReportsSearchBuilds.watchBuild`), a message per batch read. */
+/** What the Worker answers to a `search` or `details`, and how a build of the index goes (see `ReportsSearchBuilds.watchBuild`), a message per batch read. */
 export type SearchReply =
   { type: 'hits'; id: number; hits: SearchHit[] } | { type: 'failed'; id: number; message: string } | { type: 'build'; progress: SearchIndexProgress | null };
+
+/** A query request before the client numbers it. */
+type SearchAsk = DistributiveOmit<Extract<SearchRequest, { type: 'search' | 'details' }>, 'id'>;
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 
 /** The parts of a Worker the client uses. */
 export interface SearchWorkerPort {
@@ -40,7 +47,11 @@ export function createWorkerSearch(
   inPage: () => SearchClient & ReportsSearchBuilds,
 ): SearchClient & ReportsSearchBuilds {
   let nextId = 0;
-  const waiting = new Map<number, { query: string; limit: number; resolve: (hits: SearchHit[]) => void; reject: (error: unknown) => void }>();
+  // Each request waiting for the Worker, and how to ask the page's index instead should the Worker fail.
+  const waiting = new Map<
+    number,
+    { ask: (client: SearchClient) => Promise<SearchHit[]>; resolve: (hits: SearchHit[]) => void; reject: (error: unknown) => void }
+  >();
   let fallback: (SearchClient & ReportsSearchBuilds) | undefined;
   const builds = createSearchBuildReporter();
 
@@ -53,7 +64,7 @@ export function createWorkerSearch(
     fallback.watchBuild((progress) => builds.report(progress));
     const orphans = [...waiting.values()];
     waiting.clear();
-    for (const w of orphans) fallback.search(w.query, w.limit).then(w.resolve, w.reject);
+    for (const w of orphans) w.ask(fallback).then(w.resolve, w.reject);
     return fallback;
   }
 
@@ -74,14 +85,21 @@ export function createWorkerSearch(
   worker.addEventListener('error', () => void fallBack());
   worker.postMessage({ type: 'open', name });
 
+  function ask(request: SearchAsk, inPage: (client: SearchClient) => Promise<SearchHit[]>): Promise<SearchHit[]> {
+    if (fallback) return inPage(fallback);
+    return new Promise((resolve, reject) => {
+      const id = ++nextId;
+      waiting.set(id, { ask: inPage, resolve, reject });
+      worker.postMessage({ ...request, id });
+    });
+  }
+
   return {
     search(query, limit) {
-      if (fallback) return fallback.search(query, limit);
-      return new Promise((resolve, reject) => {
-        const id = ++nextId;
-        waiting.set(id, { query, limit, resolve, reject });
-        worker.postMessage({ type: 'search', id, query, limit });
-      });
+      return ask({ type: 'search', query, limit }, (client) => client.search(query, limit));
+    },
+    details(query, conversationIds) {
+      return ask({ type: 'details', query, conversationIds: [...conversationIds] }, (client) => client.details(query, conversationIds));
     },
     notify(change) {
       if (fallback) fallback.notify(change);
@@ -119,6 +137,14 @@ export function serveSearchRequests(open: (name: string) => Promise<WindowpaneDb
       engine.catch(() => undefined);
     } else if (request.type === 'notify') {
       void engine.then((e) => e.notify(request.change)).catch(() => undefined);
+    } else if (request.type === 'details') {
+      // Never superseded: the rows it fills are on screen.
+      engine
+        .then((e) => e.details(request.query, request.conversationIds))
+        .then(
+          (hits) => reply({ type: 'hits', id: request.id, hits }),
+          (error: unknown) => reply({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) }),
+        );
     } else {
       latest = Math.max(latest, request.id);
       engine

@@ -13,13 +13,18 @@ import type { Conversation, StoredMessage } from '../core';
 import { foldText, searchSnippet, searchTerms, searchTokens, storedMessageProblem } from '../core';
 import { withTransaction, type SearchIndexRecord, type WindowpaneDb } from './db';
 import { createSearchBuildReporter, type ReportsSearchBuilds } from './searchBuild';
+import { bestMatches, matchingConversations } from './searchQuery';
 import type { StorageChange } from './sync';
 
 export interface SearchHit {
   conversationId: string;
   title: string;
-  /** Where the best match is: the title, or the message `messageId`. */
-  matchedIn: 'title' | 'message';
+  /**
+   * Where the best match is: the title, or the message `messageId`. `pending`: the
+   * conversation matches, but its best match and snippet (empty until then) are not read
+   * yet; `SearchClient.details` reads them, for the rows a list shows.
+   */
+  matchedIn: 'title' | 'message' | 'pending';
   messageId?: string;
   /** The matching text with some context, whitespace collapsed, at most ~160 characters. */
   snippet: string;
@@ -35,9 +40,16 @@ export interface SearchClient {
   /**
    * Conversations with a title or message holding every word of `query` (each as a word
    * prefix, case and accents ignored), one hit per conversation (its best match), most
-   * recently updated first.
+   * recently updated first. Only the first `DETAILED_HITS` come with their best match and
+   * snippet; the rest are `pending` (see `details`), so a query costs what a screen shows.
    */
   search(query: string, limit: number): Promise<SearchHit[]>;
+  /**
+   * The hits of `query` in the conversations `conversationIds`, in that order, each with
+   * its best match and snippet (their messages read in one transaction); a conversation
+   * that no longer matches has none.
+   */
+  details(query: string, conversationIds: readonly string[]): Promise<SearchHit[]>;
   /** A committed change, from this tab or another: the index re-reads what it names. */
   notify(change: StorageChange): void;
   close(): void;
@@ -63,6 +75,8 @@ export interface SearchEngine extends SearchClient, ReportsSearchBuilds {
 export const SEARCH_INDEX_FORMAT = 1;
 /** The one record of the `searchIndex` store. */
 export const SEARCH_INDEX_KEY = 'messages';
+/** How many hits `search` gives in full, about what the sidebar shows at once; the rest wait for `details`. */
+export const DETAILED_HITS = 20;
 const SAVE_DELAY_MS = 2000;
 const READ_BATCH = 500;
 const TITLE_PREFIX = 'title\u0000';
@@ -343,24 +357,20 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     }
   }
 
-  async function hits(query: string, limit: number): Promise<SearchHit[]> {
-    const terms = [...new Set(searchTerms(query))];
-    if (terms.length === 0) return [];
-    const began = performance.now();
-    const best = new Map<string, string>();
-    for (const result of index.search(query)) {
-      const conversationId = result.conversationId as string;
-      if (!best.has(conversationId) && conversations.has(conversationId)) best.set(conversationId, result.id as string);
-    }
-    const chosen = [...best].sort(([a], [b]) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt).slice(0, limit);
+  /** The hits for `chosen` (conversation and its best document), with snippets, their messages read in one transaction. */
+  async function withSnippets(chosen: Array<[string, string]>, terms: readonly string[], began: number): Promise<SearchHit[]> {
     const messageIds = chosen.map(([, id]) => id).filter((id) => !id.startsWith(TITLE_PREFIX));
     const looked = performance.now();
-    const messages = await withTransaction(db, ['messages'], 'readonly', 'search conversations', (tx) => Promise.all(messageIds.map((id) => tx.store.get(id))));
+    const messages =
+      messageIds.length === 0
+        ? []
+        : await withTransaction(db, ['messages'], 'readonly', 'search conversations', (tx) => Promise.all(messageIds.map((id) => tx.store.get(id))));
     const read = performance.now();
     const byId = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m]));
     const out: SearchHit[] = [];
     for (const [conversationId, id] of chosen) {
-      const entry = conversations.get(conversationId)!;
+      const entry = conversations.get(conversationId);
+      if (!entry) continue;
       if (id.startsWith(TITLE_PREFIX)) {
         out.push({ conversationId, title: entry.title, matchedIn: 'title', ...searchSnippet(entry.title, terms), createdAt: entry.createdAt });
         continue;
@@ -380,6 +390,48 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     timed('snippets read', looked, read);
     timed('snippets cut', read, performance.now());
     return out;
+  }
+
+  async function hits(query: string, limit: number): Promise<SearchHit[]> {
+    const terms = [...new Set(searchTerms(query))].filter((term) => term !== '');
+    if (terms.length === 0) return [];
+    const began = performance.now();
+    const byRecency = (a: string, b: string) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt;
+    // The most recent conversations are scored first, before anything else asks the index: a
+    // search drops the postings of replaced documents it meets, which moves later scores a
+    // little, and this keeps the best match the one a single search always chose.
+    const recent = new Set([...conversations.keys()].sort(byRecency).slice(0, DETAILED_HITS));
+    // One word: the walk that scores the recent conversations also finds every one it is in.
+    const seen = terms.length === 1 ? new Set<string>() : undefined;
+    const best = bestMatches(index, query, recent, seen);
+    const matching = [...(seen ?? matchingConversations(index, terms))].filter((id) => conversations.has(id));
+    const chosen = matching.sort(byRecency).slice(0, limit);
+    const shown = chosen.slice(0, DETAILED_HITS);
+    const unscored = shown.filter((id) => !best.has(id));
+    if (unscored.length > 0) for (const [id, doc] of bestMatches(index, query, new Set(unscored))) best.set(id, doc);
+    const detailed = await withSnippets(
+      shown.flatMap((id) => (best.has(id) ? [[id, best.get(id)!] as [string, string]] : [])),
+      terms,
+      began,
+    );
+    const pending = chosen
+      .slice(DETAILED_HITS)
+      .flatMap((id): SearchHit[] =>
+        conversations.has(id) ? [{ conversationId: id, title: conversations.get(id)!.title, matchedIn: 'pending', snippet: '' }] : [],
+      );
+    return [...detailed, ...pending];
+  }
+
+  async function details(query: string, conversationIds: readonly string[]): Promise<SearchHit[]> {
+    const terms = [...new Set(searchTerms(query))].filter((term) => term !== '');
+    if (terms.length === 0 || conversationIds.length === 0) return [];
+    const began = performance.now();
+    const best = bestMatches(index, query, new Set(conversationIds));
+    return withSnippets(
+      conversationIds.flatMap((id) => (best.has(id) ? [[id, best.get(id)!] as [string, string]] : [])),
+      terms,
+      began,
+    );
   }
 
   const engine: SearchEngine = {
@@ -402,6 +454,13 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       if (building) return superseded() ? [] : hits(query, limit);
       await loaded;
       return enqueue(async () => (superseded() ? [] : hits(query, limit)));
+    },
+    async details(query, conversationIds) {
+      const loaded = engine.start();
+      await Promise.race([loaded, buildBegun]);
+      if (building) return details(query, conversationIds);
+      await loaded;
+      return enqueue(() => details(query, conversationIds));
     },
     watchBuild(listener) {
       return builds.watch(listener);

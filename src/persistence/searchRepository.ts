@@ -13,6 +13,12 @@ export interface SearchRepository {
    * holding it can be opened. A message still streaming is found once it is complete.
    */
   searchConversations(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
+  /**
+   * Fills in hits `searchConversations` left `pending` (past the first rows): the hits of
+   * `query` in the conversations `conversationIds`, in that order, each with its best match
+   * and snippet. A conversation that no longer matches has none.
+   */
+  searchHitDetails(query: string, conversationIds: readonly string[]): Promise<SearchHit[]>;
 }
 
 export function createSearchRepository({ search }: RepositoryContext): SearchRepository {
@@ -20,6 +26,10 @@ export function createSearchRepository({ search }: RepositoryContext): SearchRep
     async searchConversations(query, { limit = 50 } = {}) {
       if (query.trim() === '') return [];
       return search.search(query, limit);
+    },
+    async searchHitDetails(query, conversationIds) {
+      if (query.trim() === '' || conversationIds.length === 0) return [];
+      return search.details(query, conversationIds);
     },
   };
 }

@@ -47,6 +47,7 @@ export function bindActions(rt: Runtime) {
     renameConversation: (id: string, title: string) => conversations.renameConversation(rt, id, title),
     deleteConversation: (id: string) => conversations.deleteConversation(rt, id),
     search: (query: string) => conversations.search(rt, query),
+    showSearchHits: (conversationIds: readonly string[]) => conversations.showSearchHits(rt, conversationIds),
     prepareSearch: () => conversations.prepareSearch(rt),
     saveSettings: (settings: Settings, scope: 'global' | 'conversation') => conversations.saveSettings(rt, settings, scope),
     openSettings: () => rt.store.setState({ settingsOpen: true }),

@@ -147,8 +147,46 @@ export async function search(rt: Runtime, query: string): Promise<void> {
   }
   try {
     const hits = await rt.repositories.search.searchConversations(query, { limit: 100 });
-    if (rt.store.getState().query === query && searchesAsked.get(rt) === asked) rt.store.setState({ searchHits: hits });
+    if (rt.store.getState().query === query && searchesAsked.get(rt) === asked) {
+      detailsAsked.delete(rt); // new hits: their pending rows are asked afresh
+      rt.store.setState({ searchHits: hits });
+    }
   } catch (error) {
+    rt.notifier.reportError(error, 'search');
+  }
+}
+
+/** The conversations whose pending hits have been asked for, per runtime, since its hits were last set: each is asked once. */
+const detailsAsked = new WeakMap<Runtime, { query: string; ids: Set<string> }>();
+
+/**
+ * Fills in the pending hits (best match and snippet) of the conversations `conversationIds`,
+ * the rows the list shows: a query reads the first rows' messages only, and the rest as they
+ * are scrolled to. A conversation that no longer matches leaves the list.
+ */
+export async function showSearchHits(rt: Runtime, conversationIds: readonly string[]): Promise<void> {
+  const { query, searchHits } = rt.store.getState();
+  if (!searchHits || !query.trim()) return;
+  let asked = detailsAsked.get(rt);
+  if (asked?.query !== query) detailsAsked.set(rt, (asked = { query, ids: new Set() }));
+  const pending = new Set(searchHits.filter((h) => h.matchedIn === 'pending').map((h) => h.conversationId));
+  const wanted = conversationIds.filter((id) => pending.has(id) && !asked.ids.has(id));
+  if (wanted.length === 0) return;
+  for (const id of wanted) asked.ids.add(id);
+  try {
+    const found = new Map((await rt.repositories.search.searchHitDetails(query, wanted)).map((h) => [h.conversationId, h]));
+    const now = rt.store.getState();
+    if (now.query !== query || !now.searchHits) return;
+    const answered = new Set(wanted);
+    rt.store.setState({
+      searchHits: now.searchHits.flatMap((h) => {
+        if (h.matchedIn !== 'pending' || !answered.has(h.conversationId)) return [h];
+        const full = found.get(h.conversationId);
+        return full ? [full] : [];
+      }),
+    });
+  } catch (error) {
+    for (const id of wanted) asked.ids.delete(id);
     rt.notifier.reportError(error, 'search');
   }
 }

@@ -179,7 +179,10 @@ async function start(config: SyncConfig, dbName: string | undefined, channelName
   const db = await openWindowpaneDb(dbName ? { name: dbName } : {});
   const channel = createSyncChannel(channelName ? { name: channelName } : {});
   // The pages' own search indexes hear of each write on the channel; this Worker never searches.
-  const repositories = createRepositories(db, { sync: channel, search: { search: async () => [], notify: () => undefined, close: () => undefined } });
+  const repositories = createRepositories(db, {
+    sync: channel,
+    search: { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined },
+  });
   const replica = openReplica();
   const server = openServer(config);
   const engine = createEngine({

@@ -12,6 +12,7 @@ function recordingClient() {
   const client: SearchClient & ReportsSearchBuilds & { closed: boolean } = {
     closed: false,
     search: async (query) => [{ conversationId: 'c', title: query, matchedIn: 'title', snippet: query }],
+    details: async () => [],
     notify: (change) => void told.push(change),
     watchBuild: (listener) => builds.watch(listener),
     close: () => void (client.closed = true),

@@ -42,6 +42,23 @@ describe('the search Worker client', () => {
     search.close();
   });
 
+  it('asks the Worker for the details of pending hits, and the page when the Worker fails', async () => {
+    const { db } = await openTestStorage();
+    const worker = fakeWorker(db, []);
+    const search = createWorkerSearch(worker, 'windowpane', () => createSearchEngine(db));
+    const repositories = createRepositories(db, { search });
+    const c = await repositories.conversations.createConversation({ title: 'Ponds' });
+    const m = await repositories.conversations.appendMessage({ conversationId: c.id, role: 'user', content: [{ type: 'text', text: 'Newts live here.' }] });
+
+    const viaWorker = await repositories.search.searchHitDetails('newt', [c.id]);
+    expect(viaWorker.map((h) => [h.matchedIn, h.messageId, h.snippet])).toEqual([['message', m.id, 'Newts live here.']]);
+    worker.postMessage = () => undefined; // from now on the Worker never answers
+    const waiting = repositories.search.searchHitDetails('newt', [c.id]);
+    worker.fail();
+    expect(await waiting).toEqual(viaWorker);
+    search.close();
+  });
+
   it('answers from the page when the Worker fails, including the searches it left waiting', async () => {
     const { db } = await openTestStorage();
     const worker = fakeWorker(db, []);
@@ -94,7 +111,7 @@ async function seedOtters(db: WindowpaneDb, count: number): Promise<void> {
     createdAt: 10 + i,
     status: 'complete',
   }));
-  const deaf = { search: async () => [], notify: () => undefined, close: () => undefined };
+  const deaf = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
   await createRepositories(db, { search: deaf }).transfer.importBatch({
     format: 'windowpane',
     conversations: [{ conversation: { id: 'otters', title: 'Otters', createdAt: 1, updatedAt: 2, messageCount: count }, messages }],

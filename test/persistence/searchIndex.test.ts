@@ -3,7 +3,7 @@ import type { StoredMessage } from '../../src/core';
 import type { WindowpaneDb } from '../../src/persistence/db';
 import type { NewMessage } from '../../src/persistence/conversationRepository';
 import { createRepositories } from '../../src/persistence/repositories';
-import { createSearchEngine, SEARCH_INDEX_FORMAT, SEARCH_INDEX_KEY, type SearchClient } from '../../src/persistence/searchIndex';
+import { createSearchEngine, DETAILED_HITS, SEARCH_INDEX_FORMAT, SEARCH_INDEX_KEY, type SearchClient } from '../../src/persistence/searchIndex';
 import { idSequence, openTestStorage, steppingClock } from './helpers';
 
 const say = (conversationId: string, text: string, extra: Partial<NewMessage> = {}): NewMessage => ({
@@ -124,7 +124,7 @@ describe('the search index', () => {
     engine.close();
 
     // Written after the save by a page whose index never heard of it (closed before saving).
-    const deaf: SearchClient = { search: async () => [], notify: () => undefined, close: () => undefined };
+    const deaf: SearchClient = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
     const late = await createRepositories(db, { search: deaf }).conversations.appendMessage(say(c.id, 'Belugas sing.'));
 
     const reloaded = createSearchEngine(db);
@@ -167,7 +167,7 @@ async function seedZoo(db: WindowpaneDb, count: number): Promise<string> {
     createdAt: 10 + i,
     status: 'complete',
   }));
-  const deaf: SearchClient = { search: async () => [], notify: () => undefined, close: () => undefined };
+  const deaf: SearchClient = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
   await createRepositories(db, { search: deaf }).transfer.importBatch({
     format: 'windowpane',
     conversations: [{ conversation: { id: 'zoo', title: 'Zoo', createdAt: 1, updatedAt: 2, messageCount: count }, messages }],
@@ -232,7 +232,7 @@ describe('the search index being built', () => {
     built.close();
 
     // A page that closed before saving its index: 5 messages behind, fewer than one read.
-    const deaf: SearchClient = { search: async () => [], notify: () => undefined, close: () => undefined };
+    const deaf: SearchClient = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
     const writer = createRepositories(db, { search: deaf }).conversations;
     for (let i = 0; i < 5; i++) await writer.appendMessage(say('zoo', `Keeper note ${i}.`));
     const engine = createSearchEngine(db, { readBatch: 10 });
@@ -252,5 +252,55 @@ describe('the search index being built', () => {
     one.watchBuild((progress) => events.push(progress));
     expect(await one.search('platypus', 10)).toHaveLength(1);
     expect(events).toEqual([]);
+  });
+});
+
+describe('a query matching many conversations', () => {
+  it('gives each conversation its best message, newest first, and snippets for the first rows only until asked', async () => {
+    const { repositories, engine } = await open();
+    const best: string[] = [];
+    for (let i = 0; i < DETAILED_HITS + 5; i++) {
+      const c = await repositories.conversations.createConversation({ title: `Birds ${i}` });
+      await repositories.conversations.appendMessage(say(c.id, `We saw a falcon over the long valley at dawn, bird number ${i}.`));
+      best.push((await repositories.conversations.appendMessage(say(c.id, 'Falcon, falcon, falcon!'))).id);
+      await repositories.conversations.appendMessage(say(c.id, 'Then we went home.'));
+    }
+    const newestFirst = [...best].reverse();
+
+    const hits = await repositories.search.searchConversations('falcon');
+    expect(hits).toHaveLength(DETAILED_HITS + 5);
+    expect(hits.slice(0, DETAILED_HITS).map((h) => h.messageId)).toEqual(newestFirst.slice(0, DETAILED_HITS));
+    expect(hits.slice(0, DETAILED_HITS).every((h) => h.matchedIn === 'message' && highlighted(h) === 'Falcon')).toBe(true);
+    // Past the rows a screen shows: the conversation, its title, nothing read yet.
+    const rest = hits.slice(DETAILED_HITS);
+    expect(rest.map((h) => [h.matchedIn, h.messageId, h.snippet])).toEqual(rest.map(() => ['pending', undefined, '']));
+    expect(rest.map((h) => h.title)).toEqual([4, 3, 2, 1, 0].map((i) => `Birds ${i}`));
+
+    const filled = await repositories.search.searchHitDetails(
+      'falcon',
+      rest.map((h) => h.conversationId),
+    );
+    expect(filled.map((h) => h.conversationId)).toEqual(rest.map((h) => h.conversationId));
+    expect(filled.map((h) => h.messageId)).toEqual(newestFirst.slice(DETAILED_HITS));
+    expect(filled.every((h) => h.matchedIn === 'message' && highlighted(h) === 'Falcon' && h.createdAt! > 0)).toBe(true);
+    // The details of a shown row are the ones the query gave it.
+    expect(await engine.details('falcon', [hits[0]!.conversationId])).toEqual([hits[0]]);
+    expect(await engine.details('owl', [hits[0]!.conversationId])).toEqual([]);
+  });
+
+  it('needs every word of the query in one message or the title, not spread over a conversation', async () => {
+    const { repositories, found } = await open();
+    const spread = await repositories.conversations.createConversation({ title: 'Fruit' });
+    await repositories.conversations.appendMessage(say(spread.id, 'A red apple.'));
+    await repositories.conversations.appendMessage(say(spread.id, 'A green pear.'));
+    const together = await repositories.conversations.createConversation({ title: 'Dessert' });
+    const tart = await repositories.conversations.appendMessage(say(together.id, 'A red pear tart.'));
+    const titled = await repositories.conversations.createConversation({ title: 'Red pears' });
+
+    expect(await found('red pear')).toEqual([
+      [titled.id, 'title', undefined],
+      [together.id, 'message', tart.id],
+    ]);
+    expect(await found('pear red apple')).toEqual([]);
   });
 });

@@ -1,0 +1,69 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DETAILED_HITS } from '../../src/persistence/searchIndex';
+import { renderApp, resetApp, runtime, seedConversation } from './appHarness';
+
+beforeEach(() => {
+  cleanup();
+  resetApp();
+});
+
+/** The real storage, recording the conversations each request for pending hits names. */
+function recordDetails() {
+  const asked: string[][] = [];
+  const open = runtime.deps.openStorage;
+  runtime.deps = {
+    ...runtime.deps,
+    openStorage: async (events) => {
+      const storage = await open(events);
+      const details = storage.repositories.search.searchHitDetails.bind(storage.repositories.search);
+      storage.repositories.search.searchHitDetails = (query, conversationIds) => {
+        asked.push([...conversationIds]);
+        return details(query, conversationIds);
+      };
+      return storage;
+    },
+  };
+  return asked;
+}
+
+describe('search results in the sidebar', () => {
+  it('reads the snippets of the rows in the page, and those of the rest once they are scrolled to', async () => {
+    const count = 40;
+    for (let i = 0; i < count; i++) await seedConversation(`Trip ${i}`, [`Packing list ${i}: a kestrel guide and boots.`, 'Noted.']);
+    const asked = recordDetails();
+    renderApp();
+    const nav = await screen.findByRole('navigation', { name: 'Conversations' });
+    await waitFor(() => expect(runtime.storage).not.toBeNull());
+
+    await userEvent.setup().type(within(nav).getByRole('searchbox', { name: 'Search conversations' }), 'kestrel');
+    await waitFor(() => expect(runtime.store.getState().searchHits).toHaveLength(count));
+    const listed = runtime.store.getState().searchHits!.map((h) => h.conversationId);
+    const rows = () => within(nav).getAllByRole('button', { name: /^Trip \d+/ });
+    // Every row in the page ends with its snippet, the query having read the first rows and one more request the others in the page.
+    await waitFor(() => {
+      for (const row of rows()) expect(row.querySelector('.conversation-snippet mark')).toHaveTextContent('kestrel');
+    });
+    const inPage = rows().length;
+    expect(inPage).toBeGreaterThan(DETAILED_HITS);
+    expect(inPage).toBeLessThan(count);
+    expect(asked).toEqual([listed.slice(DETAILED_HITS, inPage)]);
+    const hits = runtime.store.getState().searchHits!;
+    expect(hits.map((h) => h.conversationId)).toEqual(listed);
+    expect(hits.slice(inPage).every((h) => h.matchedIn === 'pending')).toBe(true);
+
+    // Scrolled to the end: the last rows are read, and show their snippets.
+    const list = nav.querySelector('.conversation-list')!;
+    await act(async () => {
+      list.scrollTop = 10_000;
+      fireEvent.scroll(list);
+    });
+    const lastTitle = runtime.store.getState().conversations.find((c) => c.id === listed.at(-1))!.title;
+    const last = await within(nav).findByRole('button', { name: new RegExp(`^${lastTitle}\\b`) });
+    await waitFor(() => expect(last.querySelector('.conversation-snippet mark')).toHaveTextContent('kestrel'));
+    expect(asked.flat()).toEqual(expect.arrayContaining(listed.slice(inPage)));
+    expect(new Set(asked.flat()).size).toBe(asked.flat().length); // each asked once
+    expect(runtime.store.getState().searchHits!.every((h) => h.matchedIn === 'message')).toBe(true);
+  });
+});
