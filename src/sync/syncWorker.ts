@@ -40,6 +40,8 @@ const REOPEN_DELAY = 5000;
 
 let running: Running | undefined;
 let status: SyncStatus = { phase: 'starting' };
+/** Why the current replication is stopped or retrying, if it is: the engine's progress does not hide it. */
+let replicationProblem: () => SyncProblem | undefined = () => undefined;
 let lastSyncedAt: number | undefined;
 const statusChannel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(STATUS_CHANNEL) : undefined;
 const refused = new Set<string>();
@@ -117,9 +119,11 @@ function startReplication(current: Running): void {
   current.replication = replication;
   // PouchDB's two-way sync says "paused" without the error when one way is waiting to retry:
   // each way's own failure is kept here, and idle means both ways idle without one.
-  const failing: Partial<Record<'push' | 'pull', SyncProblem>> = {};
+  // An error that ends it (a refused login: PouchDB does not retry those) is kept until the next start.
+  const failing: Partial<Record<'push' | 'pull' | 'ended', SyncProblem>> = {};
   // A replication cancelled (paused, offline, Sync now) may still say something: only the current one is heard.
   const isCurrent = () => running === current && current.replication === replication;
+  replicationProblem = () => (isCurrent() ? (failing.ended ?? failing.pull ?? failing.push) : undefined);
   for (const direction of ['push', 'pull'] as const) {
     const way = replication[direction];
     const fail = (error: unknown) => {
@@ -168,7 +172,11 @@ function startReplication(current: Running): void {
       settleIfIdle();
     })
     .on('denied', (error) => isCurrent() && report({ phase: 'stopped', problem: problemOf(error) }))
-    .on('error', (error) => isCurrent() && report({ phase: 'stopped', problem: problemOf(error) }));
+    .on('error', (error) => {
+      if (!isCurrent()) return;
+      failing.ended = problemOf(error);
+      report({ phase: 'stopped', problem: failing.ended });
+    });
 }
 
 // ------------------------------------------------------------------ requests
@@ -195,9 +203,11 @@ async function start(config: SyncConfig, dbName: string | undefined, channelName
     // Paused: the batch being saved is finished; the rest waits (in the replica, or here) until Resume.
     paused: () => running?.paused === true,
     events: {
-      // The batch still being saved after Pause says nothing: the status stays "paused".
+      // The batch still being saved after Pause says nothing: the status stays "paused". Nor does
+      // it hide why the replication stopped: the records it saves were received before that.
       progress: (progress) =>
         running?.paused ||
+        replicationProblem() ||
         report({ phase: progress.phase, progress: { done: progress.done, ...(progress.total !== undefined ? { total: progress.total } : {}) } }),
       refused: (docId) => {
         refused.add(docId);

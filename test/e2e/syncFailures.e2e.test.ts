@@ -159,7 +159,8 @@ describe('what the server answers', () => {
     await messageArticle(b.page, 'assistant', 'Sent into a 500').waitFor();
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
-  });
+    // Ten faults in a row: longer than one wait, so a step that never comes names itself.
+  }, 120_000);
 });
 
 describe('what arrives', () => {
