@@ -17,6 +17,7 @@ import {
 import { useActions, useApp } from './AppRuntime';
 import type { StoredMessage } from '../core';
 import { Composer } from './Composer';
+import { ThinkingPicker } from './ThinkingPicker';
 import { TokenGauge } from './TokenGauge';
 import { Transcript } from './Transcript';
 import { Welcome } from './Welcome';
@@ -109,6 +110,13 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
       )}
       <div className="context-bar">
         <TokenGauge {...view.gauge} counting={rows === opening} />
+        <ThinkingPicker
+          provider={ctx.provider}
+          modelId={ctx.model.id}
+          maxOutputTokens={ctx.model.maxOutputTokens}
+          value={ctx.thinkingSetting}
+          onChange={(setting) => void actions.setThinking(setting)}
+        />
       </div>
       <Composer
         ref={composerRef}

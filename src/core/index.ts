@@ -26,6 +26,7 @@ export * from './tokens/calibration';
 export * from './tokens/countCache';
 export * from './tokens/imageTokens';
 export * from './models';
+export * from './thinking';
 export * from './modelList';
 export * from './cost';
 export * from './contextErrors';

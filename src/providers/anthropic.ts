@@ -151,6 +151,8 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
     messages: applyCacheBreakpoints(messages, breakpoints),
     stream,
   };
+  if (request.thinking?.thinking) body.thinking = request.thinking.thinking;
+  if (request.thinking?.effort) body.output_config = { effort: request.thinking.effort };
   if (system !== undefined) {
     body.system = caching ? [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }] : system;
   }

@@ -96,6 +96,7 @@ export function openAIRequestBody(
     messages: withSystem(request.messages as OpenAIWireMessage[], request.system),
     [maxTokensField]: request.maxTokens,
   };
+  if (request.thinking?.reasoningEffort) body.reasoning_effort = request.thinking.reasoningEffort;
   if (stream) {
     body.stream = true;
     body.stream_options = { include_usage: true };

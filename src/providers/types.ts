@@ -2,7 +2,7 @@
  * The one interface the store calls to talk to a model. Adapters translate it to each
  * SDK; nothing outside src/providers sees an SDK type.
  */
-import type { AnthropicWireMessage, ContentBlock, OpenAIWireMessage, ProviderId, ToolUseBlock, Usage } from '../core';
+import type { AnthropicWireMessage, ContentBlock, OpenAIWireMessage, ProviderId, ThinkingRequest, ToolUseBlock, Usage } from '../core';
 
 export interface ProviderSettings {
   provider: ProviderId;
@@ -56,6 +56,8 @@ export interface ChatRequest {
    */
   cacheBreakpoints?: number[];
   tools?: ToolDefinition[];
+  /** Thinking or reasoning, as `thinkingRequest` gives it for the model (valid for it); absent: nothing is sent. */
+  thinking?: ThinkingRequest;
 }
 
 export interface RetryInfo {

@@ -2,6 +2,7 @@
  * Every action a component may call, bound to one runtime: the store's behaviour as the
  * UI sees it. Each delegates to the action module that owns it.
  */
+import type { ThinkingSetting } from '../core';
 import * as attachments from './attachmentActions';
 import { offerReloadAfterUpdate, offerUpdate } from './appUpdates';
 import * as branches from './branches';
@@ -11,7 +12,7 @@ import { hydrate } from './hydrate';
 import * as images from './imageActions';
 import * as messages from './messageActions';
 import { refreshModels } from './modelLists';
-import { switchModel } from './modelSwitch';
+import { setThinking, switchModel } from './modelSwitch';
 import * as pdfs from './pdfActions';
 import type { Runtime } from './runtime';
 import * as chat from './sendPipeline';
@@ -85,6 +86,7 @@ export function bindActions(rt: Runtime) {
     removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
     refreshModels: (target: ListTarget, signal?: AbortSignal) => refreshModels(rt, target, signal),
     switchModel: (modelId: string) => switchModel(rt, modelId),
+    setThinking: (setting: ThinkingSetting) => setThinking(rt, setting),
     offerUpdate: (reload: () => void) => offerUpdate(rt, reload),
     offerReloadAfterUpdate: (reload: () => void) => offerReloadAfterUpdate(rt, reload),
     loadStorageView: () => storage.loadStorageView(rt),

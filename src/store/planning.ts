@@ -156,6 +156,7 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
       signal,
       cacheBreakpoints,
       tools: ctx.tools,
+      thinking: ctx.thinking,
     };
   }
   return {
@@ -164,6 +165,7 @@ export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSig
     maxTokens: ctx.outputReserve,
     signal,
     tools: ctx.tools,
+    thinking: ctx.thinking,
   };
 }
 

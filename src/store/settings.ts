@@ -2,7 +2,7 @@
  * The settings' shapes and defaults, and how a conversation's overrides apply. What each
  * knob may hold is in settingsRules.ts; how stored settings are read back, in storedSettings.ts.
  */
-import type { ProviderId } from '../core';
+import { DEFAULT_THINKING, type ProviderId, type ThinkingSetting } from '../core';
 
 /** What Windowpane adds on top of a strategy's own rule (see strategyAdditions.ts). */
 export type Addition = 'clearToolResults' | 'keepPinned' | 'keepGoal' | 'scriptAwareCount';
@@ -88,6 +88,8 @@ export interface Settings {
   window: WindowSettings;
   tools: ToolSettings;
   theme: Theme;
+  /** Thinking for new chats (each conversation may choose its own); made valid for the model before each request. */
+  thinking: ThinkingSetting;
 }
 
 export const DEFAULT_WINDOW: WindowSettings = {
@@ -129,6 +131,7 @@ export const DEFAULT_SETTINGS: Settings = {
   window: DEFAULT_WINDOW,
   tools: DEFAULT_TOOLS,
   theme: 'system',
+  thinking: DEFAULT_THINKING,
 };
 
 /** Per-conversation overrides stored on the conversation; anything absent follows the global settings. */
@@ -138,6 +141,7 @@ export interface ConversationOverrides {
   contextWindow?: number;
   systemPrompt?: string;
   window?: Partial<WindowSettings>;
+  thinking?: ThinkingSetting;
 }
 
 /** The settings in force for one conversation: global settings with its overrides applied. */
@@ -151,5 +155,6 @@ export function effectiveSettings(settings: Settings, overrides: ConversationOve
     contextWindow: overrides.contextWindow ?? settings.contextWindow,
     systemPrompt: overrides.systemPrompt ?? settings.systemPrompt,
     window: { ...settings.window, ...overrides.window },
+    thinking: overrides.thinking ?? settings.thinking,
   };
 }

@@ -3,7 +3,7 @@
  * hand edit or a sync may have written them, so each value passes the same rules the
  * Settings dialog applies (settingsRules.ts) or is dropped and named.
  */
-import type { Conversation, ProviderId } from '../core';
+import { isThinkingSetting, type Conversation, type ProviderId } from '../core';
 import {
   DEFAULT_SETTINGS,
   DEFAULT_TOOLS,
@@ -142,6 +142,7 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     tools,
     // Another version may offer a theme this one does not know: it looks as the system says.
     theme: pick('theme', (value) => THEMES.includes(value as Theme)),
+    thinking: pick('thinking', isThinkingSetting),
   };
   return { settings, ignored };
 }
@@ -171,6 +172,10 @@ export function readOverrides(raw: unknown): { overrides: ConversationOverrides 
   if (raw.systemPrompt !== undefined) {
     if (typeof raw.systemPrompt === 'string') overrides.systemPrompt = raw.systemPrompt;
     else ignored.push(`systemPrompt ${describeValue(raw.systemPrompt)}`);
+  }
+  if (raw.thinking !== undefined) {
+    if (isThinkingSetting(raw.thinking)) overrides.thinking = raw.thinking;
+    else ignored.push(`thinking ${describeValue(raw.thinking)}`);
   }
   const window = readWindow(raw.window, ignored);
   if (Object.keys(window).length > 0) overrides.window = window;

@@ -28,8 +28,13 @@ import {
   reportedInputTokens,
   resolveModelInfo,
   standInToolDefinitions,
+  thinkingRequest,
+  thinkingSupport,
   tokensForBudget,
+  validThinking,
   type ProviderId,
+  type ThinkingRequest,
+  type ThinkingSetting,
 } from '../core';
 import type { ChatProvider, ProviderSettings } from '../providers';
 import type { Runtime } from './runtime';
@@ -79,8 +84,12 @@ export interface TurnContext {
   wireShape: WireShape;
   providerSettings: ProviderSettings;
   policy: ContextPolicy;
-  /** Output tokens reserved and requested as max_tokens. */
+  /** Output tokens reserved and requested as max_tokens: the answer's reserve, plus a thinking budget where one is set. */
   outputReserve: number;
+  /** The thinking choice in force, made valid for the model. */
+  thinkingSetting: ThinkingSetting;
+  /** The request fields that carry it. */
+  thinking: ThinkingRequest;
   /** The user's per-request input budget in tokens (Infinity when none applies). */
   budgetTokens: number;
   prices: ModelPrices | undefined;
@@ -147,7 +156,10 @@ export function turnContext(
   const window = explicitWindow(settings, modelId);
   // The window the endpoint listed wins over the registry's; the user's own wins over both.
   const model = resolveModelInfo(modelId, { explicit: window ? { contextWindow: window } : undefined, provider, custom: listedInfosFor(modelLists, settings) });
-  const outputReserve = outputReserveFor(settings, model);
+  const thinkingSetting = validThinking(thinkingSupport(provider, model.id), settings.thinking, model.maxOutputTokens);
+  const thinking = thinkingRequest(provider, thinkingSupport(provider, model.id), thinkingSetting);
+  // A budget is thinking the model may do before the answer: max_tokens holds both.
+  const outputReserve = Math.min(model.maxOutputTokens, outputReserveFor(settings, model) + thinking.extraOutput);
   const w = settings.window;
   const prices = model.prices;
   const moneyBudget = w.budgetUsd > 0 && prices ? tokensForBudget(w.budgetUsd, prices, outputReserve) : Number.POSITIVE_INFINITY;
@@ -173,6 +185,8 @@ export function turnContext(
     },
     policy: { strategy, options },
     outputReserve,
+    thinkingSetting,
+    thinking,
     budgetTokens,
     prices,
     counter: calibratedCounter(rawCounter, factor),

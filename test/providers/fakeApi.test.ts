@@ -2,7 +2,7 @@
 // The adapters against the local fake of both APIs, over real HTTP with the platform fetch:
 // what the store will do, end to end, short of a real provider.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { placeCacheBreakpoints, toAnthropicWire, toOpenAIWire, WindowpaneError } from '../../src/core';
+import { placeCacheBreakpoints, thinkingRequest, thinkingSupport, toAnthropicWire, toOpenAIWire, WindowpaneError } from '../../src/core';
 import type { ContentBlock, StoredMessage, ToolUseBlock } from '../../src/core';
 import { createProvider } from '../../src/providers';
 import type { ChatProvider, ChatRequest, ProviderSettings, RetryInfo } from '../../src/providers';
@@ -210,6 +210,28 @@ describe('Anthropic specifics against the fake API', () => {
     expect(fake.requests.filter((r) => r.method === 'POST')[1]?.validation).toEqual({ ok: true });
   });
 
+  it('asks for thinking as the model takes it: adaptive, its summary, and the effort', async () => {
+    const provider = await anthropic();
+    const thinking = thinkingRequest('anthropic', thinkingSupport('anthropic', 'claude-opus-5-5'), { kind: 'effort', effort: 'high' });
+    await provider.send(request(provider, 'claude-opus-5-5', [stored('user', [text('Plan a week')])], { thinking }));
+    const sent = fake.requests.find((r) => r.method === 'POST')!;
+    expect(sent.body).toMatchObject({ thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'high' } });
+    expect(sent.validation).toEqual({ ok: true });
+  });
+
+  it('sends a budget with max_tokens above it, and nothing for the default of a model that thinks only when asked', async () => {
+    const provider = await anthropic();
+    const budget = thinkingRequest('anthropic', thinkingSupport('anthropic', 'claude-haiku-4-5'), { kind: 'budget', tokens: 1024 });
+    await provider.send(request(provider, 'claude-haiku-4-5', [stored('user', [text('Think')])], { thinking: budget, maxTokens: 1324 }));
+    const plain = thinkingRequest('anthropic', thinkingSupport('anthropic', 'claude-haiku-4-5'), { kind: 'default' });
+    await provider.send(request(provider, 'claude-haiku-4-5', [stored('user', [text('Quick')])], { thinking: plain }));
+    const [first, second] = fake.requests.filter((r) => r.method === 'POST');
+    expect(first!.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 1324 });
+    expect(first!.validation).toEqual({ ok: true });
+    expect(second!.body).not.toHaveProperty('thinking');
+    expect(second!.body).not.toHaveProperty('output_config');
+  });
+
   it('reads the cached prefix on the next request through the breakpoints', async () => {
     const provider = await anthropic();
     const history = [stored('user', [text('background '.repeat(2000))]), stored('assistant', [text('Noted.')]), stored('user', [text('First question')])];
@@ -218,5 +240,21 @@ describe('Anthropic specifics against the fake API', () => {
     history.push(stored('assistant', first.content), stored('user', [text('Second question')]));
     const second = await provider.send(request(provider, 'claude-sonnet-4-6', history));
     expect(second.usage.cacheReadTokens).toBeGreaterThanOrEqual(first.usage.cacheWriteTokens);
+  });
+});
+
+describe('OpenAI reasoning against the fake API', () => {
+  it('sends reasoning_effort for a model that takes it, and none for off', async () => {
+    const provider = await createProvider({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${fake.url}/v1`, model: 'gpt-6-luna' });
+    const support = thinkingSupport('openai', 'gpt-6-luna');
+    await provider.send(
+      request(provider, 'gpt-6-luna', [stored('user', [text('Sum 2 and 2')])], {
+        thinking: thinkingRequest('openai', support, { kind: 'effort', effort: 'xhigh' }),
+      }),
+    );
+    await provider.send(request(provider, 'gpt-6-luna', [stored('user', [text('Hi')])], { thinking: thinkingRequest('openai', support, { kind: 'off' }) }));
+    const [first, second] = fake.requests.filter((r) => r.method === 'POST');
+    expect(first!.body).toMatchObject({ reasoning_effort: 'xhigh' });
+    expect(second!.body).toMatchObject({ reasoning_effort: 'none' });
   });
 });

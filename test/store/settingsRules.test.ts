@@ -118,6 +118,16 @@ describe('stored settings a rule refuses', () => {
   it('drops a conversation override a rule refuses, and names it', () => {
     expect(readOverrides({ window: { lowWater: 1 } }).ignored).toEqual(['lowWater 1']);
     expect(readOverrides({ model: 'x'.repeat(201) }).ignored).toEqual([`model "${'x'.repeat(40)}"`]);
+    expect(readOverrides({ thinking: { kind: 'effort', effort: 'huge' } }).ignored).toEqual(['thinking a value of the wrong type']);
+    expect(readOverrides({ thinking: { kind: 'budget', tokens: 12 } }).overrides).toEqual({});
+    expect(readOverrides({ thinking: { kind: 'effort', effort: 'max' } }).overrides).toEqual({ thinking: { kind: 'effort', effort: 'max' } });
+  });
+
+  it('reads a stored thinking choice, and falls back to the default for one it cannot use', () => {
+    expect(readSettings({ thinking: { kind: 'budget', tokens: 4096 } }).settings.thinking).toEqual({ kind: 'budget', tokens: 4096 });
+    const read = readSettings({ thinking: 'deep' });
+    expect(read.settings.thinking).toEqual({ kind: 'default' });
+    expect(read.ignored).toEqual(['thinking "deep"']);
   });
 });
 

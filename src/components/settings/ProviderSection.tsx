@@ -1,5 +1,15 @@
 import { useState, type Dispatch, type ReactNode } from 'react';
-import type { ProviderId } from '../../core';
+import {
+  resolveModelInfo,
+  thinkingChoices,
+  thinkingFromKey,
+  thinkingKey,
+  thinkingLabel,
+  thinkingSupport,
+  validThinking,
+  type ProviderId,
+  type ThinkingSetting,
+} from '../../core';
 import { DEFAULT_BASE_URLS } from '../../store';
 import { Field } from '../Field';
 import type { ModelListSlot } from '../ModelList';
@@ -94,6 +104,7 @@ export function ProviderSection({ draft, models, model, problems, keyDestination
         value={settings.contextWindow}
         onValue={(v) => dispatch({ type: 'edit', patch: { contextWindow: v } })}
       />
+      <ThinkingField provider={provider} model={model} value={settings.thinking} onValue={(thinking) => dispatch({ type: 'edit', patch: { thinking } })} />
       <Field label="System prompt">
         {(id) => (
           <textarea id={id} rows={3} value={settings.systemPrompt} onChange={(e) => dispatch({ type: 'edit', patch: { systemPrompt: e.target.value } })} />
@@ -109,6 +120,45 @@ export function ProviderSection({ draft, models, model, problems, keyDestination
         onValue={(v) => dispatch({ type: 'edit', patch: { maxOutputTokens: v } })}
       />
     </section>
+  );
+}
+
+/** Thinking for new chats, with the choices the model shown takes; nothing for a model whose controls are not known. */
+function ThinkingField({
+  provider,
+  model,
+  value,
+  onValue,
+}: {
+  provider: ProviderId;
+  model: string;
+  value: ThinkingSetting;
+  onValue: (v: ThinkingSetting) => void;
+}) {
+  const info = resolveModelInfo(model, { provider });
+  const support = thinkingSupport(provider, info.id);
+  if (!support) return null;
+  const shown = validThinking(support, value, info.maxOutputTokens);
+  return (
+    <Field label="Thinking" hint="For new chats. Each conversation can choose its own beside the token gauge.">
+      {(id, hint) => (
+        <select
+          id={id}
+          aria-describedby={hint}
+          value={thinkingKey(shown)}
+          onChange={(e) => {
+            const next = thinkingFromKey(e.target.value);
+            if (next) onValue(next);
+          }}
+        >
+          {thinkingChoices(support, info.maxOutputTokens).map((choice) => (
+            <option key={thinkingKey(choice)} value={thinkingKey(choice)}>
+              {thinkingLabel(choice, support)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 

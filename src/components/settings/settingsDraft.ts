@@ -32,7 +32,7 @@ export interface SettingsDraft {
 type PerProvider = 'apiKeys' | 'baseUrls' | 'keyConfirmedFor' | 'models';
 
 export type SettingsDraftAction =
-  | { type: 'edit'; patch: Partial<Pick<Settings, 'provider' | 'contextWindow' | 'systemPrompt' | 'maxOutputTokens' | 'theme'>> }
+  | { type: 'edit'; patch: Partial<Pick<Settings, 'provider' | 'contextWindow' | 'systemPrompt' | 'maxOutputTokens' | 'theme' | 'thinking'>> }
   | { type: 'editForProvider'; field: PerProvider; value: string | undefined }
   | { type: 'editWindow'; patch: Partial<WindowSettings> }
   | { type: 'editTools'; patch: Partial<Omit<ToolSettings, 'maxRounds'>> }

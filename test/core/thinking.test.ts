@@ -1,0 +1,128 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  EFFORTS,
+  MODEL_REGISTRY,
+  thinkingChanged,
+  thinkingChoices,
+  thinkingFromKey,
+  thinkingKey,
+  thinkingLabel,
+  thinkingRequest,
+  thinkingSupport,
+  validThinking,
+  type ThinkingSetting,
+} from '../../src/core';
+
+const support = (id: string) => thinkingSupport(id.startsWith('claude-') ? 'anthropic' : 'openai', id);
+const MAX_OUTPUT = 128_000;
+
+const settingArb: fc.Arbitrary<ThinkingSetting> = fc.oneof(
+  fc.constant<ThinkingSetting>({ kind: 'default' }),
+  fc.constant<ThinkingSetting>({ kind: 'off' }),
+  fc.constantFrom(...EFFORTS).map((effort): ThinkingSetting => ({ kind: 'effort', effort })),
+  fc.integer({ min: 1024, max: 1_000_000 }).map((tokens): ThinkingSetting => ({ kind: 'budget', tokens })),
+);
+
+describe('what each model takes, as documented', () => {
+  it('knows every current Anthropic and OpenAI model of the registry', () => {
+    for (const model of MODEL_REGISTRY.filter((m) => m.provider !== 'demo')) expect(thinkingSupport(model.provider, model.id), model.id).toBeDefined();
+  });
+
+  it('Opus 5.5 cannot turn thinking off: Off becomes its lowest effort, and the user is told', () => {
+    expect(validThinking(support('claude-opus-5-5'), { kind: 'off' }, MAX_OUTPUT)).toEqual({ kind: 'effort', effort: 'low' });
+    expect(thinkingChanged(support('claude-opus-5-5'), { kind: 'off' }, MAX_OUTPUT)).toBe(true);
+  });
+
+  it('Sonnet 5.5 turns thinking off as "between tools", and says so', () => {
+    const s = support('claude-sonnet-5-5');
+    expect(validThinking(s, { kind: 'off' }, MAX_OUTPUT)).toEqual({ kind: 'off' });
+    expect(thinkingRequest('anthropic', s, { kind: 'off' }).thinking).toEqual({ type: 'between_tools' });
+    expect(thinkingLabel({ kind: 'off' }, s)).toBe('Off (notes between tools only)');
+  });
+
+  it('Opus 4.6 has no extra-high effort: the nearest level below is kept', () => {
+    expect(validThinking(support('claude-opus-4-6'), { kind: 'effort', effort: 'xhigh' }, MAX_OUTPUT)).toEqual({ kind: 'effort', effort: 'high' });
+  });
+
+  it('Haiku 4.5 takes only a budget: an effort becomes the budget that stands for it, under max_tokens', () => {
+    const s = support('claude-haiku-4-5');
+    expect(validThinking(s, { kind: 'effort', effort: 'high' }, 64_000)).toEqual({ kind: 'budget', tokens: 16_384 });
+    expect(validThinking(s, { kind: 'budget', tokens: 100_000 }, 64_000)).toEqual({ kind: 'budget', tokens: 63_999 });
+    expect(thinkingRequest('anthropic', s, { kind: 'budget', tokens: 4096 })).toEqual({
+      thinking: { type: 'enabled', budget_tokens: 4096 },
+      extraOutput: 4096,
+    });
+  });
+
+  it('a budget on a model without budgets becomes an effort', () => {
+    expect(validThinking(support('claude-opus-5-5'), { kind: 'budget', tokens: 4096 }, MAX_OUTPUT)).toEqual({ kind: 'effort', effort: 'medium' });
+  });
+
+  it('GPT-6.1 Sol has no "none": Off becomes low; GPT-6 Luna sends reasoning_effort none', () => {
+    expect(validThinking(support('gpt-6.1-sol'), { kind: 'off' }, MAX_OUTPUT)).toEqual({ kind: 'effort', effort: 'low' });
+    expect(thinkingRequest('openai', support('gpt-6-luna'), { kind: 'off' })).toEqual({ reasoningEffort: 'none', extraOutput: 0 });
+  });
+
+  it('Anthropic models that hide thinking by default are asked for a summary of it', () => {
+    expect(thinkingRequest('anthropic', support('claude-opus-5-5'), { kind: 'default' }).thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    expect(thinkingRequest('anthropic', support('claude-opus-5-5'), { kind: 'effort', effort: 'high' })).toEqual({
+      thinking: { type: 'adaptive', display: 'summarized' },
+      effort: 'high',
+      extraOutput: 0,
+    });
+    // Haiku 4.5 does not think unless asked: the default sends nothing.
+    expect(thinkingRequest('anthropic', support('claude-haiku-4-5'), { kind: 'default' })).toEqual({ extraOutput: 0 });
+  });
+
+  it('an unknown model, a compatible server or the Demo gets nothing: the default', () => {
+    expect(thinkingSupport('openai-compatible', 'qwen3:8b')).toBeUndefined();
+    expect(thinkingSupport('anthropic', 'gpt-6-sol')).toBeUndefined();
+    expect(validThinking(undefined, { kind: 'effort', effort: 'high' }, MAX_OUTPUT)).toEqual({ kind: 'default' });
+    expect(thinkingRequest('openai-compatible', undefined, { kind: 'default' })).toEqual({ extraOutput: 0 });
+  });
+});
+
+describe('any choice, any model', () => {
+  const ids = MODEL_REGISTRY.filter((m) => m.provider !== 'demo').map((m) => m.id);
+
+  it('is made valid once and for all: a valid choice stays as it is', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ids), settingArb, fc.integer({ min: 1, max: MAX_OUTPUT }), (id, setting, maxOutput) => {
+        const once = validThinking(support(id), setting, maxOutput);
+        expect(validThinking(support(id), once, maxOutput)).toEqual(once);
+      }),
+    );
+  });
+
+  it('carries only fields the model takes, and a budget always under max_tokens', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ids), settingArb, fc.integer({ min: 1, max: MAX_OUTPUT }), (id, setting, maxOutput) => {
+        const s = support(id)!;
+        const provider = id.startsWith('claude-') ? 'anthropic' : 'openai';
+        const request = thinkingRequest(provider, s, validThinking(s, setting, maxOutput));
+        if (request.effort) expect(s.efforts).toContain(request.effort);
+        if (request.reasoningEffort) expect([...s.efforts, ...(s.off === 'none' ? ['none'] : [])]).toContain(request.reasoningEffort);
+        if (request.thinking?.type === 'enabled') {
+          expect(s.budget).toBe(true);
+          expect(request.thinking.budget_tokens).toBeGreaterThanOrEqual(1024);
+          expect(request.thinking.budget_tokens).toBeLessThan(maxOutput);
+        }
+        if (request.thinking?.type === 'disabled') expect(s.off).toBe('disabled');
+        if (request.thinking?.type === 'between_tools') expect(s.off).toBe('between_tools');
+        if (request.thinking?.type === 'adaptive') expect(s.adaptive).toBe(true);
+      }),
+    );
+  });
+
+  it('every choice a menu lists is valid, and its key reads back the same', () => {
+    for (const id of ids) {
+      for (const choice of thinkingChoices(support(id), MAX_OUTPUT)) {
+        expect(thinkingChanged(support(id), choice, MAX_OUTPUT), `${id} ${thinkingKey(choice)}`).toBe(false);
+        expect(thinkingFromKey(thinkingKey(choice))).toEqual(choice);
+      }
+    }
+    expect(thinkingFromKey('effort:huge')).toBeUndefined();
+    expect(thinkingFromKey('budget:12')).toBeUndefined();
+  });
+});
