@@ -46,8 +46,9 @@
  * one turn (as the API documents) before tool pairing: every `tool_use` answered by `tool_result`
  * blocks at the start of the next user turn, every `tool_result` pointing at a `tool_use` of the
  * previous assistant turn, tool_use ids unique and `^[a-zA-Z0-9_-]+$`; thinking blocks must come back
- * with the signature the fake gave them; at most 4 `cache_control` breakpoints (top-level automatic
- * caching counts as one); then 404 `not_found_error` for an unknown model; then the context window:
+ * with the signature the fake gave them (whole, or with empty text when their display was omitted);
+ * `thinking` and `output_config.effort` per model as thinkingRules.ts tabulates (models it does not
+ * list take any type and level); at most 4 `cache_control` breakpoints (top-level automatic caching counts as one); then 404 `not_found_error` for an unknown model; then the context window:
  * input > window gives "prompt is too long: N tokens > M maximum", input + max_tokens > window gives
  * "input length and `max_tokens` exceed context limit: N + K > M, decrease input length or
  * `max_tokens` and try again" (both real API texts).
@@ -90,7 +91,10 @@
  * is recorded (`aborted: true`). Output stops at max_tokens (stop_reason `max_tokens` / finish_reason
  * `length`). `options.script` (a reply function or a list of replies used in order) and `setReply`
  * script tool calls, parallel calls, thinking or long answers, and `streamErrorAfterDeltas` ends a
- * stream with the provider's in-stream error after some deltas (a failure after the 200).
+ * stream with the provider's in-stream error after some deltas (a failure after the 200). Scripted
+ * Anthropic thinking comes back with empty text (its signature still carrying it) where `display` is
+ * omitted, the default on the models thinkingRules.ts lists so, and not at all when the request sets
+ * `thinking` to `disabled` or `between_tools`.
  *
  * ## Failures
  * `failNext(kind)` makes the next chat request(s) fail (POST /v1/messages or chat/completions; never a

@@ -80,7 +80,11 @@ export interface ReplySpec {
   text?: string;
   /** Tool calls after the text: Anthropic tool_use blocks, OpenAI tool_calls (parallel when several). */
   toolCalls?: ToolCallSpec[];
-  /** Anthropic only: a thinking block (with a signature the fake will verify when it comes back). */
+  /**
+   * Anthropic only: a thinking block (with a signature the fake will verify when it comes back),
+   * with empty text where the request's `thinking.display` is omitted, and none when it turns
+   * thinking off.
+   */
   thinking?: string;
   /** Pause between streamed deltas, in ms (default: the server's `deltaDelayMs`). */
   deltaDelayMs?: number;
