@@ -597,4 +597,45 @@ describe('Anthropic thinking and effort per model', () => {
     const message = await sdk().messages.create(ask('claude-haiku-5-5', { thinking: disabled }));
     expect(message.content.map((block) => block.type)).toEqual(['text']);
   });
+
+  it('demands the thinking of the reply that made the tool calls back in the tool loop', async () => {
+    const model = 'claude-haiku-5-5';
+    local.setReply((context) =>
+      context.answersToolResults ? undefined : { thinking: 'I should look it up.', toolCalls: [{ name: 'lookup', input: { q: 'a' } }] },
+    );
+    const tools = [{ name: 'lookup', input_schema: { type: 'object' as const, properties: { q: { type: 'string' } } } }];
+    const anthropic = sdk();
+    const first = await anthropic.messages.stream({ model, max_tokens: 2000, tools, messages: [{ role: 'user', content: 'Find a' }] }).finalMessage();
+    expect(first.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
+    const use = first.content[1] as Anthropic.ToolUseBlock;
+    const loop = (assistantContent: Anthropic.ContentBlockParam[]): Body['messages'] => [
+      { role: 'user', content: 'Find a' },
+      { role: 'assistant', content: assistantContent },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'found' }] },
+    ];
+
+    expect(await outcome({ model, max_tokens: 2000, tools, messages: loop([use]) })).toBe(
+      '400 invalid_request_error: messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. ' +
+        'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). ' +
+        'We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. ' +
+        'Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
+    );
+    expect(await outcome({ model, max_tokens: 2000, tools, messages: loop([{ type: 'text', text: 'Looking.' }, use]) })).toMatch(/but found `text`/);
+    expect(await outcome({ model, max_tokens: 2000, tools, messages: loop(first.content as Anthropic.ContentBlockParam[]) })).toBe('ok');
+    expect(await outcome({ model, max_tokens: 2000, tools, thinking: disabled, messages: loop([use]) })).toBe('ok');
+    // A tool call the fake never made (a history built by hand) is not held to it.
+    const handMade = { ...use, id: 'toolu_handmade' };
+    expect(
+      await outcome({
+        model,
+        max_tokens: 2000,
+        tools,
+        messages: [
+          { role: 'user', content: 'Find a' },
+          { role: 'assistant', content: [handMade] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_handmade', content: 'found' }] },
+        ],
+      }),
+    ).toBe('ok');
+  });
 });

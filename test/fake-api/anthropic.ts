@@ -156,6 +156,8 @@ export interface AnthropicModelFacts {
   contextWindow: number;
   /** Models that refuse PDFs. */
   noPdfModels: ReadonlySet<string>;
+  /** Whether the fake's own reply that made this tool call had thinking blocks; default never. */
+  repliedWithThinking?: (toolUseId: string) => boolean;
 }
 
 const DEFAULT_FACTS: AnthropicModelFacts = { contextWindow: 200_000, noPdfModels: new Set() };
@@ -480,14 +482,29 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   const thinking = checkThinkingRules(body.model, body, maxTokens);
   if ('error' in thinking) return invalid(thinking.error);
 
+  // In a tool loop with thinking on, the assistant turn that made the calls must come back
+  // starting with its thinking, when the reply that made them had thinking blocks.
+  const finalTurn = turns.at(-1);
+  const answersToolResults = finalTurn?.role === 'user' && finalTurn.blocks[0]?.block.type === 'tool_result';
+  const caller = turns.at(-2);
+  if (answersToolResults && thinking.on && caller?.role === 'assistant' && facts.repliedWithThinking) {
+    const thought = caller.blocks.some((entry) => entry.block.type === 'tool_use' && facts.repliedWithThinking!(entry.block.id as string));
+    const first = caller.blocks[0];
+    if (thought && first && first.block.type !== 'thinking' && first.block.type !== 'redacted_thinking') {
+      return invalid(
+        `messages.${first.message}.content.${first.index}.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first.block.type)}\`. ` +
+          'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). ' +
+          'We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. ' +
+          'Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
+      );
+    }
+  }
+
   const lastUser = [...turns].reverse().find((turn) => turn.role === 'user');
   const lastUserText = (lastUser?.blocks ?? [])
     .filter((entry) => entry.block.type === 'text')
     .map((entry) => entry.block.text as string)
     .join('\n');
-  const finalTurn = turns.at(-1);
-  const answersToolResults = finalTurn?.role === 'user' && finalTurn.blocks[0]?.block.type === 'tool_result';
-
   return {
     ok: true,
     request: {

@@ -48,7 +48,10 @@
  * previous assistant turn, tool_use ids unique and `^[a-zA-Z0-9_-]+$`; thinking blocks must come back
  * with the signature the fake gave them (whole, or with empty text when their display was omitted);
  * `thinking` and `output_config.effort` per model as thinkingRules.ts tabulates (models it does not
- * list take any type and level); at most 4 `cache_control` breakpoints (top-level automatic caching counts as one); then 404 `not_found_error` for an unknown model; then the context window:
+ * list take any type and level); in a tool loop with thinking on, the assistant turn that made the
+ * calls must start with a thinking block when the fake's reply that made them had one; at most 4
+ * `cache_control` breakpoints (top-level automatic caching counts as one); then 404
+ * `not_found_error` for an unknown model; then the context window:
  * input > window gives "prompt is too long: N tokens > M maximum", input + max_tokens > window gives
  * "input length and `max_tokens` exceed context limit: N + K > M, decrease input length or
  * `max_tokens` and try again" (both real API texts).
@@ -275,6 +278,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   const failures: QueuedFailure[] = [];
   const ids = new IdSource();
   const anthropicCache = new AnthropicPromptCache();
+  /** Tool calls the fake made in a reply that had thinking blocks: a tool loop must send that thinking back. */
+  const callsAfterThinking = new Set<string>();
   const openAICache = new OpenAIPromptCache();
   const seenModels: Record<Provider, Set<string>> = { anthropic: new Set(), openai: new Set() };
   const isValidKey = options.isValidKey ?? ((key: string) => key.trim() !== '' && !/invalid/i.test(key));
@@ -546,6 +551,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const check = checkAnthropicRequest(record.body, endpoint, {
       contextWindow: lookupByModel(options.contextWindow, model, DEFAULT_CONTEXT_WINDOW),
       noPdfModels: new Set(options.noPdfModels ?? []),
+      repliedWithThinking: (id) => callsAfterThinking.has(id),
     });
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
@@ -590,6 +596,10 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       maxTokens: request.maxTokens,
     });
     const answer = buildAnthropicAnswer(request, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) });
+    const replied = answer.message.content as Array<Record<string, unknown>>;
+    if (replied.some((block) => block.type === 'thinking')) {
+      for (const block of replied) if (block.type === 'tool_use') callsAfterThinking.add(block.id as string);
+    }
     record.usage = answer.usage;
     record.status = 200;
     if (!request.stream) {
@@ -900,6 +910,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       replyFunction = null;
       anthropicCache.clear();
       openAICache.clear();
+      callsAfterThinking.clear();
       turn = 0;
     },
     close() {
