@@ -59,8 +59,9 @@
  * content required except on an assistant message with `tool_calls`; no empty content arrays; every
  * assistant `tool_calls` answered by `role: "tool"` messages for each id before the next non-tool
  * message; every tool message answering a call of the assistant message just before it;
- * `stream_options` only with `stream`; `max_completion_tokens`/`max_tokens` >= 1; 404
- * `model_not_found`; `context_length_exceeded` ("This model's maximum context length is N tokens.
+ * `stream_options` only with `stream`; `reasoning_effort` one of the documented levels (see
+ * openai.ts), reported back as `reasoning_tokens` in the usage; `max_completion_tokens`/`max_tokens`
+ * >= 1; 404 `model_not_found`; `context_length_exceeded` ("This model's maximum context length is N tokens.
  * However, your messages resulted in M tokens. Please reduce the length of the messages." and, when
  * the completion budget is what overflows, the "you requested T tokens (M in the messages, K in the
  * completion)" variant).
