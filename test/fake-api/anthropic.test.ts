@@ -523,6 +523,8 @@ describe('Anthropic thinking and effort per model', () => {
     expect(await outcome(ask('claude-haiku-4-5', effort('low')))).toMatch(/^400 invalid_request_error: output_config\.effort: /);
     expect(await outcome(ask('claude-opus-4-6', effort('xhigh')))).toMatch(/^400 invalid_request_error: output_config\.effort: 'xhigh' is not supported/);
     expect(await outcome(ask('claude-opus-4-6', effort('max')))).toBe('ok');
+    expect(await outcome(ask('claude-opus-4-8', effort('xhigh')))).toBe('ok');
+    expect(await outcome(ask('claude-opus-4-8', { thinking: enabled }))).toBe(refused('enabled'));
     for (const model of ['claude-fable-5', 'claude-opus-5', 'claude-sonnet-5', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5']) {
       expect(await outcome(ask(model, effort('xhigh'))), model).toBe('ok');
       expect(await outcome(ask(model, effort('max'))), model).toBe('ok');

@@ -10,7 +10,8 @@
  *   Claude Opus 5" and its migration guide, the Claude Sonnet 5 and Haiku 5.5 model overviews, and
  *   "Prompting Claude Haiku 5.5" (models/…): which thinking types each model takes, at which
  *   effort, the default `display`, and the error texts quoted below.
- * - Amazon Bedrock's "Adaptive thinking" page, for the Claude 4.6 and Fable 5 rows.
+ * - Amazon Bedrock's "Adaptive thinking" page, for the Claude 4.6, Opus 4.8 and Fable 5 rows, and
+ *   "What's new in Claude Opus 4.7" for the omitted display from Opus 4.7 on.
  * Error texts marked "(wording not published)" follow the documented rule but not a quoted message.
  * A model missing from the table keeps the permissive checks: any of the thinking types, any level.
  */
@@ -48,6 +49,8 @@ export const ANTHROPIC_THINKING_RULES: Readonly<Record<string, ThinkingRules>> =
   // Adaptive, with the deprecated `enabled` + budget still taken; `max` but not `xhigh`.
   'claude-opus-4-6': { efforts: NO_XHIGH, types: ['adaptive', 'enabled', 'disabled'], thinksByDefault: false, defaultDisplay: 'summarized' },
   'claude-sonnet-4-6': { efforts: NO_XHIGH, types: ['adaptive', 'enabled', 'disabled'], thinksByDefault: false, defaultDisplay: 'summarized' },
+  // Adaptive only, off unless asked for; the thinking text omitted by default (from Opus 4.7 on).
+  'claude-opus-4-8': { efforts: ALL_LEVELS, types: ['adaptive', 'disabled'], thinksByDefault: false, defaultDisplay: 'omitted' },
   // Thinking on by default; `disabled` only at effort high or below.
   'claude-opus-5': { efforts: ALL_LEVELS, types: ['adaptive', 'disabled'], thinksByDefault: true, defaultDisplay: 'omitted', offUpTo: 'high' },
   'claude-sonnet-5': { efforts: ALL_LEVELS, types: ['adaptive', 'disabled'], thinksByDefault: true, defaultDisplay: 'omitted' },
