@@ -470,3 +470,174 @@ describe('Anthropic wire rules', () => {
     expect(body.error.type).toBe('not_found_error');
   });
 });
+
+describe('Anthropic thinking and effort per model', () => {
+  type Body = Anthropic.MessageCreateParamsNonStreaming;
+  // Its own fake: the one above gives Haiku models a small window.
+  let local: FakeApi;
+  beforeAll(async () => {
+    local = await startFakeApi({ deltaDelayMs: 0 });
+  });
+  afterEach(() => local.reset());
+  afterAll(() => local.close());
+  const sdk = () => new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: local.url, maxRetries: 0 });
+  const ask = (model: string, extra: Partial<Body> = {}): Body => ({
+    model,
+    max_tokens: 4000,
+    messages: [{ role: 'user', content: 'Think it over' }],
+    ...extra,
+  });
+
+  /** The request's outcome: 'ok', or the status and message of the SDK's error. */
+  async function outcome(body: Body): Promise<string> {
+    try {
+      await sdk().messages.create(body);
+      return 'ok';
+    } catch (error) {
+      const apiError = error as ApiError & { error?: { error?: { type?: string; message?: string } } };
+      return `${apiError.status} ${apiError.error?.error?.type}: ${apiError.error?.error?.message}`;
+    }
+  }
+  const refused = (type: string) =>
+    `400 invalid_request_error: "thinking.type.${type}" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`;
+  const disabled = { type: 'disabled' } as const;
+  const enabled = { type: 'enabled', budget_tokens: 2048 } as const;
+  const effort = (level: 'low' | 'medium' | 'high' | 'xhigh' | 'max') => ({ output_config: { effort: level } });
+
+  it('keeps thinking always on for Opus 5.5 and Fable 5.1 and 5.2, with the documented errors', async () => {
+    for (const model of ['claude-opus-5-5', 'claude-fable-5-1', 'claude-fable-5-2']) {
+      expect(await outcome(ask(model, { thinking: disabled })), model).toBe(refused('disabled'));
+      expect(await outcome(ask(model, { thinking: enabled })), model).toBe(refused('enabled'));
+      expect(await outcome(ask(model, { thinking: { type: 'adaptive' }, ...effort('max') })), model).toBe('ok');
+      expect(await outcome(ask(model, effort('low'))), model).toBe('ok');
+    }
+    expect(await outcome(ask('claude-fable-5', { thinking: disabled }))).toBe(refused('disabled'));
+  });
+
+  it('checks the effort level, and which levels each model takes', async () => {
+    const unknown = { output_config: { effort: 'extreme' } } as unknown as Partial<Body>;
+    expect(await outcome(ask('claude-opus-5', unknown))).toBe(
+      "400 invalid_request_error: output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'",
+    );
+    expect(await outcome(ask('claude-next-1', unknown))).toMatch(/^400 .*output_config\.effort: Input should be/);
+    expect(await outcome(ask('claude-haiku-4-5', effort('low')))).toMatch(/^400 invalid_request_error: output_config\.effort: /);
+    expect(await outcome(ask('claude-opus-4-6', effort('xhigh')))).toMatch(/^400 invalid_request_error: output_config\.effort: 'xhigh' is not supported/);
+    expect(await outcome(ask('claude-opus-4-6', effort('max')))).toBe('ok');
+    expect(await outcome(ask('claude-opus-4-8', effort('xhigh')))).toBe('ok');
+    expect(await outcome(ask('claude-opus-4-8', { thinking: enabled }))).toBe(refused('enabled'));
+    for (const model of ['claude-fable-5', 'claude-opus-5', 'claude-sonnet-5', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5']) {
+      expect(await outcome(ask(model, effort('xhigh'))), model).toBe('ok');
+      expect(await outcome(ask(model, effort('max'))), model).toBe('ok');
+    }
+  });
+
+  it('turns Sonnet 5.5 down with between_tools, not disabled, at effort high or below', async () => {
+    const model = 'claude-sonnet-5-5';
+    const betweenTools = { type: 'between_tools' } as const;
+    expect(await outcome(ask(model, { thinking: betweenTools, ...effort('high') }))).toBe('ok');
+    expect(await outcome(ask(model, { thinking: betweenTools }))).toBe('ok');
+    expect(await outcome(ask(model, { thinking: betweenTools, ...effort('xhigh') }))).toMatch(/^400 invalid_request_error: "thinking\.type\.between_tools"/);
+    expect(await outcome(ask(model, { thinking: disabled }))).toMatch(/^400 invalid_request_error: "thinking\.type\.disabled" .*between_tools/);
+    expect(await outcome(ask(model, { thinking: enabled }))).toBe(refused('enabled'));
+  });
+
+  it('lets Haiku 5.5 and Opus 5 disable thinking at effort high or below, and refuses a budget', async () => {
+    for (const model of ['claude-haiku-5-5', 'claude-opus-5']) {
+      expect(await outcome(ask(model, { thinking: disabled })), model).toBe('ok');
+      expect(await outcome(ask(model, { thinking: disabled, ...effort('high') })), model).toBe('ok');
+      expect(await outcome(ask(model, { thinking: disabled, ...effort('max') })), model).toMatch(/^400 invalid_request_error: "thinking\.type\.disabled"/);
+      expect(await outcome(ask(model, { thinking: enabled })), model).toBe(refused('enabled'));
+    }
+    expect(await outcome(ask('claude-sonnet-5', { thinking: enabled }))).toBe(refused('enabled'));
+  });
+
+  it('takes a budget on Opus 4.6 and Haiku 4.5, and refuses adaptive on Haiku 4.5', async () => {
+    expect(await outcome(ask('claude-opus-4-6', { thinking: enabled }))).toBe('ok');
+    expect(await outcome(ask('claude-opus-4-6', { thinking: disabled }))).toBe('ok');
+    expect(await outcome(ask('claude-opus-4-6', { thinking: { type: 'adaptive' } }))).toBe('ok');
+    expect(await outcome(ask('claude-haiku-4-5', { thinking: enabled }))).toBe('ok');
+    expect(await outcome(ask('claude-haiku-4-5', { thinking: { type: 'adaptive' } }))).toMatch(
+      /^400 invalid_request_error: "thinking\.type\.adaptive" is not supported/,
+    );
+  });
+
+  it('keeps the permissive rules for a model the table does not know', async () => {
+    const model = 'claude-next-1';
+    expect(await outcome(ask(model, { thinking: disabled }))).toBe('ok');
+    expect(await outcome(ask(model, { thinking: enabled }))).toBe('ok');
+    expect(await outcome(ask(model, { thinking: { type: 'adaptive' }, ...effort('xhigh') }))).toBe('ok');
+    expect(await outcome(ask(model, { thinking: { type: 'enabled', budget_tokens: 512 } }))).toMatch(
+      /budget_tokens: Input should be greater than or equal to 1024/,
+    );
+  });
+
+  it('omits the thinking text by default on the 5 series, signed so it can come back, and summarizes on request', async () => {
+    local.setReply((context) => (context.turn <= 2 ? { thinking: 'Weighing the options carefully.', text: 'Done.' } : undefined));
+    const anthropic = sdk();
+    const omitted = await anthropic.messages.create(ask('claude-opus-5-5'));
+    const block = omitted.content[0] as Anthropic.ThinkingBlock;
+    expect(block).toMatchObject({ type: 'thinking', thinking: '' });
+    expect(block.signature.length).toBeGreaterThan(20);
+    expect(omitted.usage.output_tokens).toBeGreaterThan(4);
+
+    const summarized = await anthropic.messages.stream(ask('claude-opus-5-5', { thinking: { type: 'adaptive', display: 'summarized' } })).finalMessage();
+    expect(summarized.content[0]).toMatchObject({ type: 'thinking', thinking: 'Weighing the options carefully.', signature: block.signature });
+    expect(summarized.usage.output_tokens).toBe(omitted.usage.output_tokens);
+
+    const history = (thinking: object): Body['messages'] => [
+      { role: 'user', content: 'Think it over' },
+      { role: 'assistant', content: [thinking, { type: 'text', text: 'Done.' }] as Anthropic.ContentBlockParam[] },
+      { role: 'user', content: 'Again' },
+    ];
+    expect(await outcome(ask('claude-opus-5-5', { messages: history(block) }))).toBe('ok');
+    expect(await outcome(ask('claude-opus-5-5', { messages: history({ ...block, thinking: 'Something else.' }) }))).toMatch(/Invalid `signature`/);
+    expect(await outcome(ask('claude-opus-5-5', { messages: history({ ...block, signature: 'c2lnbmF0dXJl' }) }))).toMatch(/Invalid `signature`/);
+  });
+
+  it('returns no thinking when the request turns it off', async () => {
+    local.setReply(() => ({ thinking: 'Weighing the options.', text: 'Done.' }));
+    const message = await sdk().messages.create(ask('claude-haiku-5-5', { thinking: disabled }));
+    expect(message.content.map((block) => block.type)).toEqual(['text']);
+  });
+
+  it('demands the thinking of the reply that made the tool calls back in the tool loop', async () => {
+    const model = 'claude-haiku-5-5';
+    local.setReply((context) =>
+      context.answersToolResults ? undefined : { thinking: 'I should look it up.', toolCalls: [{ name: 'lookup', input: { q: 'a' } }] },
+    );
+    const tools = [{ name: 'lookup', input_schema: { type: 'object' as const, properties: { q: { type: 'string' } } } }];
+    const anthropic = sdk();
+    const first = await anthropic.messages.stream({ model, max_tokens: 2000, tools, messages: [{ role: 'user', content: 'Find a' }] }).finalMessage();
+    expect(first.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
+    const use = first.content[1] as Anthropic.ToolUseBlock;
+    const loop = (assistantContent: Anthropic.ContentBlockParam[]): Body['messages'] => [
+      { role: 'user', content: 'Find a' },
+      { role: 'assistant', content: assistantContent },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'found' }] },
+    ];
+
+    expect(await outcome({ model, max_tokens: 2000, tools, messages: loop([use]) })).toBe(
+      '400 invalid_request_error: messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. ' +
+        'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). ' +
+        'We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. ' +
+        'Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
+    );
+    expect(await outcome({ model, max_tokens: 2000, tools, messages: loop([{ type: 'text', text: 'Looking.' }, use]) })).toMatch(/but found `text`/);
+    expect(await outcome({ model, max_tokens: 2000, tools, messages: loop(first.content as Anthropic.ContentBlockParam[]) })).toBe('ok');
+    expect(await outcome({ model, max_tokens: 2000, tools, thinking: disabled, messages: loop([use]) })).toBe('ok');
+    // A tool call the fake never made (a history built by hand) is not held to it.
+    const handMade = { ...use, id: 'toolu_handmade' };
+    expect(
+      await outcome({
+        model,
+        max_tokens: 2000,
+        tools,
+        messages: [
+          { role: 'user', content: 'Find a' },
+          { role: 'assistant', content: [handMade] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_handmade', content: 'found' }] },
+        ],
+      }),
+    ).toBe('ok');
+  });
+});

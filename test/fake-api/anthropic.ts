@@ -2,7 +2,8 @@ import { anthropicStreamEvents, anthropicUsage, badToolName, isToolName } from '
 import type { AnthropicCacheOutcome, AnthropicEvent } from '../../src/providers/demo/messagesWire';
 import { checkAnthropicMedia, checkMediaTally, emptyTally } from './anthropicMedia';
 import type { CacheUnit } from '../../src/providers/demo/promptCache';
-import { splitEvenly, splitIntoDeltas, thinkingSignature } from './replies';
+import { splitEvenly, splitIntoDeltas, thinkingOfSignature, thinkingSignature } from './replies';
+import { checkThinkingRules, type ThinkingOutcome } from './thinkingRules';
 import { canonicalJson, countTokens, truncateToTokens } from './tokens';
 import type { ApiFailure, ReplySpec } from './types';
 
@@ -45,6 +46,8 @@ export interface AnthropicRequest {
   /** The tools the model may call: none when `tool_choice` is `none`. */
   callableTools: string[];
   messageCount: number;
+  /** What `thinking` and `output_config.effort` come to for this model. */
+  thinking: ThinkingOutcome;
 }
 
 export type AnthropicCheck = { ok: true; request: AnthropicRequest } | { ok: false; failure: ApiFailure };
@@ -153,6 +156,8 @@ export interface AnthropicModelFacts {
   contextWindow: number;
   /** Models that refuse PDFs. */
   noPdfModels: ReadonlySet<string>;
+  /** Whether the fake's own reply that made this tool call had thinking blocks; default never. */
+  repliedWithThinking?: (toolUseId: string) => boolean;
 }
 
 const DEFAULT_FACTS: AnthropicModelFacts = { contextWindow: 200_000, noPdfModels: new Set() };
@@ -352,7 +357,9 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
           if (role !== 'assistant') return invalid(`${path}: \`thinking\` blocks can only be in \`assistant\` messages`);
           if (typeof block.thinking !== 'string') return invalid(`${path}.thinking.thinking: Field required`);
           if (typeof block.signature !== 'string') return invalid(`${path}.thinking.signature: Field required`);
-          if (block.signature !== thinkingSignature(block.thinking)) return invalid(`${path}: Invalid \`signature\` in \`thinking\` block`);
+          // The signature carries the full text: the block comes back as given, or empty when its display was omitted.
+          const signed = thinkingOfSignature(block.signature);
+          if (signed === null || (block.thinking !== '' && block.thinking !== signed)) return invalid(`${path}: Invalid \`signature\` in \`thinking\` block`);
           break;
         }
         case 'redacted_thinking':
@@ -472,18 +479,24 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
     return invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`);
   }
 
-  if (body.thinking !== undefined && body.thinking !== null) {
-    const thinking = body.thinking;
-    if (!isRecord(thinking) || !['enabled', 'disabled', 'adaptive'].includes(String(thinking.type))) {
-      return invalid("thinking.type: Input should be 'enabled', 'disabled' or 'adaptive'");
-    }
-    if (thinking.type === 'enabled') {
-      const budget = thinking.budget_tokens;
-      if (typeof budget !== 'number' || !Number.isInteger(budget)) return invalid('thinking.enabled.budget_tokens: Field required');
-      if (budget < 1024) return invalid('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
-      if (maxTokens !== null && maxTokens <= budget) {
-        return invalid('`max_tokens` must be greater than `thinking.budget_tokens`');
-      }
+  const thinking = checkThinkingRules(body.model, body, maxTokens);
+  if ('error' in thinking) return invalid(thinking.error);
+
+  // In a tool loop with thinking on, the assistant turn that made the calls must come back
+  // starting with its thinking, when the reply that made them had thinking blocks.
+  const finalTurn = turns.at(-1);
+  const answersToolResults = finalTurn?.role === 'user' && finalTurn.blocks[0]?.block.type === 'tool_result';
+  const caller = turns.at(-2);
+  if (answersToolResults && thinking.on && caller?.role === 'assistant' && facts.repliedWithThinking) {
+    const thought = caller.blocks.some((entry) => entry.block.type === 'tool_use' && facts.repliedWithThinking!(entry.block.id as string));
+    const first = caller.blocks[0];
+    if (thought && first && first.block.type !== 'thinking' && first.block.type !== 'redacted_thinking') {
+      return invalid(
+        `messages.${first.message}.content.${first.index}.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first.block.type)}\`. ` +
+          'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). ' +
+          'We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. ' +
+          'Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
+      );
     }
   }
 
@@ -492,9 +505,6 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
     .filter((entry) => entry.block.type === 'text')
     .map((entry) => entry.block.text as string)
     .join('\n');
-  const finalTurn = turns.at(-1);
-  const answersToolResults = finalTurn?.role === 'user' && finalTurn.blocks[0]?.block.type === 'tool_result';
-
   return {
     ok: true,
     request: {
@@ -510,6 +520,7 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
       toolNames,
       callableTools: isRecord(body.tool_choice) && body.tool_choice.type === 'none' ? [] : toolNames,
       messageCount: messages.length,
+      thinking,
     },
   };
 }
@@ -536,12 +547,17 @@ export function buildAnthropicAnswer(request: AnthropicRequest, reply: ReplySpec
   let stopReason = 'end_turn';
   const content: Json[] = [];
 
-  const thinking = reply.thinking ?? '';
+  // Scripted thinking is what the model thought: none when the request turned up-front thinking
+  // off, and billed in full when `display: "omitted"` returns the block with empty text.
+  const thinking = request.thinking.upFront ? (reply.thinking ?? '') : '';
+  let hiddenTokens = 0;
   if (thinking !== '' && budget > 0) {
     const thinkingTokens = countTokens(thinking);
     const kept = thinkingTokens > budget ? truncateToTokens(thinking, budget) : thinking;
     budget -= Math.min(thinkingTokens, budget);
-    content.push({ type: 'thinking', thinking: kept, signature: thinkingSignature(kept) });
+    const omitted = request.thinking.display === 'omitted';
+    if (omitted) hiddenTokens = countTokens(kept);
+    content.push({ type: 'thinking', thinking: omitted ? '' : kept, signature: thinkingSignature(kept) });
     if (thinkingTokens > limit) stopReason = 'max_tokens';
   }
 
@@ -563,7 +579,7 @@ export function buildAnthropicAnswer(request: AnthropicRequest, reply: ReplySpec
 
   const outputTokens = Math.min(
     limit,
-    content.reduce((sum, block) => sum + (block.type === 'tool_use' ? FRAMING_TOKENS : 0) + countTokens(blockText(block)), 0),
+    hiddenTokens + content.reduce((sum, block) => sum + (block.type === 'tool_use' ? FRAMING_TOKENS : 0) + countTokens(blockText(block)), 0),
   );
   const usage = anthropicUsage(cache, outputTokens);
   const message: Json = {

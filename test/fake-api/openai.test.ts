@@ -371,3 +371,52 @@ describe('OpenAI wire rules', () => {
     expect(body.error.message).toBe('Invalid URL (POST /v1/completions/chat)');
   });
 });
+
+describe('OpenAI reasoning_effort', () => {
+  const ask = (extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {}): OpenAI.ChatCompletionCreateParamsNonStreaming => ({
+    model: 'gpt-5.5',
+    messages: [{ role: 'user', content: 'Think it over' }],
+    ...extra,
+  });
+
+  it('takes the documented levels and reports reasoning tokens inside completion_tokens', async () => {
+    const plain = await client().chat.completions.create(ask());
+    expect(plain.usage?.completion_tokens_details?.reasoning_tokens).toBe(0);
+    const visible = plain.usage!.completion_tokens;
+    for (const effort of ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const) {
+      const completion = await client().chat.completions.create(ask({ reasoning_effort: effort }));
+      const reasoning = completion.usage!.completion_tokens_details!.reasoning_tokens!;
+      expect(reasoning, effort).toBeGreaterThan(0);
+      expect(completion.usage!.completion_tokens, effort).toBe(visible + reasoning);
+      expect(completion.usage!.total_tokens, effort).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
+    }
+    const none = await client().chat.completions.create(ask({ reasoning_effort: 'none' }));
+    expect(none.usage?.completion_tokens_details?.reasoning_tokens).toBe(0);
+  });
+
+  it('counts a scripted reasoning, in the stream usage too, within max_completion_tokens', async () => {
+    fake.setReply(() => ({ thinking: 'one two three four five six seven eight', text: 'Done.' }));
+    const stream = await client().chat.completions.create({ ...ask({ reasoning_effort: 'high' }), stream: true, stream_options: { include_usage: true } });
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) usage = chunk.usage ?? usage;
+    expect(usage?.completion_tokens_details?.reasoning_tokens).toBe(8);
+
+    const capped = await client().chat.completions.create(ask({ reasoning_effort: 'high', max_completion_tokens: 5 }));
+    expect(capped.usage!.completion_tokens).toBeLessThanOrEqual(5);
+  });
+
+  it('refuses an unknown level in the OpenAI error shape', async () => {
+    const { status, body } = await post({ ...ask(), reasoning_effort: 'extreme' });
+    expect(status).toBe(400);
+    expect(body.error).toEqual({
+      message: "Invalid value: 'extreme'. Supported values are: 'none', 'minimal', 'low', 'medium', 'high', 'xhigh', and 'max'.",
+      type: 'invalid_request_error',
+      param: 'reasoning_effort',
+      code: 'invalid_value',
+    });
+    await expect(client().chat.completions.create(ask({ reasoning_effort: 'extreme' as 'high' }))).rejects.toMatchObject({
+      status: 400,
+      param: 'reasoning_effort',
+    });
+  });
+});

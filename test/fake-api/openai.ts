@@ -7,6 +7,14 @@ import type { ApiFailure, ReplySpec } from './types';
 // could be confirmed; see server.ts.
 
 const ROLES = ['system', 'assistant', 'user', 'function', 'tool', 'developer'];
+/**
+ * `reasoning_effort` as OpenAI's API reference listed it on 2026-11-29 ("Currently supported
+ * values are none, minimal, low, medium, high, xhigh, and max"; the GPT-6 family's newest
+ * models drop none and minimal). Not every model takes every value; the fake takes them all.
+ */
+const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
+/** Reasoning tokens a reply spends at each effort when its script gives no reasoning of its own. */
+const REASONING_TOKENS: Record<string, number> = { none: 0, minimal: 16, low: 64, medium: 192, high: 512, xhigh: 1024, max: 2048 };
 const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 // Stand-ins for the chat template's control tokens, outside o200k's text vocabulary.
 const IM_START = 200264;
@@ -35,6 +43,8 @@ export interface OpenAIRequest {
   /** The tools the model may call: none when `tool_choice` is `"none"`. */
   callableTools: string[];
   messageCount: number;
+  /** `reasoning_effort`, or null when the request does not set it. */
+  reasoningEffort: string | null;
 }
 
 export type OpenAICheck = { ok: true; request: OpenAIRequest } | { ok: false; failure: ApiFailure };
@@ -147,6 +157,15 @@ export function checkOpenAIRequest(raw: unknown, textOnlyModels: Readonly<Record
     return invalid("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options', null);
   }
   const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
+  const effort = body.reasoning_effort;
+  if (effort !== undefined && effort !== null && (typeof effort !== 'string' || !REASONING_EFFORTS.includes(effort))) {
+    const supported = REASONING_EFFORTS.map((value) => `'${value}'`);
+    return invalid(
+      `Invalid value: '${String(effort)}'. Supported values are: ${supported.slice(0, -1).join(', ')}, and ${supported.at(-1)}.`,
+      'reasoning_effort',
+      'invalid_value',
+    );
+  }
 
   const tokens: number[] = [];
   const toolNames: string[] = [];
@@ -312,6 +331,7 @@ export function checkOpenAIRequest(raw: unknown, textOnlyModels: Readonly<Record
       toolNames,
       callableTools: body.tool_choice === 'none' ? [] : toolNames,
       messageCount: messages.length,
+      reasoningEffort: typeof effort === 'string' ? effort : null,
     },
   };
 }
@@ -362,16 +382,21 @@ export function buildOpenAIAnswer(request: OpenAIRequest, reply: ReplySpec, cach
         }));
   if (toolCalls.length > 0) finishReason = 'tool_calls';
 
-  const completionTokens = Math.min(
+  const visibleTokens = Math.min(
     limit,
     countTokens(text) + toolCalls.reduce((sum, call) => sum + 3 + countTokens(call.function.name) + countTokens(call.function.arguments), 0),
   );
+  // Reasoning is billed inside completion_tokens and never shown: a script's thinking sets how much.
+  const effort = request.reasoningEffort;
+  const reasoning = effort === null || effort === 'none' ? 0 : reply.thinking ? countTokens(reply.thinking) : (REASONING_TOKENS[effort] ?? 0);
+  const reasoningTokens = Math.min(reasoning, limit - visibleTokens);
+  const completionTokens = visibleTokens + reasoningTokens;
   const usage: Json = {
     prompt_tokens: request.inputTokens,
     completion_tokens: completionTokens,
     total_tokens: request.inputTokens + completionTokens,
     prompt_tokens_details: { cached_tokens: cachedTokens, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
   const envelope = { id: ids.completion, created: createdSeconds, model: request.model, service_tier: 'default', system_fingerprint: 'fp_fakeapi01' };
   const completion: Json = {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 import type { ReplyContext, ReplySpec } from './types';
 
 /** Matches prompts that ask for a summary (English spellings of summarize / summarise / summary). */
@@ -77,9 +77,29 @@ export class IdSource {
   }
 }
 
-const SIGNATURE_SECRET = 'windowpane-fake-api-thinking';
+const SIGNATURE_KEY = createHash('sha256').update('windowpane-fake-api-thinking').digest();
 
-/** The signature the fake attaches to a thinking block, and checks when the block comes back. */
+/**
+ * The signature the fake attaches to a thinking block: the full thinking text, encrypted and
+ * authenticated, as the real API's signature carries it. The same text always gets the same
+ * signature, so replies stay deterministic.
+ */
 export function thinkingSignature(thinking: string): string {
-  return createHash('sha256').update(SIGNATURE_SECRET).update(thinking).digest('base64');
+  const iv = createHash('sha256').update(SIGNATURE_KEY).update(thinking).digest().subarray(0, 12);
+  const cipher = createCipheriv('aes-256-gcm', SIGNATURE_KEY, iv);
+  const sealed = Buffer.concat([cipher.update(thinking, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+}
+
+/** The full thinking text a signature was issued for, or null when the fake never issued it. */
+export function thinkingOfSignature(signature: string): string | null {
+  const raw = Buffer.from(signature, 'base64');
+  if (raw.length < 28 || raw.toString('base64') !== signature) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', SIGNATURE_KEY, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
 }

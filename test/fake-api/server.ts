@@ -46,8 +46,12 @@
  * one turn (as the API documents) before tool pairing: every `tool_use` answered by `tool_result`
  * blocks at the start of the next user turn, every `tool_result` pointing at a `tool_use` of the
  * previous assistant turn, tool_use ids unique and `^[a-zA-Z0-9_-]+$`; thinking blocks must come back
- * with the signature the fake gave them; at most 4 `cache_control` breakpoints (top-level automatic
- * caching counts as one); then 404 `not_found_error` for an unknown model; then the context window:
+ * with the signature the fake gave them (whole, or with empty text when their display was omitted);
+ * `thinking` and `output_config.effort` per model as thinkingRules.ts tabulates (models it does not
+ * list take any type and level); in a tool loop with thinking on, the assistant turn that made the
+ * calls must start with a thinking block when the fake's reply that made them had one; at most 4
+ * `cache_control` breakpoints (top-level automatic caching counts as one); then 404
+ * `not_found_error` for an unknown model; then the context window:
  * input > window gives "prompt is too long: N tokens > M maximum", input + max_tokens > window gives
  * "input length and `max_tokens` exceed context limit: N + K > M, decrease input length or
  * `max_tokens` and try again" (both real API texts).
@@ -55,8 +59,9 @@
  * content required except on an assistant message with `tool_calls`; no empty content arrays; every
  * assistant `tool_calls` answered by `role: "tool"` messages for each id before the next non-tool
  * message; every tool message answering a call of the assistant message just before it;
- * `stream_options` only with `stream`; `max_completion_tokens`/`max_tokens` >= 1; 404
- * `model_not_found`; `context_length_exceeded` ("This model's maximum context length is N tokens.
+ * `stream_options` only with `stream`; `reasoning_effort` one of the documented levels (see
+ * openai.ts), reported back as `reasoning_tokens` in the usage; `max_completion_tokens`/`max_tokens`
+ * >= 1; 404 `model_not_found`; `context_length_exceeded` ("This model's maximum context length is N tokens.
  * However, your messages resulted in M tokens. Please reduce the length of the messages." and, when
  * the completion budget is what overflows, the "you requested T tokens (M in the messages, K in the
  * completion)" variant).
@@ -90,7 +95,10 @@
  * is recorded (`aborted: true`). Output stops at max_tokens (stop_reason `max_tokens` / finish_reason
  * `length`). `options.script` (a reply function or a list of replies used in order) and `setReply`
  * script tool calls, parallel calls, thinking or long answers, and `streamErrorAfterDeltas` ends a
- * stream with the provider's in-stream error after some deltas (a failure after the 200).
+ * stream with the provider's in-stream error after some deltas (a failure after the 200). Scripted
+ * Anthropic thinking comes back with empty text (its signature still carrying it) where `display` is
+ * omitted, the default on the models thinkingRules.ts lists so, and not at all when the request sets
+ * `thinking` to `disabled` or `between_tools`.
  *
  * ## Failures
  * `failNext(kind)` makes the next chat request(s) fail (POST /v1/messages or chat/completions; never a
@@ -271,6 +279,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   const failures: QueuedFailure[] = [];
   const ids = new IdSource();
   const anthropicCache = new AnthropicPromptCache();
+  /** Tool calls the fake made in a reply that had thinking blocks: a tool loop must send that thinking back. */
+  const callsAfterThinking = new Set<string>();
   const openAICache = new OpenAIPromptCache();
   const seenModels: Record<Provider, Set<string>> = { anthropic: new Set(), openai: new Set() };
   const isValidKey = options.isValidKey ?? ((key: string) => key.trim() !== '' && !/invalid/i.test(key));
@@ -542,6 +552,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const check = checkAnthropicRequest(record.body, endpoint, {
       contextWindow: lookupByModel(options.contextWindow, model, DEFAULT_CONTEXT_WINDOW),
       noPdfModels: new Set(options.noPdfModels ?? []),
+      repliedWithThinking: (id) => callsAfterThinking.has(id),
     });
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
@@ -586,6 +597,10 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       maxTokens: request.maxTokens,
     });
     const answer = buildAnthropicAnswer(request, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) });
+    const replied = answer.message.content as Array<Record<string, unknown>>;
+    if (replied.some((block) => block.type === 'thinking')) {
+      for (const block of replied) if (block.type === 'tool_use') callsAfterThinking.add(block.id as string);
+    }
     record.usage = answer.usage;
     record.status = 200;
     if (!request.stream) {
@@ -896,6 +911,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       replyFunction = null;
       anthropicCache.clear();
       openAICache.clear();
+      callsAfterThinking.clear();
       turn = 0;
     },
     close() {

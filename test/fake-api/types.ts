@@ -80,7 +80,12 @@ export interface ReplySpec {
   text?: string;
   /** Tool calls after the text: Anthropic tool_use blocks, OpenAI tool_calls (parallel when several). */
   toolCalls?: ToolCallSpec[];
-  /** Anthropic only: a thinking block (with a signature the fake will verify when it comes back). */
+  /**
+   * Anthropic: a thinking block (with a signature the fake will verify when it comes back), with
+   * empty text where the request's `thinking.display` is omitted, and none when it turns thinking
+   * off. OpenAI: never shown; its length is the `reasoning_tokens` reported when the request sets
+   * a `reasoning_effort` other than `none`.
+   */
   thinking?: string;
   /** Pause between streamed deltas, in ms (default: the server's `deltaDelayMs`). */
   deltaDelayMs?: number;
