@@ -133,6 +133,12 @@ export interface StoredMessage {
   provider?: ProviderId;
   usage?: Usage;
   error?: { code: string; message: string };
+  /**
+   * The key of the prefix of the request this answer was written for (system, tools and
+   * messages, see `keepValidThinking`): its thinking goes back only under the same prefix.
+   * Read as untrusted: anything but a string means none.
+   */
+  thinkingPrefix?: string;
 }
 
 export interface Conversation {

@@ -20,6 +20,8 @@
  *   list was found: only `low`, `medium` and `high`, which every GPT-6 model takes, are offered.
  */
 import type { ProviderId } from './conversation';
+import { hashString } from './hash';
+import type { AnthropicWireBlock, AnthropicWireMessage } from './messages';
 
 /** Effort levels, lowest first. */
 export const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
@@ -50,6 +52,12 @@ export interface ThinkingSupport {
   onByDefault: boolean;
   /** Anthropic: returns no thinking text unless the request asks for `display: "summarized"`. */
   omitsByDefault: boolean;
+  /**
+   * Anthropic's “preserved thinking”: a thinking block sent back is used only when nothing
+   * before it (system, tools, earlier messages) changed since it was written; otherwise the
+   * API refuses the request (see {@link keepValidThinking}).
+   */
+  preservesThinking?: boolean;
 }
 
 /** The least thinking budget Anthropic takes. */
@@ -59,8 +67,8 @@ export const THINKING_BUDGETS = [1024, 4096, 16_384, 32_768] as const;
 
 const ANTHROPIC_FIVE: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 
-function anthropicAdaptive(defaultEffort: Effort, off: ThinkingSupport['off'], efforts: readonly Effort[] = ANTHROPIC_FIVE): ThinkingSupport {
-  return { efforts, defaultEffort, off, adaptive: true, budget: false, onByDefault: true, omitsByDefault: true };
+function anthropicAdaptive(defaultEffort: Effort, off: ThinkingSupport['off'], preservesThinking = false): ThinkingSupport {
+  return { efforts: ANTHROPIC_FIVE, defaultEffort, off, adaptive: true, budget: false, onByDefault: true, omitsByDefault: true, preservesThinking };
 }
 
 function openAIReasoning(efforts: readonly Effort[]): ThinkingSupport {
@@ -79,11 +87,13 @@ const OPENAI_NONE_TO_MAX: readonly Effort[] = ['none', 'low', 'medium', 'high', 
 
 /** Per model id (as the registry names it). */
 const SUPPORT: Readonly<Record<string, ThinkingSupport>> = {
-  'claude-fable-5-2': anthropicAdaptive('high', 'never'),
-  'claude-opus-5-5': anthropicAdaptive('medium', 'never'),
-  'claude-sonnet-5-5': anthropicAdaptive('high', 'between_tools'),
-  'claude-haiku-5-5': anthropicAdaptive('medium', 'disabled'),
-  'claude-fable-5-1': anthropicAdaptive('high', 'never'),
+  // “Prefix checks on thinking blocks” lists the models that run the check: Fable 5.2 and 5.1,
+  // Opus 5.5, Sonnet 5.5 and Haiku 5.5.
+  'claude-fable-5-2': anthropicAdaptive('high', 'never', true),
+  'claude-opus-5-5': anthropicAdaptive('medium', 'never', true),
+  'claude-sonnet-5-5': anthropicAdaptive('high', 'between_tools', true),
+  'claude-haiku-5-5': anthropicAdaptive('medium', 'disabled', true),
+  'claude-fable-5-1': anthropicAdaptive('high', 'never', true),
   'claude-fable-5': anthropicAdaptive('high', 'never'),
   'claude-opus-5': anthropicAdaptive('high', 'disabled'),
   'claude-sonnet-5': anthropicAdaptive('high', 'disabled'),
@@ -284,4 +294,69 @@ export function thinkingRequest(provider: ProviderId, support: ThinkingSupport |
     case 'budget':
       return { thinking: { type: 'enabled', budget_tokens: setting.tokens }, extraOutput: setting.tokens };
   }
+}
+
+// ------------------------------------------------------------------ preserved thinking
+
+const isThinkingBlock = (block: unknown) =>
+  typeof block === 'object' &&
+  block !== null &&
+  ((block as { type?: unknown }).type === 'thinking' || (block as { type?: unknown }).type === 'redacted_thinking');
+
+/** The key of a request's prefix before its first message: the system prompt and the tools. */
+export function thinkingPrefixStart(system: string | undefined, toolsText: string): string {
+  return hashString(JSON.stringify([system ?? '', toolsText]));
+}
+
+function nextKey(key: string, message: AnthropicWireMessage): string {
+  return hashString(`${key}\u0000${JSON.stringify(message)}`);
+}
+
+export interface ValidThinking {
+  /** The messages to send: those left with nothing once their thinking is out are left out too. */
+  messages: AnthropicWireMessage[];
+  /** For each message sent, its index in the messages given. */
+  kept: number[];
+  /** Indexes (in the messages given) of those whose thinking blocks were left out. */
+  dropped: number[];
+  /** The key of the whole request's prefix: the answer to it stores it, to be checked when its thinking is sent back. */
+  prefixKey: string;
+}
+
+/**
+ * Anthropic's preserved thinking, applied before sending: an assistant message's thinking
+ * blocks go back only when the prefix they were written after (system, tools and every
+ * earlier message, as sent then) is the one this request sends. Otherwise that message's
+ * thinking, and every later message's, is left out, as the API would refuse it: a trim, a
+ * summary, a cleared tool result, a changed system prompt or tool list all change the
+ * prefix. `writtenAfter(i)` is the key the answer at index `i` stored (undefined when it
+ * stored none: its thinking is left out). The rest of each message goes as it is; a message
+ * that was only thinking is left out (the API joins the turns around it).
+ */
+export function keepValidThinking(
+  messages: readonly AnthropicWireMessage[],
+  start: string,
+  writtenAfter: (index: number) => string | undefined,
+): ValidThinking {
+  const out: AnthropicWireMessage[] = [];
+  const kept: number[] = [];
+  const dropped: number[] = [];
+  let key = start;
+  let stale = false;
+  messages.forEach((message, index) => {
+    let sent = message;
+    if (message.role === 'assistant' && Array.isArray(message.content) && message.content.some(isThinkingBlock)) {
+      if (stale || writtenAfter(index) !== key) {
+        stale = true;
+        dropped.push(index);
+        const rest = message.content.filter((block: AnthropicWireBlock) => !isThinkingBlock(block));
+        if (rest.length === 0) return;
+        sent = { ...message, content: rest };
+      }
+    }
+    out.push(sent);
+    kept.push(index);
+    key = nextKey(key, sent);
+  });
+  return { messages: out, kept, dropped, prefixKey: key };
 }

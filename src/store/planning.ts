@@ -4,7 +4,7 @@
  * provider's request, and what the user is told about it. The gauge reads the same plan.
  */
 import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, OpenAIWireMessage, StoredMessage } from '../core';
-import { placeCacheBreakpoints, planContext, requestFileBudget, toolNamesCalled } from '../core';
+import { keepValidThinking, placeCacheBreakpoints, planContext, requestFileBudget, thinkingPrefixStart, thinkingSupport, toolNamesCalled } from '../core';
 import type { ChatRequest } from '../providers';
 import type { Runtime } from './runtime';
 import { conversationOverrides } from './storedSettings';
@@ -142,30 +142,63 @@ function fixedText(ctx: TurnContext): string | undefined {
   return [system, ctx.toolsText].filter(Boolean).join('\n\n') || undefined;
 }
 
-/** The plan's messages as the provider's request, with Anthropic cache breakpoints on the stable prefix. */
-export function toRequest(ctx: TurnContext, plan: ContextPlan, signal?: AbortSignal): ChatRequest {
+/** A request to send, and the key of its prefix for the answer to store (models with preserved thinking). */
+export interface PlannedRequest {
+  request: ChatRequest;
+  thinkingPrefix?: string;
+}
+
+/**
+ * The plan's messages as the provider's request, with Anthropic cache breakpoints on the
+ * stable prefix. On a model with preserved thinking, earlier answers' thinking goes back only
+ * where nothing before it changed since it was written (`keepValidThinking`);
+ * `thinkingPrefixOf` gives the key each stored answer kept.
+ */
+export function toRequest(
+  ctx: TurnContext,
+  plan: ContextPlan,
+  signal?: AbortSignal,
+  thinkingPrefixOf: (messageId: string) => string | undefined = () => undefined,
+): PlannedRequest {
   const system = ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined;
   if (ctx.wireShape === 'anthropic') {
-    const boundaries = plan.slot ? [plan.slot.index] : [];
-    const cacheBreakpoints = placeCacheBreakpoints(plan.messages, boundaries, { system: Boolean(system) });
-    return {
+    let items = plan.messages;
+    let slot = plan.slot?.index;
+    let thinkingPrefix: string | undefined;
+    if (thinkingSupport(ctx.provider, ctx.model.id)?.preservesThinking) {
+      const valid = keepValidThinking(
+        items.map((item) => item.message as AnthropicWireMessage),
+        thinkingPrefixStart(system, ctx.toolsText),
+        (index) => thinkingPrefixOf(items[index]!.id),
+      );
+      const original = items;
+      items = valid.kept.map((index, j) => ({ ...original[index]!, message: valid.messages[j]! }));
+      if (slot !== undefined) slot = valid.kept.findLastIndex((index) => index <= slot!);
+      thinkingPrefix = valid.prefixKey;
+    }
+    const boundaries = slot !== undefined && slot >= 0 ? [slot] : [];
+    const cacheBreakpoints = placeCacheBreakpoints(items, boundaries, { system: Boolean(system) });
+    const request: ChatRequest = {
       model: ctx.modelId,
       system,
-      messages: plan.messages.map((item) => item.message as AnthropicWireMessage),
+      messages: items.map((item) => item.message as AnthropicWireMessage),
       maxTokens: ctx.outputReserve,
       signal,
       cacheBreakpoints,
       tools: ctx.tools,
       thinking: ctx.thinking,
     };
+    return thinkingPrefix === undefined ? { request } : { request, thinkingPrefix };
   }
   return {
-    model: ctx.modelId,
-    messages: plan.messages.map((item) => item.message as OpenAIWireMessage),
-    maxTokens: ctx.outputReserve,
-    signal,
-    tools: ctx.tools,
-    thinking: ctx.thinking,
+    request: {
+      model: ctx.modelId,
+      messages: plan.messages.map((item) => item.message as OpenAIWireMessage),
+      maxTokens: ctx.outputReserve,
+      signal,
+      tools: ctx.tools,
+      thinking: ctx.thinking,
+    },
   };
 }
 

@@ -234,9 +234,14 @@ async function openAnswer(turn: Turn, ctx: TurnContext): Promise<AnswerDraft> {
 async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): Promise<Answered> {
   draft.text = '';
   try {
-    const request = await withFiles(turn.rt, toRequest(attempt.ctx, attempt.plan, turn.signal));
+    const stored = new Map(turnHistory(turn, draft.message.id).map((m) => [m.id, m.thinkingPrefix]));
+    const planned = toRequest(attempt.ctx, attempt.plan, turn.signal, (id) => {
+      const key = stored.get(id);
+      return typeof key === 'string' ? key : undefined;
+    });
+    const request = await withFiles(turn.rt, planned.request);
     const result = await turn.provider.send(request, streamCallbacks(turn, draft));
-    return await saveAnswer(turn, attempt, draft, result);
+    return await saveAnswer(turn, attempt, draft, result, planned.thinkingPrefix);
   } catch (error) {
     const next = draft.text === '' ? await recover(turn, attempt, error, draft.message.id) : null;
     if (!next) throw error;
@@ -263,11 +268,12 @@ function streamCallbacks(turn: Turn, draft: AnswerDraft): StreamCallbacks {
 }
 
 /** Stores the finished answer with its usage, and calibrates the estimate against what the provider counted. */
-async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, result: ChatResult): Promise<Answered> {
+async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, result: ChatResult, thinkingPrefix?: string): Promise<Answered> {
   const { rt, conversationId } = turn;
   const { ctx, plan } = attempt;
   const status = result.stopReason === 'stopped' ? 'stopped' : 'complete';
   const final: Partial<StoredMessage> = { content: result.content, status, model: result.model || ctx.modelId };
+  if (thinkingPrefix !== undefined) final.thinkingPrefix = thinkingPrefix;
   if (result.usageReported) final.usage = result.usage;
   const message = await finishMessage(rt, draft.message, draft.writer, final);
   rt.store.setState((s) => (s.streaming?.messageId === message.id ? { streaming: null } : {}));

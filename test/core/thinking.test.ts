@@ -2,15 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   EFFORTS,
+  keepValidThinking,
   MODEL_REGISTRY,
   thinkingChanged,
   thinkingChoices,
   thinkingFromKey,
   thinkingKey,
   thinkingLabel,
+  thinkingPrefixStart,
   thinkingRequest,
   thinkingSupport,
   validThinking,
+  type AnthropicWireMessage as Msg,
   type ThinkingSetting,
 } from '../../src/core';
 
@@ -124,5 +127,69 @@ describe('any choice, any model', () => {
     }
     expect(thinkingFromKey('effort:huge')).toBeUndefined();
     expect(thinkingFromKey('budget:12')).toBeUndefined();
+  });
+});
+
+describe('preserved thinking: what goes back', () => {
+  const user = (text: string): Msg => ({ role: 'user', content: text });
+  const thought = (text: string, answer: string): Msg => ({
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: text, signature: `sig-${text}` },
+      { type: 'text', text: answer },
+    ],
+  });
+  const start = thinkingPrefixStart('Be brief.', '');
+
+  /** Keys as the app stores them: each answer keeps the key of the request it answered. */
+  function conversation(turns: number): { messages: Msg[]; keys: Map<number, string> } {
+    const messages: Msg[] = [];
+    const keys = new Map<number, string>();
+    for (let i = 0; i < turns; i++) {
+      messages.push(user(`Question ${i}`));
+      const { prefixKey } = keepValidThinking(messages, start, (index) => keys.get(index));
+      keys.set(messages.length, prefixKey);
+      messages.push(thought(`Thought ${i}`, `Answer ${i}`));
+    }
+    messages.push(user('Next'));
+    return { messages, keys };
+  }
+
+  it('sends every thinking block back while nothing before it changed', () => {
+    const { messages, keys } = conversation(4);
+    const sent = keepValidThinking(messages, start, (index) => keys.get(index));
+    expect(sent.dropped).toEqual([]);
+    expect(sent.messages).toEqual(messages);
+  });
+
+  it('after a trim, leaves out the thinking of every answer written before it, and nothing else', () => {
+    const { messages, keys } = conversation(4);
+    // Keep the first exchange and the newest two: the third answer's prefix lost a question and an answer.
+    const trimmed = [0, 1, 4, 5, 6, 7, 8];
+    const sent = keepValidThinking(
+      trimmed.map((i) => messages[i]!),
+      start,
+      (index) => keys.get(trimmed[index]!),
+    );
+    expect(sent.dropped).toEqual([3, 5]);
+    expect(sent.messages[1]).toEqual(messages[1]);
+    expect(sent.messages[3]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Answer 2' }] });
+    expect(sent.messages[5]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Answer 3' }] });
+    // The next answer is written after this request: its key is of the messages as sent.
+    expect(sent.prefixKey).not.toBe(keepValidThinking(messages, start, (index) => keys.get(index)).prefixKey);
+  });
+
+  it('leaves out all thinking once the system prompt or the tools change, and an answer stored with no key', () => {
+    const { messages, keys } = conversation(2);
+    expect(keepValidThinking(messages, thinkingPrefixStart('Be thorough.', ''), (index) => keys.get(index)).dropped).toEqual([1, 3]);
+    expect(keepValidThinking(messages, thinkingPrefixStart('Be brief.', '[{"name":"run_javascript"}]'), (index) => keys.get(index)).dropped).toEqual([1, 3]);
+    expect(keepValidThinking(messages, start, (index) => (index === 3 ? keys.get(index) : undefined)).dropped).toEqual([1, 3]);
+  });
+
+  it('leaves out a message that was only thinking, and says which it kept', () => {
+    const only: Msg = { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'opaque' }] };
+    const sent = keepValidThinking([user('a'), only, user('b')], start, () => undefined);
+    expect(sent.messages).toEqual([user('a'), user('b')]);
+    expect(sent.kept).toEqual([0, 2]);
   });
 });

@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
 import { launchBrowser, newPage, screenshot } from './browser';
+import { chatRequests, configure, expectAllAcceptedAndFitting, PROVIDER_SETUPS, sendTurn, userText } from './providersHelpers';
 import { openApp, sendWithEnter, seriousAxeViolations } from './uiHelpers';
 
 describe('thinking', () => {
@@ -81,5 +82,41 @@ describe('thinking', () => {
     await screenshot(page, 'thinking-phone');
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('on a model that checks each thinking block’s prefix, keeps 24 turns accepted across trims, sending thinking only where nothing before it changed', async () => {
+    const WINDOW = 6000;
+    const local = await startFakeApi({ contextWindow: WINDOW, deltaDelayMs: 0 });
+    try {
+      const { page, context, errors } = await newPage(browser);
+      page.setDefaultTimeout(15_000);
+      await openApp(page, appUrl);
+      // Claude Haiku 5.5 runs the prefix check: thinking after a changed prefix is refused.
+      await configure(page, local, PROVIDER_SETUPS.anthropic, { contextWindow: WINDOW });
+      local.setReply((context) => ({ thinking: `Weighing turn ${context.turn} against what came before.`, text: `Answer ${context.turn}.` }));
+      // Per request: the answers it carries, and how many of them with their thinking.
+      const carried: Array<{ answers: number; withThinking: number }> = [];
+      for (let turn = 1; turn <= 24; turn++) {
+        const made = await sendTurn(page, local, userText(turn, 150));
+        const body = made.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+        const answers = body.messages.filter((m) => m.role === 'assistant');
+        const withThinking = answers.filter((m) => Array.isArray(m.content) && (m.content as { type: string }[]).some((b) => b.type === 'thinking'));
+        carried.push({ answers: answers.length, withThinking: withThinking.length });
+      }
+      expectAllAcceptedAndFitting(chatRequests(local), WINDOW);
+      // Before the first trim every earlier answer goes back with its thinking.
+      expect(carried.slice(0, 3)).toEqual([
+        { answers: 0, withThinking: 0 },
+        { answers: 1, withThinking: 1 },
+        { answers: 2, withThinking: 2 },
+      ]);
+      // The window trimmed (fewer answers than turns before), and the answers written before a trim went without their thinking.
+      expect(carried.some((c, turn) => c.answers < turn)).toBe(true);
+      expect(carried.some((c) => c.withThinking < c.answers)).toBe(true);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await local.close();
+    }
   });
 });

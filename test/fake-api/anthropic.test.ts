@@ -641,3 +641,59 @@ describe('Anthropic thinking and effort per model', () => {
     ).toBe('ok');
   });
 });
+
+describe('Anthropic preserved thinking: the prefix check', () => {
+  let local: FakeApi;
+  beforeAll(async () => {
+    local = await startFakeApi({ deltaDelayMs: 0 });
+  });
+  afterEach(() => local.reset());
+  afterAll(() => local.close());
+  const sdk = () => new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: local.url, maxRetries: 0 });
+  const MODEL_55 = 'claude-opus-5-5';
+  const thinking = { type: 'adaptive', display: 'summarized' } as const;
+
+  async function exchange(messages: Anthropic.MessageParam[], system = 'Be brief.') {
+    const reply = await sdk().messages.create({ model: MODEL_55, max_tokens: 2000, system, thinking, messages } as Anthropic.MessageCreateParamsNonStreaming);
+    return reply.content as Anthropic.ContentBlockParam[];
+  }
+
+  it('takes thinking back after the prefix it was written after, and refuses it once something before it changed', async () => {
+    local.setReply((context) => ({ thinking: `Thought ${context.turn}`, text: `Answer ${context.turn}` }));
+    const history: Anthropic.MessageParam[] = [{ role: 'user', content: 'First' }];
+    history.push({ role: 'assistant', content: await exchange(history) }, { role: 'user', content: 'Second' });
+    history.push({ role: 'assistant', content: await exchange(history) }, { role: 'user', content: 'Third' });
+    // Unchanged, with cache markers added and the question as a text block: the same prefix.
+    const marked = history.map((m, i) =>
+      i === 0 ? { role: m.role, content: [{ type: 'text' as const, text: 'First', cache_control: { type: 'ephemeral' as const } }] } : m,
+    );
+    await expect(exchange(marked)).resolves.toBeTruthy();
+
+    // The first exchange trimmed: the second answer's thinking now follows another prefix.
+    await expect(exchange([{ role: 'user', content: 'Second' }, ...history.slice(3)])).rejects.toThrow(
+      // (The SDK's message shows the body as JSON, its quotes escaped.)
+      'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to',
+    );
+    // A changed system prompt changes every block's prefix.
+    await expect(exchange(history, 'Be thorough.')).rejects.toThrow('messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound');
+    // Without the stale thinking, the rest goes through.
+    const withoutThinking = history.map((m) =>
+      m.role === 'assistant' ? { ...m, content: (m.content as Anthropic.ContentBlockParam[]).filter((b) => b.type !== 'thinking') } : m,
+    );
+    await expect(exchange(withoutThinking, 'Be thorough.')).resolves.toBeTruthy();
+  });
+
+  it('leaves models without the check alone', async () => {
+    local.setReply(() => ({ thinking: 'Hm.', text: 'Yes.' }));
+    const ask = (system: string, messages: Anthropic.MessageParam[]) =>
+      sdk().messages.create({ model: 'claude-opus-5', max_tokens: 2000, system, thinking, messages } as Anthropic.MessageCreateParamsNonStreaming);
+    const first = await ask('Be brief.', [{ role: 'user', content: 'Go' }]);
+    await expect(
+      ask('Be thorough.', [
+        { role: 'user', content: 'Go' },
+        { role: 'assistant', content: first.content as Anthropic.ContentBlockParam[] },
+        { role: 'user', content: 'On' },
+      ]),
+    ).resolves.toBeTruthy();
+  });
+});

@@ -2,7 +2,8 @@ import { anthropicStreamEvents, anthropicUsage, badToolName, isToolName } from '
 import type { AnthropicCacheOutcome, AnthropicEvent } from '../../src/providers/demo/messagesWire';
 import { checkAnthropicMedia, checkMediaTally, emptyTally } from './anthropicMedia';
 import type { CacheUnit } from '../../src/providers/demo/promptCache';
-import { splitEvenly, splitIntoDeltas, thinkingOfSignature, thinkingSignature } from './replies';
+import { boundElsewhere, PREFIX_CHECKED_MODELS, prefixHash } from './preservedThinking';
+import { prefixOfSignature, splitEvenly, splitIntoDeltas, thinkingOfSignature, thinkingSignature } from './replies';
 import { checkThinkingRules, type ThinkingOutcome } from './thinkingRules';
 import { canonicalJson, countTokens, truncateToTokens } from './tokens';
 import type { ApiFailure, ReplySpec } from './types';
@@ -500,6 +501,17 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
     }
   }
 
+  // Preserved thinking: each block comes back after the prefix it was written after.
+  if (PREFIX_CHECKED_MODELS.has(body.model) && !dropsMismatchedBlocks(body)) {
+    for (const [m, message] of messages.entries()) {
+      if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+      for (const [b, block] of (message.content as unknown[]).entries()) {
+        if (!isRecord(block) || block.type !== 'thinking' || typeof block.signature !== 'string') continue;
+        if (prefixOfSignature(block.signature) !== prefixHash(body, m, b)) return invalid(boundElsewhere(m, b));
+      }
+    }
+  }
+
   const lastUser = [...turns].reverse().find((turn) => turn.role === 'user');
   const lastUserText = (lastUser?.blocks ?? [])
     .filter((entry) => entry.block.type === 'text')
@@ -523,6 +535,12 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
       thinking,
     },
   };
+}
+
+/** The request chose to have blocks that fail the prefix check dropped rather than refused. */
+function dropsMismatchedBlocks(body: Json): boolean {
+  const binding = isRecord(body.thinking) ? body.thinking.block_binding : undefined;
+  return isRecord(binding) && binding.prefix_mismatch_behavior === 'drop_block';
 }
 
 export interface AnthropicAnswer {
@@ -557,7 +575,8 @@ export function buildAnthropicAnswer(request: AnthropicRequest, reply: ReplySpec
     budget -= Math.min(thinkingTokens, budget);
     const omitted = request.thinking.display === 'omitted';
     if (omitted) hiddenTokens = countTokens(kept);
-    content.push({ type: 'thinking', thinking: omitted ? '' : kept, signature: thinkingSignature(kept) });
+    const bound = PREFIX_CHECKED_MODELS.has(request.model) ? prefixHash(request.body, request.messageCount, 0) : '';
+    content.push({ type: 'thinking', thinking: omitted ? '' : kept, signature: thinkingSignature(kept, bound) });
     if (thinkingTokens > limit) stopReason = 'max_tokens';
   }
 

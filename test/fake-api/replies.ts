@@ -80,26 +80,38 @@ export class IdSource {
 const SIGNATURE_KEY = createHash('sha256').update('windowpane-fake-api-thinking').digest();
 
 /**
- * The signature the fake attaches to a thinking block: the full thinking text, encrypted and
- * authenticated, as the real API's signature carries it. The same text always gets the same
- * signature, so replies stay deterministic.
+ * The signature the fake attaches to a thinking block: the full thinking text and the hash of
+ * the prefix it was written after (see preservedThinking.ts), encrypted and authenticated, as
+ * the real API's signature carries them. The same text after the same prefix always gets the
+ * same signature, so replies stay deterministic.
  */
-export function thinkingSignature(thinking: string): string {
-  const iv = createHash('sha256').update(SIGNATURE_KEY).update(thinking).digest().subarray(0, 12);
+export function thinkingSignature(thinking: string, prefix = ''): string {
+  const plain = JSON.stringify([prefix, thinking]);
+  const iv = createHash('sha256').update(SIGNATURE_KEY).update(plain).digest().subarray(0, 12);
   const cipher = createCipheriv('aes-256-gcm', SIGNATURE_KEY, iv);
-  const sealed = Buffer.concat([cipher.update(thinking, 'utf8'), cipher.final()]);
+  const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
 }
 
-/** The full thinking text a signature was issued for, or null when the fake never issued it. */
-export function thinkingOfSignature(signature: string): string | null {
+function opened(signature: string): [prefix: string, thinking: string] | null {
   const raw = Buffer.from(signature, 'base64');
   if (raw.length < 28 || raw.toString('base64') !== signature) return null;
   try {
     const decipher = createDecipheriv('aes-256-gcm', SIGNATURE_KEY, raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    const parsed: unknown = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'));
+    return Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string' ? [parsed[0], parsed[1]] : null;
   } catch {
     return null;
   }
+}
+
+/** The full thinking text a signature was issued for, or null when the fake never issued it. */
+export function thinkingOfSignature(signature: string): string | null {
+  return opened(signature)?.[1] ?? null;
+}
+
+/** The hash of the prefix a signature's block was written after ('' when issued without one). */
+export function prefixOfSignature(signature: string): string | null {
+  return opened(signature)?.[0] ?? null;
 }
