@@ -190,6 +190,8 @@ export function validThinking(support: ThinkingSupport | undefined, setting: Thi
         return validThinking(support, { kind: 'budget', tokens: budgetForEffort(setting.effort) }, maxOutputTokens);
       }
       const effort = nearestEffort(support.efforts, setting.effort);
+      // OpenAI's lowest level turns reasoning off: it is chosen as Off.
+      if (effort === 'none') return { kind: 'off' };
       return effort ? { kind: 'effort', effort } : DEFAULT_THINKING;
     }
     case 'budget': {
@@ -269,7 +271,15 @@ export interface ThinkingRequest {
   reasoningEffort?: Effort;
   /** Tokens of max_tokens the thinking may take, beyond the answer's own reserve (a budget). */
   extraOutput: number;
+  /**
+   * Anthropic: ask the API to drop thinking that fails its prefix check rather than refuse the
+   * request (`thinking.block_binding`, under the `thinking-binding-controls-2026-08-01` beta).
+   */
+  dropMismatched?: boolean;
 }
+
+/** The beta header that `thinking.block_binding` needs (“Fix a thinking block bound to a different conversation”). */
+export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
 
 /**
  * The fields that carry `setting` (already valid for the model, see {@link validThinking}).
@@ -319,8 +329,19 @@ export interface ValidThinking {
   kept: number[];
   /** Indexes (in the messages given) of those whose thinking blocks were left out. */
   dropped: number[];
+  /**
+   * The tool loop's last answer kept thinking whose prefix changed: the request must ask the
+   * API to drop what fails its check (`block_binding`), not refuse it.
+   */
+  staleInToolLoop: boolean;
   /** The key of the whole request's prefix: the answer to it stores it, to be checked when its thinking is sent back. */
   prefixKey: string;
+}
+
+/** The request continues a tool loop: it ends with a user turn of tool results. */
+function answersToolResults(messages: readonly AnthropicWireMessage[]): boolean {
+  const last = messages.at(-1);
+  return last?.role === 'user' && Array.isArray(last.content) && last.content.some((block: AnthropicWireBlock) => block.type === 'tool_result');
 }
 
 /**
@@ -332,6 +353,10 @@ export interface ValidThinking {
  * prefix. `writtenAfter(i)` is the key the answer at index `i` stored (undefined when it
  * stored none: its thinking is left out). The rest of each message goes as it is; a message
  * that was only thinking is left out (the API joins the turns around it).
+ *
+ * One answer is never changed: the one whose tool calls this request answers. Its thinking
+ * goes back byte for byte before its calls, as a tool loop requires; if its prefix changed
+ * meanwhile (the window trimmed mid-loop), `staleInToolLoop` says so.
  */
 export function keepValidThinking(
   messages: readonly AnthropicWireMessage[],
@@ -341,6 +366,8 @@ export function keepValidThinking(
   const out: AnthropicWireMessage[] = [];
   const kept: number[] = [];
   const dropped: number[] = [];
+  const loopAnswer = answersToolResults(messages) ? messages.length - 2 : -1;
+  let staleInToolLoop = false;
   let key = start;
   let stale = false;
   messages.forEach((message, index) => {
@@ -348,15 +375,19 @@ export function keepValidThinking(
     if (message.role === 'assistant' && Array.isArray(message.content) && message.content.some(isThinkingBlock)) {
       if (stale || writtenAfter(index) !== key) {
         stale = true;
-        dropped.push(index);
-        const rest = message.content.filter((block: AnthropicWireBlock) => !isThinkingBlock(block));
-        if (rest.length === 0) return;
-        sent = { ...message, content: rest };
+        if (index === loopAnswer) {
+          staleInToolLoop = true;
+        } else {
+          dropped.push(index);
+          const rest = message.content.filter((block: AnthropicWireBlock) => !isThinkingBlock(block));
+          if (rest.length === 0) return;
+          sent = { ...message, content: rest };
+        }
       }
     }
     out.push(sent);
     kept.push(index);
     key = nextKey(key, sent);
   });
-  return { messages: out, kept, dropped, prefixKey: key };
+  return { messages: out, kept, dropped, staleInToolLoop, prefixKey: key };
 }

@@ -11,6 +11,7 @@ import {
   mergeAnthropicUsage,
   MAX_CACHE_BREAKPOINTS,
   standInToolDefinitions,
+  THINKING_BINDING_BETA,
   toolNamesCalled,
   WindowpaneError,
 } from '../core';
@@ -151,7 +152,11 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
     messages: applyCacheBreakpoints(messages, breakpoints),
     stream,
   };
-  if (request.thinking?.thinking) body.thinking = request.thinking.thinking;
+  if (request.thinking?.thinking) {
+    body.thinking = request.thinking.dropMismatched
+      ? { ...request.thinking.thinking, block_binding: { prefix_mismatch_behavior: 'drop_block' } }
+      : request.thinking.thinking;
+  }
   if (request.thinking?.effort) body.output_config = { effort: request.thinking.effort };
   if (system !== undefined) {
     body.system = caching ? [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }] : system;
@@ -213,7 +218,8 @@ export async function createAnthropicProvider(settings: ProviderSettings, option
       if (signal?.aborted) return acc.result('stopped');
       try {
         const sdk = client(observeRetries(baseFetch, { sdk: 'anthropic', maxRetries }, callbacks.onRetry, signal));
-        const stream = await sdk.messages.create(anthropicRequestBody(request, true) as Anthropic.MessageCreateParamsStreaming, { signal });
+        const headers = request.thinking?.dropMismatched ? { 'anthropic-beta': THINKING_BINDING_BETA } : undefined;
+        const stream = await sdk.messages.create(anthropicRequestBody(request, true) as Anthropic.MessageCreateParamsStreaming, { signal, headers });
         for await (const event of stream) acc.apply(event, callbacks);
       } catch (error) {
         if (error instanceof CallbackFailure) throw error.cause;

@@ -165,6 +165,7 @@ export function toRequest(
     let items = plan.messages;
     let slot = plan.slot?.index;
     let thinkingPrefix: string | undefined;
+    let staleInToolLoop = false;
     if (thinkingSupport(ctx.provider, ctx.model.id)?.preservesThinking) {
       const valid = keepValidThinking(
         items.map((item) => item.message as AnthropicWireMessage),
@@ -175,6 +176,7 @@ export function toRequest(
       items = valid.kept.map((index, j) => ({ ...original[index]!, message: valid.messages[j]! }));
       if (slot !== undefined) slot = valid.kept.findLastIndex((index) => index <= slot!);
       thinkingPrefix = valid.prefixKey;
+      staleInToolLoop = valid.staleInToolLoop;
     }
     const boundaries = slot !== undefined && slot >= 0 ? [slot] : [];
     const cacheBreakpoints = placeCacheBreakpoints(items, boundaries, { system: Boolean(system) });
@@ -186,7 +188,7 @@ export function toRequest(
       signal,
       cacheBreakpoints,
       tools: ctx.tools,
-      thinking: ctx.thinking,
+      thinking: staleInToolLoop && ctx.thinking.thinking?.type === 'adaptive' ? { ...ctx.thinking, dropMismatched: true } : ctx.thinking,
     };
     return thinkingPrefix === undefined ? { request } : { request, thinkingPrefix };
   }

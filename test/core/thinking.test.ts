@@ -95,6 +95,8 @@ describe('any choice, any model', () => {
         const once = validThinking(support(id), setting, maxOutput);
         expect(validThinking(support(id), once, maxOutput)).toEqual(once);
       }),
+      // Every model × choice × limit is small enough to search well.
+      { numRuns: 3000 },
     );
   });
 
@@ -115,6 +117,8 @@ describe('any choice, any model', () => {
         if (request.thinking?.type === 'between_tools') expect(s.off).toBe('between_tools');
         if (request.thinking?.type === 'adaptive') expect(s.adaptive).toBe(true);
       }),
+      // Every model × choice × limit is small enough to search well.
+      { numRuns: 3000 },
     );
   });
 
@@ -191,5 +195,32 @@ describe('preserved thinking: what goes back', () => {
     const sent = keepValidThinking([user('a'), only, user('b')], start, () => undefined);
     expect(sent.messages).toEqual([user('a'), user('b')]);
     expect(sent.kept).toEqual([0, 2]);
+  });
+});
+
+describe('preserved thinking inside a tool loop', () => {
+  const start = thinkingPrefixStart('', '[{"name":"lookup"}]');
+  const ask: Msg = { role: 'user', content: 'Look it up' };
+  const calls: Msg = {
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: 'Need the table.', signature: 'sig-1' },
+      { type: 'tool_use', id: 'call_1', name: 'lookup', input: { q: 'table' } },
+    ],
+  };
+  const results: Msg = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'rows' }] };
+
+  it('sends the calling answer’s thinking back as it is, before its calls, even when its prefix changed, and says so', () => {
+    const sent = keepValidThinking([ask, calls, results], start, () => 'a key of another prefix');
+    expect(sent.messages[1]).toBe(calls);
+    expect(sent.dropped).toEqual([]);
+    expect(sent.staleInToolLoop).toBe(true);
+  });
+
+  it('says nothing when the prefix is the one it was written after', () => {
+    const key = keepValidThinking([ask], start, () => undefined).prefixKey;
+    const sent = keepValidThinking([ask, calls, results], start, (index) => (index === 1 ? key : undefined));
+    expect(sent.staleInToolLoop).toBe(false);
+    expect(sent.messages).toEqual([ask, calls, results]);
   });
 });

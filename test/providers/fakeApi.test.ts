@@ -232,6 +232,28 @@ describe('Anthropic specifics against the fake API', () => {
     expect(second!.body).not.toHaveProperty('output_config');
   });
 
+  it('in a tool loop whose prefix changed, keeps the calling answer’s thinking and asks the API to drop what fails its check', async () => {
+    fake.setReply((context) =>
+      context.turn === 1 ? { thinking: 'Look it up first.', toolCalls: [{ name: 'lookup', input: { q: 'x' } }] } : { text: 'Found.' },
+    );
+    const provider = await createProvider({ provider: 'anthropic', apiKey: 'sk-ant-fake-test-key', baseUrl: fake.url, model: 'claude-opus-5-5' });
+    const thinking = thinkingRequest('anthropic', thinkingSupport('anthropic', 'claude-opus-5-5'), { kind: 'default' });
+    const tools = [{ name: 'lookup', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }];
+    const history = [stored('user', [text('Find x')])];
+    const first = await provider.send(request(provider, 'claude-opus-5-5', history, { thinking, tools }));
+    const call = first.content.find((b): b is ToolUseBlock => b.type === 'tool_use')!;
+    history.push(stored('assistant', first.content), stored('user', [{ type: 'tool_result', tool_use_id: call.id, content: 'x = 1' }]));
+    // The system prompt changed mid-loop: the API would refuse the thinking, unless asked to drop it.
+    const loop = { thinking, tools, system: 'You are thorough.' };
+    await expect(provider.send(request(provider, 'claude-opus-5-5', history, loop))).rejects.toMatchObject({ code: 'bad_request' });
+    const answer = await provider.send(request(provider, 'claude-opus-5-5', history, { ...loop, thinking: { ...thinking, dropMismatched: true } }));
+    expect(textOf(answer.content)).toBe('Found.');
+    const last = fake.requests.filter((r) => r.method === 'POST').at(-1)!;
+    expect(last.validation).toEqual({ ok: true });
+    expect(last.body).toMatchObject({ thinking: { type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'drop_block' } } });
+    expect(last.headers['anthropic-beta']).toBe('thinking-binding-controls-2026-08-01');
+  });
+
   it('reads the cached prefix on the next request through the breakpoints', async () => {
     const provider = await anthropic();
     const history = [stored('user', [text('background '.repeat(2000))]), stored('assistant', [text('Noted.')]), stored('user', [text('First question')])];
