@@ -18,7 +18,6 @@ import * as chat from './sendPipeline';
 import type { Settings } from './settings';
 import type { ListTarget } from './state';
 import * as storage from './storageView';
-import { regenerateSummary } from './summaries';
 import * as sync from './syncActions';
 
 /** Images and PDFs go in the composer, to be sent with the next message; other files are attached for read_attachment. */
@@ -64,10 +63,12 @@ export function bindActions(rt: Runtime) {
     resumeSync: () => sync.resumeSync(rt),
     turnOffSync: () => sync.turnOffSync(rt),
     send: (conversationId: string | null, text: string) => chat.send(rt, conversationId, text),
+    /** Loads what sends a message ahead of the first Send; a failure is told when a message is sent. */
+    prepareSend: () => void chat.loadTurnSteps().catch(() => undefined),
     stop: (conversationId: string) => chat.stop(rt, conversationId),
     regenerate: (messageId: string) => messages.regenerate(rt, messageId),
     editAndResend: (messageId: string, text: string) => messages.editAndResend(rt, messageId, text),
-    regenerateSummary: (summaryId: string) => regenerateSummary(rt, summaryId),
+    regenerateSummary: (summaryId: string) => chat.regenerateSummary(rt, summaryId),
     togglePin: (messageId: string) => messages.togglePin(rt, messageId),
     switchVersion: (messageId: string, step: -1 | 1) => branches.switchVersion(rt, messageId, step),
     setDraft: (text: string) => rt.store.setState({ draft: text }),
