@@ -5,9 +5,10 @@
  *
  *   plan → build the request → stream → save → (tool round | recover | done)
  *
- * `planning.ts` plans and builds the request, `recovery.ts` decides the next attempt after
- * a failed request, `toolRound.ts` runs the tools between two answers, `messageWrites.ts`
- * stores what arrives, and `summaries.ts` writes a summary when a plan asks for one.
+ * `planning.ts` plans, `request.ts` builds the request, `recovery.ts` decides the next
+ * attempt after a failed request, `toolRound.ts` runs the tools between two answers,
+ * `messageWrites.ts` stores what arrives, and `summaries.ts` writes a summary when a plan
+ * asks for one.
  */
 import type { ContentBlock, StoredMessage } from '../core';
 import { isWindowpaneError, observeInputTokens, reportedInputTokens } from '../core';
@@ -17,7 +18,8 @@ import type { Runtime } from './runtime';
 import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
 import { appendMessage, finishMessage, streamedContent } from './messageWrites';
 import { createConversationFor } from './newConversation';
-import { announcePlan, contextFor, planFor, toRequest } from './planning';
+import { contextFor, planFor } from './planning';
+import { announcePlan, toRequest } from './request';
 import { withFiles } from './requestFiles';
 import { recover, type Attempt } from './recovery';
 import { storeDraftImages } from './imageActions';
