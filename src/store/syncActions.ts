@@ -3,7 +3,7 @@
  * the server and the passphrase first), Sync now, pause, and turning it off on this device.
  * The replication itself runs in the sync Worker (src/sync); this module keeps its settings
  * in storage like the API keys; syncText.ts words its status for the user. Loaded on first
- * use: at startup only when this device syncs.
+ * use: at startup, once the conversations are read, to start sync again where it was on.
  */
 import { isLocalHostname, endpointOrigin } from '../core';
 import type { SyncConfig } from '../sync/types';
