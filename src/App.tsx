@@ -92,6 +92,12 @@ export function App() {
     return whenIdle(() => void loadSettings().catch(() => undefined)); // a failure shows when Settings opens
   }, [status]);
 
+  // What sends a message, too: the first Send does not wait for its chunk.
+  useEffect(() => {
+    if (status !== 'ready') return;
+    return whenIdle(actions.prepareSend);
+  }, [actions, status]);
+
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       const mod = event.ctrlKey || event.metaKey;

@@ -44,7 +44,8 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   // The branch shown: every request, the gauge and the transcript read it; the other branches stay stored.
   const messages = useMemo(() => branchOf(tree, leaf), [tree, leaf]);
   const attachments = useApp((s) => (s.activeId ? (s.attachments[s.activeId] ?? NO_ATTACHMENTS) : NO_ATTACHMENTS));
-  const draft = useDeferredValue(useApp((s) => s.draft));
+  const keptDraft = useApp((s) => s.draft);
+  const draft = useDeferredValue(keptDraft);
   const conversation = conversations.find((c) => c.id === activeId);
   // The calibration learned from the last answer changes the counts, so the plan is made again with it:
   // otherwise the transcript marked a different set of cleared tool results than the next request sent.
@@ -125,6 +126,8 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         onStop={() => activeId && actions.stop(activeId)}
         onSend={(text) => actions.send(activeId, text)}
         onDraftChange={actions.setDraft}
+        draft={keptDraft}
+        onFocus={actions.prepareSend}
         attachments={attachments}
         images={draftImages}
         imagePricing={{ shape: ctx.wireShape, model: ctx.modelId, pdfAs: ctx.pdfAs }}

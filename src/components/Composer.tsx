@@ -11,6 +11,10 @@ interface ComposerProps {
   streaming?: boolean;
   onStop?: () => void;
   onDraftChange?: (text: string) => void;
+  /** The draft as the app keeps it: when it changes to other than what was typed (a message that could not be sent, put back), the box shows it. */
+  draft?: string;
+  /** Called when the box is focused: a message may be on its way. */
+  onFocus?: () => void;
   disabled?: boolean;
   placeholder?: string;
   /** Files attached to the conversation, shown as chips above the box. */
@@ -49,6 +53,8 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
     streaming = false,
     onStop,
     onDraftChange,
+    draft: kept,
+    onFocus,
     disabled = false,
     placeholder = 'Message',
     attachments = NO_ATTACHMENTS,
@@ -63,7 +69,12 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
   },
   ref,
 ) {
-  const [draft, setDraft] = useState('');
+  const [draft, setDraft] = useState(kept ?? '');
+  const [keptBefore, setKeptBefore] = useState(kept);
+  if (kept !== keptBefore) {
+    setKeptBefore(kept);
+    if (kept !== undefined && kept !== draft) setDraft(kept);
+  }
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const canSend = !disabled && !streaming && (draft.trim().length > 0 || images.length > 0 || pdfs.length > 0);
@@ -245,6 +256,7 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           onChange={(event) => update(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
+          onFocus={onFocus}
         />
         {streaming ? (
           <button type="button" onClick={onStop} title="Stop (Esc)">

@@ -3,33 +3,64 @@
  * UI sees it. Each delegates to the action module that owns it.
  */
 import type { ThinkingSetting } from '../core';
-import * as attachments from './attachmentActions';
 import { offerReloadAfterUpdate, offerUpdate } from './appUpdates';
 import * as branches from './branches';
 import * as conversations from './conversationActions';
 import { isExportFile } from './exportFiles';
+import * as files from './filesShown';
 import { hydrate } from './hydrate';
-import * as images from './imageActions';
 import * as messages from './messageActions';
 import { refreshModels } from './modelLists';
 import { setThinking, switchModel } from './modelSwitch';
-import * as pdfs from './pdfActions';
 import type { Runtime } from './runtime';
 import * as chat from './sendPipeline';
 import type { Settings } from './settings';
-import type { ListTarget } from './state';
-import * as storage from './storageView';
-import { regenerateSummary } from './summaries';
-import * as sync from './syncActions';
+import type { ListTarget, NoticeSection } from './state';
+import type { TurnOnSyncInput } from './syncActions';
 
-/** Images and PDFs go in the composer, to be sent with the next message; other files are attached for read_attachment. */
-async function attachFiles(rt: Runtime, conversationId: string | null, files: readonly File[]): Promise<void> {
-  const pictures = files.filter(images.isImageFile);
-  const documents = files.filter((file) => !images.isImageFile(file) && pdfs.isPdfFile(file));
-  const others = files.filter((file) => !images.isImageFile(file) && !pdfs.isPdfFile(file));
-  if (pictures.length > 0) await images.addDraftImages(rt, pictures);
-  if (documents.length > 0) await pdfs.addDraftPdfs(rt, documents);
-  if (others.length > 0) await attachments.attachFiles(rt, conversationId, others);
+/**
+ * A chunk loaded on first use, or undefined when it cannot load (offline before it was
+ * saved, say): the user is told what could not be done.
+ */
+async function onFirstUse<T>(rt: Runtime, load: () => Promise<T>, doing: string, section?: NoticeSection): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (error) {
+    rt.notifier.reportError(error, doing, section);
+    return undefined;
+  }
+}
+
+/** Adding files to the composer or the conversation, with every file reader: a chunk of their own, loaded on first use. */
+const adding = (rt: Runtime) => onFirstUse(rt, () => import('./addFiles'), 'add the files');
+
+/** The Storage section's measuring and freeing of room: a chunk of their own, loaded on first use. */
+const storage = (rt: Runtime) => onFirstUse(rt, () => import('./storageView'), 'read the storage');
+
+/** Turning sync on and off, and starting it again at startup where this device syncs: a chunk of their own, loaded on first use. */
+const loadSync = () => import('./syncActions');
+const syncing = (rt: Runtime) => onFirstUse(rt, loadSync, 'load sync', 'sync');
+
+/** Sync as Settings → Sync and the sidebar drive it. */
+function syncControls(rt: Runtime) {
+  return {
+    /** Returns what went wrong, or undefined. */
+    turnOnSync: async (input: TurnOnSyncInput): Promise<string | undefined> => {
+      try {
+        return await (await loadSync()).turnOnSync(rt, input);
+      } catch (error) {
+        return `Sync could not be turned on: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    },
+    syncNow: async () => (await syncing(rt))?.syncNow(rt),
+    pauseSync: async () => (await syncing(rt))?.pauseSync(rt),
+    resumeSync: async () => (await syncing(rt))?.resumeSync(rt),
+    turnOffSync: async () => (await syncing(rt))?.turnOffSync(rt),
+  };
+}
+
+async function attachFiles(rt: Runtime, conversationId: string | null, dropped: readonly File[]): Promise<void> {
+  await (await adding(rt))?.addFiles(rt, conversationId, dropped);
 }
 
 /** Export and import, with every format's reader and writer: a chunk of their own, loaded on first use. */
@@ -40,8 +71,8 @@ export function bindActions(rt: Runtime) {
   return {
     hydrate: async () => {
       await hydrate(rt);
-      attachments.watchAttachments(rt);
-      await sync.restoreSync(rt);
+      files.watchAttachments(rt);
+      if (rt.deps.sync) await (await syncing(rt))?.restoreSync(rt);
     },
     newChat: () => conversations.newChat(rt),
     selectConversation: (id: string, messageId?: string) => conversations.selectConversation(rt, id, messageId),
@@ -59,16 +90,14 @@ export function bindActions(rt: Runtime) {
     importFiles: async (files: readonly File[]) => (await transfer()).importFiles(rt, files),
     cancelImport: async () => (await transfer()).cancelImport(rt),
     dismissNotice: (id: string) => rt.notifier.dismiss(id),
-    turnOnSync: (input: sync.TurnOnSyncInput) => sync.turnOnSync(rt, input),
-    syncNow: () => sync.syncNow(rt),
-    pauseSync: () => sync.pauseSync(rt),
-    resumeSync: () => sync.resumeSync(rt),
-    turnOffSync: () => sync.turnOffSync(rt),
+    ...syncControls(rt),
     send: (conversationId: string | null, text: string) => chat.send(rt, conversationId, text),
+    /** Loads what sends a message ahead of the first Send; a failure is told when a message is sent. */
+    prepareSend: () => void chat.loadTurnSteps().catch(() => undefined),
     stop: (conversationId: string) => chat.stop(rt, conversationId),
     regenerate: (messageId: string) => messages.regenerate(rt, messageId),
     editAndResend: (messageId: string, text: string) => messages.editAndResend(rt, messageId, text),
-    regenerateSummary: (summaryId: string) => regenerateSummary(rt, summaryId),
+    regenerateSummary: (summaryId: string) => chat.regenerateSummary(rt, summaryId),
     togglePin: (messageId: string) => messages.togglePin(rt, messageId),
     switchVersion: (messageId: string, step: -1 | 1) => branches.switchVersion(rt, messageId, step),
     setDraft: (text: string) => rt.store.setState({ draft: text }),
@@ -80,18 +109,18 @@ export function bindActions(rt: Runtime) {
       if (others.length > 0) await attachFiles(rt, rt.store.getState().activeId, others);
       if (exports.length > 0) await (await transfer()).importFiles(rt, exports);
     },
-    removeDraftPdf: (id: string) => pdfs.removeDraftPdf(rt, id),
-    removeDraftImage: (id: string) => images.removeDraftImage(rt, id),
-    readImage: (fileId: string) => images.readImage(rt, fileId),
-    removeAttachment: (conversationId: string, attachmentId: string) => attachments.removeAttachment(rt, conversationId, attachmentId),
+    removeDraftPdf: (id: string) => files.removeDraftPdf(rt, id),
+    removeDraftImage: (id: string) => files.removeDraftImage(rt, id),
+    readImage: (fileId: string) => files.readImage(rt, fileId),
+    removeAttachment: async (conversationId: string, attachmentId: string) => (await adding(rt))?.removeAttachment(rt, conversationId, attachmentId),
     refreshModels: (target: ListTarget, signal?: AbortSignal) => refreshModels(rt, target, signal),
     switchModel: (modelId: string) => switchModel(rt, modelId),
     setThinking: (setting: ThinkingSetting) => setThinking(rt, setting),
     offerUpdate: (reload: () => void) => offerUpdate(rt, reload),
     offerReloadAfterUpdate: (reload: () => void) => offerReloadAfterUpdate(rt, reload),
-    loadStorageView: () => storage.loadStorageView(rt),
-    keepMyData: () => storage.keepMyData(rt),
-    deleteAttachmentsOf: (conversationId: string) => storage.deleteAttachmentsOf(rt, conversationId),
+    loadStorageView: async () => (await storage(rt))?.loadStorageView(rt),
+    keepMyData: async () => (await storage(rt))?.keepMyData(rt),
+    deleteAttachmentsOf: async (conversationId: string) => (await storage(rt))?.deleteAttachmentsOf(rt, conversationId),
     deleteConversationFromStorage: (id: string) => conversations.deleteConversation(rt, id, 'storage'),
   };
 }

@@ -5,23 +5,14 @@
  * conversation's attachments are kept in the store for the composer's chips, re-read when
  * another tab attaches or removes one.
  */
-import { isWindowpaneError, utf8Bytes, WindowpaneError } from '../core';
+import { isWindowpaneError, WindowpaneError } from '../core';
 import type { AttachmentRecord } from '../persistence';
 import type { Runtime } from './runtime';
-import type { AttachmentInfo } from './state';
+import { formatBytes, loadAttachments, setAttachments } from './filesShown';
 import { createConversationFor } from './newConversation';
 
 /** The largest file that can be attached, in bytes (5 MB): far more text than any model reads at once. */
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
-
-/** "812 B", "3.4 KB", "12 KB", "1.5 MB", "2.1 GB", "3 TB" (1 KB = 1,024 bytes), rounded down. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let [value, unit] = [bytes / 1024, 0];
-  while (value >= 1024 && unit < units.length - 1) [value, unit] = [value / 1024, unit + 1];
-  return `${value < 10 ? Math.floor(value * 10) / 10 : Math.floor(value)} ${units[unit]}`;
-}
 
 export type FileCheck = { ok: true; name: string; text: string } | { ok: false; name: string; reason: string };
 
@@ -47,53 +38,6 @@ export async function readTextFile(file: File): Promise<FileCheck> {
   } catch {
     return { ok: false, name, reason: `${name} is not UTF-8 text. Save it as UTF-8 and attach it again.` };
   }
-}
-
-function infoOf(record: AttachmentRecord): AttachmentInfo {
-  return {
-    id: record.id,
-    conversationId: record.conversationId,
-    name: record.name,
-    size: utf8Bytes(record.text),
-    createdAt: record.createdAt,
-  };
-}
-
-function setAttachments(rt: Runtime, conversationId: string, list: AttachmentInfo[]): void {
-  rt.store.setState((s) => ({ attachments: { ...s.attachments, [conversationId]: list } }));
-}
-
-/** Re-reads one conversation's attachments from storage into the store. */
-export async function loadAttachments(rt: Runtime, conversationId: string): Promise<void> {
-  if (rt.memoryOnly.has(conversationId)) return;
-  try {
-    setAttachments(rt, conversationId, (await rt.repositories.files.listAttachments(conversationId)).map(infoOf));
-  } catch (error) {
-    rt.notifier.reportError(error, 'read the attached files');
-  }
-}
-
-/**
- * Keeps the open conversation's attachments in the store: read when it opens (a reload
- * reopens one too) and again when another tab attaches or removes a file. Call after
- * hydrate; calling again replaces the previous watch.
- */
-export function watchAttachments(rt: Runtime): void {
-  rt.stopWatchingAttachments?.();
-  const unsubscribeStore = rt.store.subscribe((state, previous) => {
-    if (state.activeId && state.activeId !== previous.activeId) void loadAttachments(rt, state.activeId);
-  });
-  const unsubscribeSync = rt.storage?.sync.subscribe((change) => {
-    if (change.type === 'attachments-changed' && change.conversationId && change.conversationId in rt.store.getState().attachments) {
-      void loadAttachments(rt, change.conversationId);
-    }
-  });
-  rt.stopWatchingAttachments = () => {
-    unsubscribeStore();
-    unsubscribeSync?.();
-  };
-  const active = rt.store.getState().activeId;
-  if (active) void loadAttachments(rt, active);
 }
 
 function notAttached(names: string[]): string {

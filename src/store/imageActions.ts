@@ -9,6 +9,7 @@ import type { PreparedImage } from '../media/fitImage';
 import { blobToBase64, type FileRecord } from '../persistence';
 import type { Runtime } from './runtime';
 import type { DraftImage } from './state';
+import { readImage } from './filesShown';
 
 /** The largest image file taken, in bytes (30 MB); larger ones are refused before they are read. */
 export const IMAGE_MAX_INPUT_BYTES = 30 * 1024 * 1024;
@@ -75,29 +76,6 @@ async function prepareAll(rt: Runtime, files: readonly File[]): Promise<void> {
   if (problems.length > 0) rt.notifier.notify({ tone: 'error', text: problems.join(' ') });
 }
 
-/** Takes an image out of the composer, with Undo to put it back where it was. */
-export function removeDraftImage(rt: Runtime, id: string): void {
-  removeFromComposer(rt, 'draftImages', id);
-}
-
-/** Takes a file out of one of the composer's lists, with Undo to put it back where it was. */
-export function removeFromComposer(rt: Runtime, list: 'draftImages' | 'draftPdfs', id: string): void {
-  const files: readonly { id: string; name: string }[] = rt.store.getState()[list];
-  const index = files.findIndex((file) => file.id === id);
-  if (index < 0) return;
-  const file = files[index]!;
-  rt.store.setState({ [list]: files.filter((f) => f.id !== id) });
-  const undo = () =>
-    rt.store.setState((s) => {
-      const now: readonly { id: string }[] = s[list];
-      if (now.some((f) => f.id === id)) return {};
-      const next = [...now];
-      next.splice(Math.min(index, next.length), 0, file);
-      return { [list]: next };
-    });
-  rt.notifier.notify({ tone: 'info', text: `Removed ${file.name}.`, action: { label: 'Undo', run: undo } }, 15000);
-}
-
 /** The block a stored message keeps for a draft image. */
 export function imageBlockOf(image: DraftImage): ImageBlock {
   const block: ImageBlock = {
@@ -129,17 +107,6 @@ export async function storeDraftImages(rt: Runtime, conversationId: string, imag
   if (!rt.memoryOnly.has(conversationId)) await rt.repositories.files.addFiles(records);
   else for (const record of records) rt.memoryFiles.set(record.id, record.blob);
   return images.map(imageBlockOf);
-}
-
-/** The Blob of a stored image, or undefined when it is gone. */
-export async function readImage(rt: Runtime, fileId: string): Promise<Blob | undefined> {
-  const kept = rt.memoryFiles.get(fileId);
-  if (kept) return kept;
-  try {
-    return (await rt.repositories.files.getFile(fileId))?.blob;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The base64 bytes of every file `fileIds` names that is still stored (a deleted one is left out). */

@@ -10,7 +10,6 @@ import type { FileRecord } from '../persistence';
 import type { Runtime } from './runtime';
 import type { DraftPdf } from './state';
 import { shownBranch } from './branches';
-import { removeFromComposer } from './imageActions';
 import { contextFor } from './planning';
 
 /** Page texts of the PDFs among a runtime's `memoryFiles` (conversations storage could not take), by file id. */
@@ -97,11 +96,6 @@ export async function addDraftPdfs(rt: Runtime, files: readonly File[]): Promise
   }
   if (added.length > 0) rt.store.setState((s) => ({ draftPdfs: [...s.draftPdfs, ...added] }));
   if (problems.length > 0) rt.notifier.notify({ tone: 'error', text: problems.join(' ') });
-}
-
-/** Takes a PDF out of the composer, with Undo to put it back where it was. */
-export function removeDraftPdf(rt: Runtime, id: string): void {
-  removeFromComposer(rt, 'draftPdfs', id);
 }
 
 /** The block a stored message keeps for a draft PDF. */

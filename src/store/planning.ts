@@ -1,16 +1,14 @@
 /**
  * What the next request of a conversation sends: the context in force (settings, model,
- * counter), the plan the windowing module makes of its history, that plan as the
- * provider's request, and what the user is told about it. The gauge reads the same plan.
+ * counter) and the plan the windowing module makes of its history. The gauge reads the same
+ * plan; request.ts makes it the provider's request and tells the user about it.
  */
-import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, OpenAIWireMessage, StoredMessage } from '../core';
-import { keepValidThinking, placeCacheBreakpoints, planContext, requestFileBudget, thinkingPrefixStart, thinkingSupport, toolNamesCalled } from '../core';
-import type { ChatRequest } from '../providers';
+import type { CalibrationState, ContextPlan, Conversation, StoredMessage } from '../core';
+import { planContext, requestFileBudget, toolNamesCalled } from '../core';
 import type { Runtime } from './runtime';
 import { conversationOverrides } from './storedSettings';
 import { shownBranch } from './branches';
 import { buildHistory, type MediaOptions } from './history';
-import { planReport } from './planReport';
 import type { Settings } from './settings';
 import { settingsProblems } from './settingsRules';
 import { turnContext, withoutImages, withoutTools, type TurnContext } from './turn';
@@ -140,97 +138,4 @@ function cannotPlan(ctx: TurnContext, error: unknown): string {
 function fixedText(ctx: TurnContext): string | undefined {
   const system = ctx.wireShape === 'anthropic' && ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : '';
   return [system, ctx.toolsText].filter(Boolean).join('\n\n') || undefined;
-}
-
-/** A request to send, and the key of its prefix for the answer to store (models with preserved thinking). */
-export interface PlannedRequest {
-  request: ChatRequest;
-  thinkingPrefix?: string;
-}
-
-/**
- * The plan's messages as the provider's request, with Anthropic cache breakpoints on the
- * stable prefix. On a model with preserved thinking, earlier answers' thinking goes back only
- * where nothing before it changed since it was written (`keepValidThinking`);
- * `thinkingPrefixOf` gives the key each stored answer kept.
- */
-export function toRequest(
-  ctx: TurnContext,
-  plan: ContextPlan,
-  signal?: AbortSignal,
-  thinkingPrefixOf: (messageId: string) => string | undefined = () => undefined,
-): PlannedRequest {
-  const system = ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined;
-  if (ctx.wireShape === 'anthropic') {
-    let items = plan.messages;
-    let slot = plan.slot?.index;
-    let thinkingPrefix: string | undefined;
-    let staleInToolLoop = false;
-    if (thinkingSupport(ctx.provider, ctx.model.id)?.preservesThinking) {
-      const valid = keepValidThinking(
-        items.map((item) => item.message as AnthropicWireMessage),
-        thinkingPrefixStart(system, ctx.toolsText),
-        (index) => thinkingPrefixOf(items[index]!.id),
-      );
-      const original = items;
-      items = valid.kept.map((index, j) => ({ ...original[index]!, message: valid.messages[j]! }));
-      if (slot !== undefined) slot = valid.kept.findLastIndex((index) => index <= slot!);
-      thinkingPrefix = valid.prefixKey;
-      staleInToolLoop = valid.staleInToolLoop;
-    }
-    const boundaries = slot !== undefined && slot >= 0 ? [slot] : [];
-    const cacheBreakpoints = placeCacheBreakpoints(items, boundaries, { system: Boolean(system) });
-    const request: ChatRequest = {
-      model: ctx.modelId,
-      system,
-      messages: items.map((item) => item.message as AnthropicWireMessage),
-      maxTokens: ctx.outputReserve,
-      signal,
-      cacheBreakpoints,
-      tools: ctx.tools,
-      thinking: staleInToolLoop && ctx.thinking.thinking?.type === 'adaptive' ? { ...ctx.thinking, dropMismatched: true } : ctx.thinking,
-    };
-    return thinkingPrefix === undefined ? { request } : { request, thinkingPrefix };
-  }
-  return {
-    request: {
-      model: ctx.modelId,
-      messages: plan.messages.map((item) => item.message as OpenAIWireMessage),
-      maxTokens: ctx.outputReserve,
-      signal,
-      tools: ctx.tools,
-      thinking: ctx.thinking,
-    },
-  };
-}
-
-/** Tells the user when this request leaves earlier messages out, or cannot fit at all. */
-export function announcePlan(rt: Runtime, plan: ContextPlan): void {
-  const m = plan.metrics;
-  const report = planReport(plan);
-  const event = [report.pruned ? `${report.pruned}.` : '', report.differs ?? '', report.compacted ?? ''].filter(Boolean).join(' ');
-  if (m.overBudget) {
-    const after = m.trimmed ? ' even after trimming' : '';
-    rt.notifier.notify({ id: 'over-budget', tone: 'warning', text: `This request is over its limit${after}: ${m.overBudgetReasons.join('; ')}.` });
-  }
-  const count = m.evictedMessages;
-  if (m.trimmed && count > 0) {
-    const what = `${count.toLocaleString('en-US')} earlier message${count === 1 ? ' is' : 's are'} left out of this request`;
-    const how = plan.slot?.kind === 'summary' ? 'and a summary is sent in their place' : 'to keep it within its limits';
-    // The user-set strategies' triggers name the user's own settings ("42 messages > max_messages (30)");
-    // the default's high- and low-water marks are internal and leave out the output reserve the gauge shows.
-    const why = m.trigger && plan.strategy !== 'auto' ? `: ${m.trigger}` : '';
-    const alsoCleared = m.clearedToolResults > 0 ? ` ${clearedPhrase(m.clearedToolResults)}.` : '';
-    rt.notifier.notify({ id: 'compaction', tone: 'info', text: `${what} ${how}${why}.${alsoCleared} They stay in the conversation. ${event}` });
-  } else if (m.clearedToolResults > 0) {
-    rt.notifier.notify({
-      id: 'compaction',
-      tone: 'info',
-      text: `${clearedPhrase(m.clearedToolResults)} to save about ${m.clearedTokens.toLocaleString('en-US')} tokens. The full output stays in the conversation. ${event}`,
-    });
-  }
-}
-
-function clearedPhrase(n: number): string {
-  return n === 1 ? '1 older tool result is sent as a short placeholder' : `${n.toLocaleString('en-US')} older tool results are sent as short placeholders`;
 }

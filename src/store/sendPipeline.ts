@@ -1,32 +1,57 @@
 /**
  * One turn, from Send to the saved answer. The conversation is marked busy once, for the
- * whole turn. Each request of the turn goes
- *
- *   plan → build the request → stream → save → (tool round | recover | done)
- *
- * `planning.ts` plans and builds the request, `recovery.ts` decides the next attempt after
- * a failed request, `toolRound.ts` runs the tools between two answers, `messageWrites.ts`
- * stores what arrives, and `summaries.ts` writes a summary when a plan asks for one.
+ * whole turn. Here are the checks a turn must pass before anything is stored, which the
+ * composer waits for; the steps after them (turnSteps.ts) are loaded on first use.
  */
-import type { ContentBlock, StoredMessage } from '../core';
-import { isWindowpaneError, observeInputTokens, reportedInputTokens } from '../core';
-import { createStreamWriter, registerFlushOnHide, type StreamWriter } from '../persistence';
-import type { ChatResult, StreamCallbacks } from '../providers';
 import type { Runtime } from './runtime';
-import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
 import { shownBranch } from './branches';
-import { appendMessage, finishMessage, streamedContent } from './messageWrites';
 import { conversationRead } from './conversationActions';
-import { createConversationFor } from './newConversation';
 import { refusedOffline } from './offline';
-import { announcePlan, contextFor, planFor, screenPlan, toRequest } from './planning';
-import { withFiles } from './requestFiles';
-import { recover, type Attempt } from './recovery';
-import { storeDraftImages } from './imageActions';
-import { storeDraftPdfs } from './pdfActions';
-import { ensureSummary } from './summaries';
-import { toolRound } from './toolRound';
-import { turnHistory, type Turn, type TurnContext } from './turn';
+import { contextFor, screenPlan } from './planning';
+import type { TurnContext } from './turn';
+import type * as Steps from './turnSteps';
+
+type TurnSteps = typeof Steps;
+let loaded: TurnSteps | undefined;
+let loading: Promise<TurnSteps> | undefined;
+
+/**
+ * Loads the steps of a turn (once; after a failure, the next call tries again). The app calls
+ * it while idle once the first screen shows, and the composer when it is focused, so a
+ * message is sent with no wait.
+ */
+export function loadTurnSteps(): Promise<TurnSteps> {
+  loading ??= import('./turnSteps').then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/**
+ * The steps of a turn, or null when they cannot be loaded (offline before they were saved,
+ * say): the user is told, and a message from the composer (`unsent`) goes back into it.
+ * Callers take `loaded` when it is set, so a turn starts in the same task as its Send.
+ */
+async function stepsOnceLoaded(rt: Runtime, unsent?: string): Promise<TurnSteps | null> {
+  try {
+    return await loadTurnSteps();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const back = unsent !== undefined && !rt.store.getState().draft;
+    if (back) rt.store.setState({ draft: unsent });
+    const kept = back ? ' Your message is back in the message box.' : '';
+    rt.notifier.notify({
+      id: 'turn-steps',
+      tone: 'error',
+      text: `Windowpane couldn't load the part that sends messages (${reason}). Check the connection and try again.${kept}`,
+    });
+    return null;
+  }
+}
 
 /**
  * Sends `text` as a user message (creating the conversation if needed) and streams the
@@ -46,8 +71,10 @@ export function send(rt: Runtime, conversationId: string | null, text: string, e
     // Sent while a long conversation is still being read: it follows what is stored.
     const read = conversationRead(rt, conversationId);
     if (read) await read;
-    const id = await postUserMessage(rt, conversationId, text, edit);
-    if (id) await answerTurn(rt, id, ctx);
+    const steps = loaded ?? (await stepsOnceLoaded(rt, edit ? undefined : text));
+    if (!steps) return;
+    const id = await steps.postUserMessage(rt, conversationId, text, edit);
+    if (id) await steps.answerTurn(rt, id, ctx);
   });
   return true;
 }
@@ -57,7 +84,16 @@ export async function respond(rt: Runtime, conversationId: string): Promise<void
   if (rt.store.getState().sendingId) return;
   const ctx = contextFor(rt, conversationId);
   if (refused(rt, ctx, conversationId, 'answer')) return;
-  await busyWith(rt, conversationId, () => answerTurn(rt, conversationId, ctx));
+  await busyWith(rt, conversationId, async () => {
+    const steps = loaded ?? (await stepsOnceLoaded(rt));
+    if (steps) await steps.answerTurn(rt, conversationId, ctx);
+  });
+}
+
+/** Writes the summary again from the messages it covers. */
+export async function regenerateSummary(rt: Runtime, summaryId: string): Promise<void> {
+  const steps = loaded ?? (await stepsOnceLoaded(rt));
+  if (steps) await steps.regenerateSummary(rt, summaryId);
 }
 
 /**
@@ -90,208 +126,4 @@ async function busyWith(rt: Runtime, busyId: string, work: () => Promise<void>):
   } finally {
     rt.store.setState({ sendingId: null, streaming: null, toolRun: null, retry: null });
   }
-}
-
-/** Stores the user's message (in a new conversation when there is none yet); null when the conversation could not start. */
-async function postUserMessage(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): Promise<string | null> {
-  let id = conversationId;
-  try {
-    if (!id) id = (await createConversationFor(rt, text)).id;
-  } catch (error) {
-    rt.notifier.reportError(error, 'start the conversation');
-    return null;
-  }
-  // An edit leaves the composer's draft alone: it was typed in the message, not there.
-  const images = edit ? [] : rt.store.getState().draftImages;
-  const pdfs = edit ? [] : rt.store.getState().draftPdfs;
-  let imageBlocks: ContentBlock[] = [];
-  if (images.length > 0 || pdfs.length > 0) {
-    try {
-      imageBlocks = [...(await storeDraftPdfs(rt, id, pdfs)), ...(await storeDraftImages(rt, id, images))];
-    } catch (error) {
-      // The files stay in the composer to send again.
-      rt.notifier.reportError(error, pdfs.length > 0 ? 'save the files' : 'save the images');
-      return null;
-    }
-  }
-  rt.store.setState(
-    edit
-      ? { activeId: id }
-      : {
-          activeId: id,
-          draft: '',
-          draftImages: rt.store.getState().draftImages.filter((i) => !images.includes(i)),
-          draftPdfs: rt.store.getState().draftPdfs.filter((p) => !pdfs.includes(p)),
-        },
-  );
-  const content: ContentBlock[] = text.trim() ? [...imageBlocks, { type: 'text', text }] : imageBlocks;
-  await appendMessage(rt, { conversationId: id, role: 'user', content, ...edit });
-  // Busy from Send on; shown as this conversation's (Stop) once its message is on screen.
-  rt.store.setState({ sendingId: id });
-  return id;
-}
-
-/**
- * Asks the model, running tool rounds until it answers without a tool call or the turn
- * reaches its limit of rounds. `checked` is the context the turn was checked against: its
- * provider and model answer the whole turn. Every request is planned again in a context of
- * its own (the history grows between rounds), so the window applies between rounds.
- */
-async function answerTurn(rt: Runtime, conversationId: string, checked: TurnContext): Promise<void> {
-  const controller = new AbortController();
-  rt.controllers.set(conversationId, controller);
-  try {
-    const turn = await startTurn(rt, conversationId, checked, controller.signal);
-    for (let round = 0; turn; round++) {
-      const answer = await answerOnce(turn);
-      if (!answer || !(await toolRound(turn, answer.message, answer.ctx, round))) return;
-    }
-  } finally {
-    rt.controllers.delete(conversationId);
-  }
-}
-
-/** The provider for this turn, with the model's saved calibration read; null (the user told) when it cannot be reached. */
-async function startTurn(rt: Runtime, conversationId: string, checked: TurnContext, signal: AbortSignal): Promise<Turn | null> {
-  await loadCalibration(rt, checked.model.id);
-  try {
-    const provider = await rt.deps.createProvider(checked.providerSettings);
-    return { rt, conversationId, provider, signal, maxRounds: Math.max(1, Math.floor(checked.settings.tools.maxRounds) || 1) };
-  } catch (error) {
-    rt.notifier.reportError(error, 'reach the provider');
-    if (isWindowpaneError(error, 'auth') || isWindowpaneError(error, 'invalid_config')) rt.store.setState({ settingsOpen: true });
-    return null;
-  }
-}
-
-/** An answer being written: its message, the writer that stores it as it streams, and the text so far. */
-interface AnswerDraft {
-  message: StoredMessage;
-  writer: StreamWriter;
-  text: string;
-}
-
-/** An answer stored, with the context it was asked in. */
-interface Answered {
-  message: StoredMessage;
-  ctx: TurnContext;
-}
-
-/**
- * One request of a turn: plan (summarizing when the plan asks), stream the answer into a
- * new assistant message at the end of the branch shown, and save it. Returns the stored answer, or null when
- * it failed (the user has been told) or was stopped before it began.
- */
-async function answerOnce(turn: Turn): Promise<Answered | null> {
-  let draft: AnswerDraft | undefined;
-  let unregister: (() => void) | undefined;
-  try {
-    const attempt = await firstAttempt(turn);
-    if (turn.signal.aborted) return null;
-    announcePlan(turn.rt, attempt.plan);
-    draft = await openAnswer(turn, attempt.ctx);
-    const { writer } = draft;
-    unregister = registerFlushOnHide(() => writer.flush());
-    return await streamAndSave(turn, attempt, draft);
-  } catch (error) {
-    await saveFailure(turn, draft, error);
-    return null;
-  } finally {
-    unregister?.();
-  }
-}
-
-async function firstAttempt(turn: Turn): Promise<Attempt> {
-  const ctx = contextFor(turn.rt, turn.conversationId, turn.windowLimit);
-  const history = () => turnHistory(turn);
-  const plan = await ensureSummary(turn, ctx, planFor(ctx, history()), history);
-  return { ctx, plan, contextRetried: false };
-}
-
-/**
- * The answer's message, shown as streaming. Its writer (and the writer's Web Lock) exists
- * before the message is stored, so a tab starting up meanwhile sees a live stream, not an
- * interrupted one.
- */
-async function openAnswer(turn: Turn, ctx: TurnContext): Promise<AnswerDraft> {
-  const { rt, conversationId } = turn;
-  const id = rt.deps.newId();
-  const writer = createStreamWriter(rt.repositories.conversations, id, { onError: (e) => rt.notifier.reportError(e, 'save the answer') });
-  const message = await appendMessage(rt, {
-    id,
-    conversationId,
-    role: 'assistant',
-    content: [],
-    status: 'streaming',
-    model: ctx.modelId,
-    provider: ctx.provider,
-  });
-  rt.store.setState({ streaming: { conversationId, messageId: message.id, text: '' } });
-  return { message, writer, text: '' };
-}
-
-/** Build the request, stream it, save the answer; after a failure before any text, the attempt recovery offers. */
-async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): Promise<Answered> {
-  draft.text = '';
-  try {
-    const stored = new Map(turnHistory(turn, draft.message.id).map((m) => [m.id, m.thinkingPrefix]));
-    const planned = toRequest(attempt.ctx, attempt.plan, turn.signal, (id) => {
-      const key = stored.get(id);
-      return typeof key === 'string' ? key : undefined;
-    });
-    const request = await withFiles(turn.rt, planned.request);
-    const result = await turn.provider.send(request, streamCallbacks(turn, draft));
-    return await saveAnswer(turn, attempt, draft, result, planned.thinkingPrefix);
-  } catch (error) {
-    const next = draft.text === '' ? await recover(turn, attempt, error, draft.message.id) : null;
-    if (!next) throw error;
-    return streamAndSave(turn, next, draft);
-  }
-}
-
-function streamCallbacks(turn: Turn, draft: AnswerDraft): StreamCallbacks {
-  const { rt, conversationId } = turn;
-  return {
-    onText: (delta) => {
-      draft.text += delta;
-      const text = draft.text;
-      rt.store.setState((s) => (s.streaming?.messageId === draft.message.id ? { streaming: { ...s.streaming, text } } : {}));
-      draft.writer.update({ content: [{ type: 'text', text }] });
-    },
-    onRetry: (info) => {
-      rt.store.setState({ retry: info });
-      const why = info.reason === 'rate_limit' ? 'Rate limited' : info.reason === 'overloaded' ? 'The provider is overloaded' : 'The request failed';
-      const text = `${why}; retrying in ${Math.ceil(info.delayMs / 1000)} s (attempt ${info.attempt} of ${info.maxRetries}).`;
-      rt.notifier.notify({ id: `retry-${conversationId}`, tone: 'warning', text }, info.delayMs + 1500);
-    },
-  };
-}
-
-/** Stores the finished answer with its usage, and calibrates the estimate against what the provider counted. */
-async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, result: ChatResult, thinkingPrefix?: string): Promise<Answered> {
-  const { rt, conversationId } = turn;
-  const { ctx, plan } = attempt;
-  const status = result.stopReason === 'stopped' ? 'stopped' : 'complete';
-  const final: Partial<StoredMessage> = { content: result.content, status, model: result.model || ctx.modelId };
-  if (thinkingPrefix !== undefined) final.thinkingPrefix = thinkingPrefix;
-  if (result.usageReported) final.usage = result.usage;
-  const message = await finishMessage(rt, draft.message, draft.writer, final);
-  rt.store.setState((s) => (s.streaming?.messageId === message.id ? { streaming: null } : {}));
-  if (result.usageReported) {
-    rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
-    updateCalibration(rt, ctx.model.id, (c) => observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan), reportedInputTokens(result.usage)));
-  }
-  if (result.stopReason === 'max_tokens') rt.notifier.notify({ tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
-  return { message, ctx };
-}
-
-/** Tells the user, and keeps what arrived of the answer marked as an error (its tool calls dropped: they never run). */
-async function saveFailure(turn: Turn, draft: AnswerDraft | undefined, error: unknown): Promise<void> {
-  const { rt } = turn;
-  const message = rt.notifier.reportError(error, 'get an answer');
-  if (!draft) return;
-  const partial = (isWindowpaneError(error) ? error.details.partialContent : undefined) ?? streamedContent(rt, draft.message);
-  const code = isWindowpaneError(error) ? error.code : 'provider';
-  const content = partial.filter((block) => block.type !== 'tool_use');
-  await finishMessage(rt, draft.message, draft.writer, { status: 'error', content, error: { code, message } });
 }

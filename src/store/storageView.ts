@@ -2,64 +2,17 @@
  * The Settings dialog's Storage section: how much room the history takes, conversation by
  * conversation, what the browser says about usage, quota and persistence, and ways to free
  * room (a conversation's attached files, a whole conversation), each with Undo. Measured
- * when the section opens, never at startup: measuring reads every stored record.
+ * when the section opens, never at startup: measuring reads every stored record. What the
+ * section shows of a measurement is in storageRows.ts; this module is loaded on first use.
  */
-import type { Conversation } from '../core';
-import {
-  fileBytes,
-  readBrowserStorage,
-  recordBytes,
-  requestPersistentStorage,
-  type AttachmentRecord,
-  type FileRecord,
-  type ConversationStorage,
-} from '../persistence';
+import { fileBytes, readBrowserStorage, recordBytes, requestPersistentStorage, type AttachmentRecord, type FileRecord } from '../persistence';
 import type { Runtime } from './runtime';
 import type { StorageViewState } from './state';
-import { formatBytes, loadAttachments } from './attachmentActions';
-
-/** One conversation's row: its sizes as measured, under its current title. */
-export interface StorageRow extends ConversationStorage {
-  /** Messages and attachments together, in bytes (an estimate). */
-  bytes: number;
-}
-
-/** What the section shows. */
-export interface StorageView extends Omit<StorageViewState, 'report'> {
-  /** The history's estimated size: the conversations still stored. Null before the first measurement. */
-  totalBytes: number | null;
-  /** The largest conversations first, at most `limit` of them. */
-  rows: StorageRow[];
-  /** Conversations left out of `rows`. */
-  more: number;
-}
-
-const EMPTY: StorageViewState = { status: 'measuring', report: null, browser: null };
-
-/** Rows the section shows at most; the rest are counted ("and N more"). */
-export const STORAGE_ROWS = 50;
-
-/**
- * The section's view of `state`: the measured conversations still in the list (a deleted
- * one leaves, and comes back with Undo), under their current titles, largest first.
- */
-export function storageViewOf(state: StorageViewState | null, conversations: readonly Conversation[], limit = STORAGE_ROWS): StorageView {
-  const { report, ...rest } = state ?? EMPTY;
-  const titles = new Map(conversations.map((c) => [c.id, c.title]));
-  const all = (report?.conversations ?? [])
-    .filter((row) => titles.has(row.id))
-    .map((row): StorageRow => ({ ...row, title: titles.get(row.id)!, bytes: row.messageBytes + row.attachmentBytes }))
-    .sort((a, b) => b.bytes - a.bytes || b.updatedAt - a.updatedAt);
-  return {
-    ...rest,
-    totalBytes: report ? all.reduce((sum, row) => sum + row.bytes, 0) : null,
-    rows: all.slice(0, limit),
-    more: Math.max(0, all.length - limit),
-  };
-}
+import { formatBytes, loadAttachments } from './filesShown';
+import { EMPTY_STORAGE_VIEW } from './storageRows';
 
 function update(rt: Runtime, patch: Partial<StorageViewState>): void {
-  rt.store.setState((s) => ({ storageView: { ...(s.storageView ?? EMPTY), ...patch } }));
+  rt.store.setState((s) => ({ storageView: { ...(s.storageView ?? EMPTY_STORAGE_VIEW), ...patch } }));
 }
 
 /** Measures the history and asks the browser about its storage. Does nothing while a measurement runs. */

@@ -2,11 +2,13 @@
  * Sync as the user drives it from Settings → Sync and the sidebar: turning it on (checking
  * the server and the passphrase first), Sync now, pause, and turning it off on this device.
  * The replication itself runs in the sync Worker (src/sync); this module keeps its settings
- * in storage like the API keys and words its status for the user.
+ * in storage like the API keys; syncText.ts words its status for the user. Loaded on first
+ * use: at startup, once the conversations are read, to start sync again where it was on.
  */
 import { isLocalHostname, endpointOrigin } from '../core';
-import type { SyncConfig, SyncProblem, SyncStatus } from '../sync/types';
+import type { SyncConfig } from '../sync/types';
 import type { Runtime } from './runtime';
+import { MIN_PASSPHRASE_LENGTH, syncProblemText } from './syncText';
 
 /** The settings-store key of this device's sync settings (never synced, never exported). */
 export const SYNC_SETTINGS_KEY = 'sync';
@@ -22,9 +24,6 @@ export interface TurnOnSyncInput {
   /** The user confirmed a plain-http server that is not on this machine. */
   plainHttpConfirmed?: boolean;
 }
-
-/** The passphrase's shortest length: it is the only secret between the server and every record. */
-export const MIN_PASSPHRASE_LENGTH = 10;
 
 /** Why the input cannot be used as it is, in the user's words; undefined when it can. */
 export function syncInputProblem(input: TurnOnSyncInput): string | undefined {
@@ -43,16 +42,6 @@ export function syncInputProblem(input: TurnOnSyncInput): string | undefined {
   if (input.passphrase.length < MIN_PASSPHRASE_LENGTH)
     return `Choose a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters; every device needs the same one.`;
   return undefined;
-}
-
-/** A plain-http server on another machine: the question Settings → Sync asks before Turn on sync. */
-export function needsPlainHttpConfirmation(serverUrl: string): string | undefined {
-  try {
-    const url = new URL(serverUrl.trim());
-    return url.protocol === 'http:' && !isLocalHostname(url.hostname) ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Reads what another version stored: anything unusable means sync is off. */
@@ -147,66 +136,4 @@ export async function turnOffSync(rt: Runtime): Promise<void> {
   }
   rt.store.setState({ sync: null });
   rt.notifier.notify({ tone: 'info', text: 'Sync is off on this device. Your conversations stay here; the server keeps its copy.' }, 6000);
-}
-
-/** What stopped a sync, in the user's words. */
-export function syncProblemText(problem: SyncProblem): string {
-  const detail = problem.detail ? ` (${problem.detail})` : '';
-  switch (problem.code) {
-    case 'offline':
-      return 'The server cannot be reached; sync goes on by itself when it can.';
-    case 'wrong_passphrase':
-      return 'Wrong passphrase: it does not open the records on this server. Use the passphrase of your first device.';
-    case 'unauthorized':
-      return 'The server refused the username or password.';
-    case 'forbidden':
-      return 'This user may not use that database; add it to the database’s members on the server.';
-    case 'server_full':
-      return `The server is full or over its quota; nothing more can be sent until it has room${detail}.`;
-    case 'too_large':
-      return `The server refused a record as too large${detail}; raise its document size limit.`;
-    case 'server_error':
-      return `The server failed${detail}; sync retries by itself.`;
-    case 'not_found':
-      return 'There is no database at this URL; create it on the server first.';
-    case 'quota_exceeded':
-      return 'This device’s storage is full: records from the server cannot be saved. Free some space (Settings → Storage); sync retries.';
-    case 'tampered':
-      return 'A record on the server failed its integrity check and was not applied.';
-    case 'bad_server':
-      return `This URL does not answer like a CouchDB database${detail}.`;
-  }
-}
-
-const count = (n: number) => n.toLocaleString('en-US');
-
-/** The sidebar's one line: what sync is doing, when it last finished, or why it stopped. */
-export function syncStatusText(status: SyncStatus | undefined, formatTime: (ms: number) => string): string {
-  if (!status) return 'Sync is starting…';
-  const of = (verb: string) => {
-    const progress = status.progress;
-    if (!progress) return `${verb}…`;
-    return progress.total !== undefined ? `${verb} ${count(progress.done)} of ${count(progress.total)}…` : `${verb} ${count(progress.done)}…`;
-  };
-  switch (status.phase) {
-    case 'starting':
-      return 'Sync is starting…';
-    case 'sending':
-      return of('Sending');
-    case 'receiving':
-      return of('Receiving');
-    case 'paused':
-      return 'Sync paused.';
-    case 'synced':
-      return status.lastSyncedAt !== undefined ? `Synced ${formatTime(status.lastSyncedAt)}` : 'Synced';
-    case 'stopped':
-      return `Sync stopped: ${status.problem ? syncProblemText(status.problem) : 'it will retry.'}`;
-  }
-}
-
-/** "Synced 16:42" today, "Synced 26 Nov, 16:42" before. */
-export function syncTime(ms: number, now: number): string {
-  const at = new Date(ms);
-  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  return new Date(now).toDateString() === at.toDateString() ? `at ${time}` : `on ${at.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
 }

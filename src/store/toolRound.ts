@@ -6,7 +6,8 @@
 import { readablePdfs } from './pdfActions';
 import type { StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
 import { appendToolResults } from './messageWrites';
-import { enabledTools, runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
+import { runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
+import { enabledTools } from './tools/enabledTools';
 import type { Turn, TurnContext } from './turn';
 
 /** Runs the tool calls of `answer` (round `round`, 0-based) and says whether the turn asks the model again. */

@@ -41,7 +41,7 @@ import type { Runtime } from './runtime';
 import { shownBranch } from './branches';
 import type { WireShape } from './history';
 import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings, type WindowSettings } from './settings';
-import { enabledTools } from './tools/dispatcher';
+import { enabledTools } from './tools/enabledTools';
 import { listedInfosFor } from './modelLists';
 import type { ModelListState } from './state';
 import { additionsFor } from './strategyAdditions';

@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/components/Composer';
 import { documentTokens, imageTokens } from '../../src/core';
@@ -31,6 +32,35 @@ describe('Composer', () => {
     expect(send).toBeDisabled();
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'x');
     expect(send).toBeEnabled();
+  });
+
+  it('shows a draft put back from outside, and what is typed after it', async () => {
+    function Kept() {
+      const [draft, setDraft] = useState('');
+      return (
+        <>
+          <Composer onSend={() => true} draft={draft} onDraftChange={setDraft} />
+          <button type="button" onClick={() => setDraft('Not sent')}>
+            Put back
+          </button>
+        </>
+      );
+    }
+    render(<Kept />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.type(box, 'Hello{Enter}');
+    expect(box).toHaveValue('');
+    await userEvent.click(screen.getByRole('button', { name: 'Put back' }));
+    expect(box).toHaveValue('Not sent');
+    await userEvent.type(box, '!');
+    expect(box).toHaveValue('Not sent!');
+  });
+
+  it('says when it is focused', async () => {
+    const onFocus = vi.fn();
+    render(<Composer onSend={vi.fn()} onFocus={onFocus} />);
+    await userEvent.click(screen.getByRole('textbox', { name: 'Message' }));
+    expect(onFocus).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { syncProblemText } from '../../src/store/syncActions';
+import { syncProblemText } from '../../src/store/syncText';
 import type { ConnectResult, SyncService, SyncStatus } from '../../src/sync/types';
 import type { ConnectInput } from '../../src/sync/types';
 import { newVisit, renderApp, resetApp, runtime } from './appHarness';

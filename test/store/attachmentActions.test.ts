@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openWindowpaneStorage, type WindowpaneStorage } from '../../src/persistence';
 import { browserDeps } from '../../src/browserRuntime';
 import { createRuntime, type Runtime } from '../../src/store/runtime';
-import { ATTACHMENT_MAX_BYTES, attachFiles, formatBytes, readTextFile, removeAttachment, watchAttachments } from '../../src/store/attachmentActions';
+import { ATTACHMENT_MAX_BYTES, attachFiles, readTextFile, removeAttachment } from '../../src/store/attachmentActions';
+import { formatBytes, watchAttachments } from '../../src/store/filesShown';
 import { deleteConversation, selectConversation, undoDelete } from '../../src/store/conversationActions';
 import { hydrate } from '../../src/store/hydrate';
 

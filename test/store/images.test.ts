@@ -11,7 +11,8 @@ import { imageTokens, WindowpaneError, type ContentBlock } from '../../src/core'
 import { validateRequest } from '../core/validateRequest';
 import type { ChatProvider, ChatRequest } from '../../src/providers';
 import type { Runtime } from '../../src/store/runtime';
-import { addDraftImages, removeDraftImage } from '../../src/store/imageActions';
+import { addDraftImages } from '../../src/store/imageActions';
+import { removeDraftImage } from '../../src/store/filesShown';
 import { contextFor, planFor } from '../../src/store/planning';
 import * as chat from '../../src/store/sendPipeline';
 import { shownBranch } from '../../src/store/branches';

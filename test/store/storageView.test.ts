@@ -4,10 +4,11 @@ import { WindowpaneError } from '../../src/core';
 import { openWindowpaneStorage, type BrowserStorage } from '../../src/persistence';
 import type { ChatProvider } from '../../src/providers';
 import type { Runtime } from '../../src/store/runtime';
-import { watchAttachments } from '../../src/store/attachmentActions';
+import { watchAttachments } from '../../src/store/filesShown';
 import { deleteConversation, selectConversation } from '../../src/store/conversationActions';
 import type { StorageViewState } from '../../src/store/state';
-import { deleteAttachmentsOf, keepMyData, loadStorageView, storageViewOf } from '../../src/store/storageView';
+import { deleteAttachmentsOf, keepMyData, loadStorageView } from '../../src/store/storageView';
+import { storageViewOf } from '../../src/store/storageRows';
 import { scriptedRuntime } from './scriptedStore';
 
 const noProvider = {} as ChatProvider;

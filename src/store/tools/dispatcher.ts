@@ -3,9 +3,8 @@
  * tool, arguments that are not JSON or do not match the schema — becomes a tool_result
  * with `is_error` that tells it what to do instead; nothing here throws at the send loop.
  */
-import type { AttachmentText, BuiltinToolDefinition, ToolOutcome, ToolResultBlock, ToolUseBlock } from '../../core';
+import type { AttachmentText, ToolOutcome, ToolResultBlock, ToolUseBlock } from '../../core';
 import { BUILTIN_TOOLS, formatRunResult, parseToolArguments, READ_ATTACHMENT, RUN_MAX_OUTPUT_CHARS } from '../../core';
-import type { ToolSettings } from '../settings';
 import type { JavascriptRunner } from '../../sandbox/javascriptRunner';
 
 /** What running a call may use; read at call time, so a file attached mid-turn is seen. */
@@ -16,15 +15,6 @@ export interface ToolEnvironment {
   runJavascript: JavascriptRunner;
   /** Stop: a running snippet is terminated. */
   signal: AbortSignal;
-}
-
-/**
- * The built-in tools to offer, in their fixed order: those switched on in settings, with
- * read_attachment only while the conversation has files to read (its definition costs
- * tokens in every request). None when both are off.
- */
-export function enabledTools(settings: ToolSettings, hasAttachments: boolean): BuiltinToolDefinition[] {
-  return BUILTIN_TOOLS.filter((tool) => (tool.name === READ_ATTACHMENT ? settings.readAttachment && hasAttachments : settings.runJavascript));
 }
 
 function failure(call: ToolUseBlock, content: string): ToolResultBlock {

@@ -33,7 +33,8 @@ import {
 import * as conversationWindowModule from '../../../src/core/window/conversationWindow';
 import { browserDeps } from '../../../src/browserRuntime';
 import { createRuntime } from '../../../src/store/runtime';
-import { announcePlan, planFor } from '../../../src/store/planning';
+import { planFor } from '../../../src/store/planning';
+import { announcePlan } from '../../../src/store/request';
 import { planReport } from '../../../src/store/planReport';
 import { DEFAULT_SETTINGS, DEFAULT_TOOLS, DEFAULT_WINDOW, type ConversationOverrides, type Settings, type WindowSettings } from '../../../src/store/settings';
 import { settingsProblems } from '../../../src/store/settingsRules';
