@@ -20,8 +20,6 @@
  *   list was found: only `low`, `medium` and `high`, which every GPT-6 model takes, are offered.
  */
 import type { ProviderId } from './conversation';
-import { hashString } from './hash';
-import type { AnthropicWireBlock, AnthropicWireMessage } from './messages';
 
 /** Effort levels, lowest first. */
 export const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
@@ -278,9 +276,6 @@ export interface ThinkingRequest {
   dropMismatched?: boolean;
 }
 
-/** The beta header that `thinking.block_binding` needs (“Fix a thinking block bound to a different conversation”). */
-export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
-
 /**
  * The fields that carry `setting` (already valid for the model, see {@link validThinking}).
  * Anthropic models that think by default but return no text ask for `display: "summarized"`,
@@ -304,90 +299,4 @@ export function thinkingRequest(provider: ProviderId, support: ThinkingSupport |
     case 'budget':
       return { thinking: { type: 'enabled', budget_tokens: setting.tokens }, extraOutput: setting.tokens };
   }
-}
-
-// ------------------------------------------------------------------ preserved thinking
-
-const isThinkingBlock = (block: unknown) =>
-  typeof block === 'object' &&
-  block !== null &&
-  ((block as { type?: unknown }).type === 'thinking' || (block as { type?: unknown }).type === 'redacted_thinking');
-
-/** The key of a request's prefix before its first message: the system prompt and the tools. */
-export function thinkingPrefixStart(system: string | undefined, toolsText: string): string {
-  return hashString(JSON.stringify([system ?? '', toolsText]));
-}
-
-function nextKey(key: string, message: AnthropicWireMessage): string {
-  return hashString(`${key}\u0000${JSON.stringify(message)}`);
-}
-
-export interface ValidThinking {
-  /** The messages to send: those left with nothing once their thinking is out are left out too. */
-  messages: AnthropicWireMessage[];
-  /** For each message sent, its index in the messages given. */
-  kept: number[];
-  /** Indexes (in the messages given) of those whose thinking blocks were left out. */
-  dropped: number[];
-  /**
-   * The tool loop's last answer kept thinking whose prefix changed: the request must ask the
-   * API to drop what fails its check (`block_binding`), not refuse it.
-   */
-  staleInToolLoop: boolean;
-  /** The key of the whole request's prefix: the answer to it stores it, to be checked when its thinking is sent back. */
-  prefixKey: string;
-}
-
-/** The request continues a tool loop: it ends with a user turn of tool results. */
-function answersToolResults(messages: readonly AnthropicWireMessage[]): boolean {
-  const last = messages.at(-1);
-  return last?.role === 'user' && Array.isArray(last.content) && last.content.some((block: AnthropicWireBlock) => block.type === 'tool_result');
-}
-
-/**
- * Anthropic's preserved thinking, applied before sending: an assistant message's thinking
- * blocks go back only when the prefix they were written after (system, tools and every
- * earlier message, as sent then) is the one this request sends. Otherwise that message's
- * thinking, and every later message's, is left out, as the API would refuse it: a trim, a
- * summary, a cleared tool result, a changed system prompt or tool list all change the
- * prefix. `writtenAfter(i)` is the key the answer at index `i` stored (undefined when it
- * stored none: its thinking is left out). The rest of each message goes as it is; a message
- * that was only thinking is left out (the API joins the turns around it).
- *
- * One answer is never changed: the one whose tool calls this request answers. Its thinking
- * goes back byte for byte before its calls, as a tool loop requires; if its prefix changed
- * meanwhile (the window trimmed mid-loop), `staleInToolLoop` says so.
- */
-export function keepValidThinking(
-  messages: readonly AnthropicWireMessage[],
-  start: string,
-  writtenAfter: (index: number) => string | undefined,
-): ValidThinking {
-  const out: AnthropicWireMessage[] = [];
-  const kept: number[] = [];
-  const dropped: number[] = [];
-  const loopAnswer = answersToolResults(messages) ? messages.length - 2 : -1;
-  let staleInToolLoop = false;
-  let key = start;
-  let stale = false;
-  messages.forEach((message, index) => {
-    let sent = message;
-    if (message.role === 'assistant' && Array.isArray(message.content) && message.content.some(isThinkingBlock)) {
-      if (stale || writtenAfter(index) !== key) {
-        stale = true;
-        if (index === loopAnswer) {
-          staleInToolLoop = true;
-        } else {
-          dropped.push(index);
-          const rest = message.content.filter((block: AnthropicWireBlock) => !isThinkingBlock(block));
-          if (rest.length === 0) return;
-          sent = { ...message, content: rest };
-        }
-      }
-    }
-    out.push(sent);
-    kept.push(index);
-    key = nextKey(key, sent);
-  });
-  return { messages: out, kept, dropped, staleInToolLoop, prefixKey: key };
 }
