@@ -16,7 +16,17 @@ import type { SyncConfig, SyncProblem, SyncStatus } from './types';
 const scope = globalThis as unknown as {
   postMessage(message: SyncReply): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<SyncRequest>) => void): void;
+  addEventListener(type: 'unhandledrejection', listener: (event: PromiseRejectionEvent) => void): void;
 };
+
+// PouchDB leaves a request that failed on the network unhandled now and then (a changes feed
+// cut as the server goes away): the replication retries by itself and says so in its status,
+// so such a failure is not an error of the page. Any other stays an error.
+// (A failed fetch is a TypeError whose message each browser words its own way.)
+const FAILED_FETCH = /^(Failed to fetch|NetworkError when attempting to fetch resource\.|Load failed)$/;
+scope.addEventListener('unhandledrejection', (event) => {
+  if (event.reason instanceof TypeError && FAILED_FETCH.test(event.reason.message)) event.preventDefault();
+});
 
 /** The wait before the replication retries a failed request: 1 s, doubling to 10 s. */
 const backOff = (delay: number) => (delay === 0 ? 1000 : Math.min(delay * 2, 10_000));
