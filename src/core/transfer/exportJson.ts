@@ -116,6 +116,7 @@ function exportMessage(message: StoredMessage): StoredMessage {
     out.usage = { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens };
   }
   if (message.error !== undefined) out.error = { code: message.error.code, message: message.error.message };
+  if (typeof message.thinkingPrefix === 'string') out.thinkingPrefix = message.thinkingPrefix;
   return out;
 }
 

@@ -194,6 +194,9 @@ export function readMessage(value: unknown, path: string): StoredMessage {
   if (error !== undefined) {
     message.error = { code: readString(error.code, `${path}.error.code`), message: readString(error.message, `${path}.error.message`) };
   }
+  // Derived, never a reason to refuse a message: one that is not a key is left out, and the
+  // answer's thinking is then not sent back on a model that checks its prefix.
+  if (typeof raw.thinkingPrefix === 'string' && /^[0-9a-f]{16}$/.test(raw.thinkingPrefix)) message.thinkingPrefix = raw.thinkingPrefix;
   return message;
 }
 

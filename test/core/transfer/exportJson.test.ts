@@ -49,6 +49,7 @@ function sample(): ConversationRecords {
       model: 'claude-sonnet-4-5',
       provider: 'anthropic',
       usage: { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 1000, cacheWriteTokens: 0 },
+      thinkingPrefix: '0123456789abcdef',
     },
     {
       id: 'm-3',
@@ -119,6 +120,15 @@ describe('exportToJson', () => {
     const entry = sample();
     const result = importAll(exportToJson([entry], EXPORTED_AT));
     expect(result).toEqual({ ok: true, value: { format: 'windowpane', conversations: [entry], failures: [] } });
+  });
+
+  it('leaves out a thinking key that is not one, and keeps the message', () => {
+    const entry = sample();
+    const file = JSON.parse(exportToJson([entry], EXPORTED_AT));
+    file.conversations[0].messages[1].thinkingPrefix = '<script>';
+    const [back] = importEvery(JSON.stringify(file)).conversations;
+    expect(back!.messages[1]).not.toHaveProperty('thinkingPrefix');
+    expect(back!.messages[1]!.content).toEqual(entry.messages[1]!.content);
   });
 
   it('round-trips every branch and the branch shown', () => {
