@@ -156,8 +156,9 @@ export function turnContext(
   const window = explicitWindow(settings, modelId);
   // The window the endpoint listed wins over the registry's; the user's own wins over both.
   const model = resolveModelInfo(modelId, { explicit: window ? { contextWindow: window } : undefined, provider, custom: listedInfosFor(modelLists, settings) });
-  const thinkingSetting = validThinking(thinkingSupport(provider, model.id), settings.thinking, model.maxOutputTokens);
-  const thinking = thinkingRequest(provider, thinkingSupport(provider, model.id), thinkingSetting);
+  const support = thinkingSupport(provider, model.id);
+  const thinkingSetting = validThinking(support, settings.thinking, model.maxOutputTokens);
+  const thinking = thinkingRequest(provider, support, thinkingSetting);
   // A budget is thinking the model may do before the answer: max_tokens holds both.
   const outputReserve = Math.min(model.maxOutputTokens, outputReserveFor(settings, model) + thinking.extraOutput);
   const w = settings.window;

@@ -471,16 +471,21 @@ describe('Anthropic wire rules', () => {
   });
 });
 
-describe('Anthropic thinking and effort per model', () => {
-  type Body = Anthropic.MessageCreateParamsNonStreaming;
-  // Its own fake: the one above gives Haiku models a small window.
-  let local: FakeApi;
+/** A fake of its own for one describe (started before, reset after each test, closed after), and an SDK client of it without retries. */
+function localFake(): { fake: () => FakeApi; sdk: () => Anthropic } {
+  let local: FakeApi | undefined;
   beforeAll(async () => {
     local = await startFakeApi({ deltaDelayMs: 0 });
   });
-  afterEach(() => local.reset());
-  afterAll(() => local.close());
-  const sdk = () => new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: local.url, maxRetries: 0 });
+  afterEach(() => local?.reset());
+  afterAll(() => local?.close());
+  return { fake: () => local!, sdk: () => new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: local!.url, maxRetries: 0 }) };
+}
+
+describe('Anthropic thinking and effort per model', () => {
+  type Body = Anthropic.MessageCreateParamsNonStreaming;
+  // Its own fake: the one above gives Haiku models a small window.
+  const { fake: local, sdk } = localFake();
   const ask = (model: string, extra: Partial<Body> = {}): Body => ({
     model,
     max_tokens: 4000,
@@ -572,7 +577,7 @@ describe('Anthropic thinking and effort per model', () => {
   });
 
   it('omits the thinking text by default on the 5 series, signed so it can come back, and summarizes on request', async () => {
-    local.setReply((context) => (context.turn <= 2 ? { thinking: 'Weighing the options carefully.', text: 'Done.' } : undefined));
+    local().setReply((context) => (context.turn <= 2 ? { thinking: 'Weighing the options carefully.', text: 'Done.' } : undefined));
     const anthropic = sdk();
     const omitted = await anthropic.messages.create(ask('claude-opus-5-5'));
     const block = omitted.content[0] as Anthropic.ThinkingBlock;
@@ -595,14 +600,14 @@ describe('Anthropic thinking and effort per model', () => {
   });
 
   it('returns no thinking when the request turns it off', async () => {
-    local.setReply(() => ({ thinking: 'Weighing the options.', text: 'Done.' }));
+    local().setReply(() => ({ thinking: 'Weighing the options.', text: 'Done.' }));
     const message = await sdk().messages.create(ask('claude-haiku-5-5', { thinking: disabled }));
     expect(message.content.map((block) => block.type)).toEqual(['text']);
   });
 
   it('demands the thinking of the reply that made the tool calls back in the tool loop', async () => {
     const model = 'claude-haiku-5-5';
-    local.setReply((context) =>
+    local().setReply((context) =>
       context.answersToolResults ? undefined : { thinking: 'I should look it up.', toolCalls: [{ name: 'lookup', input: { q: 'a' } }] },
     );
     const tools = [{ name: 'lookup', input_schema: { type: 'object' as const, properties: { q: { type: 'string' } } } }];
@@ -643,13 +648,7 @@ describe('Anthropic thinking and effort per model', () => {
 });
 
 describe('Anthropic preserved thinking: the prefix check', () => {
-  let local: FakeApi;
-  beforeAll(async () => {
-    local = await startFakeApi({ deltaDelayMs: 0 });
-  });
-  afterEach(() => local.reset());
-  afterAll(() => local.close());
-  const sdk = () => new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: local.url, maxRetries: 0 });
+  const { fake: local, sdk } = localFake();
   const MODEL_55 = 'claude-opus-5-5';
   const thinking = { type: 'adaptive', display: 'summarized' } as const;
 
@@ -659,7 +658,7 @@ describe('Anthropic preserved thinking: the prefix check', () => {
   }
 
   it('takes thinking back after the prefix it was written after, and refuses it once something before it changed', async () => {
-    local.setReply((context) => ({ thinking: `Thought ${context.turn}`, text: `Answer ${context.turn}` }));
+    local().setReply((context) => ({ thinking: `Thought ${context.turn}`, text: `Answer ${context.turn}` }));
     const history: Anthropic.MessageParam[] = [{ role: 'user', content: 'First' }];
     history.push({ role: 'assistant', content: await exchange(history) }, { role: 'user', content: 'Second' });
     history.push({ role: 'assistant', content: await exchange(history) }, { role: 'user', content: 'Third' });
@@ -684,7 +683,7 @@ describe('Anthropic preserved thinking: the prefix check', () => {
   });
 
   it('leaves models without the check alone', async () => {
-    local.setReply(() => ({ thinking: 'Hm.', text: 'Yes.' }));
+    local().setReply(() => ({ thinking: 'Hm.', text: 'Yes.' }));
     const ask = (system: string, messages: Anthropic.MessageParam[]) =>
       sdk().messages.create({ model: 'claude-opus-5', max_tokens: 2000, system, thinking, messages } as Anthropic.MessageCreateParamsNonStreaming);
     const first = await ask('Be brief.', [{ role: 'user', content: 'Go' }]);

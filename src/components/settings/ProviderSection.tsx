@@ -1,19 +1,10 @@
 import { useState, type Dispatch, type ReactNode } from 'react';
-import {
-  resolveModelInfo,
-  thinkingChoices,
-  thinkingFromKey,
-  thinkingKey,
-  thinkingLabel,
-  thinkingSupport,
-  validThinking,
-  type ProviderId,
-  type ThinkingSetting,
-} from '../../core';
+import { resolveModelInfo, thinkingSupport, validThinking, type ProviderId, type ThinkingSetting } from '../../core';
 import { DEFAULT_BASE_URLS } from '../../store';
 import { Field } from '../Field';
 import type { ModelListSlot } from '../ModelList';
 import { NumberField } from '../NumberField';
+import { ThinkingSelect } from '../ThinkingPicker';
 import { KeyDestinationCheck } from './KeyDestinationCheck';
 import { ModelField } from './ModelField';
 import type { ModelOption, SettingsDraft, SettingsDraftAction, SettingsProblems } from './settingsDraft';
@@ -138,25 +129,17 @@ function ThinkingField({
   const info = resolveModelInfo(model, { provider });
   const support = thinkingSupport(provider, info.id);
   if (!support) return null;
-  const shown = validThinking(support, value, info.maxOutputTokens);
   return (
     <Field label="Thinking" hint="For new chats. Each conversation can choose its own beside the token gauge.">
       {(id, hint) => (
-        <select
+        <ThinkingSelect
           id={id}
           aria-describedby={hint}
-          value={thinkingKey(shown)}
-          onChange={(e) => {
-            const next = thinkingFromKey(e.target.value);
-            if (next) onValue(next);
-          }}
-        >
-          {thinkingChoices(support, info.maxOutputTokens).map((choice) => (
-            <option key={thinkingKey(choice)} value={thinkingKey(choice)}>
-              {thinkingLabel(choice, support)}
-            </option>
-          ))}
-        </select>
+          support={support}
+          maxOutputTokens={info.maxOutputTokens}
+          value={validThinking(support, value, info.maxOutputTokens)}
+          onChange={onValue}
+        />
       )}
     </Field>
   );
