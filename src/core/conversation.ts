@@ -26,11 +26,23 @@ export interface ToolResultBlock {
   is_error?: boolean;
 }
 
-/** Extended thinking; `signature` must be sent back unchanged on the next request. */
+/**
+ * Extended thinking; `signature` must be sent back unchanged on the next request. From
+ * OpenAI's Responses API, `thinking` is the reasoning summary and `reasoningItem` the item
+ * that carries the reasoning itself, encrypted, sent back inside a tool loop.
+ */
 export interface ThinkingBlock {
   type: 'thinking';
   thinking: string;
   signature?: string;
+  reasoningItem?: ReasoningItem;
+}
+
+/** An OpenAI Responses API reasoning item, as `store: false` returns it: only OpenAI can read `encryptedContent`. */
+export interface ReasoningItem {
+  /** The item's id (`rs_…`). */
+  id: string;
+  encryptedContent: string;
 }
 
 export interface RedactedThinkingBlock {
@@ -90,6 +102,8 @@ export interface Usage {
   cacheReadTokens: number;
   /** Tokens written to the prompt cache (priced at the cache-write rate). */
   cacheWriteTokens: number;
+  /** Of `outputTokens`, those spent on reasoning, when the provider reports them (OpenAI). */
+  reasoningTokens?: number;
 }
 
 /**

@@ -18,6 +18,7 @@ export * from './transfer/importChatGpt';
 export * from './transfer/importClaude';
 export * from './transfer/importSource';
 export * from './wire';
+export * from './responsesWire';
 export * from './tokens/types';
 export * from './tokens/chars4';
 export * from './tokens/countedText';

@@ -29,6 +29,21 @@ export interface OpenAIWireMessage {
   tool_calls?: OpenAIToolCall[];
   tool_call_id?: string;
   name?: string;
+  /**
+   * Responses API only (never sent to Chat Completions): the reasoning items an answer inside
+   * the current tool loop goes back with, before its text and calls (see `toResponsesInput`).
+   */
+  reasoning?: OpenAIReasoningWire[];
+}
+
+/** A reasoning item to send back through the Responses API, with what it counts. */
+export interface OpenAIReasoningWire {
+  id: string;
+  encrypted_content: string;
+  /** The summary the answer showed ('' when none was asked or given). */
+  summary: string;
+  /** Input tokens it costs: the reasoning tokens the answer reported (the API counts the reasoning, not the ciphertext). */
+  tokens: number;
 }
 
 /**
@@ -40,6 +55,8 @@ export interface WindowMessage {
   content: unknown;
   tool_calls?: unknown;
   tool_call_id?: string;
+  /** OpenAI's Responses API: reasoning items sent back (see `OpenAIReasoningWire`). */
+  reasoning?: unknown;
 }
 
 /**

@@ -265,8 +265,13 @@ export interface ThinkingRequest {
   thinking?: { type: 'adaptive'; display?: 'summarized' } | { type: 'enabled'; budget_tokens: number } | { type: 'disabled' } | { type: 'between_tools' };
   /** Anthropic `output_config.effort`. */
   effort?: Effort;
-  /** OpenAI `reasoning_effort`. */
+  /** OpenAI `reasoning_effort` (Chat Completions), `reasoning.effort` (Responses). */
   reasoningEffort?: Effort;
+  /**
+   * OpenAI: the model reasons on this request, so the Responses API asks for its reasoning
+   * summary and its reasoning items, encrypted, to send back inside a tool loop.
+   */
+  reasons?: boolean;
   /** Tokens of max_tokens the thinking may take, beyond the answer's own reserve (a budget). */
   extraOutput: number;
   /**
@@ -285,8 +290,8 @@ export function thinkingRequest(provider: ProviderId, support: ThinkingSupport |
   if (!support) return { extraOutput: 0 };
   if (provider === 'openai') {
     if (setting.kind === 'off') return { reasoningEffort: 'none', extraOutput: 0 };
-    if (setting.kind === 'effort') return { reasoningEffort: setting.effort, extraOutput: 0 };
-    return { extraOutput: 0 };
+    if (setting.kind === 'effort') return { reasoningEffort: setting.effort, reasons: true, extraOutput: 0 };
+    return { reasons: true, extraOutput: 0 };
   }
   const adaptive = (): ThinkingRequest['thinking'] => (support.omitsByDefault ? { type: 'adaptive', display: 'summarized' } : { type: 'adaptive' });
   switch (setting.kind) {

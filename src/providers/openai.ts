@@ -1,6 +1,7 @@
 /**
- * OpenAI Chat Completions adapter over `openai`, loaded on first use, for OpenAI itself
- * and for OpenAI-compatible endpoints (Ollama, LM Studio, OpenRouter, a company proxy).
+ * The OpenAI adapter over `openai`, loaded on first use: OpenAI's own endpoint through the
+ * Responses API (openaiResponses.ts), OpenAI-compatible endpoints (Ollama, LM Studio,
+ * OpenRouter, vLLM, a company proxy) through Chat Completions.
  * Streams with `stream_options.include_usage` and accumulates the deltas itself, so a
  * stopped stream still yields what arrived.
  */
@@ -10,6 +11,7 @@ import type { OpenAIToolCallAccumulated, OpenAIUsageWire, OpenAIWireMessage } fr
 import { CallbackFailure, emit } from './callbacks';
 import { toWindowpaneError } from './errors';
 import type { ErrorContext } from './errors';
+import { ResponseFailed, responsesRequestBody, ResponsesStreamAccumulator } from './openaiResponses';
 import { observeRetries } from './retryObserver';
 import type { ChatProvider, ChatRequest, ChatResult, CompleteOptions, ProviderOptions, ProviderSettings, StreamCallbacks } from './types';
 
@@ -66,6 +68,11 @@ export class OpenAIStreamAccumulator {
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
   }
 
+  /** The stream said how it ended. */
+  finished(): boolean {
+    return this.finishReason !== null;
+  }
+
   result(stopReason?: string): ChatResult {
     const complete = stopReason === undefined;
     return {
@@ -85,16 +92,20 @@ function withSystem(messages: readonly OpenAIWireMessage[], system: string | und
   return [{ role: 'system', content: system }, ...messages];
 }
 
+/** Reasoning items are the Responses API's; Chat Completions has no place for them. */
+function withoutReasoning(message: OpenAIWireMessage): OpenAIWireMessage {
+  if (message.reasoning === undefined) return message;
+  const { reasoning: _dropped, ...rest } = message;
+  return rest;
+}
+
 /** The request body the adapter sends; exported so tests can check the token field and system placement. */
-export function openAIRequestBody(
-  request: ChatRequest,
-  stream: boolean,
-  maxTokensField: 'max_completion_tokens' | 'max_tokens',
-): OpenAI.Chat.Completions.ChatCompletionCreateParams {
+export function openAIRequestBody(request: ChatRequest, stream: boolean): OpenAI.Chat.Completions.ChatCompletionCreateParams {
   const body: Record<string, unknown> = {
     model: request.model,
-    messages: withSystem(request.messages as OpenAIWireMessage[], request.system),
-    [maxTokensField]: request.maxTokens,
+    messages: withSystem(request.messages as OpenAIWireMessage[], request.system).map(withoutReasoning),
+    // What Ollama, LM Studio, vLLM, OpenRouter and most proxies take.
+    max_tokens: request.maxTokens,
   };
   if (request.thinking?.reasoningEffort) body.reasoning_effort = request.thinking.reasoningEffort;
   if (stream) {
@@ -115,9 +126,9 @@ function defaultFetch(): typeof fetch {
 }
 
 /**
- * Creates the adapter for `openai` (key required, `max_completion_tokens`) or
- * `openai-compatible` (base URL required, key optional, `max_tokens`, which Ollama,
- * LM Studio and most proxies accept). Throws `auth` without a key for OpenAI and
+ * Creates the adapter for `openai` (key required; the Responses API) or
+ * `openai-compatible` (base URL required, key optional; Chat Completions with
+ * `max_tokens`, which Ollama, LM Studio and most proxies accept). Throws `auth` without a key for OpenAI and
  * `invalid_config` without a base URL for a compatible endpoint.
  */
 export async function createOpenAIProvider(settings: ProviderSettings, options: ProviderOptions = {}): Promise<ChatProvider> {
@@ -128,7 +139,6 @@ export async function createOpenAIProvider(settings: ProviderSettings, options: 
   const baseUrl = (settings.baseUrl ?? '').trim().replace(/\/+$/, '') || (compatible ? '' : OPENAI_DEFAULT_BASE_URL);
   if (!baseUrl) throw new ConfigError('baseUrl', 'Enter the base URL of your OpenAI-compatible endpoint in Settings (for Ollama: http://localhost:11434/v1).');
   const apiKey = typedKey || NO_KEY_PLACEHOLDER;
-  const maxTokensField = compatible ? 'max_tokens' : 'max_completion_tokens';
   const { default: OpenAIClient } = await import('openai');
   const maxRetries = options.maxRetries ?? 2;
   const baseFetch = options.fetch ?? defaultFetch();
@@ -151,44 +161,73 @@ export async function createOpenAIProvider(settings: ProviderSettings, options: 
     signal,
   });
 
+  /**
+   * Streams one answer into `acc` (`stream` feeds it the events), resolving with what it
+   * built once the stream said it finished, or with what arrived when Stop ended it.
+   */
+  const streamAnswer = async (
+    request: ChatRequest,
+    callbacks: StreamCallbacks,
+    acc: { result(stopReason?: string): ChatResult; finished(): boolean },
+    stream: (sdk: OpenAI) => Promise<void>,
+  ): Promise<ChatResult> => {
+    const { signal } = request;
+    if (signal?.aborted) return acc.result('stopped');
+    try {
+      await stream(client(observeRetries(baseFetch, { sdk: 'openai', maxRetries }, callbacks.onRetry, signal)));
+    } catch (error) {
+      if (error instanceof CallbackFailure) throw error.cause;
+      if (signal?.aborted) return acc.result('stopped');
+      throw toWindowpaneError(error, { ...errorContext(request.model, signal), partialContent: acc.result('stopped').content });
+    }
+    if (acc.finished()) {
+      const result = acc.result();
+      for (const block of result.content) {
+        if (block.type === 'tool_use') emit(callbacks.onToolUse && (() => callbacks.onToolUse?.(block)));
+      }
+      return result;
+    }
+    if (signal?.aborted) return acc.result('stopped');
+    throw new WindowpaneError('network', `The connection to ${baseUrl} closed before the answer was complete. Try again.`, {
+      provider: id,
+      partialContent: acc.result('stopped').content,
+    });
+  };
+
   return {
     id,
     wireShape: 'openai',
 
     async send(request: ChatRequest, callbacks: StreamCallbacks = {}): Promise<ChatResult> {
       const { signal } = request;
+      if (!compatible) {
+        const acc = new ResponsesStreamAccumulator(request.model);
+        return streamAnswer(request, callbacks, acc, async (sdk) => {
+          const body = responsesRequestBody(request, true) as OpenAI.Responses.ResponseCreateParamsStreaming;
+          for await (const event of await sdk.responses.create(body, { signal })) acc.apply(event, callbacks);
+        });
+      }
       const acc = new OpenAIStreamAccumulator(request.model);
-      if (signal?.aborted) return acc.result('stopped');
-      try {
-        const sdk = client(observeRetries(baseFetch, { sdk: 'openai', maxRetries }, callbacks.onRetry, signal));
-        const body = openAIRequestBody(request, true, maxTokensField) as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
-        const stream = await sdk.chat.completions.create(body, { signal });
-        for await (const chunk of stream) acc.apply(chunk, callbacks);
-      } catch (error) {
-        if (error instanceof CallbackFailure) throw error.cause;
-        if (signal?.aborted) return acc.result('stopped');
-        throw toWindowpaneError(error, { ...errorContext(request.model, signal), partialContent: acc.result('stopped').content });
-      }
-      if (acc.finishReason !== null) {
-        const result = acc.result();
-        for (const block of result.content) {
-          if (block.type === 'tool_use') emit(callbacks.onToolUse && (() => callbacks.onToolUse?.(block)));
-        }
-        return result;
-      }
-      if (signal?.aborted) return acc.result('stopped');
-      throw new WindowpaneError('network', `The connection to ${baseUrl} closed before the answer was complete. Try again.`, {
-        provider: id,
-        partialContent: acc.result('stopped').content,
+      return streamAnswer(request, callbacks, acc, async (sdk) => {
+        const body = openAIRequestBody(request, true) as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+        for await (const chunk of await sdk.chat.completions.create(body, { signal })) acc.apply(chunk, callbacks);
       });
     },
 
     async complete(prompt: string, opts: CompleteOptions): Promise<string> {
       try {
+        if (!compatible) {
+          const body = responsesRequestBody(
+            { model: opts.model, maxTokens: opts.maxTokens, system: opts.system, messages: [{ role: 'user', content: prompt }] },
+            false,
+          ) as OpenAI.Responses.ResponseCreateParamsNonStreaming;
+          const response = await client(baseFetch).responses.create(body, { signal: opts.signal });
+          if (response.status === 'failed') throw new ResponseFailed(response.error);
+          return response.output_text ?? '';
+        }
         const body = openAIRequestBody(
           { model: opts.model, maxTokens: opts.maxTokens, system: opts.system, messages: [{ role: 'user', content: prompt }] },
           false,
-          maxTokensField,
         ) as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
         const completion = await client(baseFetch).chat.completions.create(body, { signal: opts.signal });
         return completion.choices[0]?.message?.content ?? '';

@@ -45,7 +45,7 @@ export interface ChatRequest {
   system?: string;
   /** Must match the provider's `wireShape`. */
   messages: AnthropicWireMessage[] | OpenAIWireMessage[];
-  /** Output cap; sent as `max_tokens` (Anthropic, compatible endpoints) or `max_completion_tokens` (OpenAI). */
+  /** Output cap; sent as `max_tokens` (Anthropic, compatible endpoints) or `max_output_tokens` (OpenAI's Responses API). */
   maxTokens: number;
   /** Stop: aborting resolves `send()` with the partial answer and `stopReason: 'stopped'`. */
   signal?: AbortSignal;

@@ -5,7 +5,7 @@
  * objects and their cached token counts.
  */
 import type { AnthropicWireMessage, FileBudget, OpenAIWireMessage, PdfSentAs, PlanItem, StoredMessage, WindowMessage } from '../core';
-import { imagesToClear, toAnthropicWire, toOpenAIWire, withImagesCleared } from '../core';
+import { imagesToClear, loopReasoning, toAnthropicWire, toOpenAIWire, withImagesCleared } from '../core';
 
 export type WireShape = 'anthropic' | 'openai';
 
@@ -84,7 +84,9 @@ export interface MediaOptions {
 }
 
 /**
- * Plan items for the planner, in the active provider's wire shape. Only the newest
+ * Plan items for the planner, in the active provider's wire shape; with `reasoningItems`
+ * (OpenAI's Responses API) the answers of the current tool loop carry their reasoning
+ * items (`loopReasoning`). Only the newest
  * `keepImages` images and PDFs go as files; older ones become a one-line placeholder, the
  * first thing left out of a request (the transcript marks them "not sent" by the same rule).
  */
@@ -93,6 +95,7 @@ export function buildHistory(
   shape: WireShape,
   system: string,
   images: MediaOptions = { keep: Infinity, model: '' },
+  options: { reasoningItems?: boolean } = {},
 ): PlanItem[] {
   const items: PlanItem[] = [];
   if (shape === 'openai' && system.trim()) {
@@ -107,6 +110,8 @@ export function buildHistory(
   const ordered = requestOrder(messages);
   const pdfAs = images.pdfAs ?? 'file';
   const cleared = imagesToClear(ordered, images.keep, images.imagesOff, images.budget);
+  // OpenAI's Responses API: the current tool loop's answers go back with their reasoning items.
+  const loop = shape === 'openai' && options.reasoningItems ? loopReasoning(ordered) : undefined;
   for (const message of ordered) {
     const shown = withImagesCleared(message, cleared, shape, images.model, pdfAs);
     const wire =
@@ -115,7 +120,12 @@ export function buildHistory(
         : shape === 'anthropic'
           ? toAnthropicWire([shown], images.model, pdfAs)
           : toOpenAIWire([shown], undefined, images.model, pdfAs);
+    const reasoning = loop?.get(message.id);
     for (const item of wire) {
+      if (reasoning && (item.message as OpenAIWireMessage).role === 'assistant') {
+        items.push({ ...item, message: { ...(item.message as OpenAIWireMessage), reasoning } });
+        continue;
+      }
       items.push(message.kind === 'summary' ? { ...item, covers: message.covers ?? [] } : item);
     }
   }

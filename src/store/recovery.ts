@@ -94,7 +94,10 @@ async function smallerAfter(turn: Turn, attempt: Attempt, counted: { promptToken
     updateCalibration(rt, failed.model.id, (calibration) => tightenCalibration(calibration, failed.model.id, rawEstimate(failed, tooLarge), promptTokens));
   }
   const statedLimit = limit > 0 && limit < failed.model.contextWindow ? limit : undefined;
-  if (statedLimit) turn.windowLimit = statedLimit;
+  // A refusal that states no counts (OpenAI's Responses API says only that the input exceeds
+  // the window): the estimate was short by an unknown amount, so plan within 90 % of it.
+  const guessedLimit = !statedLimit && promptTokens <= 0 && limit <= 0 ? Math.floor(failed.model.contextWindow * 0.9) : undefined;
+  if (statedLimit ?? guessedLimit) turn.windowLimit = statedLimit ?? guessedLimit;
   const ctx = contextFor(rt, turn.conversationId, turn.windowLimit);
   const history = () => turnHistory(turn, answerId);
   const plan = await ensureSummary(turn, ctx, planFor(ctx, history()), history);
@@ -104,7 +107,9 @@ async function smallerAfter(turn: Turn, attempt: Attempt, counted: { promptToken
   rt.notifier.notify({
     id: 'context-retry',
     tone: 'warning',
-    text: `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${trimmed} more message(s) and retried.${statedLimit ? ` Set the Context window in Settings to ${statedLimit.toLocaleString('en-US')} or less to avoid this.` : ''}`,
+    text: guessedLimit
+      ? `The provider said this request was too long for its window, without counts. Windowpane trimmed ${trimmed} more message(s) to plan within ${guessedLimit.toLocaleString('en-US')} tokens and retried.`
+      : `The provider counted ${promptTokens > 0 ? promptTokens.toLocaleString('en-US') : 'more'} tokens${limit > 0 ? `, over its ${limit.toLocaleString('en-US')} limit` : ''}. Windowpane recalibrated its estimate, trimmed ${trimmed} more message(s) and retried.${statedLimit ? ` Set the Context window in Settings to ${statedLimit.toLocaleString('en-US')} or less to avoid this.` : ''}`,
   });
   return { ctx, plan, contextRetried: true };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isWindowpaneError } from '../../src/core';
 import type { AnthropicWireMessage, ToolUseBlock, WindowpaneError } from '../../src/core';
 import { createAnthropicProvider, normalizeAnthropicBaseUrl } from '../../src/providers/anthropic';
-import { anthropicFrames, anthropicMessageStart, anthropicTextStream, jsonResponse, scriptedFetch, sseResponse } from './wireResponses';
+import { anthropicFrames, anthropicMessageStart, anthropicTextStream, jsonResponse, scriptedFetch, sseResponse, stallingFetch } from './wireResponses';
 
 const KEY = 'sk-ant-api03-test-key-000000';
 const settings = { provider: 'anthropic' as const, apiKey: KEY, model: 'claude-sonnet-4-6' };
@@ -125,18 +125,7 @@ describe('Anthropic adapter streams', () => {
       { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_01B', name: 'read', input: {} } },
       { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"path": "sr' } },
     ]);
-    // A stream that stalls after these frames; aborting the request errors its body, as fetch does.
-    const abortingFetch: typeof fetch = async (_input, init) =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(streamController) {
-            for (const frame of frames) streamController.enqueue(new TextEncoder().encode(frame));
-            init?.signal?.addEventListener('abort', () => streamController.error(new DOMException('The operation was aborted.', 'AbortError')));
-          },
-        }),
-        { status: 200, headers: { 'content-type': 'text/event-stream' } },
-      );
-    const provider = await createAnthropicProvider(settings, { fetch: abortingFetch });
+    const provider = await createAnthropicProvider(settings, { fetch: stallingFetch(frames) });
     const result = await provider.send(
       { model: 'claude-sonnet-4-6', maxTokens: 100, messages: hello, signal: controller.signal },
       { onText: () => setTimeout(() => controller.abort(), 10) },

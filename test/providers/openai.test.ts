@@ -2,34 +2,50 @@ import { describe, expect, it } from 'vitest';
 import { isWindowpaneError, toOpenAIWire } from '../../src/core';
 import type { OpenAIWireMessage, StoredMessage, ToolUseBlock } from '../../src/core';
 import { createOpenAIProvider, NO_KEY_PLACEHOLDER } from '../../src/providers/openai';
-import { jsonResponse, openAIFrames, openAITextStream, scriptedFetch, sseResponse } from './wireResponses';
+import { jsonResponse, openAIFrames, openAITextStream, scriptedFetch, sseResponse, stallingFetch } from './wireResponses';
 
 const KEY = 'sk-proj-test-key-000000000000';
-const openai = { provider: 'openai' as const, apiKey: KEY, model: 'gpt-5.5' };
+const openai = { provider: 'openai' as const, apiKey: KEY, model: 'gpt-6.1-terra' };
+/** A compatible endpoint with a key, as OpenRouter is: Chat Completions. */
+const router = { provider: 'openai-compatible' as const, apiKey: KEY, model: 'openai/gpt-5.5', baseUrl: 'https://openrouter.ai/api/v1' };
 const ollama = { provider: 'openai-compatible' as const, apiKey: '', model: 'llama3.2', baseUrl: 'http://localhost:11434/v1/' };
 const hello: OpenAIWireMessage[] = [{ role: 'user', content: 'Hello' }];
 
-describe('OpenAI adapter requests', () => {
-  it('streams with usage and max_completion_tokens from OpenAI, system first', async () => {
+describe('OpenAI adapter requests (Chat Completions, compatible endpoints)', () => {
+  it('streams with usage and max_tokens, system first', async () => {
     const { fetch, requests } = scriptedFetch([openAITextStream('Hi')]);
-    const provider = await createOpenAIProvider(openai, { fetch });
+    const provider = await createOpenAIProvider(router, { fetch });
     expect(provider.wireShape).toBe('openai');
     await provider.send({ model: 'gpt-5.5', maxTokens: 400, messages: hello, system: 'Be brief.', cacheBreakpoints: [0] });
     const [request] = requests;
-    expect(request?.url).toBe('https://api.openai.com/v1/chat/completions');
+    expect(request?.url).toBe('https://openrouter.ai/api/v1/chat/completions');
     expect(request?.headers.get('authorization')).toBe(`Bearer ${KEY}`);
     expect(request?.body).toEqual({
       model: 'gpt-5.5',
       messages: [{ role: 'system', content: 'Be brief.' }, ...hello],
-      max_completion_tokens: 400,
+      max_tokens: 400,
       stream: true,
       stream_options: { include_usage: true },
     });
   });
 
+  it('never sends reasoning items, which only the Responses API takes', async () => {
+    const { fetch, requests } = scriptedFetch([openAITextStream('Hi')]);
+    const provider = await createOpenAIProvider(router, { fetch });
+    const answer: OpenAIWireMessage = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+      reasoning: [{ id: 'rs_1', encrypted_content: 'gAAAA', summary: 'Look it up.', tokens: 40 }],
+    };
+    await provider.send({ model: 'gpt-5.5', maxTokens: 10, messages: [...hello, answer, { role: 'tool', tool_call_id: 'call_1', content: '42' }] });
+    const sent = requests[0]?.body.messages as Array<Record<string, unknown>>;
+    expect(sent[1]).toEqual({ role: 'assistant', content: null, tool_calls: answer.tool_calls });
+  });
+
   it('does not add a second system message when the plan already starts with one', async () => {
     const { fetch, requests } = scriptedFetch([openAITextStream('Hi')]);
-    const provider = await createOpenAIProvider(openai, { fetch });
+    const provider = await createOpenAIProvider(router, { fetch });
     const items = toOpenAIWire(
       [{ id: 'u1', conversationId: 'c', seq: 1, role: 'user', kind: 'message', content: [{ type: 'text', text: 'Hi' }], createdAt: 1, status: 'complete' }],
       'Planned system.',
@@ -56,7 +72,7 @@ describe('OpenAI adapter requests', () => {
 
   it('maps tools to function tools', async () => {
     const { fetch, requests } = scriptedFetch([openAITextStream('Hi')]);
-    const provider = await createOpenAIProvider(openai, { fetch });
+    const provider = await createOpenAIProvider(router, { fetch });
     await provider.send({
       model: 'gpt-5.5',
       maxTokens: 10,
@@ -69,7 +85,7 @@ describe('OpenAI adapter requests', () => {
   });
 });
 
-describe('OpenAI adapter streams', () => {
+describe('OpenAI adapter streams (Chat Completions)', () => {
   it('assembles parallel tool calls from interleaved deltas by index, and usage with cached tokens', async () => {
     const response = sseResponse(
       openAIFrames([
@@ -103,7 +119,7 @@ describe('OpenAI adapter streams', () => {
       ]),
     );
     const { fetch } = scriptedFetch([response]);
-    const provider = await createOpenAIProvider(openai, { fetch });
+    const provider = await createOpenAIProvider(router, { fetch });
     const calls: ToolUseBlock[] = [];
     const result = await provider.send({ model: 'gpt-5.5', maxTokens: 100, messages: hello }, { onToolUse: (b) => calls.push(b) });
     const expected: ToolUseBlock[] = [
@@ -180,7 +196,7 @@ describe('OpenAI adapter streams', () => {
       ]),
     );
     const { fetch } = scriptedFetch([response]);
-    const provider = await createOpenAIProvider(openai, { fetch });
+    const provider = await createOpenAIProvider(router, { fetch });
     const result = await provider.send({ model: 'gpt-5.5', maxTokens: 100, messages: hello });
     expect(result.content).toEqual([
       { type: 'tool_use', id: 'call_bad', name: 'run_javascript', input: '{"code": "1 +' },
@@ -214,17 +230,7 @@ describe('OpenAI adapter streams', () => {
   it('returns the partial text as stopped when Stop aborts mid-stream', async () => {
     const controller = new AbortController();
     const frames = openAIFrames([{ choices: [{ index: 0, delta: { role: 'assistant', content: 'The beginning' }, finish_reason: null }] }], false);
-    const stallingFetch: typeof fetch = async (_input, init) =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(streamController) {
-            for (const frame of frames) streamController.enqueue(new TextEncoder().encode(frame));
-            init?.signal?.addEventListener('abort', () => streamController.error(new DOMException('The operation was aborted.', 'AbortError')));
-          },
-        }),
-        { status: 200, headers: { 'content-type': 'text/event-stream' } },
-      );
-    const provider = await createOpenAIProvider(openai, { fetch: stallingFetch });
+    const provider = await createOpenAIProvider(router, { fetch: stallingFetch(frames) });
     const result = await provider.send(
       { model: 'gpt-5.5', maxTokens: 100, messages: hello, signal: controller.signal },
       { onText: () => setTimeout(() => controller.abort(), 5) },
@@ -241,7 +247,7 @@ describe('OpenAI adapter streams', () => {
       ]),
     );
     const { fetch } = scriptedFetch([response]);
-    const provider = await createOpenAIProvider(openai, { fetch });
+    const provider = await createOpenAIProvider(router, { fetch });
     expect((await provider.send({ model: 'gpt-5.5', maxTokens: 1, messages: hello })).stopReason).toBe('max_tokens');
   });
 });
@@ -258,12 +264,13 @@ describe('OpenAI complete()', () => {
         usage: { prompt_tokens: 500, completion_tokens: 5, total_tokens: 505 },
       }),
     ]);
-    const provider = await createOpenAIProvider(openai, { fetch });
+    const provider = await createOpenAIProvider(router, { fetch });
     expect(await provider.complete('Summarize this conversation', { model: 'gpt-5.4-mini', maxTokens: 200 })).toBe('A short summary.');
+    expect(requests[0]?.url).toBe('https://openrouter.ai/api/v1/chat/completions');
     expect(requests[0]?.body).toEqual({
       model: 'gpt-5.4-mini',
       messages: [{ role: 'user', content: 'Summarize this conversation' }],
-      max_completion_tokens: 200,
+      max_tokens: 200,
     });
   });
 });

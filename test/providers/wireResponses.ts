@@ -114,3 +114,43 @@ export function openAITextStream(text: string): Response {
     ]),
   );
 }
+
+/** Responses API stream events as OpenAI sends them: an `event:` line naming each, `sequence_number` in order. */
+export function responsesFrames(events: Array<Record<string, unknown>>): string[] {
+  return events.map((event, n) => `event: ${String(event.type)}\ndata: ${JSON.stringify({ ...event, sequence_number: n })}\n\n`);
+}
+
+/** A Responses API response object with the given output, status and usage. */
+export function responsesObject(output: unknown[], usage: Record<string, unknown> | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id: 'resp_test', object: 'response', created_at: 1_763_000_000, model: 'gpt-6.1-terra', status: 'completed', output, usage, ...extra };
+}
+
+/** A complete text answer as the Responses API streams it. */
+export function responsesTextStream(text: string, usage: Record<string, unknown> = { input_tokens: 30, output_tokens: 5, total_tokens: 35 }): Response {
+  const message = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+  return sseResponse(
+    responsesFrames([
+      { type: 'response.created', response: responsesObject([], null, { status: 'in_progress' }) },
+      { type: 'response.output_item.added', output_index: 0, item: { ...message, status: 'in_progress', content: [] } },
+      { type: 'response.content_part.added', output_index: 0, item_id: 'msg_1', content_index: 0, part: { type: 'output_text', text: '' } },
+      { type: 'response.output_text.delta', output_index: 0, item_id: 'msg_1', content_index: 0, delta: text },
+      { type: 'response.output_text.done', output_index: 0, item_id: 'msg_1', content_index: 0, text },
+      { type: 'response.output_item.done', output_index: 0, item: message },
+      { type: 'response.completed', response: responsesObject([message], usage) },
+    ]),
+  );
+}
+
+/** A `fetch` whose stream sends `frames` and then stalls; aborting the request errors its body, as fetch does. */
+export function stallingFetch(frames: string[]): typeof fetch {
+  return async (_input, init) =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(streamController) {
+          for (const frame of frames) streamController.enqueue(new TextEncoder().encode(frame));
+          init?.signal?.addEventListener('abort', () => streamController.error(new DOMException('The operation was aborted.', 'AbortError')));
+        },
+      }),
+      { status: 200, headers: { 'content-type': 'text/event-stream' } },
+    );
+}

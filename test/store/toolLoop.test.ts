@@ -188,6 +188,34 @@ describe('tool round-trips', () => {
     expectValid(requests, 'openai');
   });
 
+  it('OpenAI: inside the loop each answer goes back with its encrypted reasoning; once the user writes again, none does', async () => {
+    const sealed = (id: string): ContentBlock => ({ type: 'thinking', thinking: `Summary ${id}`, reasoningItem: { id, encryptedContent: `gAAAA-${id}` } });
+    const { rt, requests } = await start(
+      'openai',
+      (_request, i) =>
+        i === 0
+          ? answer([sealed('rs_1'), call('call_a', 'run_javascript', { code: '1 + 1' })])
+          : i === 1
+            ? answer([sealed('rs_2'), call('call_b', 'run_javascript', { code: '2 + 2' })])
+            : answer([sealed(`rs_${i + 1}`), text('Done.')]),
+      { model: 'gpt-6.1-terra' },
+    );
+    const id = await sendAndSettle(rt, 'Add two pairs.');
+    await sendAndSettle(rt, 'Thanks');
+    type Sent = { role: string; reasoning?: { id: string; encrypted_content: string }[] };
+    const reasoningOf = (r: ChatRequest) => (r.messages as Sent[]).map((m) => (m.reasoning ?? []).map((x) => `${x.id}:${x.encrypted_content}`).join());
+    expect(requests.map(reasoningOf)).toEqual([
+      [''],
+      ['', 'rs_1:gAAAA-rs_1', ''],
+      ['', 'rs_1:gAAAA-rs_1', '', 'rs_2:gAAAA-rs_2', ''],
+      ['', '', '', '', '', '', ''],
+    ]);
+    // Stored with the answer, so a reload or another device can continue the loop.
+    expect(messagesOf(rt, id)[1]!.content[0]).toEqual(sealed('rs_1'));
+    expect(requests.every((r) => r.thinking?.reasons === true)).toBe(true);
+    expectValid(requests, 'openai');
+  });
+
   it('stops at the per-turn round limit, answers the calls left, says so naming the setting, and the next message works', async () => {
     let n = 0;
     const { rt, requests, runs } = await start(
@@ -299,6 +327,33 @@ describe('a provider with a smaller window than configured', () => {
     expect(requests.slice(1).map((r) => r.maxTokens)).toEqual([750, 750, 750, 750]);
     expect(noticeTexts(rt).filter((t) => t.startsWith('The provider counted'))).toHaveLength(1);
     expectValid(requests, 'anthropic');
+  });
+});
+
+describe('a refusal for length that states no counts (OpenAI’s Responses API)', () => {
+  it('is retried once, planned within 90 % of the window, and says so', async () => {
+    let refused = 0;
+    const { rt, requests } = await start(
+      'openai',
+      (request) => {
+        if (refused === 0) {
+          refused++;
+          throw new WindowpaneError(
+            'context_length',
+            'The conversation is too long for gpt-6.1-terra. Your input exceeds the context window of this model.',
+            {},
+          );
+        }
+        return answer([text(`Answer ${request.messages.length}`)]);
+      },
+      { model: 'gpt-6.1-terra', settings: (s) => ({ ...s, contextWindow: 8000 }) },
+    );
+    await sendAndSettle(rt, 'Hello');
+    expect(refused).toBe(1);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.maxTokens).toBeLessThan(requests[0]!.maxTokens);
+    expect(noticeTexts(rt).filter((t) => t.includes('too long for its window, without counts') && t.includes('within 7,200 tokens'))).toHaveLength(1);
+    expect(messagesOf(rt, rt.store.getState().activeId!).at(-1)!.status).toBe('complete');
   });
 });
 

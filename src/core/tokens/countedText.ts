@@ -18,12 +18,20 @@ export interface CountedParts {
   images: { shape: ImageWireShape; width: number; height: number; model?: string }[];
   /** Tokens of the PDFs Windowpane attached, counted from their page texts and pages as the provider counts them. */
   pdfTokens: number;
+  /** Tokens of the reasoning items an OpenAI answer goes back with (their reasoning, which the ciphertext does not show). */
+  reasoningTokens: number;
 }
 
 /** Reads the countable parts of a message; never throws on unknown block shapes. */
 export function countedParts(message: WindowMessage): CountedParts {
-  const parts: CountedParts = { texts: [], toolCalls: 0, attachments: 0, images: [], pdfTokens: 0 };
+  const parts: CountedParts = { texts: [], toolCalls: 0, attachments: 0, images: [], pdfTokens: 0, reasoningTokens: 0 };
   collectContent(message.content, parts);
+  if (Array.isArray(message.reasoning)) {
+    for (const item of message.reasoning as unknown[]) {
+      if (!isRecord(item)) continue;
+      if (typeof item.tokens === 'number' && Number.isFinite(item.tokens) && item.tokens > 0) parts.reasoningTokens += item.tokens;
+    }
+  }
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls as unknown[]) {
       parts.toolCalls += 1;

@@ -429,12 +429,12 @@ export const ATTACHMENT_TOKENS = 1600;
  */
 export function estimateMessageTokens(message: WindowMessage): number {
   const { content } = message;
-  if (typeof content === 'string' && message.tool_calls == null) {
+  if (typeof content === 'string' && message.tool_calls == null && message.reasoning == null) {
     return MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(content);
   }
   const parts = countedParts(message);
   let total = MESSAGE_OVERHEAD_TOKENS + parts.toolCalls * TOOL_CALL_OVERHEAD_TOKENS + parts.attachments * ATTACHMENT_TOKENS;
   for (const text of parts.texts) total += estimateTextTokens(text);
   for (const image of parts.images) total += imageTokens(image.shape, image.width, image.height, image.model);
-  return total + parts.pdfTokens;
+  return total + parts.pdfTokens + parts.reasoningTokens;
 }

@@ -138,6 +138,7 @@ function exportBlock(block: ContentBlock): ContentBlock {
     case 'thinking': {
       const out: ContentBlock = { type: 'thinking', thinking: block.thinking };
       if (block.signature !== undefined) out.signature = block.signature;
+      if (block.reasoningItem !== undefined) out.reasoningItem = { id: block.reasoningItem.id, encryptedContent: block.reasoningItem.encryptedContent };
       return out;
     }
     case 'redacted_thinking':

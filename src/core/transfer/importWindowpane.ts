@@ -4,7 +4,7 @@
  * Version 1 files, written before conversations had branches, come back as one branch.
  */
 import { withExplicitParents } from '../branches';
-import type { ContentBlock, Conversation, DocumentBlock, ImageBlock, MessageStatus, ProviderId, StoredMessage, Usage } from '../conversation';
+import type { ContentBlock, Conversation, DocumentBlock, ImageBlock, MessageStatus, ProviderId, ReasoningItem, StoredMessage, Usage } from '../conversation';
 import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
 import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ExportedFile, type ImportFailure } from './exportFormat';
 import {
@@ -237,6 +237,8 @@ function readBlock(value: unknown, path: string): ContentBlock {
       const block: ContentBlock = { type, thinking: readString(raw.thinking, `${path}.thinking`) };
       const signature = optional(raw.signature, `${path}.signature`, readString);
       if (signature !== undefined) block.signature = signature;
+      const item = optional(raw.reasoningItem, `${path}.reasoningItem`, readReasoningItem);
+      if (item !== undefined) block.reasoningItem = item;
       return block;
     }
     case 'redacted_thinking':
@@ -311,4 +313,9 @@ function readFreeForm(value: unknown, path: string): unknown {
     throw new MalformedImport(path, `${path} is nested more than ${MAX_VALUE_DEPTH} levels deep`);
   }
   return value;
+}
+
+function readReasoningItem(value: unknown, path: string): ReasoningItem {
+  const raw = readRecord(value, path);
+  return { id: readString(raw.id, `${path}.id`), encryptedContent: readString(raw.encryptedContent, `${path}.encryptedContent`) };
 }

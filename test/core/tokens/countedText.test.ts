@@ -3,8 +3,22 @@ import { countedParts } from '../../../src/core';
 
 describe('countedParts', () => {
   it('reads string content as one text and null content as nothing', () => {
-    expect(countedParts({ role: 'user', content: 'hello' })).toEqual({ texts: ['hello'], toolCalls: 0, attachments: 0, images: [], pdfTokens: 0 });
-    expect(countedParts({ role: 'assistant', content: null })).toEqual({ texts: [], toolCalls: 0, attachments: 0, images: [], pdfTokens: 0 });
+    expect(countedParts({ role: 'user', content: 'hello' })).toEqual({
+      texts: ['hello'],
+      toolCalls: 0,
+      attachments: 0,
+      images: [],
+      pdfTokens: 0,
+      reasoningTokens: 0,
+    });
+    expect(countedParts({ role: 'assistant', content: null })).toEqual({
+      texts: [],
+      toolCalls: 0,
+      attachments: 0,
+      images: [],
+      pdfTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it('reads Anthropic blocks: text, thinking, tool_use, tool_result, image, text document', () => {
