@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent, FunctionTool } from 'openai/resources/responses/responses';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pngBytes, pdfBytes } from './mediaFixtures';
-import { startFakeApi, type FakeApi } from './server';
+import { startFakeApi, type FakeApi, type ReplyContext } from './server';
 
 type ApiError = InstanceType<typeof OpenAI.APIError>;
 
@@ -222,6 +222,38 @@ describe('Responses API through the real SDK', () => {
     expect(plain.output.map((item) => item.type)).toEqual(['message']);
   });
 
+  it('tells reply functions about the request, as for the other APIs', async () => {
+    const contexts: ReplyContext[] = [];
+    fake.setReply((context) => {
+      contexts.push(context);
+      return undefined;
+    });
+    await client().responses.create({
+      model: MODEL,
+      instructions: 'Standing orders.',
+      max_output_tokens: 500,
+      tools: [lookup],
+      input: [
+        { role: 'system', content: 'Summarize when asked.' },
+        { role: 'user', content: 'Find x' },
+        { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Looking.', annotations: [] }] },
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: [{ type: 'input_text', text: 'x is a letter' }] },
+      ],
+    });
+    expect(contexts[0]).toMatchObject({
+      provider: 'openai',
+      turn: 1,
+      messageCount: 5,
+      systemText: 'Standing orders.\nSummarize when asked.',
+      lastUserText: 'Find x',
+      answersToolResults: true,
+      toolNames: ['lookup'],
+      maxTokens: 500,
+      inputTokens: fake.requests[0]!.inputTokens,
+    });
+  });
+
   it('stops at max_output_tokens with status incomplete', async () => {
     fake.setReply(() => ({ text: 'word '.repeat(100) }));
     const response = await client().responses.create({ model: MODEL, max_output_tokens: 16, input: 'Long' });
@@ -404,6 +436,22 @@ describe('Responses API failures', () => {
     expect(((await ask().catch((error: unknown) => error)) as ApiError).code).toBe('model_not_found');
     await expect(ask()).rejects.toBeInstanceOf(OpenAI.APIConnectionError);
     expect(fake.requests.slice(1).map((request) => request.injectedFailure)).toEqual(['429', '529', '500', 'unknown_model', 'network']);
+
+    fake.failNext('401');
+    fake.failNext('503', { retryAfterSeconds: 2 });
+    fake.failNext('cors');
+    expect(await ask().catch((error: unknown) => error)).toBeInstanceOf(OpenAI.AuthenticationError);
+    const unavailable = (await ask().catch((error: unknown) => error)) as ApiError;
+    expect([unavailable.status, unavailable.headers?.get('retry-after')]).toEqual([503, '2']);
+    // Node does not enforce CORS: the answer arrives, without the header a browser needs.
+    const blocked = await fetch(`${fake.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k', origin: 'http://localhost:5173' },
+      body: JSON.stringify({ model: MODEL, input: 'hi' }),
+    });
+    expect(blocked.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await blocked.json()).toEqual({ object: 'response', output: [] });
+    expect(fake.requests.at(-1)).toMatchObject({ injectedFailure: 'cors', status: 200, api: 'responses' });
   });
 
   it('404 model_not_found for an unknown model', async () => {
