@@ -3,17 +3,20 @@ import type { ApiFailure } from './types';
 
 /**
  * Which `reasoning.effort` levels a model takes on the Responses API, and at which level it reasons
- * when the request sets none. From the `reasoning.effort` reference (the Responses API reference and
- * the reasoning guide, developers.openai.com/api/reference/resources/responses and
- * developers.openai.com/api/docs/guides/reasoning, read 2026-11-29): "gpt-5.1 defaults to none,
- * which does not perform reasoning. The supported reasoning values for gpt-5.1 are none, low,
- * medium, and high"; "All models before gpt-5.1 default to medium reasoning effort, and do not
- * support none"; "The gpt-5-pro model defaults to (and only supports) high reasoning effort";
- * "xhigh is supported for all models after gpt-5.1-codex-max". The refusal's text is the real
- * API's, as reported publicly ("Unsupported value: 'minimal' is not supported with the 'gpt-5.1'
- * model. Supported values are: 'none', 'low', 'medium', and 'high'.", code `unsupported_value`).
- * Models not in the table take every level and reason only when asked, as the Chat Completions
- * path of the fake treats them.
+ * when the request sets none. From the `reasoning.effort` description of OpenAI's API reference
+ * (https://platform.openai.com/docs/api-reference/responses/create, as its OpenAPI text is
+ * mirrored in the SDK docs at learn.microsoft.com/en-us/javascript/api/@azure/ai-projects/reasoningeffort,
+ * read 2026-11-29): "gpt-5.1 defaults to none, which does not perform reasoning. The supported
+ * reasoning values for gpt-5.1 are none, low, medium, and high"; "All models before gpt-5.1
+ * default to medium reasoning effort, and do not support none"; "The gpt-5-pro model defaults to
+ * (and only supports) high reasoning effort"; "xhigh is supported for all models after
+ * gpt-5.1-codex-max". The o-series taking low, medium and high only, and gpt-5.2 adding xhigh, are
+ * from the same pages' model tables. The refusal's text is the real API's as publicly reported
+ * (openai/openai-agents-python#2089: "Unsupported value: 'minimal' is not supported with the
+ * 'gpt-5.1' model. Supported values are: 'none', 'low', 'medium', and 'high'.", code
+ * `unsupported_value`); the non-reasoning models' "Unsupported parameter" text follows the API's
+ * pattern for such parameters (wording not confirmed). Models not in the table take every level
+ * and reason only when asked, as the Chat Completions path of the fake treats them.
  */
 interface EffortRule {
   /** The levels taken; null for a model that does not reason at all. */

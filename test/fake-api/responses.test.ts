@@ -386,6 +386,11 @@ describe('Responses API wire rules', () => {
     const accepted = await client().responses.create({ model: MODEL, input: [{ role: 'user', content } as ResponseInputItem] });
     const textOnly = await client().responses.create({ model: MODEL, input: 'What is this?' });
     expect(accepted.usage!.input_tokens).toBeGreaterThan(textOnly.usage!.input_tokens + 50);
+    const uploaded = await client().responses.create({
+      model: MODEL,
+      input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-abc123', detail: 'auto' }] }],
+    });
+    expect(uploaded.usage!.input_tokens).toBeGreaterThan(textOnly.usage!.input_tokens);
 
     const refused = await post({ model: 'gpt-4', input: [{ role: 'user', content }] });
     expect(refused.status).toBe(400);

@@ -5,20 +5,27 @@ import { openReasoning } from './responsesAnswer';
 import { canonicalJson, tokenize } from './tokens';
 import type { ApiFailure } from './types';
 
-// Wire rules of OpenAI's Responses API (`POST /v1/responses`), as the API reference
-// (developers.openai.com/api/reference/resources/responses/methods/create), the streaming events
-// reference (…/responses/streaming-events), the reasoning guide
-// (developers.openai.com/api/docs/guides/reasoning) and the function calling guide
-// (developers.openai.com/api/docs/guides/function-calling) stated them when read on 2026-11-29.
-// Error texts are the real API's as reported publicly where they could be found: "No tool call
-// found for function call output with call_id …", "No tool output found for function call …"
-// (both param `input`), "Item with id 'rs_…' not found. Items are not persisted when `store` is
-// set to false. …" (a 404), "The encrypted content gAAA...DQ== could not be verified." (code
-// `invalid_encrypted_content`), "Item 'rs_…' of type 'reasoning' was provided without its required
-// following item.", "Missing required parameter: 'tools[0].name'." for a Chat Completions shaped
-// tool, the `max_output_tokens` minimum of 16, and "Your input exceeds the context window of this
-// model. Please adjust your input and try again." (code `context_length_exceeded`, param `input`).
-// Other texts follow the API's generic patterns (missing parameter, invalid type, invalid value).
+// Wire rules of OpenAI's Responses API (`POST /v1/responses`), read on 2026-11-29 in:
+// - the streaming events reference, https://developers.openai.com/api/reference/resources/responses/streaming-events
+//   (event names and order, `sequence_number`, the `error` event);
+// - the `reasoning.effort` reference text of the API's OpenAPI description (see openaiReasoning.ts),
+//   and the SDK's types (openai 7.57, resources/responses/responses.d.ts) for every shape;
+// - the OpenAI Cookbook's reasoning-items notebook (github.com/openai/openai-cookbook), for
+//   reasoning items of earlier turns being dropped from the prompt.
+// The error texts are the real API's as public reports quote them (read the same day):
+// "No tool call found for function call output with call_id …" (continuedev/continue#10092),
+// "No tool output found for function call …" (tjardoo/openai-client#124), both param `input`;
+// "Item with id 'rs_…' not found. Items are not persisted when `store` is set to false. …", a 404
+// (vercel/ai#7543, can1357/oh-my-pi#41); "The encrypted content gAAA...DQ== could not be
+// verified.", code `invalid_encrypted_content` (openai/codex#8145); "Item 'rs_…' of type
+// 'reasoning' was provided without its required following item." (continuedev/continue#8933);
+// "Missing required parameter: 'tools[0].name'." for a Chat Completions shaped tool (quoted in
+// several public clients); "Invalid 'max_output_tokens': integer below minimum value. Expected a
+// value >= 16, …" (vectorize-io/hindsight#58); "Your input exceeds the context window of this
+// model. Please adjust your input and try again.", code `context_length_exceeded`, param `input`,
+// and in a stream as an `error` event with `sequence_number` 2 (anomalyco/opencode#6071,
+// dyad-sh/dyad#1672). Other texts follow the API's generic patterns (missing parameter, invalid
+// type, invalid value); the previous_response_id 404 is not confirmed.
 
 type Json = Record<string, unknown>;
 type Failed = { ok: false; failure: ApiFailure };
@@ -86,7 +93,11 @@ function abbreviated(text: string): string {
 
 /** Content parts as Chat Completions spells them, so its media checks and pricing apply. */
 function asChatPart(part: Json): Json {
-  if (part.type === 'input_image') return { type: 'image_url', image_url: { url: part.image_url, detail: part.detail ?? 'auto' } };
+  if (part.type === 'input_image') {
+    // An uploaded image the fake never saw is priced like an https one, whose size it cannot read.
+    const url = typeof part.image_url === 'string' ? part.image_url : `https://files.invalid/${String(part.file_id)}`;
+    return { type: 'image_url', image_url: { url, detail: part.detail ?? 'auto' } };
+  }
   if (part.type === 'input_file') return { type: 'file', file: { file_id: part.file_id, file_data: part.file_data, filename: part.filename } };
   return part;
 }
