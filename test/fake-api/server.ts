@@ -3,9 +3,8 @@
  *
  * A local HTTP server (Node `http`, no framework) that answers like the Anthropic Messages API,
  * the OpenAI Chat Completions API and OpenAI's Responses API closely enough that the official SDKs
- * cannot tell. Browser
- * tests point the app's base URL setting at it; the unit tests in this folder drive it with the
- * real SDKs. It binds to 127.0.0.1 only, on a random free port unless one is given.
+ * cannot tell. Browser tests point the app's base URL setting at it; the unit tests in this folder
+ * drive it with the real SDKs. It binds to 127.0.0.1 only, on a random free port unless one is given.
  *
  * ```ts
  * const fake = await startFakeApi({ contextWindow: 8_000 });
@@ -27,11 +26,12 @@
  *   must be `2023-06-01` or `2026-10-21` (SDK 1.12 sends the latter). A request with an `Origin`
  *   header must also send `anthropic-dangerous-direct-browser-access: true`, as the real API demands.
  * - OpenAI: `POST /v1/chat/completions`, `POST /v1/responses` and `GET /v1/models[/{id}]`, also
- *   without the `/v1` prefix (`POST /chat/completions`, `POST /responses`, `GET /models`) for OpenAI-compatible base URLs that already end in
- *   `/v1` or have none. `Authorization: Bearer` is required. `GET /v1/models` answers in Anthropic's
- *   shape when the request carries `anthropic-version`: paged (`limit` 1–1000, default 20,
- *   `after_id`, `before_id`), each model with `max_input_tokens` (its `contextWindow`) and
- *   `max_tokens`, under the same key, version and browser-access checks as `/v1/messages`.
+ *   without the `/v1` prefix (`POST /chat/completions`, `POST /responses`, `GET /models`) for
+ *   OpenAI-compatible base URLs that already end in `/v1` or have none. `Authorization: Bearer` is
+ *   required. `GET /v1/models` answers in Anthropic's shape when the request carries
+ *   `anthropic-version`: paged (`limit` 1–1000, default 20, `after_id`, `before_id`), each model
+ *   with `max_input_tokens` (its `contextWindow`) and `max_tokens`, under the same key, version and
+ *   browser-access checks as `/v1/messages`.
  * - OpenRouter-style: `GET /api/v1/models` (public, as OpenRouter's is) with `context_length` and
  *   `top_provider.max_completion_tokens`, and `POST /api/v1/chat/completions` as OpenAI's.
  * - Ollama: `GET /api/tags` and `POST /api/show` (no key, as Ollama asks none). With `ollama` set,
@@ -90,10 +90,11 @@
  * 10 MB; sides up to 8000 px, 2000 px once a request holds more than 20 images; at most 100 images
  * and documents and 100 PDF pages under a 1M-token window (600 from 1M); PDFs refused by the models
  * in `noPdfModels`; a body over 32 MB is a 413 `request_too_large`. OpenAI `image_url` parts on user
- * messages only (Responses: `input_image` and `input_file` parts, checked alike; a data URL of PNG, JPEG, WebP or non-animated GIF, or an https URL; `detail` low,
+ * messages only (a data URL of PNG, JPEG, WebP or non-animated GIF, or an https URL; `detail` low,
  * high, auto or original), `file` parts with a PDF data URL and a filename, or a `file_id`; at most
  * 1500 images; a model in `textOnlyModels` (or one the core lists as text-only) refuses them with
- * OpenAI's, Ollama's or vLLM's error.
+ * OpenAI's, Ollama's or vLLM's error. The Responses API's `input_image` and `input_file` parts are
+ * checked alike (on system and developer messages and tool outputs too).
  * Input tokens are counted with gpt-tokenizer's o200k for both providers, plus a few framing tokens
  * per message, tool and system prompt, identically on every endpoint; images and PDF pages count
  * what the documented formulas (src/core/tokens/imageTokens.ts) give, as the real usage reports.
@@ -131,10 +132,11 @@
  * max_output_tokens cut the text; `streamErrorAfterDeltas` ends with an `error` event.
  *
  * ## Failures
- * `failNext(kind)` makes the next chat request(s) fail (POST /v1/messages, chat/completions or responses; never a
- * preflight, count_tokens or models call): '401' (bad key), '429' (with `retry-after`),
- * '529' (Anthropic overloaded_error; OpenAI answers 503), '500', '503', 'context' (the provider's
- * context-length error with the real counted input and a smaller maximum), 'unknown_model' (404),
+ * `failNext(kind)` makes the next chat request(s) fail (POST /v1/messages, chat/completions or
+ * responses; never a preflight, count_tokens or models call): '401' (bad key), '429' (with
+ * `retry-after`), '529' (Anthropic overloaded_error; OpenAI answers 503), '500', '503', 'context'
+ * (the provider's context-length error with the real counted input and a smaller maximum; the
+ * Responses API's text names no numbers, and a stream gets it as an event), 'unknown_model' (404),
  * 'network' (the connection drops before a full answer), 'cors' (an answer without CORS headers, a
  * network error to a browser). Keys containing "invalid" are rejected as the real APIs reject a
  * wrong key (401), unless `isValidKey` says otherwise.
