@@ -12,16 +12,16 @@ const ROLES = ['system', 'assistant', 'user', 'function', 'tool', 'developer'];
  * values are none, minimal, low, medium, high, xhigh, and max"; the GPT-6 family's newest
  * models drop none and minimal). Not every model takes every value; the fake takes them all.
  */
-const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 /** Reasoning tokens a reply spends at each effort when its script gives no reasoning of its own. */
-const REASONING_TOKENS: Record<string, number> = { none: 0, minimal: 16, low: 64, medium: 192, high: 512, xhigh: 1024, max: 2048 };
-const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+export const REASONING_TOKENS: Record<string, number> = { none: 0, minimal: 16, low: 64, medium: 192, high: 512, xhigh: 1024, max: 2048 };
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 // Stand-ins for the chat template's control tokens, outside o200k's text vocabulary.
-const IM_START = 200264;
-const IM_END = 200265;
-const IM_SEP = 200266;
-const TOOL_DEFINITION = 200267;
-const IMAGE = 200268;
+export const IM_START = 200264;
+export const IM_END = 200265;
+export const IM_SEP = 200266;
+export const TOOL_DEFINITION = 200267;
+export const IMAGE = 200268;
 
 type Json = Record<string, unknown>;
 
@@ -49,23 +49,31 @@ export interface OpenAIRequest {
 
 export type OpenAICheck = { ok: true; request: OpenAIRequest } | { ok: false; failure: ApiFailure };
 
-function invalid(message: string, param: string | null = null, code: string | null = null): { ok: false; failure: ApiFailure } {
+export function invalid(message: string, param: string | null = null, code: string | null = null): { ok: false; failure: ApiFailure } {
   return { ok: false, failure: { status: 400, type: 'invalid_request_error', message, param, code } };
 }
 
-function emptyArray(path: string): { ok: false; failure: ApiFailure } {
+/** The answer to a body that is not a JSON object. */
+export function notJson(): { ok: false; failure: ApiFailure } {
+  return invalid(
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. " +
+      'The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)',
+  );
+}
+
+export function emptyArray(path: string): { ok: false; failure: ApiFailure } {
   return invalid(`Invalid '${path}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, path, 'empty_array');
 }
 
-function missing(path: string): { ok: false; failure: ApiFailure } {
+export function missing(path: string): { ok: false; failure: ApiFailure } {
   return invalid(`Missing required parameter: '${path}'.`, path, 'missing_required_parameter');
 }
 
-function isRecord(value: unknown): value is Json {
+export function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function typeName(value: unknown): string {
+export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
@@ -121,12 +129,7 @@ function checkContentParts(parts: unknown[], index: number, role: string, media:
  * Rules are checked in request order, and the first violation is reported.
  */
 export function checkOpenAIRequest(raw: unknown, textOnlyModels: Readonly<Record<string, TextOnlyStyle>> = {}): OpenAICheck {
-  if (!isRecord(raw)) {
-    return invalid(
-      "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. " +
-        'The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)',
-    );
-  }
+  if (!isRecord(raw)) return notJson();
   const body = raw;
   if (typeof body.model !== 'string' || body.model === '') return invalid('you must provide a model parameter');
   if (body.messages === undefined) return missing('messages');

@@ -57,13 +57,13 @@ export function textOnlyStyle(model: string, configured: Readonly<Record<string,
 }
 
 /** The refusal of a model that takes no images, in the style of the server that answers. */
-function refusal(style: TextOnlyStyle, model: string, partType: string, index: number, j: number): ApiFailure {
+function refusal(style: TextOnlyStyle, model: string, partType: string, index: number, j: number, root: string): ApiFailure {
   if (style === 'ollama') return invalid('this model does not support image input');
   if (style === 'vllm') {
     const message = `${model} is not a multimodal model None`;
     return { status: 400, type: 'BadRequestError', message, body: { object: 'error', message, type: 'BadRequestError', param: null, code: 400 } };
   }
-  return invalid(`Invalid content type. ${partType} is only supported by certain models.`, `messages.[${index}].content.[${j}].type`);
+  return invalid(`Invalid content type. ${partType} is only supported by certain models.`, `${root}.[${index}].content.[${j}].type`);
 }
 
 /** The error for an image part on a message that is not the user's. */
@@ -74,11 +74,16 @@ export function imageRoleFailure(index: number, role: string): ApiFailure {
   );
 }
 
-/** `null` when a user message's `image_url` or `file` part is valid (and priced), else the failure. */
-export function checkOpenAIMediaPart(part: Json, index: number, j: number, context: OpenAIMediaContext): ApiFailure | null {
-  const path = `messages[${index}].content[${j}]`;
+/**
+ * `null` when a user message's `image_url` or `file` part is valid (and priced), else the failure.
+ * `root` names the request's list in error paths: `messages` (Chat Completions) or `input` (Responses,
+ * whose `input_image` / `input_file` parts responses.ts hands over in this shape).
+ */
+export function checkOpenAIMediaPart(part: Json, index: number, j: number, context: OpenAIMediaContext, root = 'messages'): ApiFailure | null {
+  const path = `${root}[${index}].content[${j}]`;
   const type = part.type as 'image_url' | 'file';
-  if (context.textOnly) return refusal(context.textOnly, context.model, type, index, j);
+  if (context.textOnly)
+    return refusal(context.textOnly, context.model, root === 'messages' ? type : `input_${type === 'file' ? 'file' : 'image'}`, index, j, root);
   return type === 'image_url' ? checkImagePart(part, path, context) : checkFilePart(part, path, context);
 }
 

@@ -1,15 +1,15 @@
 /**
  * # Fake provider API
  *
- * A local HTTP server (Node `http`, no framework) that answers like the Anthropic Messages API
- * and the OpenAI Chat Completions API closely enough that the official SDKs cannot tell. Browser
- * tests point the app's base URL setting at it; the unit tests in this folder drive it with the
- * real SDKs. It binds to 127.0.0.1 only, on a random free port unless one is given.
+ * A local HTTP server (Node `http`, no framework) that answers like the Anthropic Messages API,
+ * the OpenAI Chat Completions API and OpenAI's Responses API closely enough that the official SDKs
+ * cannot tell. Browser tests point the app's base URL setting at it; the unit tests in this folder
+ * drive it with the real SDKs. It binds to 127.0.0.1 only, on a random free port unless one is given.
  *
  * ```ts
  * const fake = await startFakeApi({ contextWindow: 8_000 });
  * new Anthropic({ apiKey, baseURL: fake.url });          // POST {url}/v1/messages
- * new OpenAI({ apiKey, baseURL: `${fake.url}/v1` });     // POST {url}/v1/chat/completions
+ * new OpenAI({ apiKey, baseURL: `${fake.url}/v1` });     // POST {url}/v1/chat/completions, /v1/responses
  * fake.failNext('429', { retryAfterSeconds: 1 });
  * fake.setReply((request) => ({ toolCalls: [{ name: 'lookup', input: { q: 'x' } }] }));
  * await fake.close();
@@ -25,12 +25,13 @@
  *   The key goes in `x-api-key` or (what SDK 1.x sends) `Authorization: Bearer`; `anthropic-version`
  *   must be `2023-06-01` or `2026-10-21` (SDK 1.12 sends the latter). A request with an `Origin`
  *   header must also send `anthropic-dangerous-direct-browser-access: true`, as the real API demands.
- * - OpenAI: `POST /v1/chat/completions` and `GET /v1/models[/{id}]`, also without the `/v1` prefix
- *   (`POST /chat/completions`, `GET /models`) for OpenAI-compatible base URLs that already end in
- *   `/v1` or have none. `Authorization: Bearer` is required. `GET /v1/models` answers in Anthropic's
- *   shape when the request carries `anthropic-version`: paged (`limit` 1–1000, default 20,
- *   `after_id`, `before_id`), each model with `max_input_tokens` (its `contextWindow`) and
- *   `max_tokens`, under the same key, version and browser-access checks as `/v1/messages`.
+ * - OpenAI: `POST /v1/chat/completions`, `POST /v1/responses` and `GET /v1/models[/{id}]`, also
+ *   without the `/v1` prefix (`POST /chat/completions`, `POST /responses`, `GET /models`) for
+ *   OpenAI-compatible base URLs that already end in `/v1` or have none. `Authorization: Bearer` is
+ *   required. `GET /v1/models` answers in Anthropic's shape when the request carries
+ *   `anthropic-version`: paged (`limit` 1–1000, default 20, `after_id`, `before_id`), each model
+ *   with `max_input_tokens` (its `contextWindow`) and `max_tokens`, under the same key, version and
+ *   browser-access checks as `/v1/messages`.
  * - OpenRouter-style: `GET /api/v1/models` (public, as OpenRouter's is) with `context_length` and
  *   `top_provider.max_completion_tokens`, and `POST /api/v1/chat/completions` as OpenAI's.
  * - Ollama: `GET /api/tags` and `POST /api/show` (no key, as Ollama asks none). With `ollama` set,
@@ -65,6 +66,24 @@
  * However, your messages resulted in M tokens. Please reduce the length of the messages." and, when
  * the completion budget is what overflows, the "you requested T tokens (M in the messages, K in the
  * completion)" variant).
+ * OpenAI Responses (responses.ts; the rules' sources and reading date are there): `model`; `input` a
+ * string or a non-empty array of items: messages (roles user/assistant/system/developer; content a
+ * string, or `input_text`/`input_image`/`input_file` parts, assistant `output_text`/`refusal`),
+ * `function_call`, `function_call_output` ("No tool call found for function call output with call_id
+ * X." when no earlier call has that id; a call still unanswered at the next user message or the end
+ * is "No tool output found for function call X."), `reasoning` (a `summary` array, followed by the
+ * assistant message or call it led to; `encrypted_content` must be one the fake sealed, else
+ * `invalid_encrypted_content` "The encrypted content gAAA...XXXX could not be verified."; an item
+ * sent by id alone is found only if the fake issued it with `store` on, else a 404 "Item with id
+ * 'rs_…' not found. Items are not persisted when `store` is set to false. …"); `instructions` a
+ * string; `max_output_tokens` >= 16; function tools flat (`{type, name, parameters}`; the Chat
+ * Completions shape gets "Missing required parameter: 'tools[0].name'."); `reasoning.effort` per
+ * model (openaiReasoning.ts), `reasoning.summary` auto/concise/detailed; `include` values; `store`
+ * and `stream` booleans; `stream_options` only with `stream`; `previous_response_id` always a 404
+ * (the fake keeps no conversations); 404 `model_not_found`; input over the window is
+ * `context_length_exceeded` ("Your input exceeds the context window of this model. Please adjust
+ * your input and try again."), a 400, or for a stream an `error` event after response.created and
+ * response.in_progress.
  * Images and PDFs (anthropicMedia.ts, openaiMedia.ts; the header reader is media.ts): Anthropic
  * `image` blocks (base64 or url) and `document` blocks (base64 PDF, text, url) in user turns and
  * tool results only; JPEG, PNG, GIF or WebP whose bytes match `media_type`; strict base64 of at most
@@ -74,7 +93,8 @@
  * messages only (a data URL of PNG, JPEG, WebP or non-animated GIF, or an https URL; `detail` low,
  * high, auto or original), `file` parts with a PDF data URL and a filename, or a `file_id`; at most
  * 1500 images; a model in `textOnlyModels` (or one the core lists as text-only) refuses them with
- * OpenAI's, Ollama's or vLLM's error.
+ * OpenAI's, Ollama's or vLLM's error. The Responses API's `input_image` and `input_file` parts are
+ * checked alike (on system and developer messages and tool outputs too).
  * Input tokens are counted with gpt-tokenizer's o200k for both providers, plus a few framing tokens
  * per message, tool and system prompt, identically on every endpoint; images and PDF pages count
  * what the documented formulas (src/core/tokens/imageTokens.ts) give, as the real usage reports.
@@ -85,7 +105,8 @@
  * first use (`cache_creation_input_tokens`) and read later (`cache_read_input_tokens`), looking back
  * up to 20 blocks from each breakpoint; `input_tokens` counts only the rest, as documented.
  * OpenAI: automatic; prompts of 1024+ tokens are remembered in 128-token steps and a repeated prefix
- * is reported in `usage.prompt_tokens_details.cached_tokens` (`prompt_tokens` includes it).
+ * is reported in `usage.prompt_tokens_details.cached_tokens` (`prompt_tokens` includes it), or on
+ * the Responses API in `usage.input_tokens_details.cached_tokens`; both APIs share the cache.
  *
  * ## Replies
  * By default: "Answer {turn}: I received {n} message(s). Your last message began "…"." where turn
@@ -99,12 +120,23 @@
  * Anthropic thinking comes back with empty text (its signature still carrying it) where `display` is
  * omitted, the default on the models thinkingRules.ts lists so, and not at all when the request sets
  * `thinking` to `disabled` or `between_tools`.
+ * Responses (responsesAnswer.ts): the text is a `message` item with one `output_text` part, tool
+ * calls `function_call` items (`fc_…` ids, `call_…` call ids); when the model reasons (an effort
+ * other than `none`, asked or the model's default) a `reasoning` item comes first, its summary the
+ * scripted thinking when `reasoning.summary` is set, its `encrypted_content` (the hidden token count
+ * and text, sealed) only when `include` has `reasoning.encrypted_content`; the thinking's tokens (or
+ * a per-effort amount) are `output_tokens_details.reasoning_tokens`. Streams send response.created,
+ * response.in_progress, per item output_item.added, its reasoning_summary_part/_text,
+ * content_part/output_text or function_call_arguments events, output_item.done, then
+ * response.completed, or response.incomplete (`incomplete_details.reason` `max_output_tokens`) when
+ * max_output_tokens cut the text; `streamErrorAfterDeltas` ends with an `error` event.
  *
  * ## Failures
- * `failNext(kind)` makes the next chat request(s) fail (POST /v1/messages or chat/completions; never a
- * preflight, count_tokens or models call): '401' (bad key), '429' (with `retry-after`),
- * '529' (Anthropic overloaded_error; OpenAI answers 503), '500', '503', 'context' (the provider's
- * context-length error with the real counted input and a smaller maximum), 'unknown_model' (404),
+ * `failNext(kind)` makes the next chat request(s) fail (POST /v1/messages, chat/completions or
+ * responses; never a preflight, count_tokens or models call): '401' (bad key), '429' (with
+ * `retry-after`), '529' (Anthropic overloaded_error; OpenAI answers 503), '500', '503', 'context'
+ * (the provider's context-length error with the real counted input and a smaller maximum; the
+ * Responses API's text names no numbers, and a stream gets it as an event), 'unknown_model' (404),
  * 'network' (the connection drops before a full answer), 'cors' (an answer without CORS headers, a
  * network error to a browser). Keys containing "invalid" are rejected as the real APIs reject a
  * wrong key (401), unless `isValidKey` says otherwise.
@@ -118,6 +150,8 @@ import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from '.
 import { IMAGE_LIMITS } from '../../src/core';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
 import type { TextOnlyStyle } from './openaiMedia';
+import { checkResponsesRequest } from './responses';
+import { buildResponsesAnswer, contextFailureEvents, INPUT_TOO_LONG, STREAM_SERVER_ERROR, streamErrorEvent } from './responsesAnswer';
 import {
   anthropicModel,
   anthropicModelPage,
@@ -248,6 +282,9 @@ function maskKey(key: string): string {
   return `${key.slice(0, 3)}${'*'.repeat(key.length - 7)}${key.slice(-4)}`;
 }
 
+/** What every checked chat request tells its reply function about itself. */
+type ReplyRequest = Omit<ReplyContext, 'provider' | 'turn' | 'isSummaryRequest'>;
+
 interface QueuedFailure {
   kind: FailureKind;
   remaining: number;
@@ -260,8 +297,8 @@ interface StreamFrame {
   text?: string;
 }
 
-/** The frames up to the `after`-th delta, then `errorFrame` in place of the rest. */
-function cutStream(frames: StreamFrame[], after: number | undefined, errorFrame: string): StreamFrame[] {
+/** The frames up to the `after`-th delta, then `errorFrame` (given the number of frames kept) in place of the rest. */
+function cutStream(frames: StreamFrame[], after: number | undefined, errorFrame: string | ((kept: number) => string)): StreamFrame[] {
   if (after === undefined) return frames;
   const kept: StreamFrame[] = [];
   let deltas = 0;
@@ -270,7 +307,7 @@ function cutStream(frames: StreamFrame[], after: number | undefined, errorFrame:
     if (frame.pause) deltas += 1;
     kept.push(frame);
   }
-  kept.push({ frame: errorFrame, pause: true });
+  kept.push({ frame: typeof errorFrame === 'string' ? errorFrame : errorFrame(kept.length), pause: true });
   return kept;
 }
 
@@ -282,6 +319,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   /** Tool calls the fake made in a reply that had thinking blocks: a tool loop must send that thinking back. */
   const callsAfterThinking = new Set<string>();
   const openAICache = new OpenAIPromptCache();
+  /** Reasoning items the fake issued with `store` on, by id: their hidden reasoning tokens. */
+  const storedReasoning = new Map<string, number>();
   const seenModels: Record<Provider, Set<string>> = { anthropic: new Set(), openai: new Set() };
   const isValidKey = options.isValidKey ?? ((key: string) => key.trim() !== '' && !/invalid/i.test(key));
   const isKnownModel = options.isKnownModel ?? defaultIsKnownModel;
@@ -304,6 +343,25 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     if (fromFunction) return fromFunction;
     const scripted = scriptList.shift();
     return scripted ?? defaultReply(context);
+  };
+
+  /** Counts the turn and picks the reply for an accepted chat request, whichever API it came by. */
+  const replyFor = (provider: Provider, request: ReplyRequest): ReplySpec => {
+    turn += 1;
+    return chooseReply({
+      provider,
+      model: request.model,
+      body: request.body,
+      turn,
+      messageCount: request.messageCount,
+      systemText: request.systemText,
+      lastUserText: request.lastUserText,
+      isSummaryRequest: asksForSummary(request.systemText, request.lastUserText),
+      answersToolResults: request.answersToolResults,
+      toolNames: request.toolNames,
+      inputTokens: request.inputTokens,
+      maxTokens: request.maxTokens,
+    });
   };
 
   const anthropicHeaders = (requestId: string): Record<string, string> => {
@@ -459,7 +517,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       return;
     }
     record.status = 200;
-    const body = provider === 'anthropic' ? { type: 'message', content: [] } : { object: 'chat.completion', choices: [] };
+    const body =
+      provider === 'anthropic'
+        ? { type: 'message', content: [] }
+        : record.api === 'responses'
+          ? { object: 'response', output: [] }
+          : { object: 'chat.completion', choices: [] };
     res.writeHead(200, { 'content-type': 'application/json', ...providerHeaders(provider, record.id) });
     res.end(JSON.stringify(body));
     record.completed = true;
@@ -581,21 +644,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 
     const scope = `${key}\u0000${request.model}`;
     const cache = anthropicCache.apply(scope, request.units, lookupByModel(options.minCacheableTokens, request.model, DEFAULT_MIN_CACHEABLE));
-    turn += 1;
-    const reply = chooseReply({
-      provider: 'anthropic',
-      model: request.model,
-      body: request.body,
-      turn,
-      messageCount: request.messageCount,
-      systemText: request.systemText,
-      lastUserText: request.lastUserText,
-      isSummaryRequest: asksForSummary(request.systemText, request.lastUserText),
-      answersToolResults: request.answersToolResults,
-      toolNames: request.toolNames,
-      inputTokens: request.inputTokens,
-      maxTokens: request.maxTokens,
-    });
+    const reply = replyFor('anthropic', request);
     const answer = buildAnthropicAnswer(request, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) });
     const replied = answer.message.content as Array<Record<string, unknown>>;
     if (replied.some((block) => block.type === 'thinking')) {
@@ -603,12 +652,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     }
     record.usage = answer.usage;
     record.status = 200;
-    if (!request.stream) {
-      record.replyText = answer.text;
-      sendJson(req, res, 200, answer.message, anthropicHeaders(record.id));
-      record.completed = true;
-      return;
-    }
+    if (!request.stream) return answerJson(req, res, record, 'anthropic', answer.text, answer.message);
     startEventStream(req, res, anthropicHeaders(record.id));
     const frames = answer.events.map((event) => ({ frame: sseFrame(event.event, event.data), pause: event.pause, text: event.text }));
     const overloaded = sseFrame('error', anthropicErrorBody({ type: 'overloaded_error', message: 'Overloaded' }, record.id));
@@ -620,7 +664,11 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     );
   };
 
-  const handleOpenAI = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
+  /**
+   * What every OpenAI chat request (Chat Completions or Responses) goes through first: the body
+   * recorded, the key checked, an injected failure consumed. Null when that already answered.
+   */
+  const openAIPreamble = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
     record.provider = 'openai';
     const raw = await readBody(req);
     const key = bearerToken(req);
@@ -633,10 +681,13 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
 
     const injected = takeFailure('openai');
     record.injectedFailure = injected?.kind ?? null;
-    if (injected?.kind === 'network' || injected?.kind === 'cors') return dropOrBlock(req, res, record, 'openai', injected.kind);
+    if (injected?.kind === 'network' || injected?.kind === 'cors') {
+      dropOrBlock(req, res, record, 'openai', injected.kind);
+      return null;
+    }
 
     if (key === null || key === '') {
-      return sendFailure(req, res, record, 'openai', {
+      sendFailure(req, res, record, 'openai', {
         status: 401,
         type: 'invalid_request_error',
         message:
@@ -646,34 +697,69 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         param: null,
         code: null,
       });
+      return null;
     }
     if (!isValidKey(key, 'openai')) {
-      return sendFailure(req, res, record, 'openai', {
+      sendFailure(req, res, record, 'openai', {
         status: 401,
         type: 'invalid_request_error',
         message: `Incorrect API key provided: ${maskKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
         param: null,
         code: 'invalid_api_key',
       });
+      return null;
     }
 
     const bodyObject = typeof record.body === 'object' && record.body !== null ? (record.body as Record<string, unknown>) : {};
     const model = typeof bodyObject.model === 'string' ? bodyObject.model : '';
     if (injected && injected.kind !== 'context') {
       const failure = injectedError('openai', injected.kind, injected.options, model);
-      if (failure) return sendFailure(req, res, record, 'openai', failure);
+      if (failure) {
+        sendFailure(req, res, record, 'openai', failure);
+        return null;
+      }
     }
+    return { key, injected };
+  };
 
-    const check = checkOpenAIRequest(record.body, options.textOnlyModels ?? {});
+  /** Records a checked OpenAI request: the request, or null once its failure (invalid, unknown model) is answered. */
+  const acceptOpenAI = <R extends { model: string; inputTokens: number; stream: boolean }>(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    check: { ok: true; request: R } | { ok: false; failure: ApiFailure },
+  ): R | null => {
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
-      return sendFailure(req, res, record, 'openai', check.failure);
+      sendFailure(req, res, record, 'openai', check.failure);
+      return null;
     }
     const request = check.request;
     record.inputTokens = request.inputTokens;
     record.stream = request.stream;
-    if (!isKnownModel(request.model, 'openai')) return sendFailure(req, res, record, 'openai', unknownModel('openai', request.model));
+    if (!isKnownModel(request.model, 'openai')) {
+      sendFailure(req, res, record, 'openai', unknownModel('openai', request.model));
+      return null;
+    }
     seenModels.openai.add(request.model);
+    return request;
+  };
+
+  /** A whole (non-streamed) answer. */
+  const answerJson = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, provider: Provider, text: string, body: unknown) => {
+    record.replyText = text;
+    sendJson(req, res, 200, body, providerHeaders(provider, record.id));
+    record.completed = true;
+  };
+
+  const handleOpenAI = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
+    record.api = 'chat';
+    const start = await openAIPreamble(req, res, record);
+    if (!start) return;
+    const { key, injected } = start;
+
+    const request = acceptOpenAI(req, res, record, checkOpenAIRequest(record.body, options.textOnlyModels ?? {}));
+    if (!request) return;
 
     const window = lookupByModel(options.contextWindow, request.model, DEFAULT_CONTEXT_WINDOW);
     if (injected?.kind === 'context') {
@@ -684,21 +770,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     if (overflow) return sendFailure(req, res, record, 'openai', overflow);
 
     const cachedTokens = openAICache.apply(`${key}\u0000${request.model}`, request.tokens);
-    turn += 1;
-    const reply = chooseReply({
-      provider: 'openai',
-      model: request.model,
-      body: request.body,
-      turn,
-      messageCount: request.messageCount,
-      systemText: request.systemText,
-      lastUserText: request.lastUserText,
-      isSummaryRequest: asksForSummary(request.systemText, request.lastUserText),
-      answersToolResults: request.answersToolResults,
-      toolNames: request.toolNames,
-      inputTokens: request.inputTokens,
-      maxTokens: request.maxTokens,
-    });
+    const reply = replyFor('openai', request);
     const answer = buildOpenAIAnswer(
       request,
       reply,
@@ -708,12 +780,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     );
     record.usage = answer.usage;
     record.status = 200;
-    if (!request.stream) {
-      record.replyText = answer.text;
-      sendJson(req, res, 200, answer.completion, openAIHeaders(record.id));
-      record.completed = true;
-      return;
-    }
+    if (!request.stream) return answerJson(req, res, record, 'openai', answer.text, answer.completion);
     startEventStream(req, res, openAIHeaders(record.id));
     const frames = answer.chunks.map((chunk) => ({ frame: `data: ${JSON.stringify(chunk.data)}\n\n`, pause: chunk.pause, text: chunk.text }));
     frames.push({ frame: 'data: [DONE]\n\n', pause: false, text: undefined });
@@ -724,6 +791,62 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       res,
       record,
       cutStream(frames, reply.streamErrorAfterDeltas, `data: ${JSON.stringify(serverError)}\n\n`),
+      reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS,
+    );
+  };
+
+  /** `POST /v1/responses`: the Responses API, answered from the same replies as Chat Completions. */
+  const handleResponses = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
+    record.api = 'responses';
+    const start = await openAIPreamble(req, res, record);
+    if (!start) return;
+    const { key, injected } = start;
+    const request = acceptOpenAI(
+      req,
+      res,
+      record,
+      checkResponsesRequest(record.body, options.textOnlyModels ?? {}, (id) => storedReasoning.get(id)),
+    );
+    if (!request) return;
+
+    const window = lookupByModel(options.contextWindow, request.model, DEFAULT_CONTEXT_WINDOW);
+    const responseId = ids.next('resp_', 48);
+    const created = Math.floor(Date.now() / 1000);
+    if (injected?.kind === 'context' || request.inputTokens > window) {
+      // A stream learns of it after response.created and response.in_progress, as an `error` event.
+      if (!request.stream) return sendFailure(req, res, record, 'openai', INPUT_TOO_LONG);
+      record.validation = { ok: false, ...INPUT_TOO_LONG };
+      record.status = 200;
+      startEventStream(req, res, openAIHeaders(record.id));
+      const frames = contextFailureEvents(request, responseId, created).map((event) => ({ frame: sseFrame(event.type, event.data), pause: false }));
+      return writeStream(res, record, frames, 0);
+    }
+
+    const cachedTokens = openAICache.apply(`${key}\u0000${request.model}`, request.tokens);
+    const reply = replyFor('openai', request);
+    const answer = buildResponsesAnswer(
+      request,
+      reply,
+      cachedTokens,
+      {
+        response: responseId,
+        message: ids.next('msg_', 48),
+        reasoning: ids.next('rs_', 48),
+        functionCall: () => ids.next('fc_', 48),
+        callId: () => ids.next('call_', 24),
+      },
+      created,
+    );
+    if (answer.reasoning && request.store) storedReasoning.set(answer.reasoning.id, answer.reasoning.tokens);
+    record.usage = answer.usage;
+    record.status = 200;
+    if (!request.stream) return answerJson(req, res, record, 'openai', answer.text, answer.response);
+    startEventStream(req, res, openAIHeaders(record.id));
+    const frames = answer.events.map((event) => ({ frame: sseFrame(event.type, event.data), pause: event.pause, text: event.text }));
+    await writeStream(
+      res,
+      record,
+      cutStream(frames, reply.streamErrorAfterDeltas, (sequence) => sseFrame('error', streamErrorEvent(sequence, STREAM_SERVER_ERROR))),
       reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS,
     );
   };
@@ -817,6 +940,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const record: RecordedRequest = {
       id: looksAnthropic || path.startsWith('/v1/messages') ? ids.next('req_011C', 22) : `req_${(requests.length + 1).toString(16).padStart(32, '0')}`,
       provider: null,
+      api: null,
       method,
       path,
       headers: redactedHeaders(req),
@@ -845,6 +969,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     if (method === 'POST' && path === '/v1/messages/count_tokens') return handleAnthropic(req, res, record, 'count_tokens');
     if (method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions' || path === '/api/v1/chat/completions'))
       return handleOpenAI(req, res, record);
+    if (method === 'POST' && (path === '/v1/responses' || path === '/responses')) return handleResponses(req, res, record);
     if (method === 'GET' && path === '/api/tags') return handleLocalApis(req, res, record, 'tags');
     if (method === 'POST' && path === '/api/show') return handleLocalApis(req, res, record, 'show');
     if (method === 'GET' && path === '/api/v1/models') return handleLocalApis(req, res, record, 'openrouter');
@@ -911,6 +1036,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       replyFunction = null;
       anthropicCache.clear();
       openAICache.clear();
+      storedReasoning.clear();
       callsAfterThinking.clear();
       turn = 0;
     },

@@ -41,6 +41,8 @@ export interface RecordedRequest {
   /** The request id the fake issued (`request-id` / `x-request-id` header). */
   id: string;
   provider: Provider | null;
+  /** Which OpenAI API a chat request used: Chat Completions or Responses (null for every other request). */
+  api: 'chat' | 'responses' | null;
   method: string;
   path: string;
   /** Request headers, lower-case names; `authorization` and `x-api-key` values are redacted. */
@@ -83,8 +85,10 @@ export interface ReplySpec {
   /**
    * Anthropic: a thinking block (with a signature the fake will verify when it comes back), with
    * empty text where the request's `thinking.display` is omitted, and none when it turns thinking
-   * off. OpenAI: never shown; its length is the `reasoning_tokens` reported when the request sets
-   * a `reasoning_effort` other than `none`.
+   * off. OpenAI Chat Completions: never shown; its length is the `reasoning_tokens` reported when
+   * the request sets a `reasoning_effort` other than `none`. OpenAI Responses: when the model
+   * reasons, the `reasoning` item's summary text (if `reasoning.summary` is set), sealed in its
+   * `encrypted_content`, and its length the `reasoning_tokens`.
    */
   thinking?: string;
   /** Pause between streamed deltas, in ms (default: the server's `deltaDelayMs`). */
@@ -106,9 +110,9 @@ export interface ReplyContext {
   body: Record<string, unknown>;
   /** 1-based count of chat requests this fake has answered (since start or reset). */
   turn: number;
-  /** Entries in the request's `messages` array. */
+  /** Entries in the request's `messages` array (Responses: items in `input`, 1 for a string). */
   messageCount: number;
-  /** Text of the top-level `system` (Anthropic) or of system/developer messages (OpenAI). */
+  /** Text of the top-level `system` (Anthropic) or of system/developer messages (OpenAI; Responses: `instructions` first). */
   systemText: string;
   /** Text of the last user message (empty when it carries only tool results). */
   lastUserText: string;
@@ -119,7 +123,7 @@ export interface ReplyContext {
   /** Names of the tools the request offers. */
   toolNames: string[];
   inputTokens: number;
-  /** `max_tokens` / `max_completion_tokens`, or null when the request set none. */
+  /** `max_tokens` / `max_completion_tokens` / `max_output_tokens`, or null when the request set none. */
   maxTokens: number | null;
 }
 
