@@ -12,7 +12,7 @@ import {
   anthropicTextStream,
   jsonResponse,
   openAIError,
-  openAITextStream,
+  responsesTextStream,
   scriptedFetch,
   sseResponse,
 } from './wireResponses';
@@ -333,7 +333,7 @@ describe('retries are the SDK’s own, and visible', () => {
   it('reports an OpenAI retry, and none once retries are used up', async () => {
     const { fetch } = scriptedFetch([
       openAIError(429, { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after-ms': '5' }),
-      openAITextStream('Fine now'),
+      responsesTextStream('Fine now'),
     ]);
     const provider = await createOpenAIProvider({ provider: 'openai', apiKey: OPENAI_KEY, model: 'gpt-5.5' }, { fetch, maxRetries: 1 });
     const retries: RetryInfo[] = [];

@@ -2,8 +2,8 @@
 // The adapters against the local fake of both APIs, over real HTTP with the platform fetch:
 // what the store will do, end to end, short of a real provider.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { placeCacheBreakpoints, thinkingRequest, thinkingSupport, toAnthropicWire, toOpenAIWire, WindowpaneError } from '../../src/core';
-import type { ContentBlock, StoredMessage, ToolUseBlock } from '../../src/core';
+import { loopReasoning, placeCacheBreakpoints, thinkingRequest, thinkingSupport, toAnthropicWire, toOpenAIWire, WindowpaneError } from '../../src/core';
+import type { ContentBlock, OpenAIWireMessage, StoredMessage, ToolUseBlock } from '../../src/core';
 import { createProvider } from '../../src/providers';
 import type { ChatProvider, ChatRequest, ProviderSettings, RetryInfo } from '../../src/providers';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
@@ -19,6 +19,8 @@ interface Target {
   name: string;
   settings: () => ProviderSettings;
   model: string;
+  /** Its context-length error states the counts (OpenAI's Responses API says only that the input is too long). */
+  statesCounts: boolean;
 }
 
 const targets: Target[] = [
@@ -26,11 +28,18 @@ const targets: Target[] = [
     name: 'Anthropic',
     model: 'claude-sonnet-4-6',
     settings: () => ({ provider: 'anthropic', apiKey: 'sk-ant-fake-test-key', baseUrl: fake.url, model: 'claude-sonnet-4-6' }),
+    statesCounts: true,
   },
-  { name: 'OpenAI', model: 'gpt-5.5', settings: () => ({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${fake.url}/v1`, model: 'gpt-5.5' }) },
+  {
+    name: 'OpenAI',
+    model: 'gpt-5.5',
+    settings: () => ({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${fake.url}/v1`, model: 'gpt-5.5' }),
+    statesCounts: false,
+  },
   {
     name: 'OpenAI-compatible without a key',
     model: 'llama3.2',
+    statesCounts: true,
     settings: () => ({ provider: 'openai-compatible', apiKey: '', baseUrl: `${fake.url}/v1`, model: 'llama3.2' }),
   },
 ];
@@ -68,7 +77,7 @@ async function failure(promise: Promise<unknown>): Promise<WindowpaneError> {
   return error as WindowpaneError;
 }
 
-describe.each(targets)('$name adapter against the fake API', ({ settings, model }) => {
+describe.each(targets)('$name adapter against the fake API', ({ settings, model, statesCounts }) => {
   it('streams deltas and reports the usage the API reported', async () => {
     const provider = await createProvider(settings());
     const deltas: string[] = [];
@@ -174,13 +183,14 @@ describe.each(targets)('$name adapter against the fake API', ({ settings, model 
     await expect.poll(() => fake.requests.find((r) => r.method === 'POST')?.aborted).toBe(true);
   });
 
-  it('reads the real counts from a context-length error', async () => {
+  it('reads a context-length error, with the real counts where the API states them', async () => {
     const provider = await createProvider(settings());
     fake.failNext('context', { maximumTokens: 5 });
     const error = await failure(provider.send(request(provider, model, [stored('user', [text('A prompt that is too long for the window')])])));
     expect(error.code).toBe('context_length');
     const recorded = fake.requests.find((r) => r.method === 'POST');
-    expect(error.details).toMatchObject({ promptTokens: recorded?.inputTokens, limit: 5 });
+    if (statesCounts) expect(error.details).toMatchObject({ promptTokens: recorded?.inputTokens, limit: 5 });
+    else expect(error.details).not.toHaveProperty('promptTokens');
   });
 
   it('names an unknown model and reports overload and lost connections', async () => {
@@ -265,10 +275,12 @@ describe('Anthropic specifics against the fake API', () => {
   });
 });
 
-describe('OpenAI reasoning against the fake API', () => {
-  it('sends reasoning_effort for a model that takes it, and none for off', async () => {
-    const provider = await createProvider({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${fake.url}/v1`, model: 'gpt-6-luna' });
-    const support = thinkingSupport('openai', 'gpt-6-luna');
+describe('OpenAI reasoning against the fake API (Responses)', () => {
+  const luna = () => createProvider({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${fake.url}/v1`, model: 'gpt-6-luna' });
+  const support = thinkingSupport('openai', 'gpt-6-luna');
+
+  it('sends the effort with a summary and encrypted reasoning asked for, and effort none for off', async () => {
+    const provider = await luna();
     await provider.send(
       request(provider, 'gpt-6-luna', [stored('user', [text('Sum 2 and 2')])], {
         thinking: thinkingRequest('openai', support, { kind: 'effort', effort: 'xhigh' }),
@@ -276,7 +288,57 @@ describe('OpenAI reasoning against the fake API', () => {
     );
     await provider.send(request(provider, 'gpt-6-luna', [stored('user', [text('Hi')])], { thinking: thinkingRequest('openai', support, { kind: 'off' }) }));
     const [first, second] = fake.requests.filter((r) => r.method === 'POST');
-    expect(first!.body).toMatchObject({ reasoning_effort: 'xhigh' });
-    expect(second!.body).toMatchObject({ reasoning_effort: 'none' });
+    expect(first!.path).toBe('/v1/responses');
+    expect(first!.body).toMatchObject({ reasoning: { effort: 'xhigh', summary: 'auto' }, include: ['reasoning.encrypted_content'], store: false });
+    expect(second!.body).toMatchObject({ reasoning: { effort: 'none' } });
+    expect(second!.body).not.toHaveProperty('include');
+    expect([first!.validation, second!.validation]).toEqual([{ ok: true }, { ok: true }]);
+  });
+
+  it('carries the encrypted reasoning through a tool loop, which the API verifies, and reports reasoning tokens', async () => {
+    fake.setReply((context) =>
+      context.answersToolResults
+        ? { thinking: 'The lookup says 1.', text: 'x is 1.' }
+        : { thinking: 'I should look x up.', toolCalls: [{ name: 'lookup', input: { q: 'x' } }] },
+    );
+    const provider = await luna();
+    const thinking = thinkingRequest('openai', support, { kind: 'effort', effort: 'high' });
+    const tools = [{ name: 'lookup', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }];
+    const thoughts: string[] = [];
+    const history = [stored('user', [text('Find x')])];
+    const first = await provider.send(request(provider, 'gpt-6-luna', history, { thinking, tools }), { onThinking: (d) => thoughts.push(d) });
+    expect(thoughts.join('')).toBe('I should look x up.');
+    expect(first.content[0]).toMatchObject({ type: 'thinking', thinking: 'I should look x up.', reasoningItem: { id: expect.stringMatching(/^rs_/) } });
+    expect(first.usage.reasoningTokens).toBeGreaterThan(0);
+    const call = first.content.find((b): b is ToolUseBlock => b.type === 'tool_use')!;
+    history.push(
+      { ...stored('assistant', first.content), usage: first.usage },
+      stored('user', [{ type: 'tool_result', tool_use_id: call.id, content: 'x = 1' }]),
+    );
+
+    // As the store plans it: the loop's answer goes back with its reasoning item.
+    const loop = loopReasoning(history);
+    const wire: OpenAIWireMessage[] = toOpenAIWire(history, 'You are helpful.').map(({ id, message }) =>
+      message.role === 'assistant' && loop.has(id) ? { ...message, reasoning: loop.get(id) } : message,
+    );
+    const answer = await provider.send({ model: 'gpt-6-luna', maxTokens: 300, messages: wire, thinking, tools });
+    expect(textOf(answer.content)).toBe('x is 1.');
+    const [, second] = fake.requests.filter((r) => r.method === 'POST');
+    expect(second!.validation).toEqual({ ok: true });
+    expect((second!.body as { input: { type?: string }[] }).input.map((item) => item.type ?? 'message')).toEqual([
+      'message',
+      'message',
+      'reasoning',
+      'function_call',
+      'function_call_output',
+    ]);
+
+    // Its encrypted content changed on the way: refused, as OpenAI refuses it.
+    const tampered = wire.map((m) =>
+      m.reasoning ? { ...m, reasoning: m.reasoning.map((r) => ({ ...r, encrypted_content: `${r.encrypted_content.slice(0, -4)}AAAA` })) } : m,
+    );
+    const refused = await failure(provider.send({ model: 'gpt-6-luna', maxTokens: 300, messages: tampered, thinking, tools }));
+    expect(refused.code).toBe('bad_request');
+    expect(refused.message).toMatch(/could not be verified/);
   });
 });
