@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { imageTokens } from '../../src/core';
 import { startFakeApi, type FakeApi, type RecordedRequest } from '../fake-api/server';
 import { launchBrowser, newPage, savedDownload, screenshot } from './browser';
-import { chatRequests, configure, PROVIDER_SETUPS, sendTurn, unexpectedErrors, waitIdle, type ProviderUnderTest } from './providersHelpers';
+import { chatRequests, configure, PROVIDER_SETUPS, sendTurn, sentMessages, unexpectedErrors, waitIdle, type ProviderUnderTest } from './providersHelpers';
 
 const WINDOW = 60_000;
 
@@ -46,15 +46,15 @@ interface SentImage {
 
 /** The images a request carried, decoded from either shape. */
 function imagesOf(request: RecordedRequest): SentImage[] {
-  const messages = (request.body as { messages: { content: unknown }[] }).messages;
-  return messages.flatMap((m) =>
+  return sentMessages(request).flatMap((m) =>
     (Array.isArray(m.content) ? (m.content as Record<string, unknown>[]) : []).flatMap((block) => {
       if (block.type === 'image') {
         const source = block.source as { media_type: string; data: string };
         return [{ mediaType: source.media_type, bytes: Buffer.from(source.data, 'base64') }];
       }
-      if (block.type === 'image_url') {
-        const [head, data] = (block.image_url as { url: string }).url.split(',');
+      if (block.type === 'image_url' || block.type === 'input_image') {
+        const url = typeof block.image_url === 'string' ? block.image_url : (block.image_url as { url: string }).url;
+        const [head, data] = url.split(',');
         return [{ mediaType: /data:([^;]+)/.exec(head!)![1]!, bytes: Buffer.from(data!, 'base64') }];
       }
       return [];

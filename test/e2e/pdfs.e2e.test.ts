@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi, type RecordedRequest } from '../fake-api/server';
 import { launchBrowser, newPage, screenshot } from './browser';
-import { configure, PROVIDER_SETUPS, sendTurn, unexpectedErrors, waitIdle, type ProviderUnderTest } from './providersHelpers';
+import { configure, PROVIDER_SETUPS, sendTurn, sentMessages, unexpectedErrors, waitIdle, type ProviderUnderTest } from './providersHelpers';
 
 const WINDOW = 60_000;
 const PAGES = ['Quarterly report: revenue grew.', 'Page two says costs fell.', 'Page three holds the outlook.'];
@@ -44,7 +44,7 @@ async function attachPdf(page: Page, name: string, bytes: Buffer): Promise<void>
 
 /** The content blocks or parts of a request's last user message. */
 function lastUserContent(request: RecordedRequest): Record<string, unknown>[] {
-  const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'user');
+  const messages = sentMessages(request).filter((m) => m.role === 'user');
   const content = messages.at(-1)!.content;
   return Array.isArray(content) ? (content as Record<string, unknown>[]) : [{ type: 'text', text: content }];
 }
@@ -78,11 +78,12 @@ describe('PDFs against the fake API', () => {
       expect(made.map((r) => r.validation)).toEqual(made.map(() => ({ ok: true })));
       expect(made.map((r) => r.status)).toEqual(made.map(() => 200));
       const [first, second] = lastUserContent(made[0]!);
-      expect(second).toMatchObject({ type: 'text', text: 'What does page two say?' });
+      expect(second).toMatchObject({ type: providerId === 'openai' ? 'input_text' : 'text', text: 'What does page two say?' });
       if (providerId === 'anthropic') {
         expect(first).toEqual({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf.toString('base64') } });
       } else if (providerId === 'openai') {
-        expect(first).toEqual({ type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${pdf.toString('base64')}` } });
+        // OpenAI's own endpoint: the Responses API's file part.
+        expect(first).toEqual({ type: 'input_file', filename: 'report.pdf', file_data: `data:application/pdf;base64,${pdf.toString('base64')}` });
       } else {
         expect(first!.type).toBe('text');
         const text = first!.text as string;

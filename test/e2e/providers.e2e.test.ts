@@ -10,6 +10,7 @@ import { startFakeApi, type FakeApi, type RecordedRequest } from '../fake-api/se
 import { launchBrowser, newPage, screenshot } from './browser';
 import {
   chatRequests,
+  sentMessages,
   configure,
   expectAllAcceptedAndFitting,
   PROVIDER_SETUPS,
@@ -33,8 +34,7 @@ const WINDOW = 6000;
  * does not count as a change.
  */
 function wireMessages(request: RecordedRequest): string[] {
-  const body = request.body as { messages: { role: string; content: unknown }[] };
-  return body.messages.map((message) => {
+  return sentMessages(request).map((message) => {
     const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     return JSON.stringify({ ...message, content }, (key, value: unknown) => (key === 'cache_control' ? undefined : value));
   });
@@ -79,7 +79,7 @@ describe('providers against the fake API, 6,000-token window', () => {
       expect(requests.every((r) => r.provider === (providerId === 'anthropic' ? 'anthropic' : 'openai') && r.stream)).toBe(true);
       // Trims happened: some request sent fewer messages than the one before, and the last
       // one left early turns out while keeping the newest.
-      const sizes = requests.map((r) => (r.body as { messages: unknown[] }).messages.length);
+      const sizes = requests.map((r) => sentMessages(r).length);
       expect(sizes.some((size, i) => i > 0 && size < sizes[i - 1]!)).toBe(true);
       const lastMarkers = markersIn(requests.at(-1)!);
       expect(lastMarkers.has(40)).toBe(true);
@@ -96,8 +96,15 @@ describe('providers against the fake API, 6,000-token window', () => {
       expect(prefixBreaks).toBe(trims);
       expect(trims).toBeLessThanOrEqual(3);
       // Cache reads are reported, and the gauge shows the last request's reads and writes.
-      const lastUsage = requests.at(-1)!.usage as Record<string, number> & { prompt_tokens_details?: { cached_tokens: number } };
-      const cacheRead = providerId === 'anthropic' ? lastUsage.cache_read_input_tokens! : lastUsage.prompt_tokens_details!.cached_tokens;
+      const lastUsage = requests.at(-1)!.usage as Record<string, number> & {
+        prompt_tokens_details?: { cached_tokens: number };
+        input_tokens_details?: { cached_tokens: number };
+      };
+      // Anthropic's usage, OpenAI's Responses usage, or a compatible server's Chat Completions usage.
+      const cacheRead =
+        providerId === 'anthropic'
+          ? lastUsage.cache_read_input_tokens!
+          : (lastUsage.input_tokens_details?.cached_tokens ?? lastUsage.prompt_tokens_details!.cached_tokens);
       const cacheWrite = providerId === 'anthropic' ? lastUsage.cache_creation_input_tokens! : 0;
       expect(cacheRead).toBeGreaterThan(0);
       await page.getByRole('meter', { name: 'Context usage' }).click();

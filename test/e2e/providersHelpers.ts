@@ -101,7 +101,9 @@ export async function appFetchCount(page: Page): Promise<number> {
 
 /** Chat requests (never preflights, models or count_tokens calls) the fake received. */
 export function chatRequests(fake: FakeApi): RecordedRequest[] {
-  return fake.requests.filter((r) => r.method === 'POST' && (r.path.endsWith('/messages') || r.path.endsWith('/chat/completions')));
+  return fake.requests.filter(
+    (r) => r.method === 'POST' && (r.path.endsWith('/messages') || r.path.endsWith('/chat/completions') || r.path.endsWith('/responses')),
+  );
 }
 
 export async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
@@ -215,9 +217,46 @@ export async function scrollTranscriptToTop(page: Page): Promise<void> {
   }
 }
 
+/** A message of a recorded request, in the Messages or Chat Completions shape. */
+export interface SentMessage {
+  role: string;
+  content: unknown;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+/**
+ * The messages a recorded chat request carried. A Responses API request's input items are
+ * read back as the Chat Completions messages they stand for: a function call joins the
+ * assistant message before it (or starts one), its output is a `tool` message; reasoning
+ * items are left out.
+ */
+export function sentMessages(request: RecordedRequest): SentMessage[] {
+  const body = request.body as { messages?: SentMessage[]; input?: unknown } | undefined;
+  if (Array.isArray(body?.messages)) return body.messages;
+  if (typeof body?.input === 'string') return [{ role: 'user', content: body.input }];
+  const out: SentMessage[] = [];
+  let callsJoin = false;
+  for (const item of (body?.input ?? []) as Record<string, unknown>[]) {
+    if (item.type === 'reasoning') continue;
+    if (item.type === 'function_call') {
+      const call = { id: String(item.call_id), function: { name: String(item.name), arguments: String(item.arguments) } };
+      const last = out.at(-1);
+      if (callsJoin && last?.role === 'assistant') (last.tool_calls ??= []).push(call);
+      else out.push({ role: 'assistant', content: null, tool_calls: [call] });
+      callsJoin = true;
+      continue;
+    }
+    if (item.type === 'function_call_output') out.push({ role: 'tool', tool_call_id: String(item.call_id), content: item.output });
+    else out.push({ role: String(item.role), content: item.content });
+    callsJoin = item.role === 'assistant';
+  }
+  return out;
+}
+
 /** Texts of the request's messages (and system prompt), flattened, as the fake received them. */
 export function requestTexts(request: RecordedRequest): string[] {
-  const body = request.body as { system?: unknown; messages?: { content?: unknown }[] } | undefined;
+  const body = request.body as { system?: unknown; instructions?: unknown } | undefined;
   const texts: string[] = [];
   const collect = (content: unknown) => {
     if (typeof content === 'string') texts.push(content);
@@ -226,14 +265,15 @@ export function requestTexts(request: RecordedRequest): string[] {
         if (block && typeof block === 'object' && typeof (block as { text?: unknown }).text === 'string') texts.push((block as { text: string }).text);
   };
   collect(body?.system);
-  for (const message of body?.messages ?? []) collect(message.content);
+  collect(body?.instructions);
+  for (const message of sentMessages(request)) collect(message.content);
   return texts;
 }
 
-/** max_tokens / max_completion_tokens of a recorded chat request. */
+/** max_tokens / max_completion_tokens / max_output_tokens of a recorded chat request. */
 export function requestedMaxTokens(request: RecordedRequest): number {
   const body = request.body as Record<string, unknown>;
-  const value = body.max_tokens ?? body.max_completion_tokens;
+  const value = body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens;
   return typeof value === 'number' ? value : 0;
 }
 

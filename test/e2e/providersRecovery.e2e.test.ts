@@ -266,19 +266,29 @@ describe('Stop and provider failures against the fake API', () => {
       // Context length exceeded, with a limit below what the request holds (as when the window set in
       // Settings is larger than the real one): the provider's count and limit are read, the plan is
       // made again to fit that limit, and the request retried once.
+      // OpenAI's Responses API states no counts (its stream ends with an error event after the 200):
+      // the plan is made again within 90 % of the window.
+      const statesCounts = providerId !== 'openai';
       const limit = chatRequests(fake).at(-1)!.inputTokens!;
       fake.failNext('context', { maximumTokens: limit });
       const made = await send();
-      expect(made.map((r) => r.status)).toEqual([400, 200]);
+      expect(made.map((r) => r.status)).toEqual([statesCounts ? 400 : 200, 200]);
       expect(made[0]!.injectedFailure).toBe('context');
       expect(made[0]!.inputTokens).toBeGreaterThan(limit);
       const retry = made[1]!;
       expect(retry.validation).toEqual({ ok: true });
-      expect(retry.inputTokens! + requestedMaxTokens(retry), 'the retry fits the limit the provider stated').toBeLessThanOrEqual(limit);
+      const fitsWithin = statesCounts ? limit : Math.floor(WINDOW * 0.9);
+      expect(retry.inputTokens! + requestedMaxTokens(retry), 'the retry fits the limit the provider stated, or 90 % of the window').toBeLessThanOrEqual(
+        fitsWithin,
+      );
       expect(JSON.stringify(retry.body)).toContain(`T${turn}X.`);
       await page
         .getByRole('status')
-        .filter({ hasText: /The provider counted [\d,]+ tokens, over its [\d,]+ limit\. Windowpane recalibrated/ })
+        .filter({
+          hasText: statesCounts
+            ? /The provider counted [\d,]+ tokens, over its [\d,]+ limit\. Windowpane recalibrated/
+            : /too long for its window, without counts\. Windowpane trimmed \d+ more message\(s\) to plan within [\d,]+ tokens and retried/,
+        })
         .waitFor();
       expect(await answerShowing(page, retry.replyText!).getAttribute('data-status')).toBe('complete');
       await screenshot(page, `providers-${providerId}-context-retry`);

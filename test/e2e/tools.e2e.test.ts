@@ -17,6 +17,7 @@ import {
   expectAllAcceptedAndFitting,
   PROVIDER_SETUPS,
   sendTurn,
+  sentMessages,
   storedRecords,
   unexpectedErrors,
   until,
@@ -133,14 +134,14 @@ describe('tool use against the fake API', () => {
         expect(requests.every((r) => r.injectedFailure === null)).toBe(true);
         // The window did the work: no request carried more than 30 messages, yet the task's
         // first message went in every one.
-        const sizes = requests.map((r) => (r.body as { messages: unknown[] }).messages.length);
+        const sizes = requests.map((r) => sentMessages(r).length);
         expect(Math.max(...sizes)).toBeLessThanOrEqual(30);
-        for (const request of requests) expect(JSON.stringify((request.body as { messages: unknown[] }).messages[0])).toContain('Work through the 55 steps');
+        for (const request of requests) expect(JSON.stringify(sentMessages(request)[0])).toContain('Work through the 55 steps');
         const tools = (requests[0]!.body as { tools: { name?: string; function?: { name: string } }[] }).tools.map((t) => t.name ?? t.function?.name);
         expect(tools).toEqual(['run_javascript']);
         if (providerId === 'openai') {
           // Parallel calls went back as one assistant message with its three tool messages after it.
-          const sent = (requests.at(-1)!.body as { messages: { role: string; tool_calls?: unknown[] }[] }).messages;
+          const sent = sentMessages(requests.at(-1)!);
           const caller = sent.findIndex((m) => m.tool_calls?.length === 3);
           expect(caller).toBeGreaterThan(0);
           expect(sent.slice(caller + 1, caller + 4).map((m) => m.role)).toEqual(['tool', 'tool', 'tool']);
@@ -184,8 +185,8 @@ describe('tool use against the fake API', () => {
         await waitIdle(page, 30_000);
         const followUp = chatRequests(fake).at(-1)!;
         expectAllAcceptedAndFitting([followUp], WINDOW);
-        const followUpBody = followUp.body as { tools?: { name?: string }[]; tool_choice?: unknown; messages: unknown[] };
-        expect(JSON.stringify(followUpBody.messages)).toContain(providerId === 'anthropic' ? '"tool_use"' : '"tool_calls"');
+        const followUpBody = followUp.body as { tools?: { name?: string }[]; tool_choice?: unknown };
+        expect(JSON.stringify(sentMessages(followUp))).toContain(providerId === 'anthropic' ? '"tool_use"' : '"tool_calls"');
         if (providerId === 'anthropic') {
           expect(followUpBody.tool_choice).toEqual({ type: 'none' });
           expect(followUpBody.tools?.map((t) => t.name)).toEqual(['run_javascript']);
@@ -369,7 +370,7 @@ describe('tool use against the fake API', () => {
       expect(next).toHaveLength(1);
       expect(next[0]!.validation).toEqual({ ok: true });
       expect(next[0]!.status).toBe(200);
-      const sent = (next[0]!.body as { messages: { role: string }[] }).messages.map((m) => m.role);
+      const sent = sentMessages(next[0]!).map((m) => m.role);
       expect(sent).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'tool', 'user']);
       const last = (await storedContents(page)).at(-1)!;
       expect(last).toMatchObject({ role: 'assistant', status: 'complete' });

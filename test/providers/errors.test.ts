@@ -277,6 +277,17 @@ describe('OpenAI errors through the SDK', () => {
     expect(ollama.details.imagesUnsupported).toBe(true);
     const vllm = await failure(await openAIWith(openAIError(400, { message: 'qwen2 is not a multimodal model None', type: 'BadRequestError' }), true), 'qwen2');
     expect(vllm.details.imagesUnsupported).toBe(true);
+    // The Responses API names its own part types.
+    const responses = await failure(
+      await openAIWith(openAIError(400, { message: 'Invalid content type. input_image is only supported by certain models.', type: 'invalid_request_error' })),
+      'gpt-3.5-turbo',
+    );
+    expect(responses.message).toBe('gpt-3.5-turbo cannot read images (OpenAI said: Invalid content type. input_image is only supported by certain models.)');
+    const file = await failure(
+      await openAIWith(openAIError(400, { message: 'Invalid content type. input_file is only supported by certain models.', type: 'invalid_request_error' })),
+      'gpt-3.5-turbo',
+    );
+    expect(file.message).toBe('gpt-3.5-turbo cannot read PDFs (OpenAI said: Invalid content type. input_file is only supported by certain models.)');
   });
 });
 
