@@ -25,6 +25,11 @@ describe('costOfUsage', () => {
     expect(costOfUsage(usage, sol)).toBeCloseTo(0.004 + 0.005 + 0.0008, 12);
   });
 
+  it('bills reasoning once, as the part of the output it is', () => {
+    const usage = { inputTokens: 1_000, outputTokens: 5_000, cacheWriteTokens: 0, cacheReadTokens: 0 };
+    expect(costOfUsage({ ...usage, reasoningTokens: 4_000 }, OPUS)).toBe(costOfUsage(usage, OPUS));
+  });
+
   it('treats negative or non-finite counts as zero and free models as free', () => {
     expect(costOfUsage({ inputTokens: -5, outputTokens: Number.NaN, cacheWriteTokens: 0, cacheReadTokens: 0 }, OPUS)).toBe(0);
     expect(
