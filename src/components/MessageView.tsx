@@ -111,7 +111,7 @@ export const MessageView = memo(function MessageView({
             className="badge badge-muted"
             title={`Of the ${message.usage!.outputTokens.toLocaleString()} output tokens the provider reported for this answer, ${reasoning.toLocaleString()} were reasoning (billed as output)`}
           >
-            of which {reasoning.toLocaleString()} reasoning
+            {message.usage!.outputTokens.toLocaleString()} out, of which {reasoning.toLocaleString()} reasoning
           </span>
         )}
         {note && <span className={`badge badge-status status-${message.status}`}>{note}</span>}

@@ -134,7 +134,7 @@ describe('reasoning tokens of an answer', () => {
       </>,
     );
     const [openai, anthropic] = screen.getAllByRole('article', { name: 'Assistant message' });
-    const badge = within(openai!).getByText('of which 1,024 reasoning');
+    const badge = within(openai!).getByText('1,300 out, of which 1,024 reasoning');
     expect(badge).toHaveAttribute('title', expect.stringContaining('Of the 1,300 output tokens'));
     expect(within(openai!).getByText('30 tok')).toHaveAttribute(
       'title',
