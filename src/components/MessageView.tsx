@@ -7,6 +7,7 @@ import { MessageImages } from './MessageImages';
 import { ThinkingBlock } from './ThinkingBlock';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
+import { useCopyText } from './useCopyText';
 import { LazyMarkdown } from './LazyMarkdown';
 
 const PlainTextWithMath = lazy(() => import('./PlainTextWithMath'));
@@ -61,7 +62,7 @@ export const MessageView = memo(function MessageView({
 }: MessageViewProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopyText();
   const isUser = message.role === 'user';
   const label = isUser ? 'User message' : 'Assistant message';
   const text = streamingText ?? messageText(message);
@@ -75,16 +76,6 @@ export const MessageView = memo(function MessageView({
   const images = message.content.filter((b): b is ImageBlock => b.type === 'image');
   const documents = message.content.filter((b): b is DocumentBlock => b.type === 'document');
   const note = STATUS_NOTE[message.status];
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    } catch {
-      setCopied(false);
-    }
-  }
 
   return (
     <article
@@ -173,7 +164,7 @@ export const MessageView = memo(function MessageView({
       {/* A step of a tool loop that only calls tools has nothing to copy or edit: no actions, so the loop stays compact. */}
       {!editing && message.status !== 'streaming' && (text || !blocks.some((b) => b.type === 'tool_use')) && (
         <footer className="message-actions">
-          <button type="button" onClick={copy}>
+          <button type="button" onClick={() => copy(text)}>
             {copied ? 'Copied' : 'Copy'}
           </button>
           {isUser && onEdit && (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatThinkingTime, thinkingSummary } from '../core';
+import { useCopyText } from './useCopyText';
 
 export interface ThinkingBlockProps {
   /** The answer's thinking as `thinkingOf` reads it (a reasoning summary arrives the same way). */
@@ -16,20 +17,10 @@ export interface ThinkingBlockProps {
  * button that copies it, so the message's own Copy keeps to the answer.
  */
 export function ThinkingBlock({ thinking, thinkingMs, thinkingSince }: ThinkingBlockProps) {
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopyText();
   const live = thinkingSince !== undefined && thinkingMs === undefined;
   const seconds = useSecondsSince(live ? thinkingSince : undefined);
   const label = live ? `Thinking… ${formatThinkingTime(seconds * 1000)}` : thinkingSummary(thinking, thinkingMs);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(thinking.text);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    } catch {
-      setCopied(false);
-    }
-  }
 
   return (
     <details className="thinking-block">
@@ -45,7 +36,7 @@ export function ThinkingBlock({ thinking, thinkingMs, thinkingSince }: ThinkingB
         </p>
       )}
       {thinking.text && !live && (
-        <button type="button" className="thinking-copy" onClick={copy}>
+        <button type="button" className="thinking-copy" onClick={() => copy(thinking.text)}>
           {copied ? 'Copied' : 'Copy thinking'}
         </button>
       )}
