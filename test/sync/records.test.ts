@@ -226,6 +226,33 @@ describe('readPayload', () => {
     expect(readPayload({ kind: 'unknown' })).toBeUndefined();
   });
 
+  it('carries an answer’s thinking time and reasoning tokens, and leaves out bad ones while keeping the message', () => {
+    const message = {
+      id: 'm1',
+      conversationId: 'c',
+      parentId: null,
+      role: 'assistant',
+      kind: 'message',
+      content: [
+        { type: 'thinking', thinking: 'Plan.', signature: 'sig' },
+        { type: 'text', text: 'Done.' },
+      ],
+      createdAt: 1,
+      status: 'complete',
+      usage: { inputTokens: 5, outputTokens: 90, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 64 },
+      thinkingMs: 4_000,
+    };
+    expect(readPayload({ kind: 'message', message, stamp: [1, 'a'] })).toEqual({ kind: 'message', message, stamp: [1, 'a'] });
+    const bad = readPayload({
+      kind: 'message',
+      message: { ...message, thinkingMs: 'soon', usage: { ...message.usage, reasoningTokens: 91 } },
+      stamp: [1, 'a'],
+    }) as MessagePayload;
+    expect(bad.message).not.toHaveProperty('thinkingMs');
+    expect(bad.message.usage).toEqual({ inputTokens: 5, outputTokens: 90, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(bad.message.content).toEqual(message.content);
+  });
+
   it('reads back each kind the app writes', () => {
     const stamps = { title: [1, 'a'], activeLeafId: [1, 'a'], overrides: [1, 'a'] };
     const read = readPayload({
