@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countWords, formatThinkingTime, readStoredMessage, thinkingOf, thinkingSummary, type StoredMessage } from '../../src/core';
+import { countWords, formatThinkingTime, readStoredMessage, thinkingOf, thinkingSummary } from '../../src/core';
+import { thoughtAnswer } from './thoughtAnswer';
 
 describe('thinkingOf', () => {
   it('joins the thinking blocks in order and counts the redacted ones, leaving the answer out', () => {
@@ -53,22 +54,7 @@ describe('thinkingSummary', () => {
 });
 
 describe('readStoredMessage', () => {
-  const stored: StoredMessage = {
-    id: 'm1',
-    conversationId: 'c1',
-    seq: 1,
-    parentId: null,
-    role: 'assistant',
-    kind: 'message',
-    content: [
-      { type: 'thinking', thinking: 'Plan.', signature: 'sig' },
-      { type: 'text', text: 'Done.' },
-    ],
-    createdAt: 1,
-    status: 'streaming',
-    usage: { inputTokens: 10, outputTokens: 90, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 64 },
-    thinkingMs: 4_000,
-  };
+  const stored = thoughtAnswer({ status: 'streaming' });
 
   it('gives a valid record back as it is, status included', () => {
     expect(readStoredMessage(stored)).toBe(stored);

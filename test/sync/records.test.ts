@@ -21,6 +21,7 @@ import {
   type SettingsPayload,
   type Stamp,
 } from '../../src/sync/records';
+import { thoughtAnswer } from '../core/thoughtAnswer';
 
 const stamp = fc.tuple(fc.integer({ min: 0, max: 50 }), fc.constantFrom('device-a', 'device-b', 'device-c')) as fc.Arbitrary<Stamp>;
 
@@ -227,21 +228,7 @@ describe('readPayload', () => {
   });
 
   it('carries an answer’s thinking time and reasoning tokens, and leaves out bad ones while keeping the message', () => {
-    const message = {
-      id: 'm1',
-      conversationId: 'c',
-      parentId: null,
-      role: 'assistant',
-      kind: 'message',
-      content: [
-        { type: 'thinking', thinking: 'Plan.', signature: 'sig' },
-        { type: 'text', text: 'Done.' },
-      ],
-      createdAt: 1,
-      status: 'complete',
-      usage: { inputTokens: 5, outputTokens: 90, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 64 },
-      thinkingMs: 4_000,
-    };
+    const { seq: _seq, ...message } = thoughtAnswer();
     expect(readPayload({ kind: 'message', message, stamp: [1, 'a'] })).toEqual({ kind: 'message', message, stamp: [1, 'a'] });
     const bad = readPayload({
       kind: 'message',
@@ -249,7 +236,7 @@ describe('readPayload', () => {
       stamp: [1, 'a'],
     }) as MessagePayload;
     expect(bad.message).not.toHaveProperty('thinkingMs');
-    expect(bad.message.usage).toEqual({ inputTokens: 5, outputTokens: 90, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(bad.message.usage).toEqual({ inputTokens: 10, outputTokens: 90, cacheReadTokens: 0, cacheWriteTokens: 0 });
     expect(bad.message.content).toEqual(message.content);
   });
 
