@@ -151,7 +151,7 @@ export function App() {
           isDemo={provider === 'demo'}
           canExportActive={Boolean(conversation)}
           onSettings={actions.openSettings}
-          onExport={(format, scope, withImages) => void actions.exportConversations(format, scope, withImages)}
+          onExport={(format, scope, options) => void actions.exportConversations(format, scope, options)}
           imageBytes={actions.exportImageBytes}
           models={picker.choices}
           modelId={picker.modelId}

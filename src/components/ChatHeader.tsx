@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { ModelChoice } from '../core';
-import { formatBytes } from '../store';
+import { formatBytes, type ExportOptions } from '../store';
 import { loadSettings } from './LazySettings';
 
 export interface ChatHeaderProps {
@@ -9,7 +9,8 @@ export interface ChatHeaderProps {
   isDemo: boolean;
   canExportActive: boolean;
   onSettings: () => void;
-  onExport: (format: 'json' | 'markdown', scope: 'active' | 'all', withImages?: boolean) => void;
+  /** Options are given only when asked for: images in a JSON export, thinking in a Markdown one. */
+  onExport: (format: 'json' | 'markdown', scope: 'active' | 'all', options?: ExportOptions) => void;
   /** Bytes of the images an export with images would carry (this conversation's, everyone's), asked when the menu opens. */
   imageBytes?: () => Promise<{ active: number; all: number } | null>;
   /** The models to switch between (with their windows); without them, or on the Demo, the model is only named. */
@@ -60,7 +61,7 @@ export function ChatHeader({
   // focus to the toggle; the arrow keys move between items; a click outside closes it.
   useEffect(() => {
     if (!menuOpen) return;
-    const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+    const items = () => Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"], [role="menuitemcheckbox"]') ?? []);
     items()[0]?.focus();
     const onMouseDown = (e: MouseEvent) => {
       if (!menuRef.current?.contains(e.target as Node)) setMenuOpen(false);
@@ -87,9 +88,12 @@ export function ChatHeader({
   }, [menuOpen]);
 
   const [images, setImages] = useState<{ active: number; all: number } | null>(null);
+  // Markdown is a transcript of what was said; the thinking goes in only when ticked (for this visit).
+  const [withThinking, setWithThinking] = useState(false);
   const choose = (format: 'json' | 'markdown', scope: 'active' | 'all', withImages = false) => {
     setMenuOpen(false);
-    if (withImages) onExport(format, scope, true);
+    if (withImages) onExport(format, scope, { withImages: true });
+    else if (format === 'markdown' && withThinking) onExport(format, scope, { withThinking: true });
     else onExport(format, scope);
   };
   const openMenu = () => {
@@ -126,6 +130,11 @@ export function ChatHeader({
       )}
       <button type="button" role="menuitem" onClick={() => choose('markdown', 'all')}>
         {say('All conversations (Markdown)')}
+      </button>
+      <div role="separator" className="menu-separator" />
+      {/* A setting of the Markdown items above: ticking it keeps the menu open. */}
+      <button type="button" role="menuitemcheckbox" aria-checked={withThinking} className="menu-check" onClick={() => setWithThinking((on) => !on)}>
+        Include thinking in Markdown
       </button>
     </>
   );

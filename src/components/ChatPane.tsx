@@ -88,7 +88,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         <Transcript
           rows={rows}
           sendingHere={isStreamingHere}
-          streaming={streaming && streaming.conversationId === activeId ? { messageId: streaming.messageId, text: streaming.text } : undefined}
+          streaming={streaming && streaming.conversationId === activeId ? streaming : undefined}
           busy={busy || rows === opening}
           onEdit={(id, text) => actions.editAndResend(id, text)}
           onRegenerate={(id) => void actions.regenerate(id)}

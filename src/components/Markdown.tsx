@@ -1,9 +1,10 @@
-import { memo, use, useRef, useState, type ComponentProps } from 'react';
+import { memo, use, useRef, type ComponentProps } from 'react';
 import ReactMarkdown, { defaultUrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { markdownLimitExceeded, prepareMathMarkdown } from '../core';
 import type * as MathPluginsModule from './mathPlugins';
+import { useCopyText } from './useCopyText';
 
 type MathPlugins = typeof MathPluginsModule;
 let mathLoading: Promise<MathPlugins> | undefined;
@@ -90,20 +91,10 @@ function InertImage({ alt }: ComponentProps<'img'> & { node?: unknown }) {
 
 function CodeBlock({ node: _node, children, ...rest }: ComponentProps<'pre'> & { node?: unknown }) {
   const ref = useRef<HTMLPreElement>(null);
-  const [copied, setCopied] = useState(false);
-  async function copy() {
-    const text = ref.current?.textContent ?? '';
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    } catch {
-      setCopied(false);
-    }
-  }
+  const { copied, copy } = useCopyText();
   return (
     <div className="code-block">
-      <button type="button" className="copy-code" onClick={copy} aria-label="Copy code">
+      <button type="button" className="copy-code" onClick={() => copy(ref.current?.textContent ?? '')} aria-label="Copy code">
         {copied ? 'Copied' : 'Copy'}
       </button>
       <pre ref={ref} {...rest}>

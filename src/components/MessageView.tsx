@@ -1,11 +1,13 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
-import type { ContentBlock, DocumentBlock, ImageBlock, StoredMessage } from '../core';
-import { hasMath, markdownLimitExceeded, messageText } from '../core';
+import type { DocumentBlock, ImageBlock, StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
+import { hasMath, markdownLimitExceeded, messageText, reasoningTokensOf, thinkingOf, wholeCount } from '../core';
 import type { ToolResultView } from '../store';
 import { MessageDocuments } from './MessageDocuments';
 import { MessageImages } from './MessageImages';
+import { ThinkingBlock } from './ThinkingBlock';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
+import { useCopyText } from './useCopyText';
 import { LazyMarkdown } from './LazyMarkdown';
 
 const PlainTextWithMath = lazy(() => import('./PlainTextWithMath'));
@@ -14,6 +16,8 @@ export interface MessageViewProps {
   message: StoredMessage;
   /** Text streamed so far, when this message is being written now. */
   streamingText?: string;
+  /** Thinking streamed so far, when this message is being written now: its text, when it began, and its time once the answer began. */
+  streamingThinking?: { text: string; since?: number; ms?: number };
   /** Estimated tokens of this message as the next request would count it. */
   tokens?: number;
   /** Outside the window: the next request will not include it. */
@@ -44,6 +48,7 @@ const STATUS_NOTE: Partial<Record<StoredMessage['status'], string>> = {
 export const MessageView = memo(function MessageView({
   message,
   streamingText,
+  streamingThinking,
   tokens,
   notSent,
   toolResults,
@@ -57,29 +62,20 @@ export const MessageView = memo(function MessageView({
 }: MessageViewProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopyText();
   const isUser = message.role === 'user';
   const label = isUser ? 'User message' : 'Assistant message';
   const text = streamingText ?? messageText(message);
   // Markdown parses the whole text again for every delta; deferred, React drops the renders a
   // newer delta has made stale, so a long answer streams without freezing the page.
   const shownText = useDeferredValue(text);
-  const blocks = message.content.filter(
-    (b): b is Exclude<ContentBlock, { type: 'text' | 'image' | 'document' }> => b.type !== 'text' && b.type !== 'image' && b.type !== 'document',
-  );
+  const blocks = message.content.filter((b): b is ToolUseBlock | ToolResultBlock => b.type === 'tool_use' || b.type === 'tool_result');
+  const thinking = streamingThinking ? { text: streamingThinking.text, redacted: 0 } : thinkingOf(message);
+  const thinkingMs = streamingThinking ? streamingThinking.ms : wholeCount(message.thinkingMs);
+  const reasoning = reasoningTokensOf(message.usage);
   const images = message.content.filter((b): b is ImageBlock => b.type === 'image');
   const documents = message.content.filter((b): b is DocumentBlock => b.type === 'document');
   const note = STATUS_NOTE[message.status];
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    } catch {
-      setCopied(false);
-    }
-  }
 
   return (
     <article
@@ -97,8 +93,16 @@ export const MessageView = memo(function MessageView({
         )}
         {message.pinned && <span className="badge">pinned</span>}
         {tokens !== undefined && (
-          <span className="badge badge-muted" title="Estimated tokens of this message">
+          <span className="badge badge-muted" title={tokensTitle(message)}>
             {tokens.toLocaleString()} tok
+          </span>
+        )}
+        {reasoning !== undefined && reasoning > 0 && (
+          <span
+            className="badge badge-muted"
+            title={`Of the ${message.usage!.outputTokens.toLocaleString()} output tokens the provider reported for this answer, ${reasoning.toLocaleString()} were reasoning (billed as output)`}
+          >
+            {message.usage!.outputTokens.toLocaleString()} out, of which {reasoning.toLocaleString()} reasoning
           </span>
         )}
         {note && <span className={`badge badge-status status-${message.status}`}>{note}</span>}
@@ -125,11 +129,9 @@ export const MessageView = memo(function MessageView({
         <div className="message-body">
           {documents.length > 0 && <MessageDocuments documents={documents} notSent={imagesNotSent} />}
           {images.length > 0 && <MessageImages images={images} notSent={imagesNotSent} />}
-          {blocks
-            .filter((b) => b.type === 'thinking')
-            .map((b, i) => (
-              <ToolBlockView key={`t${i}`} block={b} />
-            ))}
+          {(thinking.text || thinking.redacted > 0 || streamingThinking?.since !== undefined) && (
+            <ThinkingBlock thinking={thinking} thinkingMs={thinkingMs} thinkingSince={streamingThinking?.since} />
+          )}
           {text &&
             (isUser ? (
               // A user's message is shown as typed, apart from its formulas.
@@ -145,15 +147,13 @@ export const MessageView = memo(function MessageView({
                 <LazyMarkdown text={shownText} />
               </Suspense>
             ))}
-          {blocks
-            .filter((b) => b.type !== 'thinking')
-            .map((b, i) =>
-              b.type === 'tool_use' ? (
-                <ToolCallView key={b.id} call={b} result={toolResults?.[b.id]} pending={toolsPending} />
-              ) : (
-                <ToolBlockView key={`b${i}`} block={b} />
-              ),
-            )}
+          {blocks.map((b, i) =>
+            b.type === 'tool_use' ? (
+              <ToolCallView key={b.id} call={b} result={toolResults?.[b.id]} pending={toolsPending} />
+            ) : (
+              <ToolBlockView key={`b${i}`} block={b} />
+            ),
+          )}
           {message.error && (
             <p className="message-error" role="alert">
               {message.error.message}
@@ -164,7 +164,7 @@ export const MessageView = memo(function MessageView({
       {/* A step of a tool loop that only calls tools has nothing to copy or edit: no actions, so the loop stays compact. */}
       {!editing && message.status !== 'streaming' && (text || !blocks.some((b) => b.type === 'tool_use')) && (
         <footer className="message-actions">
-          <button type="button" onClick={copy}>
+          <button type="button" onClick={() => copy(text)}>
             {copied ? 'Copied' : 'Copy'}
           </button>
           {isUser && onEdit && (
@@ -193,6 +193,21 @@ export const MessageView = memo(function MessageView({
     </article>
   );
 });
+
+/**
+ * The token badge's tooltip: the estimate it shows, and for an answer what the provider
+ * reported of its output. Anthropic bills thinking inside the output without a count of its own.
+ */
+function tokensTitle(message: StoredMessage): string {
+  const estimate = 'Estimated tokens of this message';
+  const usage = message.role === 'assistant' ? message.usage : undefined;
+  if (!usage) return estimate;
+  const reasoning = reasoningTokensOf(usage);
+  const output = `${usage.outputTokens.toLocaleString()} output tokens reported by the provider`;
+  if (reasoning) return `${estimate}. ${output}, of which ${reasoning.toLocaleString()} reasoning.`;
+  const thought = message.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+  return thought && message.provider === 'anthropic' ? `${estimate}. ${output}, thinking included (not itemized by Anthropic).` : `${estimate}. ${output}.`;
+}
 
 /** "‹ 2 / 3 ›": which version of the message this is, and the way to the others. */
 function VersionSwitch({ id, versions, onSwitch }: { id: string; versions: { index: number; count: number }; onSwitch?: (id: string, step: -1 | 1) => void }) {

@@ -1,4 +1,5 @@
 import type { Usage } from '../core';
+import { reasoningTokensOf } from '../core';
 import type { GaugePart, PlanReport } from '../store';
 
 export interface TokenGaugeProps {
@@ -18,6 +19,8 @@ export interface TokenGaugeProps {
   lastUsage?: Usage;
   /** USD spent in this conversation so far, when prices are known. */
   costSoFar?: number;
+  /** Output tokens reported in this conversation so far, and the part that was reasoning where the provider itemized it. */
+  outputSoFar?: { tokens: number; reasoningTokens?: number };
   /** USD the next request would cost at most, when prices are known. */
   nextRequestCost?: number;
   /** The per-request budget in tokens, when it is smaller than the window share. */
@@ -34,7 +37,22 @@ export const formatUsd = (usd: number) => (usd < 0.01 && usd > 0 ? `$${usd.toFix
 
 /** How full the next request is, against the model's context window, with the trim marks. */
 export function TokenGauge(props: TokenGaugeProps) {
-  const { total, contextWindow, maxInputTokens, trigger, target, parts, approachingLimit, lastUsage, costSoFar, nextRequestCost, budgetTokens, report } = props;
+  const {
+    total,
+    contextWindow,
+    maxInputTokens,
+    trigger,
+    target,
+    parts,
+    approachingLimit,
+    lastUsage,
+    costSoFar,
+    outputSoFar,
+    nextRequestCost,
+    budgetTokens,
+    report,
+  } = props;
+  const lastReasoning = reasoningTokensOf(lastUsage);
   if (props.counting) {
     return (
       <div className="gauge">
@@ -128,17 +146,25 @@ export function TokenGauge(props: TokenGaugeProps) {
                 </tr>
                 <tr>
                   <th scope="row">Output</th>
-                  <td>{fmt(lastUsage.outputTokens)}</td>
+                  <td>
+                    {fmt(lastUsage.outputTokens)}
+                    {lastReasoning ? `, of which ${fmt(lastReasoning)} reasoning` : ''}
+                  </td>
                 </tr>
               </tbody>
             </table>
           )}
-          {(report || costSoFar !== undefined) && (
+          {(report || costSoFar !== undefined || outputSoFar) && (
             <div className="gauge-metrics">
               {report && <p>{report.conversation}</p>}
               {report?.trimmed && <p>{report.trimmed}</p>}
               {report?.pruned && <p>{report.pruned}</p>}
               {costSoFar !== undefined && <p>This conversation so far: {formatUsd(costSoFar)}</p>}
+              {outputSoFar?.reasoningTokens !== undefined && (
+                <p>
+                  Output so far: {fmt(outputSoFar.tokens)} tokens, of which {fmt(outputSoFar.reasoningTokens)} reasoning (billed as output)
+                </p>
+              )}
             </div>
           )}
         </div>

@@ -3,14 +3,23 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import type { TranscriptRow } from '../store';
 import { MessageFallback } from './MessageFallback';
-import { MessageView } from './MessageView';
+import { MessageView, type MessageViewProps } from './MessageView';
 import { SummaryMessage } from './SummaryMessage';
 import { TrimNotice } from './TrimNotice';
 
+/** What the row being streamed shows: its text, and its thinking with when it began and, once the answer began, how long it took. */
+export interface TranscriptStreaming {
+  messageId: string;
+  text: string;
+  thinking: string;
+  thinkingStartedAt?: number;
+  thinkingMs?: number;
+}
+
 export interface TranscriptProps {
   rows: TranscriptRow[];
-  /** Id of the message being streamed, and its text so far (only that row re-renders per delta). */
-  streaming?: { messageId: string; text: string };
+  /** The message being streamed, and what has streamed so far (only that row re-renders per delta). */
+  streaming?: TranscriptStreaming;
   onEdit?: (id: string, text: string) => boolean | void;
   onRegenerate?: (id: string) => void;
   onRegenerateSummary?: (id: string) => void;
@@ -68,7 +77,7 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
   const totalSize = virtualizer.getTotalSize();
   useEffect(() => {
     if (stickToBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, streaming?.text.length, totalSize, virtualizer]);
+  }, [rows.length, streaming?.text.length, streaming?.thinking.length, totalSize, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -109,6 +118,7 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                         toolResults={row.toolResults}
                         toolsPending={sendingHere && item.index === rows.length - 1}
                         streamingText={streaming?.messageId === row.message.id ? streaming.text : undefined}
+                        streamingThinking={streaming?.messageId === row.message.id ? streamingThinking(streaming) : undefined}
                         onEdit={busy ? undefined : onEdit}
                         onRegenerate={busy ? undefined : onRegenerate}
                         onTogglePin={onTogglePin}
@@ -130,4 +140,8 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
       </div>
     </div>
   );
+}
+
+function streamingThinking({ thinking, thinkingStartedAt, thinkingMs }: TranscriptStreaming): MessageViewProps['streamingThinking'] {
+  return thinkingStartedAt === undefined ? undefined : { text: thinking, since: thinkingStartedAt, ms: thinkingMs };
 }

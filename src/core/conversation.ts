@@ -102,7 +102,11 @@ export interface Usage {
   cacheReadTokens: number;
   /** Tokens written to the prompt cache (priced at the cache-write rate). */
   cacheWriteTokens: number;
-  /** Of `outputTokens`, those spent on reasoning, when the provider reports them (OpenAI). */
+  /**
+   * The part of `outputTokens` the model spent reasoning, when the provider itemizes it
+   * (OpenAI's `reasoning_tokens`); never added to `outputTokens`, which already holds it.
+   * Absent when not reported: Anthropic bills thinking inside `output_tokens` without a count of its own.
+   */
   reasoningTokens?: number;
 }
 
@@ -153,6 +157,12 @@ export interface StoredMessage {
    * Read as untrusted: anything but a string means none.
    */
   thinkingPrefix?: string;
+  /**
+   * Milliseconds from the answer's first thinking delta to its first answer text (or tool
+   * call, or its end): how long it was seen thinking. Absent when it did not think, or the
+   * stream ended before the thinking did. Read as untrusted: anything but a whole count means none.
+   */
+  thinkingMs?: number;
 }
 
 export interface Conversation {
@@ -168,6 +178,17 @@ export interface Conversation {
   activeLeafId?: string;
   /** Present when imported, so importing the same file again does not duplicate it. */
   source?: { kind: 'windowpane' | 'chatgpt' | 'claude'; id: string };
+}
+
+/** `value` when it is a whole number ≥ 0 (a token count, a duration in ms), else undefined. */
+export function wholeCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** `usage.reasoningTokens` when it is a whole count within `outputTokens`, else undefined. */
+export function reasoningTokensOf(usage: Usage | undefined): number | undefined {
+  const tokens = wholeCount(usage?.reasoningTokens);
+  return tokens !== undefined && tokens <= usage!.outputTokens ? tokens : undefined;
 }
 
 /** Concatenated text of a message's text blocks (tool calls and thinking excluded). */

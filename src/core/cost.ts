@@ -1,4 +1,5 @@
 import type { Usage } from './conversation';
+import { reasoningTokensOf } from './conversation';
 import type { ModelPrices } from './models';
 
 // Money from tokens. Every price is USD per million tokens; every result is USD.
@@ -24,6 +25,27 @@ export function costOfUsage(usage: Usage, prices: ModelPrices): number {
       tokens(usage.cacheReadTokens) * prices.cacheRead) *
     PER_TOKEN
   );
+}
+
+/**
+ * The usage of several responses added up, each count on its own; `reasoningTokens` sums the
+ * responses that itemized it (a part of `outputTokens`, as in each) and is absent when none
+ * did. Negative or non-finite counts are treated as 0; absent usages count nothing.
+ */
+export function totalUsage(usages: readonly (Usage | undefined)[]): Usage {
+  const total: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let reasoning: number | undefined;
+  for (const usage of usages) {
+    if (!usage) continue;
+    total.inputTokens += tokens(usage.inputTokens);
+    total.outputTokens += tokens(usage.outputTokens);
+    total.cacheReadTokens += tokens(usage.cacheReadTokens);
+    total.cacheWriteTokens += tokens(usage.cacheWriteTokens);
+    const part = reasoningTokensOf(usage);
+    if (part !== undefined) reasoning = (reasoning ?? 0) + part;
+  }
+  if (reasoning !== undefined) total.reasoningTokens = reasoning;
+  return total;
 }
 
 /**

@@ -28,6 +28,7 @@ export * from './tokens/countCache';
 export * from './tokens/imageTokens';
 export * from './models';
 export * from './thinking';
+export * from './thinkingText';
 export * from './preservedThinking';
 export * from './modelList';
 export * from './cost';

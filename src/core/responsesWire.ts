@@ -115,7 +115,7 @@ export function fromResponsesUsage(usage: ResponsesUsageWire | null | undefined)
     cacheReadTokens: cached,
     cacheWriteTokens: 0,
   };
-  const reasoning = count(usage?.output_tokens_details?.reasoning_tokens);
+  const reasoning = Math.min(out.outputTokens, count(usage?.output_tokens_details?.reasoning_tokens));
   if (reasoning > 0) out.reasoningTokens = reasoning;
   return out;
 }

@@ -3,7 +3,7 @@
  * a sync or a hand edit may have written them. These checks use the same readers as the
  * Windowpane import, so a record the app can export is one it can read back.
  */
-import type { Conversation } from './conversation';
+import type { Conversation, StoredMessage } from './conversation';
 import { readConversation, readMessage } from './transfer/importWindowpane';
 import { MalformedImport } from './transfer/readJson';
 
@@ -16,6 +16,30 @@ export function storedMessageProblem(value: unknown): string | undefined {
     if (error instanceof MalformedImport) return error.message;
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+/**
+ * A stored message as the app can use it: undefined when it cannot (see
+ * `storedMessageProblem`); else the record itself, or, when one of the facts read as
+ * untrusted (`thinkingPrefix`, `thinkingMs`, `usage.reasoningTokens`) is not valid, a copy
+ * without it. Everything else, `status` included, is the record's own; it is never changed.
+ */
+export function readStoredMessage(value: unknown): StoredMessage | undefined {
+  let read: StoredMessage;
+  try {
+    read = readMessage(value, 'message');
+  } catch {
+    return undefined;
+  }
+  const record = value as StoredMessage;
+  const usageOk = record.usage?.reasoningTokens === read.usage?.reasoningTokens;
+  if (record.thinkingPrefix === read.thinkingPrefix && record.thinkingMs === read.thinkingMs && usageOk) return record;
+  const copy: StoredMessage = { ...record };
+  for (const key of ['thinkingPrefix', 'thinkingMs'] as const) {
+    if (read[key] === undefined) delete copy[key];
+  }
+  if (!usageOk) copy.usage = read.usage;
+  return copy;
 }
 
 const finite = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);

@@ -278,6 +278,7 @@ export interface OpenAIUsageWire {
   prompt_tokens?: number | null;
   completion_tokens?: number | null;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
 const count = (value: number | null | undefined): number => (typeof value === 'number' && value > 0 ? value : 0);
@@ -313,15 +314,20 @@ export function mergeAnthropicUsage(earlier: AnthropicUsageWire | null | undefin
 /**
  * OpenAI usage → canonical. `prompt_tokens` includes cached tokens; they are moved to
  * `cacheReadTokens` so `inputTokens` excludes them as Anthropic's does. OpenAI does not
- * bill cache writes separately, so `cacheWriteTokens` is 0.
+ * bill cache writes separately, so `cacheWriteTokens` is 0. `completion_tokens` includes
+ * `completion_tokens_details.reasoning_tokens`, kept as `reasoningTokens` when above 0 (a
+ * part of the output, never added to it).
  */
 export function fromOpenAIUsage(usage: OpenAIUsageWire | null | undefined): Usage {
   const cached = count(usage?.prompt_tokens_details?.cached_tokens);
+  const outputTokens = count(usage?.completion_tokens);
+  const reasoning = Math.min(outputTokens, count(usage?.completion_tokens_details?.reasoning_tokens));
   return {
     inputTokens: Math.max(0, count(usage?.prompt_tokens) - cached),
-    outputTokens: count(usage?.completion_tokens),
+    outputTokens,
     cacheReadTokens: cached,
     cacheWriteTokens: 0,
+    ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),
   };
 }
 

@@ -7,7 +7,7 @@
  * WindowpaneError and leaves storage as it was; the caller keeps its in-memory copy.
  */
 import type { Conversation, MessageKind, MessageStatus, StoredMessage } from '../core';
-import { readStoredConversation, storedMessageProblem } from '../core';
+import { readStoredConversation, readStoredMessage } from '../core';
 import type { IDBPObjectStore } from 'idb';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type FileRecord, type WindowpaneSchema } from './db';
 import { conversationGone, type RepositoryContext } from './repositoryContext';
@@ -120,12 +120,16 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
     return out;
   }
 
-  /** The messages the app can use; reports those left out (they stay in storage). */
+  /** The messages the app can use, each without a bad fact it can do without; reports those left out (they stay in storage). */
   function readableMessages(records: readonly StoredMessage[]): StoredMessage[] {
-    const out = records.filter((record) => storedMessageProblem(record) === undefined);
+    const out = usableMessages(records);
     const skipped = records.length - out.length;
     if (skipped > 0) onUnreadable?.({ kind: 'messages', count: skipped });
     return out;
+  }
+
+  function usableMessages(records: readonly StoredMessage[]): StoredMessage[] {
+    return records.flatMap((record) => readStoredMessage(record) ?? []);
   }
 
   return {
@@ -214,7 +218,7 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
         if (!last || count < 1) return [];
         return index.getAll(IDBKeyRange.bound([conversationId, last.key[1] - count + 1], [conversationId, Infinity]));
       });
-      return records.filter((record) => storedMessageProblem(record) === undefined);
+      return usableMessages(records);
     },
 
     getMessage(id) {

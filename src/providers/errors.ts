@@ -120,7 +120,8 @@ const IMAGES_UNSUPPORTED =
   /(?:image_url|input_image) is only supported by certain models|does not support (?:image|vision)|not a multimodal model|images? (?:input )?(?:is|are) not supported|model does not support images/i;
 
 /** What Anthropic answers when the model is sent a PDF it cannot read, and other servers' wordings for files. */
-const PDFS_UNSUPPORTED = /\b(?:input_)?file is only supported by certain models|does not support PDFs?|PDFs? (?:input )?(?:is|are) not supported|file inputs? (?:is|are) not supported/i;
+const PDFS_UNSUPPORTED =
+  /\b(?:input_)?file is only supported by certain models|does not support PDFs?|PDFs? (?:input )?(?:is|are) not supported|file inputs? (?:is|are) not supported/i;
 
 const TOOLS_UNSUPPORTED =
   /does not support (?:tools|tool use|function calling)|tools? (?:is|are) not supported|(?:tool|function) calling is not supported|enable-auto-tool-choice/i;

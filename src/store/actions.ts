@@ -2,6 +2,7 @@
  * Every action a component may call, bound to one runtime: the store's behaviour as the
  * UI sees it. Each delegates to the action module that owns it.
  */
+import type { ExportOptions } from './transferActions';
 import type { ThinkingSetting } from '../core';
 import { offerReloadAfterUpdate, offerUpdate } from './appUpdates';
 import * as branches from './branches';
@@ -84,8 +85,8 @@ export function bindActions(rt: Runtime) {
     saveSettings: (settings: Settings, scope: 'global' | 'conversation') => conversations.saveSettings(rt, settings, scope),
     openSettings: () => rt.store.setState({ settingsOpen: true }),
     closeSettings: () => rt.store.setState({ settingsOpen: false }),
-    exportConversations: async (format: 'json' | 'markdown', scope: 'active' | 'all', withImages?: boolean) =>
-      (await transfer()).exportConversations(rt, format, scope, withImages),
+    exportConversations: async (format: 'json' | 'markdown', scope: 'active' | 'all', options?: ExportOptions) =>
+      (await transfer()).exportConversations(rt, format, scope, options),
     exportImageBytes: async () => (await transfer()).exportImageBytes(rt),
     importFiles: async (files: readonly File[]) => (await transfer()).importFiles(rt, files),
     cancelImport: async () => (await transfer()).cancelImport(rt),

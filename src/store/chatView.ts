@@ -8,6 +8,7 @@ import type { ContextPlan, ConversationTree, DocumentBlock, PdfSentAs, StoredMes
 import {
   estimateRequestCost,
   estimateTextTokens,
+  totalUsage,
   imagesToClear,
   imageTokens,
   documentTokens,
@@ -41,6 +42,8 @@ export interface GaugeView {
   approachingLimit: boolean;
   lastUsage?: Usage;
   costSoFar?: number;
+  /** Every answer's reported output in this conversation (every branch), with the part that was reasoning where itemized; absent before any was reported. */
+  outputSoFar?: { tokens: number; reasoningTokens?: number };
   nextRequestCost?: number;
   budgetTokens?: number;
   /** The plan's metrics and warnings in words. */
@@ -192,6 +195,8 @@ function gaugeView(
   // A free model (the Demo, a local server) has no cost to show.
   // Every branch's answers were paid for.
   const costSoFar = conversationCost(spent);
+  const reported = spent.filter((m) => m.usage);
+  const usageSoFar = totalUsage(reported.map((m) => m.usage));
   const nextCost = prices ? estimateRequestCost(metrics.inputTokens, metrics.outputReserveTokens, prices) : undefined;
   return {
     total: metrics.totalTokens,
@@ -204,6 +209,10 @@ function gaugeView(
     approachingLimit: metrics.approachingLimit,
     lastUsage: lastUsage ?? lastReportedUsage(messages),
     costSoFar: costSoFar && costSoFar > 0 ? costSoFar : undefined,
+    outputSoFar:
+      reported.length === 0
+        ? undefined
+        : { tokens: usageSoFar.outputTokens, ...(usageSoFar.reasoningTokens ? { reasoningTokens: usageSoFar.reasoningTokens } : {}) },
     nextRequestCost: nextCost && nextCost > 0 ? nextCost : undefined,
     // Shown only when it binds: a budget above the window's own trim line changes nothing.
     budgetTokens:

@@ -13,6 +13,7 @@ export { looksListable, modelListKey } from './modelLists';
 export { chatView, draftTokens, openingRows, type GaugePart } from './chatView';
 export { branchOf, leafOf, treeOf } from './branches';
 export type { PlanReport } from './planReport';
+export type { ExportOptions } from './transferActions';
 export { ADDITIONS, additionsFor, resetToOwnRule } from './strategyAdditions';
 export { clearedToolCalls, pairToolResults } from './toolTranscript';
 export type { ToolResultView, TranscriptRow } from './transcript';

@@ -5,7 +5,7 @@
 import type { ContentBlock, StoredMessage, ToolResultBlock } from '../core';
 import type { NewMessage, StreamWriter } from '../persistence';
 import type { Runtime } from './runtime';
-import { upsertMessage } from './state';
+import { upsertMessage, type StreamingState } from './state';
 import { followLeaf, shownLeaf } from './branches';
 
 /**
@@ -78,6 +78,17 @@ export async function appendToolResults(rt: Runtime, conversationId: string, res
 /** The text streamed so far into `message`, as content blocks. */
 export function streamedContent(rt: Runtime, message: StoredMessage): ContentBlock[] {
   const streaming = rt.store.getState().streaming;
-  const text = streaming?.messageId === message.id ? streaming.text : '';
-  return text ? [{ type: 'text', text }] : [];
+  if (streaming?.messageId !== message.id) return [];
+  return streamingContent(streaming);
+}
+
+/**
+ * What has streamed, as the blocks stored while it streams: the thinking (unsigned, so it is
+ * shown and kept but never sent back; see `toAnthropicWire`), then the text.
+ */
+export function streamingContent(streaming: Pick<StreamingState, 'text' | 'thinking'>): ContentBlock[] {
+  const content: ContentBlock[] = [];
+  if (streaming.thinking) content.push({ type: 'thinking', thinking: streaming.thinking });
+  if (streaming.text) content.push({ type: 'text', text: streaming.text });
+  return content;
 }

@@ -19,6 +19,12 @@ export interface StreamingState {
   conversationId: string;
   messageId: string;
   text: string;
+  /** Thinking (or a reasoning summary) streamed so far, before or between the answer's text. */
+  thinking: string;
+  /** When the first thinking arrived (the runtime's clock, epoch ms); absent until then. */
+  thinkingStartedAt?: number;
+  /** How long it thought, fixed when the answer's text (or a tool call) began; absent while thinking. */
+  thinkingMs?: number;
 }
 
 /** A tool loop in progress: which round of how many, and the call running now (null between calls). */

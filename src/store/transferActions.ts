@@ -45,11 +45,21 @@ export async function exportImageBytes(rt: Runtime): Promise<{ active: number; a
   }
 }
 
+/** What an export carries beyond its format's default. */
+export interface ExportOptions {
+  /** JSON: the images' and PDFs' bytes inside, a complete backup. */
+  withImages?: boolean;
+  /** Markdown: each answer's thinking (JSON always keeps it, signatures included). */
+  withThinking?: boolean;
+}
+
 /**
  * Downloads one conversation (or all) as Windowpane JSON or Markdown. API keys are never
- * included; `withImages` makes the JSON a complete backup, the images' bytes inside.
+ * included; `withImages` makes the JSON a complete backup, the images' bytes inside;
+ * `withThinking` puts the thinking in the Markdown, which otherwise leaves it out.
  */
-export async function exportConversations(rt: Runtime, format: 'json' | 'markdown', scope: 'active' | 'all', withImages = false): Promise<void> {
+export async function exportConversations(rt: Runtime, format: 'json' | 'markdown', scope: 'active' | 'all', options: ExportOptions = {}): Promise<void> {
+  const { withImages = false, withThinking = false } = options;
   const state = rt.store.getState();
   const repositories = rt.repositories;
   const ids = scope === 'active' && state.activeId ? [state.activeId] : undefined;
@@ -83,7 +93,7 @@ export async function exportConversations(rt: Runtime, format: 'json' | 'markdow
         for (const evicted of planFor(contextFor(rt, conversation.id), branch).evicted) notSentIds.add(evicted.id);
         for (const id of activeSummary(branch)?.covers ?? []) notSentIds.add(id);
       }
-      download(`${fileStem(title)}-${date}.md`, 'text/markdown', exportToMarkdown(records, { notSentIds }));
+      download(`${fileStem(title)}-${date}.md`, 'text/markdown', exportToMarkdown(records, { notSentIds, includeThinking: withThinking }));
     }
   } catch (error) {
     rt.notifier.reportError(error, 'export');

@@ -16,7 +16,7 @@ import { createStreamWriter, registerFlushOnHide, type StreamWriter } from '../p
 import type { ChatResult, StreamCallbacks } from '../providers';
 import type { Runtime } from './runtime';
 import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
-import { appendMessage, finishMessage, streamedContent } from './messageWrites';
+import { appendMessage, finishMessage, streamedContent, streamingContent } from './messageWrites';
 import { createConversationFor } from './newConversation';
 import { contextFor, planFor } from './planning';
 import { announcePlan, toRequest } from './request';
@@ -102,11 +102,16 @@ async function startTurn(rt: Runtime, conversationId: string, checked: TurnConte
   }
 }
 
-/** An answer being written: its message, the writer that stores it as it streams, and the text so far. */
+/** An answer being written: its message, the writer that stores it as it streams, and what has streamed so far. */
 interface AnswerDraft {
   message: StoredMessage;
   writer: StreamWriter;
   text: string;
+  thinking: string;
+  /** When its first thinking arrived (the runtime's clock). */
+  thinkingStartedAt?: number;
+  /** From the first thinking to the first text or tool call: fixed once, stored with the answer. */
+  thinkingMs?: number;
 }
 
 /** An answer stored, with the context it was asked in. */
@@ -164,13 +169,16 @@ async function openAnswer(turn: Turn, ctx: TurnContext): Promise<AnswerDraft> {
     model: ctx.modelId,
     provider: ctx.provider,
   });
-  rt.store.setState({ streaming: { conversationId, messageId: message.id, text: '' } });
-  return { message, writer, text: '' };
+  rt.store.setState({ streaming: { conversationId, messageId: message.id, text: '', thinking: '' } });
+  return { message, writer, text: '', thinking: '' };
 }
 
 /** Build the request, stream it, save the answer; after a failure before any text, the attempt recovery offers. */
 async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): Promise<Answered> {
   draft.text = '';
+  draft.thinking = '';
+  delete draft.thinkingStartedAt;
+  delete draft.thinkingMs;
   try {
     const stored = new Map(turnHistory(turn, draft.message.id).map((m) => [m.id, m.thinkingPrefix]));
     const planned = toRequest(attempt.ctx, attempt.plan, turn.signal, (id) => {
@@ -189,12 +197,29 @@ async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): 
 
 function streamCallbacks(turn: Turn, draft: AnswerDraft): StreamCallbacks {
   const { rt, conversationId } = turn;
+  // Shows and stores what has streamed; the thinking time is stored once it is fixed, so a reload keeps it.
+  const publish = () => {
+    const { text, thinking, thinkingStartedAt, thinkingMs } = draft;
+    rt.store.setState((s) =>
+      s.streaming?.messageId === draft.message.id
+        ? { streaming: { conversationId: s.streaming.conversationId, messageId: draft.message.id, text, thinking, thinkingStartedAt, thinkingMs } }
+        : {},
+    );
+    draft.writer.update({ content: streamingContent(draft), ...(thinkingMs !== undefined ? { thinkingMs } : {}) });
+  };
   return {
+    onThinking: (delta) => {
+      draft.thinkingStartedAt ??= rt.deps.now();
+      draft.thinking += delta;
+      publish();
+    },
     onText: (delta) => {
+      stopThinkingClock(rt, draft);
       draft.text += delta;
-      const text = draft.text;
-      rt.store.setState((s) => (s.streaming?.messageId === draft.message.id ? { streaming: { ...s.streaming, text } } : {}));
-      draft.writer.update({ content: [{ type: 'text', text }] });
+      publish();
+    },
+    onToolUse: () => {
+      if (stopThinkingClock(rt, draft)) publish();
     },
     onRetry: (info) => {
       rt.store.setState({ retry: info });
@@ -205,6 +230,13 @@ function streamCallbacks(turn: Turn, draft: AnswerDraft): StreamCallbacks {
   };
 }
 
+/** Fixes the answer's thinking time at the first text or tool call after it thought; true when this call fixed it. */
+function stopThinkingClock(rt: Runtime, draft: AnswerDraft): boolean {
+  if (draft.thinkingStartedAt === undefined || draft.thinkingMs !== undefined) return false;
+  draft.thinkingMs = Math.max(0, rt.deps.now() - draft.thinkingStartedAt);
+  return true;
+}
+
 /** Stores the finished answer with its usage, and calibrates the estimate against what the provider counted. */
 async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, result: ChatResult, thinkingPrefix?: string): Promise<Answered> {
   const { rt, conversationId } = turn;
@@ -213,6 +245,9 @@ async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, resu
   const final: Partial<StoredMessage> = { content: result.content, status, model: result.model || ctx.modelId };
   if (thinkingPrefix !== undefined) final.thinkingPrefix = thinkingPrefix;
   if (result.usageReported) final.usage = result.usage;
+  // An answer that only thought (or was stopped mid-thought) thought until it ended.
+  stopThinkingClock(rt, draft);
+  if (draft.thinkingMs !== undefined) final.thinkingMs = draft.thinkingMs;
   const message = await finishMessage(rt, draft.message, draft.writer, final);
   rt.store.setState((s) => (s.streaming?.messageId === message.id ? { streaming: null } : {}));
   if (result.usageReported) {

@@ -15,7 +15,7 @@
  * - **files** and **attachments** never change once written.
  */
 import type { Conversation } from '../core';
-import { hashString, readStoredConversation, storedMessageProblem } from '../core';
+import { hashString, readStoredConversation, readStoredMessage } from '../core';
 import type { AttachmentRecord, FileRecord, PortableConversation, PortableMessage } from '../persistence';
 
 /** When and where a field was last set: epoch ms, then the device id for ties. */
@@ -218,8 +218,11 @@ export function readPayload(value: unknown): RecordPayload | undefined {
     case 'message': {
       const message = value.message;
       if (!isStamp(value.stamp) || !isObject(message)) return undefined;
-      if (storedMessageProblem({ ...message, seq: 0 }) !== undefined) return undefined;
-      return { kind: 'message', message: message as unknown as PortableMessage, stamp: value.stamp };
+      // What it cannot use refuses the record; a bad fact it can do without (a thinking time, say) is left out.
+      const read = readStoredMessage({ ...message, seq: 0 });
+      if (!read) return undefined;
+      const { seq: _seq, ...portable } = read;
+      return { kind: 'message', message: portable, stamp: value.stamp };
     }
     case 'conversation': {
       const read = readStoredConversation({ ...(value.conversation as object), messageCount: 0 });

@@ -31,7 +31,7 @@ describe('ChatHeader export', () => {
     await within(menu).findByRole('menuitem', { name: 'This conversation with its images and PDFs (JSON, 3.3 MB)' });
     expect(within(menu).getByRole('menuitem', { name: 'All conversations with their images and PDFs (JSON, 4.7 MB)' })).toBeInTheDocument();
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'This conversation with its images and PDFs (JSON, 3.3 MB)' }));
-    expect(onExport).toHaveBeenCalledWith('json', 'active', true);
+    expect(onExport).toHaveBeenCalledWith('json', 'active', { withImages: true });
   });
 
   it('exports the open conversation as JSON in one click', async () => {
@@ -66,12 +66,42 @@ describe('ChatHeader export', () => {
     await userEvent.click(toggle);
     expect(screen.getByRole('menuitem', { name: 'This conversation (JSON)' })).toHaveFocus();
     await userEvent.keyboard('{ArrowUp}');
-    expect(screen.getByRole('menuitem', { name: 'All conversations (Markdown)' })).toHaveFocus();
+    expect(screen.getByRole('menuitemcheckbox', { name: 'Include thinking in Markdown' })).toHaveFocus();
     await userEvent.keyboard('{ArrowDown}{ArrowDown}');
     expect(screen.getByRole('menuitem', { name: 'This conversation (Markdown)' })).toHaveFocus();
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(toggle).toHaveFocus();
+  });
+});
+
+describe('ChatHeader export of thinking', () => {
+  it('leaves thinking out of Markdown unless ticked, and ticking keeps the menu open', async () => {
+    const onExport = header(true);
+    const toggle = screen.getByRole('button', { name: 'Other formats' });
+    await userEvent.click(toggle);
+    const include = screen.getByRole('menuitemcheckbox', { name: 'Include thinking in Markdown' });
+    expect(include).toHaveAttribute('aria-checked', 'false');
+    await userEvent.click(screen.getByRole('menuitem', { name: 'This conversation (Markdown)' }));
+    expect(onExport).toHaveBeenLastCalledWith('markdown', 'active');
+
+    await userEvent.click(toggle);
+    await userEvent.click(screen.getByRole('menuitemcheckbox', { name: 'Include thinking in Markdown' }));
+    expect(screen.getByRole('menuitemcheckbox', { name: 'Include thinking in Markdown' })).toHaveAttribute('aria-checked', 'true');
+    await userEvent.click(screen.getByRole('menuitem', { name: 'This conversation (Markdown)' }));
+    expect(onExport).toHaveBeenLastCalledWith('markdown', 'active', { withThinking: true });
+
+    // JSON keeps the thinking whatever the box says: it is the lossless format.
+    await userEvent.click(toggle);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'This conversation (JSON)' }));
+    expect(onExport).toHaveBeenLastCalledWith('json', 'active');
+  });
+
+  it('ticks with the keyboard', async () => {
+    header(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Other formats' }));
+    await userEvent.keyboard('{ArrowUp}{Enter}');
+    expect(screen.getByRole('menuitemcheckbox', { name: 'Include thinking in Markdown' })).toHaveAttribute('aria-checked', 'true');
   });
 });
 

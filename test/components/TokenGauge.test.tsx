@@ -56,6 +56,23 @@ describe('TokenGauge', () => {
     expect(screen.getByRole('group')).toHaveTextContent('next ≤ $0.0042');
   });
 
+  it('shows reasoning as a part of the output, for the last request and the conversation', () => {
+    gauge({
+      lastUsage: { inputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1_300, reasoningTokens: 1_024 },
+      costSoFar: 0.05,
+      outputSoFar: { tokens: 4_000, reasoningTokens: 3_072 },
+    });
+    const last = screen.getByRole('table', { name: 'Last request (reported by the provider)' });
+    expect(within(last).getByRole('row', { name: 'Output 1,300, of which 1,024 reasoning' })).toBeInTheDocument();
+    expect(screen.getByRole('group')).toHaveTextContent('Output so far: 4,000 tokens, of which 3,072 reasoning (billed as output)');
+  });
+
+  it('says nothing of reasoning the provider did not itemize', () => {
+    gauge({ lastUsage: { inputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1_300 }, outputSoFar: { tokens: 1_300 } });
+    expect(screen.getByRole('row', { name: 'Output 1,300' })).toBeInTheDocument();
+    expect(screen.getByRole('group')).not.toHaveTextContent('reasoning');
+  });
+
   it('leaves out the last request and cost before there are any', () => {
     gauge();
     expect(screen.queryByRole('table', { name: 'Last request (reported by the provider)' })).not.toBeInTheDocument();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costOfUsage, estimateRequestCost, tokensForBudget, type ModelPrices } from '../../src/core';
+import { costOfUsage, estimateRequestCost, tokensForBudget, totalUsage, type ModelPrices } from '../../src/core';
 
 // Claude Opus 5.5's published prices.
 const OPUS: ModelPrices = { input: 4, output: 20, cacheWrite: 5, cacheRead: 0.2 };
@@ -23,6 +23,11 @@ describe('costOfUsage', () => {
     // prompt_tokens 10,000 of which cached_tokens 8,000; completion_tokens 500.
     const usage = { inputTokens: 10_000 - 8_000, outputTokens: 500, cacheWriteTokens: 0, cacheReadTokens: 8_000 };
     expect(costOfUsage(usage, sol)).toBeCloseTo(0.004 + 0.005 + 0.0008, 12);
+  });
+
+  it('bills reasoning once, as the part of the output it is', () => {
+    const usage = { inputTokens: 1_000, outputTokens: 5_000, cacheWriteTokens: 0, cacheReadTokens: 0 };
+    expect(costOfUsage({ ...usage, reasoningTokens: 4_000 }, OPUS)).toBe(costOfUsage(usage, OPUS));
   });
 
   it('treats negative or non-finite counts as zero and free models as free', () => {
@@ -63,5 +68,28 @@ describe('tokensForBudget', () => {
       expect(estimateRequestCost(affordable, 4_000, OPUS)).toBeLessThanOrEqual(usd + 1e-12);
       expect(estimateRequestCost(affordable + 1, 4_000, OPUS)).toBeGreaterThan(usd);
     }
+  });
+});
+
+describe('totalUsage', () => {
+  it('adds each count on its own, reasoning as the part of the output it is', () => {
+    const total = totalUsage([
+      { inputTokens: 100, outputTokens: 500, cacheReadTokens: 10, cacheWriteTokens: 20, reasoningTokens: 400 },
+      undefined,
+      { inputTokens: 50, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      { inputTokens: 1, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 256 },
+    ]);
+    expect(total).toEqual({ inputTokens: 151, outputTokens: 840, cacheReadTokens: 10, cacheWriteTokens: 20, reasoningTokens: 656 });
+    expect(costOfUsage(total, OPUS)).toBeCloseTo(costOfUsage({ ...total, reasoningTokens: 0 }, OPUS), 12);
+  });
+
+  it('reports no reasoning when no response itemized it, and skips bad counts', () => {
+    expect(totalUsage([{ inputTokens: -3, outputTokens: Number.NaN, cacheReadTokens: 2, cacheWriteTokens: 0, reasoningTokens: -1 }])).toEqual({
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 2,
+      cacheWriteTokens: 0,
+    });
+    expect(totalUsage([])).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
 });

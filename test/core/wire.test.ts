@@ -243,6 +243,22 @@ describe('usage', () => {
     });
     expect(fromOpenAIUsage({ prompt_tokens: 12, completion_tokens: 3 })).toEqual({ inputTokens: 12, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
+
+  it('keeps OpenAI reasoning tokens as a part of the output, never added to it', () => {
+    expect(fromOpenAIUsage({ prompt_tokens: 50, completion_tokens: 300, completion_tokens_details: { reasoning_tokens: 256 } })).toEqual({
+      inputTokens: 50,
+      outputTokens: 300,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 256,
+    });
+    // Zero, null or missing: not reported. More than the output: capped at it.
+    expect(fromOpenAIUsage({ prompt_tokens: 5, completion_tokens: 3, completion_tokens_details: { reasoning_tokens: 0 } })).not.toHaveProperty(
+      'reasoningTokens',
+    );
+    expect(fromOpenAIUsage({ prompt_tokens: 5, completion_tokens: 3, completion_tokens_details: null })).not.toHaveProperty('reasoningTokens');
+    expect(fromOpenAIUsage({ prompt_tokens: 5, completion_tokens: 3, completion_tokens_details: { reasoning_tokens: 9 } }).reasoningTokens).toBe(3);
+  });
 });
 
 function conversation(turns: number, summaryAt?: number): WirePlanItem<AnthropicWireMessage>[] {

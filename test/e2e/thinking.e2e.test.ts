@@ -1,14 +1,54 @@
 /**
- * Thinking in real Chromium against the fake Anthropic API: the choice made in Settings and
- * beside the gauge reaches the request as the model takes it, the thinking is shown with the
- * answer, and a switch to a model that does not take the choice keeps a valid one and says so.
+ * Thinking in real Chromium against the fake APIs: the choice made in Settings and beside the
+ * gauge reaches the request as the model takes it, and a switch to a model that does not take
+ * the choice keeps a valid one and says so. The thinking streams into a collapsed block that
+ * counts its seconds, keeps its length and time across a reload (and what streamed across a
+ * reload mid-thought), opens from the keyboard, and stays out of the Markdown export unless
+ * asked; OpenAI's reasoning tokens show as a part of the answer's output.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
-import { launchBrowser, newPage, screenshot } from './browser';
+import { launchBrowser, newPage, savedDownload, screenshot } from './browser';
 import { chatRequests, configure, expectAllAcceptedAndFitting, PROVIDER_SETUPS, sendTurn, userText } from './providersHelpers';
 import { openApp, sendWithEnter, seriousAxeViolations } from './uiHelpers';
+
+const THINKING = Array.from({ length: 40 }, (_, i) => `step${i + 1}`).join(' ');
+
+/**
+ * Settings for Claude Haiku 4.5 with a thinking budget as the default for new chats, so the
+ * fake streams thinking back; `check` is given the Thinking select before the choice.
+ */
+async function anthropicWithThinking(page: Page, fake: FakeApi, check?: (thinking: Locator) => Promise<void>): Promise<void> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Provider', { exact: true }).selectOption({ label: 'Anthropic' });
+  await dialog.getByLabel('API key', { exact: true }).fill('sk-ant-thinking-0123456789');
+  await dialog.getByLabel('Base URL', { exact: true }).fill(fake.url);
+  await dialog.getByLabel('Model', { exact: true }).selectOption('claude-haiku-4-5');
+  const thinking = dialog.getByLabel('Thinking', { exact: true });
+  await check?.(thinking);
+  await thinking.selectOption({ label: 'Up to 4,096 tokens' });
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+async function exportMarkdown(page: Page, withThinking: boolean): Promise<string> {
+  await page.getByRole('button', { name: 'Other formats' }).click();
+  const include = page.getByRole('menuitemcheckbox', { name: 'Include thinking in Markdown' });
+  if ((await include.getAttribute('aria-checked')) !== String(withThinking)) await include.click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'This conversation (Markdown)' }).click()]);
+  return (await savedDownload(download)).text;
+}
+
+/** Sends without waiting for the answer, to watch it stream. */
+async function sendNow(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe('thinking', () => {
   let browser: Browser;
@@ -25,25 +65,17 @@ describe('thinking', () => {
     const { page, context, errors } = await newPage(browser);
     page.setDefaultTimeout(10_000);
     await openApp(page, appUrl);
-    await page.getByRole('button', { name: 'Settings' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Settings' });
-    await dialog.getByLabel('Provider', { exact: true }).selectOption({ label: 'Anthropic' });
-    await dialog.getByLabel('API key', { exact: true }).fill('sk-ant-thinking-0123456789');
-    await dialog.getByLabel('Base URL', { exact: true }).fill(fake.url);
-    await dialog.getByLabel('Model', { exact: true }).selectOption('claude-haiku-4-5');
     // The default for new chats: Haiku 4.5 takes a budget, not an effort.
-    const defaultThinking = dialog.getByLabel('Thinking', { exact: true });
-    expect(await defaultThinking.locator('option').allTextContents()).toEqual([
-      'Model default',
-      'Off',
-      'Up to 1,024 tokens',
-      'Up to 4,096 tokens',
-      'Up to 16,384 tokens',
-      'Up to 32,768 tokens',
-    ]);
-    await defaultThinking.selectOption({ label: 'Up to 4,096 tokens' });
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await anthropicWithThinking(page, fake, async (thinking) => {
+      expect(await thinking.locator('option').allTextContents()).toEqual([
+        'Model default',
+        'Off',
+        'Up to 1,024 tokens',
+        'Up to 4,096 tokens',
+        'Up to 16,384 tokens',
+        'Up to 32,768 tokens',
+      ]);
+    });
 
     fake.setReply(() => ({ thinking: 'Compare the two routes by time, then by cost.', text: 'Take the coastal road.' }));
     const picker = page.getByRole('combobox', { name: 'Thinking for the next message' });
@@ -118,5 +150,117 @@ describe('thinking', () => {
     } finally {
       await local.close();
     }
+  });
+
+  /** A page of the app set up for Claude Haiku 4.5 with a thinking budget. */
+  async function anthropicPage() {
+    const opened = await newPage(browser);
+    opened.page.setDefaultTimeout(15_000);
+    await openApp(opened.page, appUrl);
+    await anthropicWithThinking(opened.page, fake);
+    return opened;
+  }
+
+  it('streams thinking into a collapsed block with its length and time, kept on reload, left out of Markdown unless asked', async () => {
+    const { page, context, errors } = await anthropicPage();
+
+    // ~14 thinking deltas 200 ms apart: about three seconds of thinking.
+    fake.setReply(() => ({ thinking: THINKING, text: 'Take the coastal road.', deltaDelayMs: 200 }));
+    await sendNow(page, 'Which road to Porto?');
+    const answer = page.getByRole('article', { name: 'Assistant message' });
+    const live = answer.locator('summary', { hasText: /^Thinking… \d+ s$/ });
+    await live.waitFor();
+    expect(await answer.locator('details.thinking-block').getAttribute('open')).toBeNull();
+    await answer.getByText('Take the coastal road.').waitFor();
+    const summary = answer.locator('details.thinking-block > summary');
+    await summary.filter({ hasText: /^Thinking · 40 words · \d+ s$/ }).waitFor();
+    const label = (await summary.textContent())!;
+    const seconds = Number(/· (\d+) s$/.exec(label)![1]);
+    expect(seconds).toBeGreaterThanOrEqual(2);
+    expect(seconds).toBeLessThanOrEqual(6);
+    expect(await answer.locator('details.thinking-block').getAttribute('open')).toBeNull();
+    expect(await answer.getByText('step40').isVisible()).toBe(false);
+    await screenshot(page, 'thinking-shown-desktop');
+
+    // Keyboard: the summary takes focus and Enter opens it; its thinking and Copy thinking show.
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    await answer.getByText(/step1 step2 .* step40/).waitFor();
+    expect(await answer.getByRole('button', { name: 'Copy thinking' }).isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'thinking-shown-open-desktop');
+
+    // A reload keeps the length and the time the answer stored.
+    await page.reload();
+    await page.getByRole('article', { name: 'Assistant message' }).locator('details.thinking-block > summary').filter({ hasText: label }).waitFor();
+
+    const plain = await exportMarkdown(page, false);
+    expect(plain).toContain('Take the coastal road.');
+    expect(plain).not.toContain('step1');
+    expect(plain).not.toContain('Thinking');
+    const withThinking = await exportMarkdown(page, true);
+    expect(withThinking).toContain(`<details>\n<summary>${label}</summary>\n\n${THINKING}\n\n</details>\n\nTake the coastal road.`);
+
+    // A phone: the open block wraps, nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const onPhone = page.getByRole('article', { name: 'Assistant message' });
+    await onPhone.locator('details.thinking-block > summary').click();
+    await onPhone.getByText(/step1 step2 .* step40/).waitFor();
+    expect(await noSidewaysScroll(page)).toBe(true);
+    await screenshot(page, 'thinking-shown-phone');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps what streamed of the thinking when the page reloads mid-thought', async () => {
+    const { page, context, errors } = await anthropicPage();
+    const long = Array.from({ length: 90 }, (_, i) => `idea${i + 1}`).join(' ');
+    fake.setReply(() => ({ thinking: long, text: 'Never reached.', deltaDelayMs: 400 }));
+    await sendNow(page, 'Plan the whole trip.');
+    const answer = page.getByRole('article', { name: 'Assistant message' });
+    await answer.locator('summary', { hasText: /^Thinking… [2-9] s$/ }).waitFor();
+    await screenshot(page, 'thinking-shown-live');
+    await page.reload();
+
+    const after = page.getByRole('article', { name: 'Assistant message' });
+    await after.getByText('Interrupted', { exact: false }).first().waitFor();
+    const summary = after.locator('details.thinking-block > summary');
+    const words = Number(/^Thinking · (\d+) words$/.exec((await summary.textContent())!)?.[1]);
+    expect(words).toBeGreaterThan(3);
+    expect(words).toBeLessThan(90);
+    await summary.click();
+    expect(long.startsWith((await after.locator('.thinking-text').textContent())!)).toBe(true);
+    await screenshot(page, 'thinking-shown-interrupted');
+    expect(errors.filter((e) => !/network|fetch|abort/i.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  it('shows an OpenAI answer’s reasoning tokens as a part of its output', async () => {
+    const { page, context, errors } = await newPage(browser);
+    page.setDefaultTimeout(15_000);
+    await openApp(page, appUrl);
+    await configure(page, fake, { ...PROVIDER_SETUPS.openai, model: { custom: 'gpt-6.2-astra' } }, { contextWindow: 200_000 });
+    await page.getByRole('combobox', { name: 'Thinking for the next message' }).selectOption({ label: 'High' });
+    fake.setReply(() => ({ thinking: 'Weigh the coast against the hills, then the time of year, then the tolls.', text: 'The coast.' }));
+    const before = fake.requests.length;
+    await sendWithEnter(page, 'Which road?');
+    const answer = page.getByRole('article', { name: 'Assistant message' });
+    await answer.getByText('The coast.').waitFor();
+    const [request] = fake.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions');
+    expect(request).toMatchObject({ status: 200 });
+    expect(request!.body).toMatchObject({ reasoning_effort: 'high' });
+
+    const badge = answer.getByText(/^[\d,]+ out, of which [\d,]+ reasoning$/);
+    await badge.waitFor();
+    expect(await badge.getAttribute('title')).toMatch(/^Of the [\d,]+ output tokens the provider reported for this answer, [\d,]+ were reasoning/);
+    await page.getByRole('meter', { name: 'Context usage' }).first().click();
+    await page.getByText(/^Output so far: [\d,]+ tokens, of which [\d,]+ reasoning/).waitFor();
+    await page.getByRole('row', { name: /^Output [\d,]+, of which [\d,]+ reasoning$/ }).waitFor();
+    await screenshot(page, 'thinking-shown-reasoning-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await noSidewaysScroll(page)).toBe(true);
+    await screenshot(page, 'thinking-shown-reasoning-phone');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

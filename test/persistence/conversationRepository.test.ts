@@ -373,6 +373,44 @@ describe('stored parents and branches read back', () => {
   });
 });
 
+describe('thinking time and reasoning tokens read back', () => {
+  it('keeps valid ones, and leaves out bad ones while keeping the message', async () => {
+    const notices: UnreadableRecords[] = [];
+    const { db, repositories } = await openTestStorage({ repositories: { onUnreadable: (found) => notices.push(found) } });
+    const usage = { inputTokens: 10, outputTokens: 90, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const answer = (id: string, seq: number, thinkingMs: unknown, reasoningTokens: unknown) =>
+      ({
+        id,
+        conversationId: 'c',
+        seq,
+        role: 'assistant',
+        kind: 'message',
+        content: [
+          { type: 'thinking', thinking: 'Plan.' },
+          { type: 'text', text: id },
+        ],
+        createdAt: 1,
+        status: 'complete',
+        usage: { ...usage, reasoningTokens },
+        thinkingMs,
+      }) as StoredMessage;
+    await db.put('conversations', { id: 'c', title: 'Thought', createdAt: 1, updatedAt: 2, messageCount: 3 });
+    await db.put('messages', answer('good', 0, 4_000, 64));
+    await db.put('messages', answer('negative', 1, -5, -1));
+    await db.put('messages', answer('words', 2, '4 s', 'many'));
+
+    const [good, negative, words] = await repositories.conversations.getMessages('c');
+    expect(good).toMatchObject({ thinkingMs: 4_000, usage: { ...usage, reasoningTokens: 64 } });
+    for (const read of [negative, words]) {
+      expect(read).not.toHaveProperty('thinkingMs');
+      expect(read!.usage).toEqual(usage);
+      expect(read!.content).toHaveLength(2);
+    }
+    expect(notices).toEqual([]);
+    expect(await db.get('messages', 'words')).toMatchObject({ thinkingMs: '4 s' });
+  });
+});
+
 describe('the newest messages first', () => {
   it('reads the messages with the highest seq of every branch, in seq order, leaving out unreadable ones without a notice', async () => {
     const notices: UnreadableRecords[] = [];

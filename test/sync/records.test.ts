@@ -21,6 +21,7 @@ import {
   type SettingsPayload,
   type Stamp,
 } from '../../src/sync/records';
+import { thoughtAnswer } from '../core/thoughtAnswer';
 
 const stamp = fc.tuple(fc.integer({ min: 0, max: 50 }), fc.constantFrom('device-a', 'device-b', 'device-c')) as fc.Arbitrary<Stamp>;
 
@@ -224,6 +225,19 @@ describe('readPayload', () => {
     ).toBeUndefined();
     expect(readPayload({ kind: 'settings', settings: {}, stamps: { a: ['x', 1] } })).toBeUndefined();
     expect(readPayload({ kind: 'unknown' })).toBeUndefined();
+  });
+
+  it('carries an answer’s thinking time and reasoning tokens, and leaves out bad ones while keeping the message', () => {
+    const { seq: _seq, ...message } = thoughtAnswer();
+    expect(readPayload({ kind: 'message', message, stamp: [1, 'a'] })).toEqual({ kind: 'message', message, stamp: [1, 'a'] });
+    const bad = readPayload({
+      kind: 'message',
+      message: { ...message, thinkingMs: 'soon', usage: { ...message.usage, reasoningTokens: 91 } },
+      stamp: [1, 'a'],
+    }) as MessagePayload;
+    expect(bad.message).not.toHaveProperty('thinkingMs');
+    expect(bad.message.usage).toEqual({ inputTokens: 10, outputTokens: 90, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(bad.message.content).toEqual(message.content);
   });
 
   it('reads back each kind the app writes', () => {

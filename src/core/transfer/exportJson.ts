@@ -6,6 +6,7 @@
 import { withExplicitParents } from '../branches';
 import { utf8Bytes } from '../utf8';
 import type { ContentBlock, Conversation, StoredMessage } from '../conversation';
+import { reasoningTokensOf, wholeCount } from '../conversation';
 import {
   MAX_IMPORT_BYTES,
   WINDOWPANE_EXPORT_FORMAT,
@@ -114,9 +115,13 @@ function exportMessage(message: StoredMessage): StoredMessage {
   if (message.usage !== undefined) {
     const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = message.usage;
     out.usage = { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens };
+    const reasoning = reasoningTokensOf(message.usage);
+    if (reasoning !== undefined) out.usage.reasoningTokens = reasoning;
   }
   if (message.error !== undefined) out.error = { code: message.error.code, message: message.error.message };
   if (typeof message.thinkingPrefix === 'string') out.thinkingPrefix = message.thinkingPrefix;
+  const thinkingMs = wholeCount(message.thinkingMs);
+  if (thinkingMs !== undefined) out.thinkingMs = thinkingMs;
   return out;
 }
 

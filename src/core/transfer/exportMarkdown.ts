@@ -7,6 +7,8 @@
  */
 import { branchCount, branchMessages, buildTree } from '../branches';
 import type { ContentBlock, StoredMessage } from '../conversation';
+import { reasoningTokensOf, wholeCount } from '../conversation';
+import { thinkingOf, thinkingSummary } from '../thinkingText';
 import type { ConversationRecords } from './exportFormat';
 import { fence, quote } from './markdownText';
 
@@ -17,6 +19,12 @@ export interface MarkdownExportOptions {
    * is preceded by a trim marker; nothing is left out of the transcript.
    */
   notSentIds?: ReadonlySet<string>;
+  /**
+   * Include each answer's thinking, as a collapsed `<details>` before its text. Off by
+   * default: a transcript is what was said; the thinking is there when asked for. Redacted
+   * thinking is then named, never its encrypted data.
+   */
+  includeThinking?: boolean;
 }
 
 const SOURCE_NAMES = { windowpane: 'Windowpane', chatgpt: 'ChatGPT', claude: 'Claude' } as const;
@@ -57,7 +65,7 @@ function conversationMarkdown({ conversation, messages }: ConversationRecords, o
           '(trimmed to fit the context window or budget); they are kept here and in storage.',
       );
     }
-    parts.push(message.kind === 'summary' ? summaryMarkdown(message) : messageMarkdown(message));
+    parts.push(message.kind === 'summary' ? summaryMarkdown(message) : messageMarkdown(message, options.includeThinking === true));
   }
   return parts.join('\n\n');
 }
@@ -70,12 +78,14 @@ function summaryMarkdown(message: StoredMessage): string {
   return quote(`${label}${time ? ` — ${time}` : ''}\n\n${body}`);
 }
 
-function messageMarkdown(message: StoredMessage): string {
+function messageMarkdown(message: StoredMessage, withThinking: boolean): string {
   const who = message.role === 'user' ? 'User' : 'Assistant';
   const heading = [message.model && message.role === 'assistant' ? `${who} · ${message.model}` : who];
   const time = formatTime(message.createdAt);
   if (time) heading.push(time);
   const lines = [`## ${heading.join(' — ')}`];
+  const thinking = withThinking ? thinkingMarkdown(message) : '';
+  if (thinking) lines.push(thinking);
   const body = blocksMarkdown(message.content);
   if (body) lines.push(body);
   const notes: string[] = [];
@@ -86,8 +96,10 @@ function messageMarkdown(message: StoredMessage): string {
   if (message.status === 'error') notes.push(`error: ${oneLine(message.error?.message ?? 'the request failed')}`);
   if (message.usage) {
     const u = message.usage;
+    const reasoning = reasoningTokensOf(u);
     notes.push(
       `tokens: ${u.inputTokens} in, ${u.outputTokens} out` +
+        (reasoning ? ` (of which ${reasoning} reasoning)` : '') +
         (u.cacheReadTokens ? `, ${u.cacheReadTokens} cache read` : '') +
         (u.cacheWriteTokens ? `, ${u.cacheWriteTokens} cache write` : ''),
     );
@@ -96,6 +108,19 @@ function messageMarkdown(message: StoredMessage): string {
   return lines.join('\n\n');
 }
 
+/**
+ * A message's thinking as the transcript shows it: one collapsed section before the answer,
+ * labelled with its length and time; redacted thinking is named, its data never written.
+ */
+function thinkingMarkdown(message: StoredMessage): string {
+  const thinking = thinkingOf(message);
+  if (thinking.text === '' && thinking.redacted === 0) return '';
+  const label = thinkingSummary(thinking, wholeCount(message.thinkingMs));
+  if (thinking.text === '') return `_${label}._`;
+  return `<details>\n<summary>${label}</summary>\n\n${thinking.text}\n\n</details>`;
+}
+
+/** Every block but thinking, which `thinkingMarkdown` writes when asked. */
 function blocksMarkdown(blocks: readonly ContentBlock[]): string {
   return blocks
     .map(blockMarkdown)
@@ -112,9 +137,8 @@ function blockMarkdown(block: ContentBlock): string {
     case 'tool_result':
       return `**Tool result** for \`${oneLine(block.tool_use_id)}\`${block.is_error ? ' (error)' : ''}:\n\n` + fence(block.content, '');
     case 'thinking':
-      return `<details>\n<summary>Thinking</summary>\n\n${block.thinking}\n\n</details>`;
     case 'redacted_thinking':
-      return '_Thinking redacted by the provider._';
+      return '';
     case 'image':
       // Named, never linked or embedded: the file stays in the browser (the JSON export can carry it).
       return `_Image: ${inlineCode(block.name)}, ${block.width}×${block.height} px_`;

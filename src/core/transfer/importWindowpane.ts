@@ -5,6 +5,7 @@
  */
 import { withExplicitParents } from '../branches';
 import type { ContentBlock, Conversation, DocumentBlock, ImageBlock, MessageStatus, ProviderId, ReasoningItem, StoredMessage, Usage } from '../conversation';
+import { reasoningTokensOf, wholeCount } from '../conversation';
 import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
 import { WINDOWPANE_EXPORT_FORMAT, WINDOWPANE_EXPORT_VERSION, type ConversationRecords, type ExportedFile, type ImportFailure } from './exportFormat';
 import {
@@ -197,17 +198,25 @@ export function readMessage(value: unknown, path: string): StoredMessage {
   // Derived, never a reason to refuse a message: one that is not a key is left out, and the
   // answer's thinking is then not sent back on a model that checks its prefix.
   if (typeof raw.thinkingPrefix === 'string' && /^[0-9a-f]{16}$/.test(raw.thinkingPrefix)) message.thinkingPrefix = raw.thinkingPrefix;
+  // Shown, never sent: a duration that is not a whole count of ms is left out, the message kept.
+  const thinkingMs = wholeCount(raw.thinkingMs);
+  if (thinkingMs !== undefined) message.thinkingMs = thinkingMs;
   return message;
 }
 
 function readUsage(value: unknown, path: string): Usage {
   const raw = readRecord(value, path);
-  return {
+  const usage: Usage = {
     inputTokens: readFiniteNumber(raw.inputTokens, `${path}.inputTokens`),
     outputTokens: readFiniteNumber(raw.outputTokens, `${path}.outputTokens`),
     cacheReadTokens: readFiniteNumber(raw.cacheReadTokens, `${path}.cacheReadTokens`),
     cacheWriteTokens: readFiniteNumber(raw.cacheWriteTokens, `${path}.cacheWriteTokens`),
   };
+  // A breakdown of the output, never a reason to refuse the usage: one that is not a whole
+  // count within the output is left out.
+  const reasoning = reasoningTokensOf({ ...usage, reasoningTokens: raw.reasoningTokens as number });
+  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  return usage;
 }
 
 function readBlock(value: unknown, path: string): ContentBlock {

@@ -41,8 +41,18 @@ const messageFields = fc.record(
     ),
     model: anyText,
     provider: fc.constantFrom('anthropic' as const, 'openai' as const, 'openai-compatible' as const, 'demo' as const),
-    usage: fc.record({ inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count }, plain),
+    usage: fc.oneof(
+      fc.record({ inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count }, plain),
+      // Reasoning is a part of the output, never more than it.
+      fc
+        .record(
+          { inputTokens: count, outputTokens: count, cacheReadTokens: count, cacheWriteTokens: count, share: fc.double({ min: 0, max: 1, noNaN: true }) },
+          plain,
+        )
+        .map(({ share, ...usage }) => ({ ...usage, reasoningTokens: Math.floor(usage.outputTokens * share) })),
+    ),
     error: fc.record({ code: anyText, message: anyText }, plain),
+    thinkingMs: fc.nat({ max: 3_600_000 }),
   },
   { requiredKeys: ['role', 'kind', 'content', 'createdAt', 'status'], noNullPrototype: true },
 );

@@ -48,8 +48,9 @@ function sample(): ConversationRecords {
       status: 'complete',
       model: 'claude-sonnet-4-5',
       provider: 'anthropic',
-      usage: { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 1000, cacheWriteTokens: 0 },
+      usage: { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 1000, cacheWriteTokens: 0, reasoningTokens: 62 },
       thinkingPrefix: '0123456789abcdef',
+      thinkingMs: 4200,
     },
     {
       id: 'm-3',
@@ -129,6 +130,24 @@ describe('exportToJson', () => {
     const [back] = importEvery(JSON.stringify(file)).conversations;
     expect(back!.messages[1]).not.toHaveProperty('thinkingPrefix');
     expect(back!.messages[1]!.content).toEqual(entry.messages[1]!.content);
+  });
+
+  it('leaves out a thinking time or reasoning count that is not a whole count, and keeps the message', () => {
+    const entry = sample();
+    for (const [thinkingMs, reasoningTokens] of [
+      [-1, 81],
+      [1.5, -3],
+      ['8 s', 2.5],
+      [null, '62'],
+    ]) {
+      const file = JSON.parse(exportToJson([entry], EXPORTED_AT));
+      Object.assign(file.conversations[0].messages[1], { thinkingMs });
+      Object.assign(file.conversations[0].messages[1].usage, { reasoningTokens });
+      const [back] = importEvery(JSON.stringify(file)).conversations;
+      expect(back!.messages[1]).not.toHaveProperty('thinkingMs');
+      expect(back!.messages[1]!.usage).toEqual({ inputTokens: 1200, outputTokens: 80, cacheReadTokens: 1000, cacheWriteTokens: 0 });
+      expect(back!.messages[1]!.content).toEqual(entry.messages[1]!.content);
+    }
   });
 
   it('round-trips every branch and the branch shown', () => {

@@ -48,6 +48,7 @@ const entry: ConversationRecords = {
         { type: 'thinking', thinking: 'Orders has the most rows.' },
         { type: 'text', text: 'Start with orders.' },
       ],
+      thinkingMs: 8_400,
     }),
     message(5, { role: 'assistant', status: 'interrupted', content: [{ type: 'text', text: 'Then move the cust' }] }),
   ],
@@ -85,9 +86,49 @@ describe('exportToMarkdown', () => {
     expect(markdown).toContain('**Tool result** for `call_7` (error):\n\n````\norders(id, total) -- uses ``` fences\n````');
   });
 
-  it('folds thinking away and flags an interrupted answer', () => {
-    expect(markdown).toContain('<details>\n<summary>Thinking</summary>\n\nOrders has the most rows.\n\n</details>\n\nStart with orders.');
+  it('leaves thinking out unless asked, and flags an interrupted answer', () => {
+    expect(markdown).not.toContain('Orders has the most rows.');
+    expect(markdown).not.toContain('Thinking');
+    expect(markdown).toContain('## Assistant — 2026-01-31 14:09 UTC\n\nStart with orders.');
     expect(markdown).toContain('Then move the cust\n\n_interrupted: the tab closed while this answer was streaming_');
+  });
+
+  it('folds thinking away before the answer, with its length and time, when asked', () => {
+    const thinking = exportToMarkdown([entry], { includeThinking: true });
+    expect(thinking).toContain('<details>\n<summary>Thinking · 5 words · 8 s</summary>\n\nOrders has the most rows.\n\n</details>\n\nStart with orders.');
+  });
+
+  it('names redacted thinking when asked, never its data', () => {
+    const redacted: ConversationRecords = {
+      conversation: { ...entry.conversation, messageCount: 1 },
+      messages: [
+        message(0, {
+          role: 'assistant',
+          content: [
+            { type: 'redacted_thinking', data: 'EqQBsecret' },
+            { type: 'text', text: 'Yes.' },
+          ],
+        }),
+      ],
+    };
+    expect(exportToMarkdown([redacted])).not.toContain('redacted');
+    const shown = exportToMarkdown([redacted], { includeThinking: true });
+    expect(shown).toContain('_Thinking · redacted by the provider._\n\nYes.');
+    expect(shown).not.toContain('EqQBsecret');
+  });
+
+  it('notes the reasoning within the output tokens', () => {
+    const reasoned: ConversationRecords = {
+      conversation: { ...entry.conversation, messageCount: 1 },
+      messages: [
+        message(0, {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Yes.' }],
+          usage: { inputTokens: 20, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 256 },
+        }),
+      ],
+    };
+    expect(exportToMarkdown([reasoned])).toContain('_tokens: 20 in, 300 out (of which 256 reasoning)_');
   });
 
   it('keeps math as its source TeX, in every delimiter, and prices as written', () => {
