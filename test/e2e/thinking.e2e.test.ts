@@ -235,20 +235,42 @@ describe('thinking', () => {
     await context.close();
   });
 
-  it('shows an OpenAI answer’s reasoning tokens as a part of its output', async () => {
+  it('OpenAI (Responses API): the reasoning summary streams into the Thinking block, a tool loop carries the encrypted reasoning, and reasoning tokens show as a part of the output', async () => {
     const { page, context, errors } = await newPage(browser);
     page.setDefaultTimeout(15_000);
     await openApp(page, appUrl);
     await configure(page, fake, { ...PROVIDER_SETUPS.openai, model: { custom: 'gpt-6.2-astra' } }, { contextWindow: 200_000 });
     await page.getByRole('combobox', { name: 'Thinking for the next message' }).selectOption({ label: 'High' });
-    fake.setReply(() => ({ thinking: 'Weigh the coast against the hills, then the time of year, then the tolls.', text: 'The coast.' }));
+    fake.setReply((context) =>
+      context.answersToolResults
+        ? { thinking: 'Weigh the coast against the hills, then the time of year, then the tolls.', text: 'The coast.' }
+        : context.lastUserText === 'Which road?'
+          ? { thinking: 'Count the tolls first.', toolCalls: [{ name: 'run_javascript', input: { code: '2 + 3' } }] }
+          : { text: 'You are welcome.' },
+    );
     const before = fake.requests.length;
     await sendWithEnter(page, 'Which road?');
-    const answer = page.getByRole('article', { name: 'Assistant message' });
+    const answer = page.getByRole('article', { name: 'Assistant message' }).last();
     await answer.getByText('The coast.').waitFor();
-    const [request] = fake.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions');
-    expect(request).toMatchObject({ status: 200 });
-    expect(request!.body).toMatchObject({ reasoning_effort: 'high' });
+    const made = fake.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/responses');
+    expect(made.map((r) => [r.status, r.validation])).toEqual([
+      [200, { ok: true }],
+      [200, { ok: true }],
+    ]);
+    expect(made[0]!.body).toMatchObject({ reasoning: { effort: 'high', summary: 'auto' }, include: ['reasoning.encrypted_content'], store: false });
+    // The loop's second request sends the first answer's reasoning back, encrypted, before its call; the fake verified it.
+    const input = (made[1]!.body as { input: { type?: string; role?: string; encrypted_content?: string }[] }).input;
+    expect(input.map((item) => item.type ?? item.role)).toEqual(['user', 'reasoning', 'function_call', 'function_call_output']);
+    expect(input[1]!.encrypted_content).toBeTruthy();
+    // The summary is the Thinking block's text, collapsed until opened.
+    const block = answer.locator('details.thinking-block');
+    await block
+      .locator('summary')
+      .filter({ hasText: /^Thinking · 14 words(?: · \d+ s)?$/ })
+      .waitFor();
+    expect(await block.getAttribute('open')).toBeNull();
+    await block.locator('summary').click();
+    await block.getByText(/^Weigh the coast against the hills/).waitFor();
 
     const badge = answer.getByText(/^[\d,]+ out, of which [\d,]+ reasoning$/);
     await badge.waitFor();
@@ -260,6 +282,11 @@ describe('thinking', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await noSidewaysScroll(page)).toBe(true);
     await screenshot(page, 'thinking-shown-reasoning-phone');
+
+    // A new question: the API discards reasoning from earlier turns, so none is sent.
+    const next = await sendTurn(page, fake, 'Thanks');
+    expect(next.map((r) => r.validation)).toEqual([{ ok: true }]);
+    expect((next[0]!.body as { input: { type?: string }[] }).input.filter((item) => item.type === 'reasoning')).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
