@@ -27,7 +27,18 @@ export interface ConversationSpec {
   system?: string;
   /** A stored summary placed right after the first user message. */
   summary?: { text: string; covers: string[] };
+  /**
+   * Every answer thought first: Anthropic answers start with a signed thinking block,
+   * OpenAI answers that call tools carry a reasoning item (Responses API).
+   */
+  thinking?: boolean;
 }
+
+/** The thinking block an answer `id` starts with when the conversation thinks. */
+export const thinkingOf = (id: string) => ({ type: 'thinking', thinking: `Thought before ${id}.`, signature: `sig_${id}_EuYBCkQYAiJA` });
+
+/** The reasoning item an OpenAI answer `id` carries when the conversation thinks. */
+export const reasoningOf = (id: string) => [{ id: `rs_${id}`, encrypted_content: `gAAAA_${id}`, summary: `Reasoned before ${id}.`, tokens: 60 }];
 
 /** The wire history of a conversation. Ids are `m0, m1, ...` per stored message; call ids are unique. */
 export function buildHistory(spec: ConversationSpec, shape: WireShape): PlanItem[] {
@@ -52,7 +63,9 @@ export function buildHistory(spec: ConversationSpec, shape: WireShape): PlanItem
     }
     for (const step of turn.steps) {
       if (!('calls' in step)) {
-        items.push({ id: nextId(), message: { role: 'assistant', content: step.text } });
+        const id = nextId();
+        const thought = spec.thinking && shape === 'anthropic';
+        items.push({ id, message: { role: 'assistant', content: thought ? [thinkingOf(id), { type: 'text', text: step.text }] : step.text } });
         continue;
       }
       const callIds = step.calls.map(() => `${shape === 'anthropic' ? 'toolu' : 'call'}_${callSeq++}`);
@@ -64,6 +77,7 @@ export function buildHistory(spec: ConversationSpec, shape: WireShape): PlanItem
           message: {
             role: 'assistant',
             content: [
+              ...(spec.thinking ? [thinkingOf(assistantId)] : []),
               ...(step.text ? [{ type: 'text', text: step.text }] : []),
               ...step.calls.map((call, i) => ({ type: 'tool_use', id: callIds[i], name: call.name, input: call.input })),
             ],
@@ -90,6 +104,7 @@ export function buildHistory(spec: ConversationSpec, shape: WireShape): PlanItem
               type: 'function',
               function: { name: call.name, arguments: JSON.stringify(call.input) },
             })),
+            ...(spec.thinking ? { reasoning: reasoningOf(assistantId) } : {}),
           },
         });
         step.calls.forEach((call, i) => items.push({ id: resultId, message: { role: 'tool', tool_call_id: callIds[i], content: call.result } }));

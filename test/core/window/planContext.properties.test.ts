@@ -406,6 +406,53 @@ describe.each(Object.keys(optionArbs))('planContext invariants: %s', (strategy) 
   });
 });
 
+/** The thinking an answer carries: Anthropic thinking blocks, or OpenAI reasoning items. */
+function thoughtOf(message: WindowMessage): unknown[] {
+  if (Array.isArray(message.reasoning)) return message.reasoning as unknown[];
+  if (!Array.isArray(message.content)) return [];
+  return (message.content as { type?: string }[]).filter((block) => block.type === 'thinking' || block.type === 'redacted_thinking');
+}
+
+describe.each(Object.keys(optionArbs).filter((strategy) => strategy !== 'off'))('a tool loop with thinking: %s', (strategy) => {
+  it('sends the loop answer byte for byte, its thinking first and right before its results, and never edits kept thinking', PROPERTY_TIMEOUT, () => {
+    let trimmed = 0;
+    const loopCase = fc
+      .tuple(fc.oneof(caseArb(strategy), toolHeavyCaseArb(strategy)), toolStepArb)
+      .map(([c, step]) => ({ ...c, spec: withSteps({ ...c.spec, thinking: true }, [step]) }));
+    fc.assert(
+      fc.property(loopCase, (c) => {
+        const history = buildHistory(c.spec, c.shape);
+        const result = plan(strategy, c, history);
+        if (result.metrics.trimmed || result.metrics.clearedToolResults > 0) trimmed++;
+        // The loop's answer: the last assistant message, whose calls the request answers.
+        const loopAnswer = history.findLast((item) => item.message.role === 'assistant')!;
+        const at = result.messages.findIndex((item) => item.id === loopAnswer.id);
+        expect(at, 'the loop answer is sent').toBeGreaterThanOrEqual(0);
+        const sent = result.messages[at]!.message;
+        expect(JSON.stringify(sent), 'byte for byte').toBe(JSON.stringify(loopAnswer.message));
+        if (c.shape === 'anthropic') {
+          const types = (sent.content as { type: string }[]).map((block) => block.type);
+          expect(types[0]).toBe('thinking');
+          expect(types.indexOf('tool_use')).toBeGreaterThan(types.lastIndexOf('thinking'));
+        }
+        // Its results follow it at once, to the end of the request.
+        const after = result.messages.slice(at + 1).map((item) => item.message);
+        expect(after.length).toBeGreaterThan(0);
+        expect(after.every((m) => (c.shape === 'anthropic' ? m.role === 'user' : m.role === 'tool' || m.role === 'user'))).toBe(true);
+        // Whatever else is kept keeps its thinking exactly as it was.
+        const original = new Map(history.map((item) => [item.id, item.message]));
+        for (const item of result.messages) {
+          if (item.message.role !== 'assistant' || item.kind === 'summary' || !original.has(item.id)) continue;
+          expect(JSON.stringify(thoughtOf(item.message))).toBe(JSON.stringify(thoughtOf(original.get(item.id)!)));
+        }
+      }),
+      { numRuns: 300 * DEPTH },
+    );
+    // The property is about windows that had to make room.
+    expect(trimmed).toBeGreaterThan(30 * DEPTH);
+  });
+});
+
 describe('auto: hysteresis', () => {
   it('appending messages that stay under the high-water mark keeps the evicted set and the sent prefix', PROPERTY_TIMEOUT, () => {
     const markerTokens = countTokens(truncationMarker(999_999));
