@@ -22,7 +22,7 @@ async function answered(count: number) {
   await screen.findByRole('button', { name: 'Send' });
 }
 
-describe('versions of a message', { timeout: 20_000 }, () => {
+describe('versions of a message', { timeout: 45_000 }, () => {
   beforeEach(() => resetApp());
 
   it('Edit keeps the old question; the switch goes back and forth between the two branches', async () => {

@@ -32,7 +32,7 @@ async function seedLong(title: string, length: number): Promise<void> {
   }
 }
 
-describe('opening a long conversation', { timeout: 15_000 }, () => {
+describe('opening a long conversation', { timeout: 45_000 }, () => {
   beforeEach(() => resetApp());
 
   it('shows its newest messages while the rest is read, with the gauge counting and nothing to edit yet', async () => {
