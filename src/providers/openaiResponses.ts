@@ -121,9 +121,13 @@ export class ResponsesStreamAccumulator {
         if (model) this.model = model;
         return;
       }
-      case 'response.output_item.added':
-        this.slot(e.output_index, e.item as never);
+      case 'response.output_item.added': {
+        const slot = this.slot(e.output_index, e.item as never);
+        // The model starts reasoning here; its summary comes later, if at all. An empty delta
+        // starts the thinking clock, so the time shown is the reasoning's, not the summary's.
+        if (slot?.type === 'reasoning') emit(callbacks.onThinking && (() => callbacks.onThinking?.('')));
         return;
+      }
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
         const slot = this.slot(e.output_index);

@@ -75,6 +75,7 @@ export interface RetryInfo {
 
 export interface StreamCallbacks {
   onText?(delta: string): void;
+  /** Thinking as it streams; an empty delta says the model started thinking before any of it shows (OpenAI's reasoning). */
   onThinking?(delta: string): void;
   /** Once per tool call, when its input is complete. */
   onToolUse?(block: ToolUseBlock): void;
