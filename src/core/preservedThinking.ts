@@ -51,11 +51,13 @@ function answersToolResults(messages: readonly AnthropicWireMessage[]): boolean 
  * Anthropic's preserved thinking, applied before sending: an assistant message's thinking
  * blocks go back only when the prefix they were written after (system, tools and every
  * earlier message, as sent then) is the one this request sends. Otherwise that message's
- * thinking, and every later message's, is left out, as the API would refuse it: a trim, a
- * summary, a cleared tool result, a changed system prompt or tool list all change the
- * prefix. `writtenAfter(i)` is the key the answer at index `i` stored (undefined when it
- * stored none: its thinking is left out). The rest of each message goes as it is; a message
- * that was only thinking is left out (the API joins the turns around it).
+ * thinking is left out, as the API would refuse it: a trim, a summary, a cleared tool
+ * result, a changed system prompt or tool list all change the prefix. A later answer
+ * written after that change (its prefix already sent without what is left out) keeps its
+ * thinking; one written before it fails its own check, its prefix having changed too.
+ * `writtenAfter(i)` is the key the answer at index `i` stored (undefined when it stored
+ * none: its thinking is left out). The rest of each message goes as it is; a message that
+ * was only thinking is left out (the API joins the turns around it).
  *
  * One answer is never changed: the one whose tool calls this request answers. Its thinking
  * goes back byte for byte before its calls, as a tool loop requires; if its prefix changed
@@ -72,12 +74,10 @@ export function keepValidThinking(
   const loopAnswer = answersToolResults(messages) ? messages.length - 2 : -1;
   let staleInToolLoop = false;
   let key = start;
-  let stale = false;
   messages.forEach((message, index) => {
     let sent = message;
     if (message.role === 'assistant' && Array.isArray(message.content) && message.content.some(isThinkingBlock)) {
-      if (stale || writtenAfter(index) !== key) {
-        stale = true;
+      if (writtenAfter(index) !== key) {
         if (index === loopAnswer) {
           staleInToolLoop = true;
         } else {

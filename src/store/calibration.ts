@@ -2,7 +2,7 @@
  * The per-model correction of the token estimate: read once per model per runtime, changed
  * by what each request's reported usage teaches, and saved.
  */
-import type { CalibrationState, ContextPlan } from '../core';
+import type { CalibrationState, ContextPlan, WindowMessage } from '../core';
 import { readCalibration } from '../core';
 import type { Runtime } from './runtime';
 import { rawCounter, type TurnContext } from './turn';
@@ -30,10 +30,15 @@ async function saveCalibration(rt: Runtime, modelId: string): Promise<void> {
   if (entry) await rt.repositories.settings.setCalibration(modelId, entry).catch(() => undefined);
 }
 
-/** The uncalibrated estimate of everything a plan sends, to compare with what the provider counted. */
-export function rawEstimate(ctx: TurnContext, plan: ContextPlan): number {
+/**
+ * The uncalibrated estimate of everything a plan sends, to compare with what the provider
+ * counted. `sent` is the request's messages when they differ from the plan's: earlier
+ * answers' thinking the request left out (preserved thinking) was never counted by the
+ * provider, so counting it here would teach the estimate to read low.
+ */
+export function rawEstimate(ctx: TurnContext, plan: ContextPlan, sent: readonly WindowMessage[] = plan.messages.map((item) => item.message)): number {
   let total = 0;
-  for (const item of plan.messages) total += rawCounter(item.message);
+  for (const message of sent) total += rawCounter(message);
   if (plan.metrics.systemTokens > 0 && ctx.calibrationFactor > 0) total += Math.round(plan.metrics.systemTokens / ctx.calibrationFactor);
   return total;
 }

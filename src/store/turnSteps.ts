@@ -19,7 +19,7 @@ import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
 import { appendMessage, finishMessage, streamedContent, streamingContent } from './messageWrites';
 import { createConversationFor } from './newConversation';
 import { contextFor, planFor } from './planning';
-import { announcePlan, toRequest } from './request';
+import { announcePlan, toRequest, type PlannedRequest } from './request';
 import { withFiles } from './requestFiles';
 import { recover, type Attempt } from './recovery';
 import { storeDraftImages } from './imageActions';
@@ -187,7 +187,7 @@ async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): 
     });
     const request = await withFiles(turn.rt, planned.request);
     const result = await turn.provider.send(request, streamCallbacks(turn, draft));
-    return await saveAnswer(turn, attempt, draft, result, planned.thinkingPrefix);
+    return await saveAnswer(turn, attempt, draft, result, planned);
   } catch (error) {
     const next = draft.text === '' ? await recover(turn, attempt, error, draft.message.id) : null;
     if (!next) throw error;
@@ -237,8 +237,14 @@ function stopThinkingClock(rt: Runtime, draft: AnswerDraft): boolean {
   return true;
 }
 
-/** Stores the finished answer with its usage, and calibrates the estimate against what the provider counted. */
-async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, result: ChatResult, thinkingPrefix?: string): Promise<Answered> {
+/** Stores the finished answer with its usage, and calibrates the estimate of what was sent against what the provider counted. */
+async function saveAnswer(
+  turn: Turn,
+  attempt: Attempt,
+  draft: AnswerDraft,
+  result: ChatResult,
+  { request, thinkingPrefix }: PlannedRequest,
+): Promise<Answered> {
   const { rt, conversationId } = turn;
   const { ctx, plan } = attempt;
   const status = result.stopReason === 'stopped' ? 'stopped' : 'complete';
@@ -252,7 +258,9 @@ async function saveAnswer(turn: Turn, attempt: Attempt, draft: AnswerDraft, resu
   rt.store.setState((s) => (s.streaming?.messageId === message.id ? { streaming: null } : {}));
   if (result.usageReported) {
     rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
-    updateCalibration(rt, ctx.model.id, (c) => observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan), reportedInputTokens(result.usage)));
+    updateCalibration(rt, ctx.model.id, (c) =>
+      observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan, request.messages), reportedInputTokens(result.usage)),
+    );
   }
   if (result.stopReason === 'max_tokens') rt.notifier.notify({ tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
   return { message, ctx };

@@ -183,6 +183,21 @@ describe('preserved thinking: what goes back', () => {
     expect(sent.prefixKey).not.toBe(keepValidThinking(messages, start, (index) => keys.get(index)).prefixKey);
   });
 
+  it('after a trim, sends again the thinking of an answer written after it, while an older one is still left out', () => {
+    const { messages, keys } = conversation(3);
+    // The trim leaves out the second exchange: the third answer, written before it, loses its thinking.
+    const trimmed = [0, 1, 4, 5, 6].map((i) => messages[i]!);
+    const trimmedKeys = (index: number) => keys.get([0, 1, 4, 5, 6][index]!);
+    const atTrim = keepValidThinking(trimmed, start, trimmedKeys);
+    expect(atTrim.dropped).toEqual([3]);
+    // The answer to that request is written after the prefix it sent, and keeps its key.
+    const later = [...trimmed, thought('Thought 3', 'Answer 3'), user('More')];
+    const sent = keepValidThinking(later, start, (index) => (index === 5 ? atTrim.prefixKey : trimmedKeys(index)));
+    expect(sent.dropped).toEqual([3]);
+    expect(sent.messages[1]).toEqual(messages[1]);
+    expect(sent.messages[5]).toEqual(later[5]);
+  });
+
   it('leaves out all thinking once the system prompt or the tools change, and an answer stored with no key', () => {
     const { messages, keys } = conversation(2);
     expect(keepValidThinking(messages, thinkingPrefixStart('Be thorough.', ''), (index) => keys.get(index)).dropped).toEqual([1, 3]);
@@ -222,5 +237,22 @@ describe('preserved thinking inside a tool loop', () => {
     const sent = keepValidThinking([ask, calls, results], start, (index) => (index === 1 ? key : undefined));
     expect(sent.staleInToolLoop).toBe(false);
     expect(sent.messages).toEqual([ask, calls, results]);
+  });
+
+  it('says nothing either when an earlier answer’s thinking is left out but the calling answer was written after that', () => {
+    const older: Msg = {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Old.', signature: 'sig-old' },
+        { type: 'text', text: 'Old answer.' },
+      ],
+    };
+    const before = [ask, older, { role: 'user', content: 'Now look it up' } satisfies Msg];
+    // The older answer's prefix changed (a trim): it goes without its thinking, in this request and the one that made the calls.
+    const made = keepValidThinking(before, start, () => 'a key of another prefix');
+    const sent = keepValidThinking([...before, calls, results], start, (index) => (index === 3 ? made.prefixKey : 'a key of another prefix'));
+    expect(sent.dropped).toEqual([1]);
+    expect(sent.staleInToolLoop).toBe(false);
+    expect(sent.messages[3]).toBe(calls);
   });
 });

@@ -5,9 +5,10 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startFakeApi, type FakeApi, type ReplyContext, type ReplySpec } from '../fake-api/server';
+import { startFakeApi, type FakeApi, type ReplySpec } from '../fake-api/server';
 import { countTokens } from '../fake-api/tokens';
 import { launchBrowser, newPage, screenshot } from './browser';
+import { chooseStrategyAndRounds, toolTask } from './toolLoopHelpers';
 import { openApp, openSettingsSection, sendWithEnter } from './uiHelpers';
 import {
   appFetchCount,
@@ -26,7 +27,7 @@ import {
   type StoredRecord,
 } from './providersHelpers';
 
-/** Small enough that the whole tool-heavy history (about 10,000 tokens) would not fit. */
+/** Small enough that the whole tool-heavy history (about 10,000 tokens) would not fit: 30 messages of codeFor's calls fit, 55 calls do not. */
 const WINDOW = 6000;
 const TOOL_CALLS = 55;
 
@@ -56,46 +57,6 @@ async function toolResults(page: Page): Promise<Map<string, StoredBlock>> {
   return results;
 }
 
-/** Opens Settings, picks the count strategy with `maxMessages`, sets the tool round limit, and saves. */
-async function chooseCountAndRounds(page: Page, maxMessages: number, toolRounds: number): Promise<void> {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
-  await openSettingsSection(page, 'Context');
-  await dialog.getByLabel('Strategy', { exact: true }).selectOption('count');
-  await dialog.getByLabel('Max messages', { exact: true }).fill(String(maxMessages));
-  await openSettingsSection(page, 'Tools');
-  await dialog.getByLabel('Tool rounds per turn', { exact: true }).fill(String(toolRounds));
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
-
-/**
- * Code for the n-th call: prints 9 lines and ends with an expression whose value is known.
- * A call and its result come to about 140 tokens: 30 messages fit the window, 55 calls do not.
- */
-function codeFor(n: number): string {
-  return [
-    'const rows = [];',
-    `for (let i = 0; i < 9; i++) rows.push('step ${n}.' + i + ': ' + (${n} * 31 + i) ** 2);`,
-    "console.log(rows.join('\\n'));",
-    `${n} * 2`,
-  ].join('\n');
-}
-
-/** A model that works through TOOL_CALLS run_javascript calls, `perAnswer` at a time, then answers. */
-function toolTask(perAnswer: number) {
-  let made = 0;
-  return (context: ReplyContext): ReplySpec | undefined => {
-    if (context.isSummaryRequest || !context.toolNames.includes('run_javascript') || made >= TOOL_CALLS) return undefined;
-    const calls = Array.from({ length: Math.min(perAnswer, TOOL_CALLS - made) }, (_, i) => ({
-      name: 'run_javascript',
-      input: { code: codeFor(made + i + 1) },
-    }));
-    made += calls.length;
-    return { text: `Step ${made}.`, toolCalls: calls };
-  };
-}
-
 describe('tool use against the fake API', () => {
   let browser: Browser;
   let fake: FakeApi;
@@ -115,11 +76,11 @@ describe('tool use against the fake API', () => {
       { timeout: 180_000 },
       async () => {
         fake.reset();
-        fake.setReply(toolTask(perAnswer));
+        fake.setReply(toolTask({ calls: TOOL_CALLS, perAnswer }));
         const { page, context, errors } = await newPage(browser);
         await page.goto(inject('appUrl'));
         await configure(page, fake, PROVIDER_SETUPS[providerId], { contextWindow: WINDOW });
-        await chooseCountAndRounds(page, 30, 60);
+        await chooseStrategyAndRounds(page, 'count', { 'Max messages': '30' }, 60);
 
         const before = chatRequests(fake).length;
         await page.getByRole('textbox', { name: 'Message' }).fill('Work through the 55 steps of the task, one snippet each.');
