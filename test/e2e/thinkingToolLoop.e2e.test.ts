@@ -76,8 +76,6 @@ const STRATEGIES: StrategyCase[] = [
 interface LoopRun extends StrategyCase {
   calls: number;
   window: number;
-  /** A bug that makes this run fail today, said in its name: the run is expected to fail until it is fixed. */
-  knownBug?: string;
 }
 
 /**
@@ -88,13 +86,7 @@ interface LoopRun extends StrategyCase {
 function runsFor(provider: ProviderCase): LoopRun[] {
   return STRATEGIES.map((strategyCase) => {
     const full = provider.name === 'anthropic' || strategyCase.strategy === 'auto';
-    const run: LoopRun = { ...strategyCase, calls: full ? CALLS : 20, window: full ? WINDOW : 5000 };
-    if (provider.name === 'anthropic' && strategyCase.strategy === 'two-tier') {
-      run.knownBug =
-        'the window fit plans to 100 % of the max input tokens with the calibrated estimate and no margin; ' +
-        'the 27th request is 6,106 input tokens by the count, over the 6,000 it planned, refused, and planned again';
-    }
-    return run;
+    return { ...strategyCase, calls: full ? CALLS : 20, window: full ? WINDOW : 5000 };
   });
 }
 
@@ -300,9 +292,7 @@ describe('a 40-call tool loop with thinking at High on a small window', () => {
     describe(provider.name, () => {
       for (const run of runsFor(provider)) {
         const name = `${run.strategy}: ${run.calls} calls on a ${run.window}-token window, each answer thinking first, every request accepted the first time and inside the window`;
-        // A run with a known bug is expected to fail, and says why in its name; once the bug is fixed it fails until it runs as `it` again.
-        if (run.knownBug) it.fails(`${name} — fails today: ${run.knownBug}`, { timeout: 180_000 }, () => runLoop(provider, run));
-        else it(name, { timeout: 180_000 }, () => runLoop(provider, run));
+        it(name, { timeout: 180_000 }, () => runLoop(provider, run));
       }
     });
   }

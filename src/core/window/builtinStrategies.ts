@@ -38,7 +38,9 @@ function unchanged(view: HistoryView, caps: Selection['caps']): Selection {
  * then plans its evictions on: whole units go only when clearing was not enough.
  */
 function clearFirst(view: HistoryView, o: ClearingOptions, marks: Omit<ClearingMarks, 'keep'>): { view: HistoryView; clearing: ToolResultClearing | null } {
-  const clearing = o.clearToolResults ? replayClearing(view, { ...marks, keep: o.keepToolResults }) : null;
+  // Clearing comes before any eviction, the window fit's included: never above what the fit plans to.
+  const high = Math.min(marks.high, view.fitInputTokens);
+  const clearing = o.clearToolResults ? replayClearing(view, { high, low: Math.min(marks.low, high), keep: o.keepToolResults }) : null;
   return { view: withClearing(view, clearing), clearing };
 }
 
@@ -433,8 +435,8 @@ export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
     };
   },
   select(full, o) {
-    // Clearing comes before any eviction, the window fit's included: above the first tier, or above the max input tokens when those are lower.
-    const high = Math.min(o.heuristicThreshold, full.maxInputTokens);
+    // Clearing comes before any eviction, the window fit's included: above the first tier, or above what the fit plans to when that is lower.
+    const high = Math.min(o.heuristicThreshold, full.fitInputTokens);
     const { view, clearing } = clearFirst(full, o, { high, low: Math.floor(high * o.lowWater) });
     // The gauge marks the first tier: above it the history is summarized down to the last messages.
     const marks = requestMarks(full, o.heuristicThreshold, o.heuristicThreshold);

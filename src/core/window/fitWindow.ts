@@ -2,7 +2,8 @@
  * The planner's last rule, after any strategy's own: a request never holds more input than
  * the model accepts. A strategy's rule can leave too much (a message cap on a small window,
  * two-tier's fixed thresholds above a small window); then the oldest turns it kept after the
- * head go too, whole, and the plan's trigger says how many and why.
+ * head go too, whole, until the request is under the max input tokens by the estimate's
+ * margin, and the plan's trigger says how many and why.
  */
 import { SUMMARY_MAX_TOKENS } from '../summary';
 import { isEvictable, newestSendable, summarySlotReserve } from './strategyKit';
@@ -17,9 +18,12 @@ function slotAllowance(view: HistoryView, slot: SlotRequest | null): number {
   return summarySlotReserve(view, slot.source === 'llm' ? slot.maxTokens : SUMMARY_MAX_TOKENS);
 }
 
-/** `selection`, with the oldest kept turns after the head evicted while the request is over `view.maxInputTokens`. */
+/**
+ * `selection`, with the oldest kept turns after the head evicted while the request is over
+ * `view.fitInputTokens` (the max input tokens less the estimate's margin).
+ */
 export function fitToMaxInput(view: HistoryView, selection: Selection): Selection {
-  const limit = view.maxInputTokens;
+  const limit = view.fitInputTokens;
   if (view.fullInputTokens <= limit) return selection;
   let tokens = view.systemTokens + view.draftTokens + slotAllowance(view, selection.slot);
   for (let u = 0; u < view.unitCount; u++) {
@@ -38,7 +42,7 @@ export function fitToMaxInput(view: HistoryView, selection: Selection): Selectio
     removed += view.unitMessages[u] as number;
   }
   if (removed === 0) return selection;
-  const why = `${removed} more message${removed === 1 ? '' : 's'} left out to fit the model's ${limit} max input tokens`;
+  const why = `${removed} more message${removed === 1 ? '' : 's'} left out to fit the model's ${view.maxInputTokens} max input tokens`;
   return {
     ...selection,
     evict,

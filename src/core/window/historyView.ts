@@ -189,6 +189,7 @@ export function analyzeHistory(input: AnalyzeInput): HistoryView {
 
   const systemTokens = input.system ? counter({ role: 'system', content: input.system }) : 0;
   const draftTokens = input.draftTokens ?? 0;
+  const maxInputTokens = maxInputTokensOf(input.model, input.outputReserve);
   return {
     items: history,
     itemTokens,
@@ -203,7 +204,8 @@ export function analyzeHistory(input: AnalyzeInput): HistoryView {
     systemTokens,
     draftTokens,
     outputReserve: input.outputReserve,
-    maxInputTokens: maxInputTokensOf(input.model, input.outputReserve),
+    maxInputTokens,
+    fitInputTokens: maxInputTokens - Math.ceil(maxInputTokens * ESTIMATE_MARGIN),
     model: input.model,
     fullInputTokens: systemTokens + draftTokens + fullTokens,
     fullMessages,
@@ -219,6 +221,13 @@ function once(compute: () => number): () => number {
   let value: number | undefined;
   return () => (value ??= compute());
 }
+
+/**
+ * The share of the max input tokens the window fit leaves free: the estimates a plan counts
+ * are within about 2 % of the provider's tokenizer once calibrated, and a request planned to
+ * the last token is refused when the estimate is low.
+ */
+export const ESTIMATE_MARGIN = 0.03;
 
 /** The window minus the answer's reserve, or the provider's lower input cap; never below 0. */
 export function maxInputTokensOf(model: ModelLimits, outputReserve: number): number {

@@ -191,6 +191,13 @@ export interface HistoryView {
    * Every token ratio of every strategy is a share of this.
    */
   readonly maxInputTokens: number;
+  /**
+   * What the window fit plans a request down to: the max input tokens less
+   * {@link ESTIMATE_MARGIN} of them, because the plan counts estimates and the provider
+   * counts tokens. A strategy whose own clearing aims at the window aims here too, so
+   * clearing still comes before the fit evicts.
+   */
+  readonly fitInputTokens: number;
   readonly model: ModelLimits;
   /** Tokens of every sendable unit plus system prompt and draft: the request if nothing were evicted. */
   readonly fullInputTokens: number;
