@@ -37,6 +37,12 @@ export interface ValidThinking {
    * API to drop what fails its check (`block_binding`), not refuse it.
    */
   staleInToolLoop: boolean;
+  /**
+   * Indexes of earlier answers whose thinking goes back although its prefix changed, because
+   * a later answer was written after a request that sent it so (see {@link keepValidThinking});
+   * the request must ask the API to drop what fails its check, as for `staleInToolLoop`.
+   */
+  keptStale: number[];
   /** The key of the whole request's prefix: the answer to it stores it, to be checked when its thinking is sent back. */
   prefixKey: string;
 }
@@ -45,6 +51,20 @@ export interface ValidThinking {
 function answersToolResults(messages: readonly AnthropicWireMessage[]): boolean {
   const last = messages.at(-1);
   return last?.role === 'user' && Array.isArray(last.content) && last.content.some((block: AnthropicWireBlock) => block.type === 'tool_result');
+}
+
+const hasThinking = (message: AnthropicWireMessage) => message.role === 'assistant' && Array.isArray(message.content) && message.content.some(isThinkingBlock);
+
+/** An answer whose thinking failed its check, sent as it is or without its thinking once a later answer says which. */
+interface Undecided {
+  index: number;
+  /** Its place in the output. */
+  at: number;
+  /** The message without its thinking, or null when nothing is left. */
+  without: AnthropicWireMessage | null;
+  /** The prefix key so far with its thinking sent, and without. */
+  keyWith: string;
+  keyWithout: string;
 }
 
 /**
@@ -61,36 +81,81 @@ function answersToolResults(messages: readonly AnthropicWireMessage[]): boolean 
  *
  * One answer is never changed: the one whose tool calls this request answers. Its thinking
  * goes back byte for byte before its calls, as a tool loop requires; if its prefix changed
- * meanwhile (the window trimmed mid-loop), `staleInToolLoop` says so.
+ * meanwhile (the window trimmed mid-loop), `staleInToolLoop` says so, and the API is asked
+ * to drop it. The answers written after that request were written after its thinking as
+ * sent, so with `keepStale` (the request may ask the API to drop blocks) an answer whose
+ * check fails goes back as it is when the next answer with thinking was written after it
+ * so (`keptStale`): leaving it out would fail every later answer's check in turn, and the
+ * rest of the loop would lose its thinking.
  */
 export function keepValidThinking(
   messages: readonly AnthropicWireMessage[],
   start: string,
   writtenAfter: (index: number) => string | undefined,
+  keepStale = false,
 ): ValidThinking {
-  const out: AnthropicWireMessage[] = [];
-  const kept: number[] = [];
+  const out: Array<AnthropicWireMessage | null> = [];
+  const kept: Array<number | null> = [];
   const dropped: number[] = [];
+  const keptStale: number[] = [];
   const loopAnswer = answersToolResults(messages) ? messages.length - 2 : -1;
   let staleInToolLoop = false;
   let key = start;
-  messages.forEach((message, index) => {
-    let sent = message;
-    if (message.role === 'assistant' && Array.isArray(message.content) && message.content.some(isThinkingBlock)) {
-      if (writtenAfter(index) !== key) {
-        if (index === loopAnswer) {
-          staleInToolLoop = true;
-        } else {
-          dropped.push(index);
-          const rest = message.content.filter((block: AnthropicWireBlock) => !isThinkingBlock(block));
-          if (rest.length === 0) return;
-          sent = { ...message, content: rest };
-        }
-      }
+  let undecided: Undecided | null = null;
+
+  /** Settles the undecided answer: sent as it is when `next` was written after it so. */
+  const settle = (next: string | undefined) => {
+    if (!undecided) return;
+    if (next === undecided.keyWith) {
+      keptStale.push(undecided.index);
+      key = undecided.keyWith;
+    } else {
+      dropped.push(undecided.index);
+      out[undecided.at] = undecided.without;
+      if (!undecided.without) kept[undecided.at] = null;
+      key = undecided.keyWithout;
     }
-    out.push(sent);
+    undecided = null;
+  };
+  const append = (message: AnthropicWireMessage, index: number) => {
+    out.push(message);
     kept.push(index);
-    key = nextKey(key, sent);
+    if (undecided) {
+      undecided.keyWith = nextKey(undecided.keyWith, message);
+      undecided.keyWithout = nextKey(undecided.keyWithout, message);
+    } else {
+      key = nextKey(key, message);
+    }
+  };
+
+  messages.forEach((message, index) => {
+    if (!hasThinking(message)) return append(message, index);
+    const written = writtenAfter(index);
+    settle(written);
+    if (written === key) return append(message, index);
+    if (index === loopAnswer) {
+      staleInToolLoop = true;
+      return append(message, index);
+    }
+    const rest = (message.content as AnthropicWireBlock[]).filter((block) => !isThinkingBlock(block));
+    const without = rest.length > 0 ? { ...message, content: rest } : null;
+    if (keepStale) {
+      undecided = { index, at: out.length, without, keyWith: nextKey(key, message), keyWithout: without ? nextKey(key, without) : key };
+      out.push(message);
+      kept.push(index);
+      return;
+    }
+    dropped.push(index);
+    if (without) append(without, index);
   });
-  return { messages: out, kept, dropped, staleInToolLoop, prefixKey: key };
+  settle(undefined);
+  const sent = out.flatMap((message, i) => (message && kept[i] !== null ? [{ message, index: kept[i] as number }] : []));
+  return {
+    messages: sent.map((entry) => entry.message),
+    kept: sent.map((entry) => entry.index),
+    dropped: dropped.sort((a, b) => a - b),
+    staleInToolLoop,
+    keptStale,
+    prefixKey: key,
+  };
 }

@@ -18,7 +18,8 @@ export interface PlannedRequest {
 /**
  * The plan's messages as the provider's request, with Anthropic cache breakpoints on the
  * stable prefix. On a model with preserved thinking, earlier answers' thinking goes back only
- * where nothing before it changed since it was written (`keepValidThinking`);
+ * where nothing before it changed since it was written, or, with adaptive thinking, where a
+ * later answer was written after it was sent so (`keepValidThinking`);
  * `thinkingPrefixOf` gives the key each stored answer kept.
  */
 export function toRequest(
@@ -32,18 +33,21 @@ export function toRequest(
     let items = plan.messages;
     let slot = plan.slot?.index;
     let thinkingPrefix: string | undefined;
-    let staleInToolLoop = false;
+    let dropMismatched = false;
+    // Only adaptive thinking may ask the API to drop a block that fails its check.
+    const canDrop = ctx.thinking.thinking?.type === 'adaptive';
     if (thinkingSupport(ctx.provider, ctx.model.id)?.preservesThinking) {
       const valid = keepValidThinking(
         items.map((item) => item.message as AnthropicWireMessage),
         thinkingPrefixStart(system, ctx.toolsText),
         (index) => thinkingPrefixOf(items[index]!.id),
+        canDrop,
       );
       const original = items;
       items = valid.kept.map((index, j) => ({ ...original[index]!, message: valid.messages[j]! }));
       if (slot !== undefined) slot = valid.kept.findLastIndex((index) => index <= slot!);
       thinkingPrefix = valid.prefixKey;
-      staleInToolLoop = valid.staleInToolLoop;
+      dropMismatched = canDrop && (valid.staleInToolLoop || valid.keptStale.length > 0);
     }
     const boundaries = slot !== undefined && slot >= 0 ? [slot] : [];
     const cacheBreakpoints = placeCacheBreakpoints(items, boundaries, { system: Boolean(system) });
@@ -55,7 +59,7 @@ export function toRequest(
       signal,
       cacheBreakpoints,
       tools: ctx.tools,
-      thinking: staleInToolLoop && ctx.thinking.thinking?.type === 'adaptive' ? { ...ctx.thinking, dropMismatched: true } : ctx.thinking,
+      thinking: dropMismatched ? { ...ctx.thinking, dropMismatched: true } : ctx.thinking,
     };
     return thinkingPrefix === undefined ? { request } : { request, thinkingPrefix };
   }

@@ -255,4 +255,73 @@ describe('preserved thinking inside a tool loop', () => {
     expect(sent.staleInToolLoop).toBe(false);
     expect(sent.messages[3]).toBe(calls);
   });
+
+  describe('after a mid-loop trim, with adaptive thinking (the API may be asked to drop a block)', () => {
+    const step = (n: number): [Msg, Msg] => [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: `Step ${n}.`, signature: `sig-${n}` },
+          { type: 'tool_use', id: `call_${n}`, name: 'lookup', input: { n } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `call_${n}`, content: `row ${n}` }] },
+    ];
+    // The loop's first call was written after [ask]; then a trim changed what comes before it.
+    const written = keepValidThinking([ask], start, () => undefined).prefixKey;
+    const trimmedAsk: Msg = { role: 'user', content: '[1 earlier message truncated to fit context window]\n\nLook it up' };
+    const [c1, r1] = step(1);
+    const [c2, r2] = step(2);
+    const [c3, r3] = step(3);
+
+    it('keeps sending the stale answer as it was sent, so the answers written after it keep their thinking', () => {
+      const keys = new Map<number, string>([[1, written]]);
+      const first = keepValidThinking([trimmedAsk, c1, r1], start, (i) => keys.get(i), true);
+      expect(first.staleInToolLoop).toBe(true);
+      keys.set(3, first.prefixKey);
+      const second = keepValidThinking([trimmedAsk, c1, r1, c2, r2], start, (i) => keys.get(i), true);
+      // c1 fails its check, but c2 was written after it as sent: both go back byte for byte, and the API drops c1's.
+      expect(second.messages).toEqual([trimmedAsk, c1, r1, c2, r2]);
+      expect(second.keptStale).toEqual([1]);
+      expect(second.dropped).toEqual([]);
+      expect(second.staleInToolLoop).toBe(false);
+      keys.set(5, second.prefixKey);
+      const third = keepValidThinking([trimmedAsk, c1, r1, c2, r2, c3, r3], start, (i) => keys.get(i), true);
+      expect(third.messages[5]).toBe(c3);
+      expect(third.keptStale).toEqual([1]);
+      expect(third.staleInToolLoop).toBe(false);
+    });
+
+    it('without asking the API to drop blocks, leaves the stale answer out, and the chain breaks the next answer’s check in turn', () => {
+      const keys = new Map<number, string>([[1, written]]);
+      keys.set(3, keepValidThinking([trimmedAsk, c1, r1], start, (i) => keys.get(i)).prefixKey);
+      const second = keepValidThinking([trimmedAsk, c1, r1, c2, r2], start, (i) => keys.get(i));
+      expect(second.dropped).toEqual([1]);
+      expect(second.keptStale).toEqual([]);
+      expect(second.staleInToolLoop).toBe(true);
+    });
+
+    it('leaves a stale answer out when no later answer was written after it as sent, and after a second trim', () => {
+      const keys = new Map<number, string>([[1, written]]);
+      keys.set(3, keepValidThinking([trimmedAsk, c1, r1], start, (i) => keys.get(i), true).prefixKey);
+      // Nothing after c1 was written after it: it is left out (without its thinking), as before.
+      const alone = keepValidThinking(
+        [trimmedAsk, c1, r1, { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Thanks' }],
+        start,
+        (i) => keys.get(i),
+        true,
+      );
+      expect(alone.dropped).toEqual([1]);
+      expect(alone.keptStale).toEqual([]);
+      expect(alone.messages[1]).toEqual({ role: 'assistant', content: [c1.content[1]] });
+      // A second trim changes the prefix again: c1 and c2 are left out, and c3, the calling answer, is stale in the loop.
+      keys.set(5, keepValidThinking([trimmedAsk, c1, r1, c2, r2], start, (i) => keys.get(i), true).prefixKey);
+      const again: Msg = { role: 'user', content: '[3 earlier messages truncated to fit context window]\n\nLook it up' };
+      const later = keepValidThinking([again, c1, r1, c2, r2, c3, r3], start, (i) => keys.get(i), true);
+      expect(later.dropped).toEqual([1, 3]);
+      expect(later.keptStale).toEqual([]);
+      expect(later.staleInToolLoop).toBe(true);
+      expect(later.messages[5]).toBe(c3);
+    });
+  });
 });
