@@ -3,8 +3,8 @@
  * counter) and the plan the windowing module makes of its history. The gauge reads the same
  * plan; request.ts makes it the provider's request and tells the user about it.
  */
-import type { CalibrationState, ContextPlan, Conversation, StoredMessage } from '../core';
-import { planContext, requestFileBudget, toolNamesCalled } from '../core';
+import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, PlanItem, StoredMessage } from '../core';
+import { keepValidThinking, planContext, requestFileBudget, thinkingPrefixStart, thinkingSupport, toolNamesCalled } from '../core';
 import type { Runtime } from './runtime';
 import { conversationOverrides } from './storedSettings';
 import { shownBranch } from './branches';
@@ -92,7 +92,7 @@ export function mediaOf(ctx: TurnContext): MediaOptions {
 
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */
 export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], draftTokens = 0): ContextPlan {
-  return planContext({
+  const plan = planContext({
     history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt, mediaOf(ctx), { reasoningItems: ctx.provider === 'openai' }),
     policy: ctx.policy,
     model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens, maxInputTokens: ctx.model.maxInputTokens },
@@ -100,6 +100,71 @@ export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], dr
     system: fixedText(ctx),
     draftTokens,
   });
+  return withThinkingAsSent(ctx, plan, messages);
+}
+
+/** The Anthropic `system` of a context's requests: the system prompt, unless it is blank. */
+export function requestSystem(ctx: TurnContext): string | undefined {
+  return ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined;
+}
+
+/** On a model with preserved thinking, whether the request may ask the API to drop a block that fails its check (adaptive thinking only). */
+export function dropsStaleThinking(ctx: TurnContext): boolean {
+  return ctx.thinking.thinking?.type === 'adaptive';
+}
+
+const carriesThinking = (item: PlanItem) =>
+  Array.isArray(item.message.content) && item.message.content.some((block) => block.type === 'thinking' || block.type === 'redacted_thinking');
+
+/**
+ * The plan as the request sends it, on a model with preserved thinking: earlier answers'
+ * thinking that the API would refuse is left out (`keepValidThinking`, which `toRequest`
+ * applies again to the same effect) and no longer counted, so the gauge counts what the
+ * provider will. The strategy chose what to keep counting that thinking, so a plan never
+ * grows here, only shrinks.
+ */
+function withThinkingAsSent(ctx: TurnContext, plan: ContextPlan, stored: readonly StoredMessage[]): ContextPlan {
+  if (ctx.wireShape !== 'anthropic' || !thinkingSupport(ctx.provider, ctx.model.id)?.preservesThinking || !plan.messages.some(carriesThinking)) return plan;
+  const prefixes = new Map<string, string>();
+  for (const message of stored) if (typeof message.thinkingPrefix === 'string') prefixes.set(message.id, message.thinkingPrefix);
+  const items = plan.messages;
+  const valid = keepValidThinking(
+    items.map((item) => item.message as AnthropicWireMessage),
+    thinkingPrefixStart(requestSystem(ctx), ctx.toolsText),
+    (index) => prefixes.get(items[index]!.id),
+    dropsStaleThinking(ctx),
+  );
+  if (valid.dropped.length === 0) return plan;
+  let saved = 0;
+  const sent = valid.kept.map((index, j) => {
+    const item = items[index]!;
+    const message = valid.messages[j]!;
+    if (message === item.message) return item;
+    saved += ctx.counter(item.message) - ctx.counter(message);
+    return { ...item, message };
+  });
+  // A message that was only thinking is left out whole.
+  const kept = new Set(valid.kept);
+  for (const index of valid.dropped) if (!kept.has(index)) saved += ctx.counter(items[index]!.message);
+  const m = plan.metrics;
+  const inputTokens = m.inputTokens - saved;
+  const totalTokens = m.totalTokens - saved;
+  const slot = plan.slot ? { ...plan.slot, index: valid.kept.findLastIndex((index) => index <= plan.slot!.index) } : null;
+  return {
+    ...plan,
+    messages: sent,
+    slot,
+    metrics: {
+      ...m,
+      keptMessages: m.keptMessages - (items.length - sent.length),
+      sentMessages: m.sentMessages - (items.length - sent.length),
+      messageTokens: m.messageTokens - saved,
+      inputTokens,
+      totalTokens,
+      windowShare: m.contextWindow > 0 ? totalTokens / m.contextWindow : m.windowShare,
+      budgetShare: m.budgetTokens > 0 ? inputTokens / m.budgetTokens : m.budgetShare,
+    },
+  };
 }
 
 /** A plan for the chat screen, and why the next request cannot be planned (null when it can). */

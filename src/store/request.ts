@@ -7,6 +7,7 @@ import { keepValidThinking, placeCacheBreakpoints, thinkingPrefixStart, thinking
 import type { ChatRequest } from '../providers';
 import type { Runtime } from './runtime';
 import { planReport } from './planReport';
+import { dropsStaleThinking, requestSystem } from './planning';
 import type { TurnContext } from './turn';
 
 /** A request to send, and the key of its prefix for the answer to store (models with preserved thinking). */
@@ -28,14 +29,13 @@ export function toRequest(
   signal?: AbortSignal,
   thinkingPrefixOf: (messageId: string) => string | undefined = () => undefined,
 ): PlannedRequest {
-  const system = ctx.settings.systemPrompt.trim() ? ctx.settings.systemPrompt : undefined;
+  const system = requestSystem(ctx);
   if (ctx.wireShape === 'anthropic') {
     let items = plan.messages;
     let slot = plan.slot?.index;
     let thinkingPrefix: string | undefined;
     let dropMismatched = false;
-    // Only adaptive thinking may ask the API to drop a block that fails its check.
-    const canDrop = ctx.thinking.thinking?.type === 'adaptive';
+    const canDrop = dropsStaleThinking(ctx);
     if (thinkingSupport(ctx.provider, ctx.model.id)?.preservesThinking) {
       const valid = keepValidThinking(
         items.map((item) => item.message as AnthropicWireMessage),
