@@ -3,7 +3,8 @@
 // plan starts cold (fresh stored messages, a new count cache), as after opening the
 // conversation, and does what the app does before sending:
 // - Anthropic (Claude Opus 5.5, which checks each thinking block's prefix): stored messages
-//   to the wire shape, planContext with the default policy, then `keepValidThinking`, which
+//   to the wire shape, planContext with the default policy, then `keepValidThinking` (at
+//   adaptive effort, as the gauge and the request apply it), which
 //   hashes the prefix every answer's thinking was written after;
 // - OpenAI (GPT-6 Luna through the Responses API): the wire shape, the reasoning the
 //   current tool loop sends back (`loopReasoning`), planContext.
@@ -102,7 +103,7 @@ export async function run(): Promise<Row[]> {
   const anthropicPlan = (stored: StoredMessage[], keys: Map<string, string>) => {
     const plan = planAnthropic(stored);
     const sent = plan.messages.map((item) => item.message as AnthropicWireMessage);
-    return keepValidThinking(sent, start, (i) => keys.get(plan.messages[i]!.id));
+    return keepValidThinking(sent, start, (i) => keys.get(plan.messages[i]!.id), true);
   };
   const openAIPlan = (stored: StoredMessage[]) => {
     const loop = loopReasoning(stored);
