@@ -71,8 +71,9 @@
  * string, or `input_text`/`input_image`/`input_file` parts, assistant `output_text`/`refusal`),
  * `function_call`, `function_call_output` ("No tool call found for function call output with call_id
  * X." when no earlier call has that id; a call still unanswered at the next user message or the end
- * is "No tool output found for function call X."), `reasoning` (a `summary` array, followed by the
- * assistant message or call it led to; `encrypted_content` must be one the fake sealed, else
+ * is "No tool output found for function call X."), `reasoning` (refused by a model that does not
+ * reason, see openaiReasoning.ts; a `summary` array, followed by the assistant message or call it
+ * led to; `encrypted_content` must be one the fake sealed, else
  * `invalid_encrypted_content` "The encrypted content gAAA...XXXX could not be verified."; an item
  * sent by id alone is found only if the fake issued it with `store` on, else a 404 "Item with id
  * 'rs_…' not found. Items are not persisted when `store` is set to false. …"); `instructions` a
