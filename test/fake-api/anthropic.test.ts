@@ -647,6 +647,47 @@ describe('Anthropic thinking and effort per model', () => {
   });
 });
 
+describe('Anthropic redacted thinking', () => {
+  const { fake: local, sdk } = localFake();
+
+  it('streams a redacted_thinking block whole, takes it back as given, and refuses data it never issued', async () => {
+    const model = 'claude-haiku-5-5';
+    local().setReply((context) =>
+      context.answersToolResults ? { text: 'Done.' } : { thinking: 'Look it up.', redactedThinking: true, toolCalls: [{ name: 'lookup', input: {} }] },
+    );
+    const tools = [{ name: 'lookup', input_schema: { type: 'object' as const } }];
+    const thinking = { type: 'adaptive', display: 'summarized' } as const;
+    const anthropic = sdk();
+    const first = await anthropic.messages
+      .stream({ model, max_tokens: 2000, tools, thinking, messages: [{ role: 'user', content: 'Find it' }] })
+      .finalMessage();
+    expect(first.content.map((block) => block.type)).toEqual(['thinking', 'redacted_thinking', 'tool_use']);
+    const redacted = first.content[1] as Anthropic.RedactedThinkingBlock;
+    expect(redacted.data.length).toBeGreaterThan(20);
+    const use = first.content[2] as Anthropic.ToolUseBlock;
+    const loop = (content: Anthropic.ContentBlockParam[]) =>
+      anthropic.messages
+        .create({
+          model,
+          max_tokens: 2000,
+          tools,
+          thinking,
+          messages: [
+            { role: 'user', content: 'Find it' },
+            { role: 'assistant', content },
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'found' }] },
+          ],
+        })
+        .then(
+          () => 'ok',
+          (error: Error) => error.message,
+        );
+    expect(await loop(first.content as Anthropic.ContentBlockParam[])).toBe('ok');
+    const forged = first.content.map((block) => (block.type === 'redacted_thinking' ? { ...block, data: `${redacted.data.slice(0, -4)}AAA=` } : block));
+    expect(await loop(forged as Anthropic.ContentBlockParam[])).toMatch(/messages\.1\.content\.1: Invalid `data` in `redacted_thinking` block/);
+  });
+});
+
 describe('Anthropic preserved thinking: the prefix check', () => {
   const { fake: local, sdk } = localFake();
   const MODEL_55 = 'claude-opus-5-5';

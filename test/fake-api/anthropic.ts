@@ -364,7 +364,10 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
           break;
         }
         case 'redacted_thinking':
+          if (role !== 'assistant') return invalid(`${path}: \`redacted_thinking\` blocks can only be in \`assistant\` messages`);
           if (typeof block.data !== 'string') return invalid(`${path}.redacted_thinking.data: Field required`);
+          // Its data comes back exactly as given (wording not published).
+          if (!isRedactedData(block.data)) return invalid(`${path}: Invalid \`data\` in \`redacted_thinking\` block`);
           break;
         case 'image':
         case 'document': {
@@ -537,6 +540,17 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   };
 }
 
+/**
+ * Redacted thinking (build-with-claude/thinking, "Redacted thinking", read 2026-11-29): part of
+ * the thinking, encrypted, to be passed back unmodified. The fake seals it like a signature,
+ * with this mark before the text, so only data it issued comes back valid.
+ */
+const REDACTED = 'redacted:';
+
+function isRedactedData(data: string): boolean {
+  return thinkingOfSignature(data)?.startsWith(REDACTED) === true;
+}
+
 /** The request chose to have blocks that fail the prefix check dropped rather than refused. */
 function dropsMismatchedBlocks(body: Json): boolean {
   const binding = isRecord(body.thinking) ? body.thinking.block_binding : undefined;
@@ -577,6 +591,7 @@ export function buildAnthropicAnswer(request: AnthropicRequest, reply: ReplySpec
     if (omitted) hiddenTokens = countTokens(kept);
     const bound = PREFIX_CHECKED_MODELS.has(request.model) ? prefixHash(request.body, request.messageCount, 0) : '';
     content.push({ type: 'thinking', thinking: omitted ? '' : kept, signature: thinkingSignature(kept, bound) });
+    if (reply.redactedThinking) content.push({ type: 'redacted_thinking', data: thinkingSignature(`${REDACTED}${kept}`, bound) });
     if (thinkingTokens > limit) stopReason = 'max_tokens';
   }
 

@@ -47,7 +47,8 @@
  * one turn (as the API documents) before tool pairing: every `tool_use` answered by `tool_result`
  * blocks at the start of the next user turn, every `tool_result` pointing at a `tool_use` of the
  * previous assistant turn, tool_use ids unique and `^[a-zA-Z0-9_-]+$`; thinking blocks must come back
- * with the signature the fake gave them (whole, or with empty text when their display was omitted);
+ * with the signature the fake gave them (whole, or with empty text when their display was omitted),
+ * and redacted_thinking blocks with the data it gave them;
  * `thinking` and `output_config.effort` per model as thinkingRules.ts tabulates (models it does not
  * list take any type and level); in a tool loop with thinking on, the assistant turn that made the
  * calls must start with a thinking block when the fake's reply that made them had one; at most 4
