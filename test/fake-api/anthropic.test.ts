@@ -605,6 +605,19 @@ describe('Anthropic thinking and effort per model', () => {
     expect(message.content.map((block) => block.type)).toEqual(['text']);
   });
 
+  it('returns no thinking from a model that thinks only when asked and was not', async () => {
+    local().setReply(() => ({ thinking: 'Weighing the options.', text: 'Done.' }));
+    for (const model of ['claude-opus-4-8', 'claude-haiku-4-5']) {
+      const message = await sdk().messages.create(ask(model));
+      expect(
+        message.content.map((block) => block.type),
+        model,
+      ).toEqual(['text']);
+    }
+    const asked = await sdk().messages.create(ask('claude-opus-4-8', { thinking: { type: 'adaptive' } }));
+    expect(asked.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+  });
+
   it('demands the thinking of the reply that made the tool calls back in the tool loop', async () => {
     const model = 'claude-haiku-5-5';
     local().setReply((context) =>
