@@ -696,6 +696,10 @@ describe('Anthropic redacted thinking', () => {
           (error: Error) => error.message,
         );
     expect(await loop(first.content as Anthropic.ContentBlockParam[])).toBe('ok');
+    // Filtering the redacted block out is refused, as the docs warn.
+    expect(await loop(first.content.filter((block) => block.type !== 'redacted_thinking') as Anthropic.ContentBlockParam[])).toMatch(
+      /messages\.1\.content\.1: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified\./,
+    );
     const forged = first.content.map((block) => (block.type === 'redacted_thinking' ? { ...block, data: `${redacted.data.slice(0, -4)}AAA=` } : block));
     expect(await loop(forged as Anthropic.ContentBlockParam[])).toMatch(/messages\.1\.content\.1: Invalid `data` in `redacted_thinking` block/);
   });

@@ -157,8 +157,8 @@ export interface AnthropicModelFacts {
   contextWindow: number;
   /** Models that refuse PDFs. */
   noPdfModels: ReadonlySet<string>;
-  /** Whether the fake's own reply that made this tool call had thinking blocks; default never. */
-  repliedWithThinking?: (toolUseId: string) => boolean;
+  /** How many thinking and redacted_thinking blocks the fake's own reply that made this tool call had; default none. */
+  thinkingBlocksBefore?: (toolUseId: string) => number;
 }
 
 const DEFAULT_FACTS: AnthropicModelFacts = { contextWindow: 200_000, noPdfModels: new Set() };
@@ -487,19 +487,33 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   if ('error' in thinking) return invalid(thinking.error);
 
   // In a tool loop with thinking on, the assistant turn that made the calls must come back
-  // starting with its thinking, when the reply that made them had thinking blocks.
+  // starting with its thinking, when the reply that made them had thinking blocks, and with
+  // every one of them: "filtering out redacted_thinking blocks triggers a 400 error" (Thinking in
+  // tool and multi-turn workflows, read 2026-11-29). That 400's text is the API's as a public
+  // client's regression test quotes it (the part after it is not confirmed, and left out).
   const finalTurn = turns.at(-1);
   const answersToolResults = finalTurn?.role === 'user' && finalTurn.blocks[0]?.block.type === 'tool_result';
   const caller = turns.at(-2);
-  if (answersToolResults && thinking.on && caller?.role === 'assistant' && facts.repliedWithThinking) {
-    const thought = caller.blocks.some((entry) => entry.block.type === 'tool_use' && facts.repliedWithThinking!(entry.block.id as string));
+  if (answersToolResults && thinking.on && caller?.role === 'assistant' && facts.thinkingBlocksBefore) {
+    const isThought = (block: Json) => block.type === 'thinking' || block.type === 'redacted_thinking';
+    const issued = Math.max(
+      0,
+      ...caller.blocks.filter((entry) => entry.block.type === 'tool_use').map((entry) => facts.thinkingBlocksBefore!(entry.block.id as string)),
+    );
     const first = caller.blocks[0];
-    if (thought && first && first.block.type !== 'thinking' && first.block.type !== 'redacted_thinking') {
+    const missing =
+      caller.blocks.filter((entry) => isThought(entry.block)).length < issued ? caller.blocks.find((entry) => !isThought(entry.block)) : undefined;
+    if (issued > 0 && first && !isThought(first.block)) {
       return invalid(
         `messages.${first.message}.content.${first.index}.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first.block.type)}\`. ` +
           'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). ' +
           'We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. ' +
           'Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
+      );
+    }
+    if (missing) {
+      return invalid(
+        `messages.${missing.message}.content.${missing.index}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified.`,
       );
     }
   }

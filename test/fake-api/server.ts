@@ -51,7 +51,8 @@
  * and redacted_thinking blocks with the data it gave them;
  * `thinking` and `output_config.effort` per model as thinkingRules.ts tabulates (models it does not
  * list take any type and level); in a tool loop with thinking on, the assistant turn that made the
- * calls must start with a thinking block when the fake's reply that made them had one; at most 4
+ * calls must start with a thinking block when the fake's reply that made them had one, and carry
+ * every thinking and redacted_thinking block of that reply; at most 4
  * `cache_control` breakpoints (top-level automatic caching counts as one); then 404
  * `not_found_error` for an unknown model; then the context window:
  * input > window gives "prompt is too long: N tokens > M maximum", input + max_tokens > window gives
@@ -318,8 +319,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   const failures: QueuedFailure[] = [];
   const ids = new IdSource();
   const anthropicCache = new AnthropicPromptCache();
-  /** Tool calls the fake made in a reply that had thinking blocks: a tool loop must send that thinking back. */
-  const callsAfterThinking = new Set<string>();
+  /** Tool calls the fake made in a reply that had thinking blocks, and how many: a tool loop must send them all back. */
+  const callsAfterThinking = new Map<string, number>();
   const openAICache = new OpenAIPromptCache();
   /** Reasoning items the fake issued with `store` on, by id: their hidden reasoning tokens. */
   const storedReasoning = new Map<string, number>();
@@ -617,7 +618,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const check = checkAnthropicRequest(record.body, endpoint, {
       contextWindow: lookupByModel(options.contextWindow, model, DEFAULT_CONTEXT_WINDOW),
       noPdfModels: new Set(options.noPdfModels ?? []),
-      repliedWithThinking: (id) => callsAfterThinking.has(id),
+      thinkingBlocksBefore: (id) => callsAfterThinking.get(id) ?? 0,
     });
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
@@ -649,8 +650,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const reply = replyFor('anthropic', request);
     const answer = buildAnthropicAnswer(request, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) });
     const replied = answer.message.content as Array<Record<string, unknown>>;
-    if (replied.some((block) => block.type === 'thinking')) {
-      for (const block of replied) if (block.type === 'tool_use') callsAfterThinking.add(block.id as string);
+    const thoughts = replied.filter((block) => block.type === 'thinking' || block.type === 'redacted_thinking').length;
+    if (thoughts > 0) {
+      for (const block of replied) if (block.type === 'tool_use') callsAfterThinking.set(block.id as string, thoughts);
     }
     record.usage = answer.usage;
     record.status = 200;
