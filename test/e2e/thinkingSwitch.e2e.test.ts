@@ -123,7 +123,7 @@ function storedThinking(records: StoredRecord[]): Block[] {
 
 /** The fields that go back to the API, as the wire carries them. */
 function wireThinking(blocks: Block[]): Array<Record<string, unknown>> {
-  return blocks.map((b) => (b.type === 'redacted_thinking' ? { type: b.type, data: b.data } : { type: b.type, signature: b.signature }));
+  return blocks.map((b) => (b.type === 'redacted_thinking' ? { type: b.type, data: b.data } : { type: b.type, thinking: b.thinking, signature: b.signature }));
 }
 
 /** The encrypted reasoning items the app stored, in order. */
