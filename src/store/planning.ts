@@ -9,7 +9,7 @@ import type { Runtime } from './runtime';
 import { conversationOverrides } from './storedSettings';
 import { shownBranch } from './branches';
 import { buildHistory, type MediaOptions } from './history';
-import type { Settings } from './settings';
+import type { ConversationOverrides, Settings } from './settings';
 import { settingsProblems } from './settingsRules';
 import { turnContext, withoutImages, withoutTools, type TurnContext } from './turn';
 import type { ModelListState } from './state';
@@ -51,13 +51,20 @@ export function contextOf(inputs: ContextInputs, windowLimit?: number): TurnCont
   return sure.tools.length > 0 && inputs.toolsRefused.includes(toolsKey(sure)) ? withoutTools(sure) : sure;
 }
 
-/** The context in force for a conversation now (`null`: a new chat). */
-export function contextFor(rt: Runtime, conversationId: string | null, windowLimit?: number): TurnContext {
+/**
+ * The context in force for a conversation now (`null`: a new chat); `pinned` (a turn's own
+ * provider, model and thinking) stands over the conversation's choice.
+ */
+export function contextFor(rt: Runtime, conversationId: string | null, windowLimit?: number, pinned?: ConversationOverrides): TurnContext {
   const state = rt.store.getState();
+  const conversation = conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined;
   return contextOf(
     {
       settings: state.settings,
-      conversation: conversationId ? state.conversations.find((c) => c.id === conversationId) : undefined,
+      conversation:
+        conversation && pinned
+          ? { ...conversation, overrides: { ...conversationOverrides(conversation), ...pinned } as Record<string, unknown> }
+          : conversation,
       messages: shownBranch(state, conversationId),
       hasAttachments: conversationId !== null && ((state.attachments[conversationId]?.length ?? 0) > 0 || holdsPdfs(shownBranch(state, conversationId))),
       calibration: state.calibration,

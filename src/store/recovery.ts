@@ -98,7 +98,7 @@ async function smallerAfter(turn: Turn, attempt: Attempt, counted: { promptToken
   // the window): the estimate was short by an unknown amount, so plan within 90 % of it.
   const guessedLimit = !statedLimit && promptTokens <= 0 && limit <= 0 ? Math.floor(failed.model.contextWindow * 0.9) : undefined;
   if (statedLimit ?? guessedLimit) turn.windowLimit = statedLimit ?? guessedLimit;
-  const ctx = contextFor(rt, turn.conversationId, turn.windowLimit);
+  const ctx = contextFor(rt, turn.conversationId, turn.windowLimit, turn.pinned);
   const history = () => turnHistory(turn, answerId);
   const plan = await ensureSummary(turn, ctx, planFor(ctx, history()), history);
   const trimmed = Math.max(0, plan.metrics.evictedMessages - tooLarge.metrics.evictedMessages);

@@ -58,6 +58,13 @@ export interface Turn {
   /** Rounds of tool calls allowed in this turn (settings.tools.maxRounds, at least 1). */
   maxRounds: number;
   windowLimit?: number;
+  /**
+   * The provider, model and thinking the turn began with. Every request of the turn keeps them:
+   * a tool loop is one turn, which Anthropic asks to keep one thinking configuration and OpenAI
+   * to keep a model that takes its reasoning items; a switch made meanwhile applies from the
+   * next message.
+   */
+  pinned: Pick<ConversationOverrides, 'provider' | 'model' | 'thinking'>;
 }
 
 /** The branch the turn adds to as it stands, without the answer being written (`without`). */

@@ -94,7 +94,14 @@ async function startTurn(rt: Runtime, conversationId: string, checked: TurnConte
   await loadCalibration(rt, checked.model.id);
   try {
     const provider = await rt.deps.createProvider(checked.providerSettings);
-    return { rt, conversationId, provider, signal, maxRounds: Math.max(1, Math.floor(checked.settings.tools.maxRounds) || 1) };
+    return {
+      rt,
+      conversationId,
+      provider,
+      signal,
+      maxRounds: Math.max(1, Math.floor(checked.settings.tools.maxRounds) || 1),
+      pinned: { provider: checked.provider, model: checked.modelId, thinking: checked.settings.thinking },
+    };
   } catch (error) {
     rt.notifier.reportError(error, 'reach the provider');
     if (isWindowpaneError(error, 'auth') || isWindowpaneError(error, 'invalid_config')) rt.store.setState({ settingsOpen: true });
@@ -145,7 +152,7 @@ async function answerOnce(turn: Turn): Promise<Answered | null> {
 }
 
 async function firstAttempt(turn: Turn): Promise<Attempt> {
-  const ctx = contextFor(turn.rt, turn.conversationId, turn.windowLimit);
+  const ctx = contextFor(turn.rt, turn.conversationId, turn.windowLimit, turn.pinned);
   const history = () => turnHistory(turn);
   const plan = await ensureSummary(turn, ctx, planFor(ctx, history()), history);
   return { ctx, plan, contextRetried: false };

@@ -10,7 +10,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MODEL_REGISTRY } from '../../src/core/models';
 import { startFakeApi, type FakeApi, type RecordedRequest } from '../fake-api/server';
-import { launchBrowser, newPage, savedDownload, screenshot } from './browser';
+import { launchBrowser, newPage, screenshot } from './browser';
+import { exportFile } from './persistenceHelpers';
 import { chatRequests, configure, PROVIDER_SETUPS, until, waitIdle } from './providersHelpers';
 
 const WINDOW = 20_000;
@@ -96,12 +97,6 @@ function expectAccepted(request: RecordedRequest, what: string): void {
   expect(request.validation, what).toEqual({ ok: true });
   expect(request.status, what).toBe(200);
   expect((request.body as { model: string }).model, what).toBe(MODEL);
-}
-
-async function exportFile(page: Page, item: string): Promise<{ name: string; text: string }> {
-  await page.getByRole('button', { name: 'Other formats' }).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item }).click()]);
-  return savedDownload(download);
 }
 
 /** The activeLeafId stored with each conversation, read from IndexedDB. */

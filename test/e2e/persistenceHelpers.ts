@@ -3,7 +3,26 @@
  * sees: accessible names, the visible transcript and the conversation list.
  */
 import type { Page } from 'playwright-core';
+import { savedDownload } from './browser';
 import { openSettingsSection } from './uiHelpers';
+
+export interface ExportedFile {
+  name: string;
+  path: string;
+  text: string;
+}
+
+/** Chooses an item of the export options menu and returns the file the browser downloaded. */
+export async function exportFile(page: Page, item: string): Promise<ExportedFile> {
+  await page.getByRole('button', { name: 'Other formats' }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item }).click()]);
+  return savedDownload(download);
+}
+
+/** Imports a file through the sidebar's Import control. */
+export async function importFile(page: Page, file: { name: string; text: string }): Promise<void> {
+  await page.getByLabel('Import file').setInputFiles({ name: file.name, mimeType: 'application/json', buffer: Buffer.from(file.text) });
+}
 
 /** Opens the app and waits until storage is read (the conversation list is shown). */
 export async function openApp(page: Page, appUrl: string): Promise<void> {

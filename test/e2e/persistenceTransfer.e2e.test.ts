@@ -3,29 +3,22 @@
  * the user's conversations without their API key, and a fresh browser profile importing
  * them gets the same conversations, once, while a broken file changes nothing.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
-import { launchBrowser, newPage, savedDownload, screenshot } from './browser';
-import { conversationTitles, openApp, openConversation, openSettings, reloadApp, sendAndWait, transcriptRows, useFakeAnthropic } from './persistenceHelpers';
-
-interface ExportedFile {
-  name: string;
-  path: string;
-  text: string;
-}
-
-/** Chooses an item of the export options menu and returns the file the browser downloaded. */
-async function exportFile(page: Page, item: string): Promise<ExportedFile> {
-  await page.getByRole('button', { name: 'Other formats' }).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item }).click()]);
-  return savedDownload(download);
-}
-
-/** Imports a file through the sidebar's Import control. */
-async function importFile(page: Page, file: { name: string; text: string }): Promise<void> {
-  await page.getByLabel('Import file').setInputFiles({ name: file.name, mimeType: 'application/json', buffer: Buffer.from(file.text) });
-}
+import { launchBrowser, newPage, screenshot } from './browser';
+import {
+  conversationTitles,
+  exportFile,
+  importFile,
+  openApp,
+  openConversation,
+  openSettings,
+  reloadApp,
+  sendAndWait,
+  transcriptRows,
+  useFakeAnthropic,
+} from './persistenceHelpers';
 
 /** What a transcript says, whatever the viewer's settings: who, status and text of each message and summary. */
 function said(rows: string[]): string[] {

@@ -605,6 +605,19 @@ describe('Anthropic thinking and effort per model', () => {
     expect(message.content.map((block) => block.type)).toEqual(['text']);
   });
 
+  it('returns no thinking from a model that thinks only when asked and was not', async () => {
+    local().setReply(() => ({ thinking: 'Weighing the options.', text: 'Done.' }));
+    for (const model of ['claude-opus-4-8', 'claude-haiku-4-5']) {
+      const message = await sdk().messages.create(ask(model));
+      expect(
+        message.content.map((block) => block.type),
+        model,
+      ).toEqual(['text']);
+    }
+    const asked = await sdk().messages.create(ask('claude-opus-4-8', { thinking: { type: 'adaptive' } }));
+    expect(asked.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+  });
+
   it('demands the thinking of the reply that made the tool calls back in the tool loop', async () => {
     const model = 'claude-haiku-5-5';
     local().setReply((context) =>
@@ -644,6 +657,51 @@ describe('Anthropic thinking and effort per model', () => {
         ],
       }),
     ).toBe('ok');
+  });
+});
+
+describe('Anthropic redacted thinking', () => {
+  const { fake: local, sdk } = localFake();
+
+  it('streams a redacted_thinking block whole, takes it back as given, and refuses data it never issued', async () => {
+    const model = 'claude-haiku-5-5';
+    local().setReply((context) =>
+      context.answersToolResults ? { text: 'Done.' } : { thinking: 'Look it up.', redactedThinking: true, toolCalls: [{ name: 'lookup', input: {} }] },
+    );
+    const tools = [{ name: 'lookup', input_schema: { type: 'object' as const } }];
+    const thinking = { type: 'adaptive', display: 'summarized' } as const;
+    const anthropic = sdk();
+    const first = await anthropic.messages
+      .stream({ model, max_tokens: 2000, tools, thinking, messages: [{ role: 'user', content: 'Find it' }] })
+      .finalMessage();
+    expect(first.content.map((block) => block.type)).toEqual(['thinking', 'redacted_thinking', 'tool_use']);
+    const redacted = first.content[1] as Anthropic.RedactedThinkingBlock;
+    expect(redacted.data.length).toBeGreaterThan(20);
+    const use = first.content[2] as Anthropic.ToolUseBlock;
+    const loop = (content: Anthropic.ContentBlockParam[]) =>
+      anthropic.messages
+        .create({
+          model,
+          max_tokens: 2000,
+          tools,
+          thinking,
+          messages: [
+            { role: 'user', content: 'Find it' },
+            { role: 'assistant', content },
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'found' }] },
+          ],
+        })
+        .then(
+          () => 'ok',
+          (error: Error) => error.message,
+        );
+    expect(await loop(first.content as Anthropic.ContentBlockParam[])).toBe('ok');
+    // Filtering the redacted block out is refused, as the docs warn.
+    expect(await loop(first.content.filter((block) => block.type !== 'redacted_thinking') as Anthropic.ContentBlockParam[])).toMatch(
+      /messages\.1\.content\.1: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified\./,
+    );
+    const forged = first.content.map((block) => (block.type === 'redacted_thinking' ? { ...block, data: `${redacted.data.slice(0, -4)}AAA=` } : block));
+    expect(await loop(forged as Anthropic.ContentBlockParam[])).toMatch(/messages\.1\.content\.1: Invalid `data` in `redacted_thinking` block/);
   });
 });
 

@@ -157,8 +157,8 @@ export interface AnthropicModelFacts {
   contextWindow: number;
   /** Models that refuse PDFs. */
   noPdfModels: ReadonlySet<string>;
-  /** Whether the fake's own reply that made this tool call had thinking blocks; default never. */
-  repliedWithThinking?: (toolUseId: string) => boolean;
+  /** How many thinking and redacted_thinking blocks the fake's own reply that made this tool call had; default none. */
+  thinkingBlocksBefore?: (toolUseId: string) => number;
 }
 
 const DEFAULT_FACTS: AnthropicModelFacts = { contextWindow: 200_000, noPdfModels: new Set() };
@@ -364,7 +364,10 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
           break;
         }
         case 'redacted_thinking':
+          if (role !== 'assistant') return invalid(`${path}: \`redacted_thinking\` blocks can only be in \`assistant\` messages`);
           if (typeof block.data !== 'string') return invalid(`${path}.redacted_thinking.data: Field required`);
+          // Its data comes back exactly as given (wording not published).
+          if (!isRedactedData(block.data)) return invalid(`${path}: Invalid \`data\` in \`redacted_thinking\` block`);
           break;
         case 'image':
         case 'document': {
@@ -484,19 +487,33 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   if ('error' in thinking) return invalid(thinking.error);
 
   // In a tool loop with thinking on, the assistant turn that made the calls must come back
-  // starting with its thinking, when the reply that made them had thinking blocks.
+  // starting with its thinking, when the reply that made them had thinking blocks, and with
+  // every one of them: "filtering out redacted_thinking blocks triggers a 400 error" (Thinking in
+  // tool and multi-turn workflows, read 2026-11-29). That 400's text is the API's as a public
+  // client's regression test quotes it (the part after it is not confirmed, and left out).
   const finalTurn = turns.at(-1);
   const answersToolResults = finalTurn?.role === 'user' && finalTurn.blocks[0]?.block.type === 'tool_result';
   const caller = turns.at(-2);
-  if (answersToolResults && thinking.on && caller?.role === 'assistant' && facts.repliedWithThinking) {
-    const thought = caller.blocks.some((entry) => entry.block.type === 'tool_use' && facts.repliedWithThinking!(entry.block.id as string));
+  if (answersToolResults && thinking.on && caller?.role === 'assistant' && facts.thinkingBlocksBefore) {
+    const isThought = (block: Json) => block.type === 'thinking' || block.type === 'redacted_thinking';
+    const issued = Math.max(
+      0,
+      ...caller.blocks.filter((entry) => entry.block.type === 'tool_use').map((entry) => facts.thinkingBlocksBefore!(entry.block.id as string)),
+    );
     const first = caller.blocks[0];
-    if (thought && first && first.block.type !== 'thinking' && first.block.type !== 'redacted_thinking') {
+    const missing =
+      caller.blocks.filter((entry) => isThought(entry.block)).length < issued ? caller.blocks.find((entry) => !isThought(entry.block)) : undefined;
+    if (issued > 0 && first && !isThought(first.block)) {
       return invalid(
         `messages.${first.message}.content.${first.index}.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first.block.type)}\`. ` +
           'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). ' +
           'We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. ' +
           'Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
+      );
+    }
+    if (missing) {
+      return invalid(
+        `messages.${missing.message}.content.${missing.index}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified.`,
       );
     }
   }
@@ -535,6 +552,17 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
       thinking,
     },
   };
+}
+
+/**
+ * Redacted thinking (build-with-claude/thinking, "Redacted thinking", read 2026-11-29): part of
+ * the thinking, encrypted, to be passed back unmodified. The fake seals it like a signature,
+ * with this mark before the text, so only data it issued comes back valid.
+ */
+const REDACTED = 'redacted:';
+
+function isRedactedData(data: string): boolean {
+  return thinkingOfSignature(data)?.startsWith(REDACTED) === true;
 }
 
 /** The request chose to have blocks that fail the prefix check dropped rather than refused. */
@@ -577,6 +605,7 @@ export function buildAnthropicAnswer(request: AnthropicRequest, reply: ReplySpec
     if (omitted) hiddenTokens = countTokens(kept);
     const bound = PREFIX_CHECKED_MODELS.has(request.model) ? prefixHash(request.body, request.messageCount, 0) : '';
     content.push({ type: 'thinking', thinking: omitted ? '' : kept, signature: thinkingSignature(kept, bound) });
+    if (reply.redactedThinking) content.push({ type: 'redacted_thinking', data: thinkingSignature(`${REDACTED}${kept}`, bound) });
     if (thinkingTokens > limit) stopReason = 'max_tokens';
   }
 

@@ -60,6 +60,20 @@ function failure(message: string, param: string, code: string): ApiFailure {
   return { status: 400, type: 'invalid_request_error', message, param, code };
 }
 
+/**
+ * Whether the model cannot reason at all (the table's non-reasoning models). Such a model
+ * refuses reasoning items in its input: "Reasoning input items can only be provided to a
+ * reasoning or computer use model. Remove reasoning items from your input and try again.", a
+ * 400 with param `input` (the real API's text as public clients quote it when a conversation
+ * moves from a reasoning model to gpt-4.1, read 2026-11-29; the param is not confirmed).
+ */
+export function neverReasons(model: string): boolean {
+  return ruleFor(model)?.efforts === null;
+}
+
+export const REASONING_INPUT_REFUSED =
+  'Reasoning input items can only be provided to a reasoning or computer use model. Remove reasoning items from your input and try again.';
+
 /** The effort a request runs at (`none` when the model does not reason), or the failure. */
 export function checkReasoningEffort(model: string, effort: unknown, param: string): { effort: string } | { failure: ApiFailure } {
   const rule = ruleFor(model);

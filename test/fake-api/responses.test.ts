@@ -352,6 +352,22 @@ describe('Responses API wire rules', () => {
       null,
     ],
     [
+      'a model that does not reason takes no reasoning items, wherever they stand',
+      {
+        model: 'gpt-4.1',
+        input: [
+          { role: 'user', content: 'hi' },
+          { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'x' },
+          { role: 'assistant', content: 'Hello.' },
+          { role: 'user', content: 'again' },
+        ],
+      },
+      400,
+      'Reasoning input items can only be provided to a reasoning or computer use model. Remove reasoning items from your input and try again.',
+      'input',
+      null,
+    ],
+    [
       'stream_options needs stream',
       { model: MODEL, input: 'hi', stream_options: { include_obfuscation: false } },
       400,

@@ -1,6 +1,6 @@
 import { emptyArray, IM_END, notJson, IM_SEP, IM_START, IMAGE, invalid, isRecord, missing, TOOL_DEFINITION, TOOL_NAME_PATTERN, typeName } from './openai';
 import { checkOpenAIImageCount, checkOpenAIMediaPart, imageRoleFailure, textOnlyStyle, type OpenAIMediaContext, type TextOnlyStyle } from './openaiMedia';
-import { checkReasoningEffort } from './openaiReasoning';
+import { checkReasoningEffort, neverReasons, REASONING_INPUT_REFUSED } from './openaiReasoning';
 import { openReasoning } from './responsesAnswer';
 import { canonicalJson, tokenize } from './tokens';
 import type { ApiFailure } from './types';
@@ -295,6 +295,7 @@ export function checkResponsesRequest(raw: unknown, textOnlyModels: Readonly<Rec
       if (failed) return failed;
       tokens.push(IM_END);
     } else if (type === 'reasoning') {
+      if (neverReasons(model)) return invalid(REASONING_INPUT_REFUSED, 'input', null);
       const hidden = checkReasoningItem(item, path, items[i + 1], store, storedReasoning);
       if (typeof hidden !== 'number') return hidden;
       if (i > lastUser) for (let k = hidden; k > 0; k--) tokens.push(IMAGE);

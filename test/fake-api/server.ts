@@ -47,10 +47,12 @@
  * one turn (as the API documents) before tool pairing: every `tool_use` answered by `tool_result`
  * blocks at the start of the next user turn, every `tool_result` pointing at a `tool_use` of the
  * previous assistant turn, tool_use ids unique and `^[a-zA-Z0-9_-]+$`; thinking blocks must come back
- * with the signature the fake gave them (whole, or with empty text when their display was omitted);
+ * with the signature the fake gave them (whole, or with empty text when their display was omitted),
+ * and redacted_thinking blocks with the data it gave them;
  * `thinking` and `output_config.effort` per model as thinkingRules.ts tabulates (models it does not
  * list take any type and level); in a tool loop with thinking on, the assistant turn that made the
- * calls must start with a thinking block when the fake's reply that made them had one; at most 4
+ * calls must start with a thinking block when the fake's reply that made them had one, and carry
+ * every thinking and redacted_thinking block of that reply; at most 4
  * `cache_control` breakpoints (top-level automatic caching counts as one); then 404
  * `not_found_error` for an unknown model; then the context window:
  * input > window gives "prompt is too long: N tokens > M maximum", input + max_tokens > window gives
@@ -71,8 +73,9 @@
  * string, or `input_text`/`input_image`/`input_file` parts, assistant `output_text`/`refusal`),
  * `function_call`, `function_call_output` ("No tool call found for function call output with call_id
  * X." when no earlier call has that id; a call still unanswered at the next user message or the end
- * is "No tool output found for function call X."), `reasoning` (a `summary` array, followed by the
- * assistant message or call it led to; `encrypted_content` must be one the fake sealed, else
+ * is "No tool output found for function call X."), `reasoning` (refused by a model that does not
+ * reason, see openaiReasoning.ts; a `summary` array, followed by the assistant message or call it
+ * led to; `encrypted_content` must be one the fake sealed, else
  * `invalid_encrypted_content` "The encrypted content gAAA...XXXX could not be verified."; an item
  * sent by id alone is found only if the fake issued it with `store` on, else a 404 "Item with id
  * 'rs_…' not found. Items are not persisted when `store` is set to false. …"); `instructions` a
@@ -316,8 +319,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   const failures: QueuedFailure[] = [];
   const ids = new IdSource();
   const anthropicCache = new AnthropicPromptCache();
-  /** Tool calls the fake made in a reply that had thinking blocks: a tool loop must send that thinking back. */
-  const callsAfterThinking = new Set<string>();
+  /** Tool calls the fake made in a reply that had thinking blocks, and how many: a tool loop must send them all back. */
+  const callsAfterThinking = new Map<string, number>();
   const openAICache = new OpenAIPromptCache();
   /** Reasoning items the fake issued with `store` on, by id: their hidden reasoning tokens. */
   const storedReasoning = new Map<string, number>();
@@ -615,7 +618,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const check = checkAnthropicRequest(record.body, endpoint, {
       contextWindow: lookupByModel(options.contextWindow, model, DEFAULT_CONTEXT_WINDOW),
       noPdfModels: new Set(options.noPdfModels ?? []),
-      repliedWithThinking: (id) => callsAfterThinking.has(id),
+      thinkingBlocksBefore: (id) => callsAfterThinking.get(id) ?? 0,
     });
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
@@ -647,8 +650,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const reply = replyFor('anthropic', request);
     const answer = buildAnthropicAnswer(request, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) });
     const replied = answer.message.content as Array<Record<string, unknown>>;
-    if (replied.some((block) => block.type === 'thinking')) {
-      for (const block of replied) if (block.type === 'tool_use') callsAfterThinking.add(block.id as string);
+    const thoughts = replied.filter((block) => block.type === 'thinking' || block.type === 'redacted_thinking').length;
+    if (thoughts > 0) {
+      for (const block of replied) if (block.type === 'tool_use') callsAfterThinking.set(block.id as string, thoughts);
     }
     record.usage = answer.usage;
     record.status = 200;

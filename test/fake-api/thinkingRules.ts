@@ -101,7 +101,8 @@ export interface ThinkingOutcome {
   on: boolean;
   /**
    * Whether a scripted reply's thinking comes back: unless the request turns up-front thinking
-   * off (`disabled`, `between_tools`), since a script says what the model thought.
+   * off (`disabled`, `between_tools`), or says nothing to a model of the table that thinks only
+   * when asked; a model the table does not know thinks as its script says.
    */
   upFront: boolean;
   display: ThinkingDisplay;
@@ -166,5 +167,6 @@ export function checkThinkingRules(model: string, body: Record<string, unknown>,
 
   const on = type === null ? (rules?.thinksByDefault ?? false) : type !== 'disabled';
   const chosen = display === 'summarized' || display === 'omitted' ? display : (rules?.defaultDisplay ?? 'summarized');
-  return { on, upFront: type !== 'disabled' && type !== 'between_tools', display: chosen };
+  const asked = type !== null || rules === undefined || rules.thinksByDefault;
+  return { on, upFront: asked && type !== 'disabled' && type !== 'between_tools', display: chosen };
 }

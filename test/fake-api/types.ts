@@ -91,6 +91,12 @@ export interface ReplySpec {
    * `encrypted_content`, and its length the `reasoning_tokens`.
    */
   thinking?: string;
+  /**
+   * Anthropic: a `redacted_thinking` block after the thinking (as the API returns when its
+   * safety systems encrypt part of the thinking), whose `data` the fake sealed and verifies when
+   * it comes back. None when the request turns up-front thinking off.
+   */
+  redactedThinking?: boolean;
   /** Pause between streamed deltas, in ms (default: the server's `deltaDelayMs`). */
   deltaDelayMs?: number;
   /** Number of text deltas to stream the text in (default: one per ~3 words, at least 3). */

@@ -3,7 +3,7 @@
 // what the store will do, end to end, short of a real provider.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loopReasoning, placeCacheBreakpoints, thinkingRequest, thinkingSupport, toAnthropicWire, toOpenAIWire, WindowpaneError } from '../../src/core';
-import type { ContentBlock, OpenAIWireMessage, StoredMessage, ToolUseBlock } from '../../src/core';
+import type { ContentBlock, OpenAIWireMessage, StoredMessage, ThinkingRequest, ToolUseBlock } from '../../src/core';
 import { createProvider } from '../../src/providers';
 import type { ChatProvider, ChatRequest, ProviderSettings, RetryInfo } from '../../src/providers';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
@@ -212,11 +212,13 @@ describe('Anthropic specifics against the fake API', () => {
     fake.setReply((context) => (context.turn === 1 ? { thinking: 'The user greets me; greet back.', text: 'Hello!' } : undefined));
     const provider = await anthropic();
     const history = [stored('user', [text('Hi')])];
-    const first = await provider.send(request(provider, 'claude-sonnet-4-6', history));
+    // Sonnet 4.6 thinks only when asked.
+    const thinking: ThinkingRequest = { thinking: { type: 'adaptive' }, extraOutput: 0 };
+    const first = await provider.send(request(provider, 'claude-sonnet-4-6', history, { thinking }));
     expect(first.content[0]).toMatchObject({ type: 'thinking', thinking: 'The user greets me; greet back.' });
     expect((first.content[0] as { signature?: string }).signature).toBeTruthy();
     history.push(stored('assistant', first.content), stored('user', [text('And now?')]));
-    await provider.send(request(provider, 'claude-sonnet-4-6', history));
+    await provider.send(request(provider, 'claude-sonnet-4-6', history, { thinking }));
     expect(fake.requests.filter((r) => r.method === 'POST')[1]?.validation).toEqual({ ok: true });
   });
 

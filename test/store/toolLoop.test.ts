@@ -23,6 +23,7 @@ import { attachFiles } from '../../src/store/attachmentActions';
 import * as planning from '../../src/store/planning';
 import * as chat from '../../src/store/sendPipeline';
 import { hydrate } from '../../src/store/hydrate';
+import { switchModel } from '../../src/store/modelSwitch';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import type { JavascriptRun, JavascriptRunner } from '../../src/sandbox/javascriptRunner';
 
@@ -213,6 +214,31 @@ describe('tool round-trips', () => {
     // Stored with the answer, so a reload or another device can continue the loop.
     expect(messagesOf(rt, id)[1]!.content[0]).toEqual(sealed('rs_1'));
     expect(requests.every((r) => r.thinking?.reasons === true)).toBe(true);
+    expectValid(requests, 'openai');
+  });
+
+  it('a model switched while the loop runs answers from the next message: the loop keeps its model and thinking', async () => {
+    const sealed = (id: string): ContentBlock => ({ type: 'thinking', thinking: `Summary ${id}`, reasoningItem: { id, encryptedContent: `gAAAA-${id}` } });
+    const harness: Harness = await start(
+      'openai',
+      async (_request, i) => {
+        if (i === 0) {
+          // The user picks a model that does not reason while the first answer streams.
+          await switchModel(harness.rt, 'gpt-4o-mini');
+          return answer([sealed('rs_1'), call('call_a', 'run_javascript', { code: '1 + 1' })]);
+        }
+        return answer([text(`Answer ${i}.`)]);
+      },
+      { model: 'gpt-6.1-terra', settings: (s) => ({ ...s, thinking: { kind: 'effort', effort: 'high' } }) },
+    );
+    const { rt, requests } = harness;
+    await sendAndSettle(rt, 'Add a pair.');
+    await sendAndSettle(rt, 'Thanks');
+    expect(requests.map((r) => r.model)).toEqual(['gpt-6.1-terra', 'gpt-6.1-terra', 'gpt-4o-mini']);
+    expect(requests.map((r) => r.thinking?.reasoningEffort)).toEqual(['high', 'high', undefined]);
+    // The loop's reasoning went back to the model that wrote it, and only there.
+    expect((requests[1]!.messages as { reasoning?: unknown[] }[]).some((m) => m.reasoning?.length)).toBe(true);
+    expect(noticeTexts(rt).some((t) => t.startsWith('Thinking is now “Model default”'))).toBe(true);
     expectValid(requests, 'openai');
   });
 

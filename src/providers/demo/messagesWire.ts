@@ -77,6 +77,8 @@ export type DeltaSplitter = (text: string, kind: 'text' | 'thinking' | 'input_js
 function blockStart(block: Json): Json {
   if (block.type === 'text') return { type: 'text', text: '' };
   if (block.type === 'thinking') return { type: 'thinking', thinking: '', signature: '' };
+  // Redacted thinking arrives whole in its start event, with no deltas.
+  if (block.type === 'redacted_thinking') return block;
   return { ...block, input: {} };
 }
 
@@ -88,6 +90,7 @@ function blockDeltas(block: Json, index: number, split: DeltaSplitter): Anthropi
     ...(text === undefined ? {} : { text }),
   });
   if (block.type === 'text') return split(block.text as string, 'text').map((text) => delta({ type: 'text_delta', text }, true, text));
+  if (block.type === 'redacted_thinking') return [];
   if (block.type === 'thinking') {
     const pieces = split(block.thinking as string, 'thinking').map((thinking) => delta({ type: 'thinking_delta', thinking }, true));
     return [...pieces, delta({ type: 'signature_delta', signature: block.signature }, false)];
