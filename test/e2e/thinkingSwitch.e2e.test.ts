@@ -162,6 +162,13 @@ describe('thinking across a model switch and an export round trip', () => {
     opened.page.setDefaultTimeout(15_000);
     await openApp(opened.page, appUrl);
     await configure(opened.page, fake, setup, { contextWindow: 200_000 });
+    // The models the endpoint lists join the picker once listed. Settings lists a key that has
+    // rested a moment, so a Save quicker than that lists nothing; reopened, it lists what never was.
+    await opened.page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = opened.page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Refresh' }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
     await opened.page.getByRole('combobox', { name: 'Thinking for the next message' }).selectOption({ label: 'High' });
     return opened;
   }
