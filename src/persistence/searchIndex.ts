@@ -115,8 +115,10 @@ function documentText(message: StoredMessage): string {
 
 /**
  * Where the last query's time went, as a performance measure (`search: lookup`, `search:
- * snippets read`, `search: snippets cut`) in the timeline of the thread it ran on: the
- * benchmarks read it, and so does a profiler. Only the latest of each is kept.
+ * snippets read`, `search: snippets cut`) in the timeline of the thread it ran on, and the
+ * last load's and save's (`search: load read`, `… load parse`, `… load catch up`, `… save
+ * serialize`, `… save write`): the benchmarks read them, and so does a profiler. Only the
+ * latest of each is kept.
  */
 function timed(phase: string, start: number, end: number): void {
   const name = `search: ${phase}`;
@@ -222,7 +224,10 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
   }
 
   async function load(): Promise<void> {
+    const began = performance.now();
     const record = await withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(SEARCH_INDEX_KEY));
+    const read = performance.now();
+    timed('load read', began, read);
     if (record?.format === SEARCH_INDEX_FORMAT) {
       try {
         index = MiniSearch.loadJSON(record.index, INDEX_OPTIONS);
@@ -234,7 +239,10 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       }
     }
     if (record?.format !== SEARCH_INDEX_FORMAT) dirty = true;
+    const parsed = performance.now();
+    timed('load parse', read, parsed);
     await catchUp(true);
+    timed('load catch up', parsed, performance.now());
     if (dirty) changed();
   }
 
@@ -348,9 +356,13 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       messageCount += c.messageIds.size;
       saved[id] = { title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageIds: [...c.messageIds] };
     }
+    const began = performance.now();
     const record: SearchIndexRecord = { format: SEARCH_INDEX_FORMAT, savedAt: now(), messageCount, conversations: saved, index: JSON.stringify(index) };
+    const serialized = performance.now();
+    timed('save serialize', began, serialized);
     try {
       await withTransaction(db, ['searchIndex'], 'readwrite', 'save the search index', (tx) => tx.store.put(record, SEARCH_INDEX_KEY));
+      timed('save write', serialized, performance.now());
     } catch (error) {
       dirty = true;
       throw error;
