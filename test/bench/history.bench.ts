@@ -306,10 +306,14 @@ interface SearchPhases {
   cut: number;
   /** The page, from the answer until the hit is on screen: the store, React and the frame drawn. */
   toScreen: number;
-  /** The Worker's load of the saved index after the round's reload: reading it, parsing it, catching up with storage. */
+  /**
+   * The Worker's load of the saved index after the round's reload: reading it, parsing it, catching up with storage; and
+   * reading storage's keys for the catch-up (from the load's start: since 2026-11-29 beside the read and parse).
+   */
   loadRead: number;
   loadParse: number;
   loadCatchUp: number;
+  loadKeys: number;
 }
 
 /** Types `word` into the search box in one input event and waits until a hit highlighting `marker` is listed; where the time went. */
@@ -324,7 +328,7 @@ async function search(page: Page, word: string, marker: string): Promise<SearchP
   const measures = worker
     ? await worker.evaluate(() =>
         Object.fromEntries(
-          ['lookup', 'snippets read', 'snippets cut', 'load read', 'load parse', 'load catch up'].map((phase) => [
+          ['lookup', 'snippets read', 'snippets cut', 'load read', 'load parse', 'load catch up', 'load keys'].map((phase) => [
             phase,
             performance.getEntriesByName(`search: ${phase}`).at(-1)?.duration ?? NaN,
           ]),
@@ -344,6 +348,7 @@ async function search(page: Page, word: string, marker: string): Promise<SearchP
     loadRead: measures['load read'] ?? NaN,
     loadParse: measures['load parse'] ?? NaN,
     loadCatchUp: measures['load catch up'] ?? NaN,
+    loadKeys: measures['load keys'] ?? NaN,
   };
 }
 
@@ -469,6 +474,7 @@ export async function run(): Promise<Row[]> {
                 ['loadRead', "the Worker's load of the saved index after the reload: reading it"],
                 ['loadParse', '… parsing it'],
                 ['loadCatchUp', '… catching up with storage'],
+                ['loadKeys', "… of which storage's keys read (from the load's start)"],
               ] as const)
             : []),
         ] as const
