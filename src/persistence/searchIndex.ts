@@ -226,11 +226,11 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
 
   async function load(): Promise<void> {
     const began = performance.now();
-    // Storage is read while the saved index is read and parsed, not after: at a year of history each takes seconds, one in
-    // the database's process, the other on this thread. A change written since has its notice, applied after the load.
+    const saved = withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(SEARCH_INDEX_KEY));
+    // Storage is read while the index is parsed, asked second (reads are served in turn); later changes come as notices.
     const storage = readStorage();
-    storage.then(() => timed('load keys', began)).catch(() => undefined); // the catch-up reports a failure
-    const record = await withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(SEARCH_INDEX_KEY));
+    storage.then(() => timed('load keys', began)).catch(() => undefined);
+    const record = await saved;
     const read = timed('load read', began);
     if (record?.format === SEARCH_INDEX_FORMAT) {
       try {
