@@ -18,6 +18,16 @@ import { loadMarkdown } from './components/LazyMarkdown';
 import { useKeyboardInset, usePhoneLayout } from './components/phoneLayout';
 import { applyTheme } from './components/theme';
 
+/** Runs `load` once the frame being drawn has been painted; returns what cancels it. */
+function afterPaint(load: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => (timer = setTimeout(load)));
+  return () => {
+    cancelAnimationFrame(frame);
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}
+
 /** Runs `load` once the page is idle (within 3 s), or at once where the browser cannot tell; returns what cancels it. */
 function whenIdle(load: () => void): (() => void) | undefined {
   if (typeof requestIdleCallback !== 'function') {
@@ -73,17 +83,19 @@ export function App() {
   const { theme } = settings;
   useEffect(() => applyTheme(theme), [theme]);
 
-  // With conversations to open, the Markdown renderer and the search index are loaded once the
-  // list is shown, while the page is idle: the first one opened shows formatted at once rather
-  // than as plain text for a moment, and the first search need not wait for the index.
+  // With conversations to open, the search index starts loading as soon as the list is painted
+  // (its Worker reads and parses it off this thread, which takes seconds at a year of history, so
+  // the first search need not wait for it), and the Markdown renderer once the page is idle: the
+  // first conversation opened shows formatted at once rather than as plain text for a moment.
   const hasHistory = conversations.length > 0;
   useEffect(() => {
     if (status !== 'ready' || !hasHistory) return;
-    return whenIdle(() => {
-      actions.prepareSearch();
-      void loadMarkdown().catch(() => undefined); // a failure shows when a message renders
-    });
+    return afterPaint(actions.prepareSearch);
   }, [actions, status, hasHistory]);
+  useEffect(() => {
+    if (status !== 'ready' || !hasHistory) return;
+    return whenIdle(() => void loadMarkdown().catch(() => undefined)); // a failure shows when a message renders
+  }, [status, hasHistory]);
 
   // The Settings dialog, too, history or not (a first visit is asked to add a key there): it opens
   // without waiting for its chunk.

@@ -115,13 +115,16 @@ function documentText(message: StoredMessage): string {
 
 /**
  * Where the last query's time went, as a performance measure (`search: lookup`, `search:
- * snippets read`, `search: snippets cut`) in the timeline of the thread it ran on: the
- * benchmarks read it, and so does a profiler. Only the latest of each is kept.
+ * snippets read`, `search: snippets cut`) in the timeline of the thread it ran on, and the
+ * last load's and save's (`search: load read`, `… load parse`, `… load catch up`, `… save
+ * serialize`, `… save write`): the benchmarks read them, and so does a profiler. Only the
+ * latest of each is kept.
  */
-function timed(phase: string, start: number, end: number): void {
+function timed(phase: string, start: number, end = performance.now()): number {
   const name = `search: ${phase}`;
   performance.clearMeasures(name);
   performance.measure(name, { start, end });
+  return end;
 }
 
 export interface SearchEngineOptions {
@@ -222,7 +225,13 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
   }
 
   async function load(): Promise<void> {
-    const record = await withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(SEARCH_INDEX_KEY));
+    const began = performance.now();
+    const saved = withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(SEARCH_INDEX_KEY));
+    // Storage is read while the index is parsed, asked second (reads are served in turn); later changes come as notices.
+    const storage = readStorage();
+    storage.then(() => timed('load keys', began)).catch(() => undefined);
+    const record = await saved;
+    const read = timed('load read', began);
     if (record?.format === SEARCH_INDEX_FORMAT) {
       try {
         index = MiniSearch.loadJSON(record.index, INDEX_OPTIONS);
@@ -234,22 +243,29 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       }
     }
     if (record?.format !== SEARCH_INDEX_FORMAT) dirty = true;
-    await catchUp(true);
+    const parsed = timed('load parse', read);
+    await catchUp(true, storage);
+    timed('load catch up', parsed);
     if (dirty) changed();
   }
 
-  /**
-   * Makes the index match storage: titles of every conversation, every message not
-   * streaming, nothing else. Reads only keys and the messages it lacks, so a saved index a
-   * few changes behind (a tab closed before it saved) costs little to bring up to date.
-   * `load` says it is the load's: reading more than one batch is then a build, reported.
-   */
-  async function catchUp(load = false): Promise<void> {
-    const { records, keys, streaming } = await withTransaction(db, ['conversations', 'messages'], 'readonly', 'read messages to search', async (tx) => ({
+  /** What the index is compared with: every conversation, every message's key, and which messages are streaming. */
+  function readStorage() {
+    return withTransaction(db, ['conversations', 'messages'], 'readonly', 'read messages to search', async (tx) => ({
       records: await tx.objectStore('conversations').getAll(),
       keys: await tx.objectStore('messages').getAllKeys(),
       streaming: await tx.objectStore('messages').index('byStatus').getAllKeys('streaming'),
     }));
+  }
+
+  /**
+   * Makes the index match storage (as `storage` read it): titles of every conversation, every message not
+   * streaming, nothing else. Reads only keys and the messages it lacks, so a saved index a
+   * few changes behind (a tab closed before it saved) costs little to bring up to date.
+   * `load` says it is the load's: reading more than one batch is then a build, reported.
+   */
+  async function catchUp(load = false, storage = readStorage()): Promise<void> {
+    const { records, keys, streaming } = await storage;
     const present = new Set(records.map((c) => c.id));
     for (const id of [...conversations.keys()]) if (!present.has(id)) removeConversation(id);
     for (const c of records) putConversation(c);
@@ -348,9 +364,12 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       messageCount += c.messageIds.size;
       saved[id] = { title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageIds: [...c.messageIds] };
     }
+    const began = performance.now();
     const record: SearchIndexRecord = { format: SEARCH_INDEX_FORMAT, savedAt: now(), messageCount, conversations: saved, index: JSON.stringify(index) };
+    const serialized = timed('save serialize', began);
     try {
       await withTransaction(db, ['searchIndex'], 'readwrite', 'save the search index', (tx) => tx.store.put(record, SEARCH_INDEX_KEY));
+      timed('save write', serialized);
     } catch (error) {
       dirty = true;
       throw error;
@@ -388,7 +407,7 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     }
     timed('lookup', began, looked);
     timed('snippets read', looked, read);
-    timed('snippets cut', read, performance.now());
+    timed('snippets cut', read);
     return out;
   }
 

@@ -1,6 +1,6 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SETTINGS_KEY } from '../../src/store/storedSettings';
 import type { Settings } from '../../src/store/settings';
 import { DEFAULT_SETTINGS } from '../../src/store/settings';
@@ -172,6 +172,31 @@ describe('App on the real store, fake IndexedDB and the Demo provider', { timeou
     await userEvent.type(within(nav).getByRole('searchbox', { name: 'Search conversations' }), 'rossio');
     await waitFor(() => expect(within(nav).queryByRole('button', { name: /^Cooking/ })).not.toBeInTheDocument());
     expect(within(nav).getByRole('button', { name: /^Travel/ })).toBeInTheDocument();
+  });
+
+  it('starts loading the search index once the list is painted, without waiting for the page to be idle', async () => {
+    await seedConversation('Travel', ['Which trains go to Sintra?', 'From Rossio station, every 20 minutes.']);
+    vi.stubGlobal('requestIdleCallback', () => 0); // a page that is never idle
+    vi.stubGlobal('cancelIdleCallback', () => undefined);
+    try {
+      let prepared = 0;
+      const open = runtime.deps.openStorage;
+      runtime.deps.openStorage = async (events) => {
+        const storage = await open(events);
+        const prepare = storage.prepareSearch;
+        storage.prepareSearch = () => {
+          prepared++;
+          prepare();
+        };
+        return storage;
+      };
+      await openApp();
+      expect(await screen.findByRole('button', { name: 'Travel' })).toBeInTheDocument();
+      await waitFor(() => expect(prepared).toBe(1));
+    } finally {
+      cleanup(); // unmounted while its idle callback can still be cancelled
+      vi.unstubAllGlobals();
+    }
   });
 
   it('renames and deletes from the list, with Undo', async () => {

@@ -32,7 +32,8 @@ describe('the search Worker client', () => {
     const opened: string[] = [];
     const search = createWorkerSearch(fakeWorker(db, opened), 'windowpane', () => createSearchEngine(db));
     const repositories = createRepositories(db, { search });
-    const c = await repositories.conversations.createConversation({ title: 'Whales' });
+    // A title without the word: a title "Whales" would be as good a match as the message, and either could be the best.
+    const c = await repositories.conversations.createConversation({ title: 'At sea' });
     const m = await repositories.conversations.appendMessage({ conversationId: c.id, role: 'user', content: [{ type: 'text', text: 'Blue whales sing.' }] });
 
     expect((await repositories.search.searchConversations('whale')).map((h) => [h.matchedIn, h.messageId ?? null])).toEqual([['message', m.id]]);

@@ -22,6 +22,18 @@ async function open() {
   return { ...storage, engine, repositories, found };
 }
 
+/** A conversation `title` holding one message, `text`, indexed and saved; the index is closed, as a page's that was closed. */
+async function savedWithOne(title: string, text: string) {
+  const { db, repositories, engine } = await open();
+  const c = await repositories.conversations.createConversation({ title });
+  await repositories.conversations.appendMessage(say(c.id, text));
+  await repositories.search.searchConversations(text);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await db.get('searchIndex', SEARCH_INDEX_KEY)).toMatchObject({ format: SEARCH_INDEX_FORMAT, messageCount: 1 });
+  engine.close();
+  return { db, c };
+}
+
 const highlighted = (hit: { snippet: string; matchStart?: number; matchLength?: number }) =>
   hit.snippet.slice(hit.matchStart, hit.matchStart! + hit.matchLength!);
 
@@ -114,14 +126,7 @@ describe('the search index', () => {
   });
 
   it('saves itself shortly after changes, and a new page loads it and catches up with what it missed', async () => {
-    const { db, repositories, engine } = await open();
-    const c = await repositories.conversations.createConversation({ title: 'Saved' });
-    await repositories.conversations.appendMessage(say(c.id, 'Narwhals have tusks.'));
-    await repositories.search.searchConversations('narwhal');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const saved = await db.get('searchIndex', SEARCH_INDEX_KEY);
-    expect(saved).toMatchObject({ format: SEARCH_INDEX_FORMAT, messageCount: 1 });
-    engine.close();
+    const { db, c } = await savedWithOne('Saved', 'Narwhals have tusks.');
 
     // Written after the save by a page whose index never heard of it (closed before saving).
     const deaf: SearchClient = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
@@ -133,6 +138,22 @@ describe('the search index', () => {
     expect((await again.searchConversations('belugas')).map((h) => h.messageId)).toEqual([late.id]);
     await reloaded.flush();
     expect(await db.get('searchIndex', SEARCH_INDEX_KEY)).toMatchObject({ messageCount: 2 });
+  });
+
+  it('misses nothing written while it loads, though it reads storage beside the saved index', async () => {
+    const { db, c } = await savedWithOne('Shore', 'Walruses doze.');
+
+    const reloaded = createSearchEngine(db);
+    const again = createRepositories(db, { now: steppingClock(), newId: idSequence('n'), search: reloaded });
+    const loading = reloaded.start();
+    // Written while the load reads and parses the saved index: each is told by its notice.
+    const late = await again.conversations.appendMessage(say(c.id, 'Seals bask.'));
+    await again.conversations.renameConversation(c.id, 'Rocky shore');
+    await loading;
+    expect((await again.search.searchConversations('seals')).map((h) => h.messageId)).toEqual([late.id]);
+    expect((await again.search.searchConversations('rocky')).map((h) => [h.matchedIn, h.title])).toEqual([['title', 'Rocky shore']]);
+    expect((await again.search.searchConversations('walrus')).map((h) => h.conversationId)).toEqual([c.id]);
+    reloaded.close();
   });
 
   it('rebuilds from the messages when the saved index is of an older format or unreadable, touching no message', async () => {
