@@ -19,6 +19,7 @@ export * from './transfer/importClaude';
 export * from './transfer/importSource';
 export * from './wire';
 export * from './responsesWire';
+export * from './loopReasoning';
 export * from './tokens/types';
 export * from './tokens/chars4';
 export * from './tokens/countedText';
