@@ -13,6 +13,7 @@ export * from './transfer/exportFormat';
 export * from './transfer/exportJson';
 export * from './transfer/exportMarkdown';
 export * from './transfer/importChecks';
+export * from './transfer/readRecords';
 export * from './transfer/importWindowpane';
 export * from './transfer/importChatGpt';
 export * from './transfer/importClaude';
