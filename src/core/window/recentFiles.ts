@@ -7,7 +7,8 @@
  * the files of each tool-calling message are read once per message object.
  */
 import { toolCallsOf, wireText, type ToolCallInfo, type WindowMessage } from '../messages';
-import { FILE_KEYS, type SummaryFocus } from '../summary';
+import { FILE_KEYS } from '../summary';
+import type { SummaryFocus } from '../summaryPrompt';
 import { READ_ATTACHMENT } from '../tools/definitions';
 import { parseToolArguments } from '../tools/toolArguments';
 import { isEvictable, newestSendable, type EvictList } from './strategyKit';

@@ -6,15 +6,8 @@
  * call fails. Pure apart from the injected function and cache; never throws for a failed summary.
  */
 import type { WindowMessage } from '../messages';
-import {
-  buildSummaryPrompt,
-  summaryCacheKey,
-  summaryMessage,
-  type SummaryCache,
-  type SummaryFocus,
-  type SummaryPromptKind,
-  type SyntheticMessage,
-} from '../summary';
+import { summaryMessage, type SyntheticMessage } from '../summary';
+import { buildSummaryPrompt, summaryCacheKey, type SummaryCache, type SummaryFocus, type SummaryPromptKind } from '../summaryPrompt';
 import { SLOT_ITEM_ID, type ContextPlan, type PlanItem, type SummaryRequest } from './types';
 
 /** Writes a summary for a prompt; `maxTokens` is the output cap to request (1,024 for the concise prompt, 2,000 for the structured one). */
