@@ -19,6 +19,7 @@ export * from './transfer/importChatGpt';
 export * from './transfer/importClaude';
 export * from './transfer/importSource';
 export * from './wire';
+export * from './fromWire';
 export * from './responsesWire';
 export * from './loopReasoning';
 export * from './tokens/types';
