@@ -51,7 +51,6 @@ export * from './window/planContext';
 export * from './window/summarizePlan';
 export * from './window/autoStrategy';
 export * from './window/builtinStrategies';
-export { summaryFocusOf } from './window/recentFiles';
 export * from './tools/definitions';
 export * from './tools/readAttachment';
 export * from './tools/runJavascript';
