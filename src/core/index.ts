@@ -35,6 +35,7 @@ export * from './thinking';
 export * from './thinkingText';
 export * from './preservedThinking';
 export * from './modelList';
+export * from './modelListPages';
 export * from './cost';
 export * from './contextErrors';
 export * from './hash';
