@@ -4,11 +4,12 @@
  * for one and back, so what the planner keeps, pairs, clears and summarizes is exactly what
  * the items carry. Read on 2026-11-29 from OpenAI's API reference (“Create a model response”,
  * “Streaming events”) and its reasoning guide (“Keeping reasoning items in context”,
- * “Encrypted reasoning items”). Pure: no SDK types, no I/O.
+ * “Encrypted reasoning items”). Pure: no SDK types, no I/O. Only the provider uses it
+ * (`providers/openaiResponses.ts`), so it loads with it; the reasoning a tool loop sends
+ * back, which the history plans on the first screen, is `loopReasoning.ts`.
  */
-import { isUserTurn } from './branches';
-import type { ContentBlock, ReasoningItem, StoredMessage, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
-import type { OpenAIReasoningWire, OpenAIWireMessage } from './messages';
+import type { ContentBlock, ReasoningItem, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
+import type { OpenAIWireMessage } from './messages';
 
 /** One Responses API input item (a message, a function call or its output, a reasoning item), as sent. */
 export type ResponsesInputItem = { type?: string; role?: string; [key: string]: unknown };
@@ -160,37 +161,6 @@ export function fromResponsesOutput(items: readonly ResponsesOutputItem[], optio
         break;
       }
     }
-  }
-  return out;
-}
-
-/**
- * The reasoning items each answer of the current tool loop (the answers after the last
- * message the user wrote) goes back with, by stored message id. Answers of earlier turns
- * get none: the API discards reasoning from before the latest user message, so the app
- * leaves it out and the gauge does not count it. Each item counts the reasoning tokens its
- * answer reported (shared among its items), or, unreported, a quarter of its ciphertext's length.
- */
-export function loopReasoning(messages: readonly StoredMessage[]): Map<string, OpenAIReasoningWire[]> {
-  const out = new Map<string, OpenAIReasoningWire[]>();
-  let start = messages.length;
-  while (start > 0 && !isUserTurn(messages[start - 1]!)) start--;
-  for (const message of messages.slice(start)) {
-    if (message.role !== 'assistant') continue;
-    const blocks = message.content.filter(
-      (block): block is ThinkingBlock & { reasoningItem: ReasoningItem } => block.type === 'thinking' && block.reasoningItem !== undefined,
-    );
-    if (blocks.length === 0) continue;
-    const reported = message.usage?.reasoningTokens;
-    out.set(
-      message.id,
-      blocks.map((block) => ({
-        id: block.reasoningItem.id,
-        encrypted_content: block.reasoningItem.encryptedContent,
-        summary: block.thinking,
-        tokens: reported !== undefined && reported > 0 ? Math.ceil(reported / blocks.length) : Math.ceil(block.reasoningItem.encryptedContent.length / 4),
-      })),
-    );
   }
   return out;
 }

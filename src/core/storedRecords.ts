@@ -4,7 +4,7 @@
  * Windowpane import, so a record the app can export is one it can read back.
  */
 import type { Conversation, StoredMessage } from './conversation';
-import { readConversation, readMessage } from './transfer/importWindowpane';
+import { readConversation, readMessage } from './transfer/readRecords';
 import { MalformedImport } from './transfer/readJson';
 
 /** Why a stored message cannot be used, or undefined when it can. Never throws. */

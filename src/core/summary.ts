@@ -1,33 +1,16 @@
 /**
- * Summaries that stand in for evicted messages: the prompts (a concise one and a
- * structured six-part one), the transcript they are asked about, the heuristic summary
- * that needs no model call (two-tier's first tier), the "[Conversation Summary]" message,
- * the truncation marker, and the cache key. Pure: the model call itself is
- * injected by whoever asks for a summary.
+ * Summaries that stand in for evicted messages, as the planner places them: the heuristic
+ * summary that needs no model call (two-tier's first tier), the "[Conversation Summary]"
+ * message, the truncation marker, and the limits a summary is asked with. What asking a
+ * model for a summary takes, the prompts, is `summaryPrompt.ts`, loaded only when one is
+ * asked for. Pure.
  */
-import { hashString } from './hash';
 import { toolCallsOf, wireText, type WindowMessage } from './messages';
 import { READ_ATTACHMENT, READ_MAX_LINES, RUN_JAVASCRIPT } from './tools/definitions';
-import { parseToolArguments, toolArgumentsText } from './tools/toolArguments';
+import { parseToolArguments } from './tools/toolArguments';
 
 /** Every summary message's text starts with this. */
 export const SUMMARY_PREFIX = '[Conversation Summary]';
-
-/** The concise summarization prompt (summarize-on-trim and the `summarize` strategy), verbatim. */
-export const CONCISE_SUMMARY_PROMPT =
-  'Summarize the following conversation history concisely. Focus on: what files were read/written, what decisions were made, what problems were encountered, and what the current state of the task is. Be factual and brief.';
-
-/** The structured six-part prompt (two-tier's AI summary), verbatim. */
-export const STRUCTURED_SUMMARY_PROMPT = `Create a detailed, structured summary that includes:
-1. Task Progress: What has been accomplished so far?
-2. Key Decisions: Important choices made and why
-3. Files & Changes: What files were created, modified, or read?
-4. Errors & Solutions: Any errors and how they were resolved
-5. Current Focus: What was the agent working on most recently?
-6. Important Context: Domain-specific knowledge discovered`;
-
-/** `concise`: {@link CONCISE_SUMMARY_PROMPT}. `structured`: the six-part {@link STRUCTURED_SUMMARY_PROMPT}. */
-export type SummaryPromptKind = 'concise' | 'structured';
 
 /** Concise summaries are requested with this `max_tokens`. */
 export const SUMMARY_MAX_TOKENS = 1024;
@@ -37,13 +20,6 @@ export const STRUCTURED_SUMMARY_MAX_TOKENS = 2000;
 
 /** The summary rate limit: a new summary only once at least this many messages were evicted since the last one. */
 export const MIN_EVICTED_FOR_SUMMARY = 10;
-
-/** Characters of one tool call or tool result quoted into a summary prompt; file dumps add little to a summary. */
-const MAX_QUOTED_CHARS = 2000;
-
-function quote(text: string, max = MAX_QUOTED_CHARS): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
-}
 
 function toolResultText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -58,7 +34,8 @@ function toolResultText(content: unknown): string {
   return parts.join('\n');
 }
 
-function resultsOf(message: WindowMessage): string[] {
+/** The text of each tool result a message carries (a `tool` message's own, or its `tool_result` blocks'). */
+export function toolResultTexts(message: WindowMessage): string[] {
   if (message.role === 'tool') return [toolResultText(message.content)];
   if (!Array.isArray(message.content)) return [];
   const results: string[] = [];
@@ -68,24 +45,6 @@ function resultsOf(message: WindowMessage): string[] {
     }
   }
   return results;
-}
-
-/**
- * The messages as plain text for a summary prompt, one line group per message:
- * `[role]: text`, `[assistant called name]: arguments`, `[tool result]: output`
- * (tool arguments and outputs quoted up to 2,000 characters each).
- */
-export function summaryTranscript(messages: readonly WindowMessage[]): string {
-  const lines: string[] = [];
-  for (const message of messages) {
-    const text = wireText(message);
-    if (text.trim()) lines.push(`[${message.role}]: ${text}`);
-    for (const call of toolCallsOf(message)) {
-      lines.push(`[${message.role} called ${call.name || 'a tool'}]: ${quote(toolArgumentsText(call.input))}`);
-    }
-    for (const result of resultsOf(message)) lines.push(`[tool result]: ${quote(result)}`);
-  }
-  return lines.join('\n');
 }
 
 /**
@@ -100,49 +59,6 @@ export function hasSummarizableText(messages: readonly WindowMessage[]): boolean
 /** The text of a summary without its "[Conversation Summary]" prefix. */
 export function summaryBody(text: string): string {
   return text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length).trim() : text.trim();
-}
-
-/**
- * What a summary should keep in view besides the transcript (the `summarize` strategy's):
- * the conversation's goal, and the files whose latest tool results are sent verbatim after
- * the summary, which it therefore need not repeat.
- */
-export interface SummaryFocus {
-  goal?: string;
-  preservedFiles?: readonly string[];
-}
-
-/** Characters of the goal quoted into a summary prompt. */
-const MAX_GOAL_CHARS = 2000;
-
-function focusParts(focus: SummaryFocus | undefined): string[] {
-  const parts: string[] = [];
-  const goal = focus?.goal?.trim();
-  if (goal) parts.push(`The user's goal: ${quote(goal, MAX_GOAL_CHARS)}`);
-  const files = focus?.preservedFiles ?? [];
-  if (files.length > 0) {
-    parts.push(
-      `Files whose latest results are kept verbatim after this summary: ${files.join(', ')}. Focus on what happened — what was done with these files and why — and do not repeat their contents.`,
-    );
-  }
-  return parts;
-}
-
-/**
- * The prompt for a summary of `messages`: the chosen instructions, then what to keep in
- * view (`focus`: the goal and the files kept verbatim, when given), then (for an
- * incremental summary) the previous summary to extend, then the transcript. Never
- * re-sends what the previous summary already covers.
- */
-export function buildSummaryPrompt(kind: SummaryPromptKind, messages: readonly WindowMessage[], previousSummary?: string, focus?: SummaryFocus): string {
-  const instructions = kind === 'structured' ? STRUCTURED_SUMMARY_PROMPT : CONCISE_SUMMARY_PROMPT;
-  const previous = previousSummary ? summaryBody(previousSummary) : '';
-  const parts = [instructions, ...focusParts(focus)];
-  if (previous) {
-    parts.push(`Previous summary (extend it with the conversation below; keep what still matters):\n${previous}`);
-  }
-  parts.push(`Conversation:\n${summaryTranscript(messages)}`);
-  return parts.join('\n\n');
 }
 
 /** A synthetic message whose string content is a summary or a marker; valid in both wire shapes. */
@@ -303,7 +219,7 @@ export function extractActivity(messages: readonly WindowMessage[]): ActivityDig
       }
     }
     scan(wireText(message));
-    for (const result of resultsOf(message)) scan(result);
+    for (const result of toolResultTexts(message)) scan(result);
   }
   return {
     tools: [...tools].map(([name, calls]) => ({ name, calls })),
@@ -336,21 +252,4 @@ export function heuristicSummary(messages: readonly WindowMessage[], options: { 
   if (activity.filesRead.length) lines.push(`Files read: ${activity.filesRead.map((file) => `${file.name} (${rangesText(file.lines)})`).join('; ')}`);
   if (activity.codeRun.length) lines.push(`Code run: ${activity.codeRun.map((line) => `\`${line}\``).join('; ')}`);
   return lines.join('\n');
-}
-
-/** Where finished summaries are kept between plans: a `Map` will do, or a store that answers with promises. */
-export interface SummaryCache {
-  get(key: string): string | undefined | Promise<string | undefined>;
-  set(key: string, summary: string): unknown;
-}
-
-/**
- * Cache key of a summary: the prompt kind plus a hash of the previous summary and the
- * exact messages it condenses (and the focus, when the prompt has one, since it changes
- * what is asked). Same evicted range, previous summary and focus, same key.
- */
-export function summaryCacheKey(kind: SummaryPromptKind, messages: readonly WindowMessage[], previousSummary?: string, focus?: SummaryFocus): string {
-  const parts = focusParts(focus);
-  const input = parts.length > 0 ? [previousSummary ?? null, messages, parts] : [previousSummary ?? null, messages];
-  return `${kind}:${hashString(JSON.stringify(input))}`;
 }

@@ -5,7 +5,7 @@
  * For an Ollama server, whose OpenAI-compatible list has ids only, each model's window is
  * read from Ollama's own `POST /api/show`. The SDKs send the request (auth headers,
  * versions, retries); the body is read here and checked field by field (see core's
- * modelList). Every failure is a WindowpaneError with a sentence for the user.
+ * modelListPages). Every failure is a WindowpaneError with a sentence for the user.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';

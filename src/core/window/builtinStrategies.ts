@@ -7,7 +7,7 @@
  */
 import { ConfigError } from '../errors';
 import { MIN_EVICTED_FOR_SUMMARY, STRUCTURED_SUMMARY_MAX_TOKENS, SUMMARY_MAX_TOKENS } from '../summary';
-import { ConversationWindow } from './conversationWindow';
+import { countKeptRanges } from './countCut';
 import { booleanOption, ratioOption, wholeOption } from './options';
 import { chars4 } from '../tokens/chars4';
 import { UnitFlag, type ContextStrategy, type HistoryView, type PlanItem, type Selection, type StrategyOptions, type ToolResultClearing } from './types';
@@ -112,8 +112,7 @@ export const countStrategy: ContextStrategy<CountOptions> = {
   select(view, o) {
     const caps = o.maxMessages > 0 ? { maxMessages: o.maxMessages } : {};
     const total = view.fullMessages;
-    const window = new ConversationWindow({ max_messages: o.maxMessages, preserve_first_n: o.preserveFirst, preserve_last_n: o.preserveLast });
-    const ranges = window.keptRanges(total);
+    const ranges = countKeptRanges({ max_messages: o.maxMessages, preserve_first_n: o.preserveFirst, preserve_last_n: o.preserveLast }, total);
     if (!ranges) return unchanged(view, caps);
     const evict = keepEverything(view);
     const middleEnd = total - Math.min(o.preserveLast, total);

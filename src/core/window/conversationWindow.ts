@@ -12,7 +12,9 @@
  */
 import { ConfigError } from '../errors';
 import { contentChars, groupUnits, type WindowMessage } from '../messages';
-import { buildSummaryPrompt, hasSummarizableText, MIN_EVICTED_FOR_SUMMARY, summaryMessage, type SyntheticMessage } from '../summary';
+import { hasSummarizableText, MIN_EVICTED_FOR_SUMMARY, summaryMessage, type SyntheticMessage } from '../summary';
+import { buildSummaryPrompt } from '../summaryPrompt';
+import { countKeptRanges } from './countCut';
 import { tokensForChars } from '../tokens/chars4';
 
 /** The message-count window's options, named as in the original API. All counts are messages. */
@@ -123,7 +125,11 @@ export function applySummary<M extends WindowMessage>(messages: readonly M[], re
   return { trimmed, evicted: result.evicted, metrics: metricsOf(result.metrics.totalMessages, trimmed, result.evicted.length) };
 }
 
-/** Drop-in message-count window with the original Python-style API (snake_case options, `trim`, `trimWithSummary`). Holds only its config and the summary rate-limit counter. */
+/**
+ * Drop-in message-count window with the original Python-style API (snake_case options, `trim`, `trimWithSummary`). Holds only its config and the summary rate-limit counter.
+ * The app's own planner makes the same cut through the `count` strategy (`countKeptRanges`), so it is kept for callers of that API, not used by the app.
+ * @public
+ */
 export class ConversationWindow {
   /** The config with defaults applied. */
   readonly config: Readonly<Required<ConversationHistoryConfig>>;
@@ -140,19 +146,9 @@ export class ConversationWindow {
     this.logger = logger;
   }
 
-  /**
-   * The count cut as index arithmetic over `total` messages: keep `[0, headEnd)` and
-   * `[tailStart, total)`. Null when nothing is trimmed (at or under the cap, or `max_messages`
-   * 0). When head and tail overlap they merge, so no message is kept twice. `trim` is this cut
-   * with tool exchanges kept whole; the `count` strategy makes the same cut over the planner's units.
-   */
+  /** The count cut of this window's config over `total` messages: {@link countKeptRanges}. */
   keptRanges(total: number): { headEnd: number; tailStart: number } | null {
-    const { max_messages: max, preserve_first_n: first, preserve_last_n: last } = this.config;
-    if (max === 0 || total <= max) return null;
-    const headEnd = Math.min(first, total);
-    // When head and tail fill the cap, keep only them; otherwise also keep the newest max - first - last of the middle.
-    const keptAfterHead = first + last >= max ? last : max - first;
-    return { headEnd, tailStart: Math.max(headEnd, total - keptAfterHead) };
+    return countKeptRanges(this.config, total);
   }
 
   /**

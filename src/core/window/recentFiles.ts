@@ -7,7 +7,7 @@
  * the files of each tool-calling message are read once per message object.
  */
 import { toolCallsOf, wireText, type ToolCallInfo, type WindowMessage } from '../messages';
-import { FILE_KEYS, type SummaryFocus } from '../summary';
+import { FILE_KEYS } from '../summary';
 import { READ_ATTACHMENT } from '../tools/definitions';
 import { parseToolArguments } from '../tools/toolArguments';
 import { isEvictable, newestSendable, type EvictList } from './strategyKit';
@@ -15,23 +15,6 @@ import { UnitFlag, type EvictionReason, type HistoryView, type PlanItem, type To
 
 /** Distinct files whose newest exchange `summarize` keeps after its summary. */
 export const PRESERVE_RECENT_FILES = 10;
-
-/**
- * The focus of a summary written outside a plan (written again on request): the goal, and
- * the last `limit` distinct files named by tool calls in `after` (the messages sent after
- * the summary), in history order.
- */
-export function summaryFocusOf(goal: WindowMessage | undefined, after: readonly WindowMessage[], limit = PRESERVE_RECENT_FILES): SummaryFocus {
-  const files: string[] = [];
-  for (let i = after.length - 1; i >= 0 && files.length < limit; i--) {
-    const calls = toolCallsOf(after[i] as WindowMessage);
-    for (let c = calls.length - 1; c >= 0 && files.length < limit; c--) {
-      for (const file of filesNamedBy(calls[c] as ToolCallInfo)) if (!files.includes(file) && files.length < limit) files.push(file);
-    }
-  }
-  const text = goal ? wireText(goal).trim() : '';
-  return { ...(text ? { goal: text } : {}), ...(files.length > 0 ? { preservedFiles: files.reverse() } : {}) };
-}
 
 // Read once (see historyView.ts): tested for every unit.
 const { Sendable: SENDABLE, Summary: SUMMARY } = UnitFlag;

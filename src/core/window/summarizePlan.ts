@@ -4,17 +4,13 @@
  * more than the summarizing model can read at once), and falls back to what the plan
  * already holds in the slot (the previous summary, or the truncation marker) when the
  * call fails. Pure apart from the injected function and cache; never throws for a failed summary.
+ * Also the focus of a summary written again on request (`summaryFocusOf`). Loaded with the
+ * steps of a turn, which alone ask for summaries.
  */
-import type { WindowMessage } from '../messages';
-import {
-  buildSummaryPrompt,
-  summaryCacheKey,
-  summaryMessage,
-  type SummaryCache,
-  type SummaryFocus,
-  type SummaryPromptKind,
-  type SyntheticMessage,
-} from '../summary';
+import { toolCallsOf, wireText, type ToolCallInfo, type WindowMessage } from '../messages';
+import { summaryMessage, type SyntheticMessage } from '../summary';
+import { buildSummaryPrompt, summaryCacheKey, type SummaryCache, type SummaryFocus, type SummaryPromptKind } from '../summaryPrompt';
+import { filesNamedBy, PRESERVE_RECENT_FILES } from './recentFiles';
 import { SLOT_ITEM_ID, type ContextPlan, type PlanItem, type SummaryRequest } from './types';
 
 /** Writes a summary for a prompt; `maxTokens` is the output cap to request (1,024 for the concise prompt, 2,000 for the structured one). */
@@ -115,4 +111,21 @@ async function writeSummary(request: SummaryRequest, kind: SummaryPromptKind, fo
     batch.push(message);
   }
   return write();
+}
+
+/**
+ * The focus of a summary written outside a plan (written again on request): the goal, and
+ * the last `limit` distinct files named by tool calls in `after` (the messages sent after
+ * the summary), in history order.
+ */
+export function summaryFocusOf(goal: WindowMessage | undefined, after: readonly WindowMessage[], limit = PRESERVE_RECENT_FILES): SummaryFocus {
+  const files: string[] = [];
+  for (let i = after.length - 1; i >= 0 && files.length < limit; i--) {
+    const calls = toolCallsOf(after[i] as WindowMessage);
+    for (let c = calls.length - 1; c >= 0 && files.length < limit; c--) {
+      for (const file of filesNamedBy(calls[c] as ToolCallInfo)) if (!files.includes(file) && files.length < limit) files.push(file);
+    }
+  }
+  const text = goal ? wireText(goal).trim() : '';
+  return { ...(text ? { goal: text } : {}), ...(files.length > 0 ? { preservedFiles: files.reverse() } : {}) };
 }

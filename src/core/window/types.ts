@@ -3,7 +3,7 @@
  * counter), what strategies see and return, and the plan that comes out.
  */
 import type { WindowMessage } from '../messages';
-import type { SummaryPromptKind } from '../summary';
+import type { SummaryPromptKind } from '../summaryPrompt';
 
 /**
  * Tokens of one wire message as the target model will count it (content plus per-message
