@@ -3,7 +3,7 @@
  * checks on thinking blocks”, read 2026-11-29): from Claude Fable 5.1 on, a thinking block sent
  * back is checked against what came before it when it was written, and a request whose block
  * follows a changed prefix is refused. Which models run the check is `preservesThinking` in
- * thinking.ts. Used only when a request is built, so it loads with the steps of a turn.
+ * thinking.ts. Applied to every plan (store/planning.ts), so the gauge counts what the request sends.
  */
 import { hashString } from './hash';
 import type { AnthropicWireBlock, AnthropicWireMessage } from './messages';
