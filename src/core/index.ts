@@ -20,6 +20,7 @@ export * from './transfer/importClaude';
 export * from './transfer/importSource';
 export * from './wire';
 export * from './fromWire';
+export * from './providerContext';
 export * from './cacheBreakpoints';
 export * from './responsesWire';
 export * from './loopReasoning';

@@ -179,6 +179,13 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
   return body as unknown as Anthropic.MessageCreateParams;
 }
 
+/** The beta features a request uses, for its `anthropic-beta` header (comma-separated when several). */
+export function anthropicBetas(request: ChatRequest): string[] {
+  const betas: string[] = [];
+  if (request.thinking?.dropMismatched) betas.push(THINKING_BINDING_BETA);
+  return betas;
+}
+
 function defaultFetch(): typeof fetch {
   // Resolved at call time so the page's fetch (or a test's) is the one used.
   return (input, init) => fetch(input, init);
@@ -218,7 +225,8 @@ export async function createAnthropicProvider(settings: ProviderSettings, option
       if (signal?.aborted) return acc.result('stopped');
       try {
         const sdk = client(observeRetries(baseFetch, { sdk: 'anthropic', maxRetries }, callbacks.onRetry, signal));
-        const headers = request.thinking?.dropMismatched ? { 'anthropic-beta': THINKING_BINDING_BETA } : undefined;
+        const betas = anthropicBetas(request);
+        const headers = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : undefined;
         const stream = await sdk.messages.create(anthropicRequestBody(request, true) as Anthropic.MessageCreateParamsStreaming, { signal, headers });
         for await (const event of stream) acc.apply(event, callbacks);
       } catch (error) {

@@ -2,7 +2,17 @@
  * The one interface the store calls to talk to a model. Adapters translate it to each
  * SDK; nothing outside src/providers sees an SDK type.
  */
-import type { AnthropicWireMessage, ContentBlock, OpenAIWireMessage, ProviderId, ThinkingRequest, ToolUseBlock, Usage } from '../core';
+import type {
+  AnthropicWireMessage,
+  AppliedContextEdit,
+  ContentBlock,
+  OpenAIWireMessage,
+  ProviderContextManagement,
+  ProviderId,
+  ThinkingRequest,
+  ToolUseBlock,
+  Usage,
+} from '../core';
 
 export interface ProviderSettings {
   provider: ProviderId;
@@ -58,6 +68,8 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   /** Thinking or reasoning, as `thinkingRequest` gives it for the model (valid for it); absent: nothing is sent. */
   thinking?: ThinkingRequest;
+  /** Context the provider manages on its side; absent: none is asked for. Only where the model supports it. */
+  contextManagement?: ProviderContextManagement;
 }
 
 export interface RetryInfo {
@@ -95,6 +107,8 @@ export interface ChatResult {
   stopReason: 'end_turn' | 'max_tokens' | 'tool_use' | 'stop_sequence' | 'stopped' | (string & {});
   /** The model that answered, as the provider named it. */
   model: string;
+  /** What the provider said it cleared from the request before the model read it; absent: nothing. */
+  contextEdits?: AppliedContextEdit[];
 }
 
 export interface CompleteOptions {
