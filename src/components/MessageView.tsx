@@ -1,7 +1,8 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
-import type { DocumentBlock, ImageBlock, StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
+import type { CompactionBlock, DocumentBlock, ImageBlock, StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
 import { hasMath, markdownLimitExceeded, messageText, reasoningTokensOf, thinkingOf, wholeCount } from '../core';
 import type { ToolResultView } from '../store';
+import { CompactionView } from './CompactionView';
 import { MessageDocuments } from './MessageDocuments';
 import { MessageImages } from './MessageImages';
 import { ThinkingBlock } from './ThinkingBlock';
@@ -75,6 +76,7 @@ export const MessageView = memo(function MessageView({
   const reasoning = reasoningTokensOf(message.usage);
   const images = message.content.filter((b): b is ImageBlock => b.type === 'image');
   const documents = message.content.filter((b): b is DocumentBlock => b.type === 'document');
+  const compaction = message.content.find((b): b is CompactionBlock => b.type === 'compaction');
   const note = STATUS_NOTE[message.status];
 
   return (
@@ -127,6 +129,7 @@ export const MessageView = memo(function MessageView({
         </form>
       ) : (
         <div className="message-body">
+          {compaction && <CompactionView block={compaction} />}
           {documents.length > 0 && <MessageDocuments documents={documents} notSent={imagesNotSent} />}
           {images.length > 0 && <MessageImages images={images} notSent={imagesNotSent} />}
           {(thinking.text || thinking.redacted > 0 || streamingThinking?.since !== undefined) && (

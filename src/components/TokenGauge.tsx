@@ -27,6 +27,8 @@ export interface TokenGaugeProps {
   budgetTokens?: number;
   /** The plan's metrics and warnings in words. */
   report?: PlanReport;
+  /** Who manages the context beyond the plan (the provider's compaction), or why the strategy chosen cannot. */
+  contextNote?: string;
   /** The conversation is still being read: nothing is counted yet. */
   counting?: boolean;
 }
@@ -51,6 +53,7 @@ export function TokenGauge(props: TokenGaugeProps) {
     nextRequestCost,
     budgetTokens,
     report,
+    contextNote,
   } = props;
   const lastReasoning = reasoningTokensOf(lastUsage);
   if (props.counting) {
@@ -169,6 +172,7 @@ export function TokenGauge(props: TokenGaugeProps) {
           )}
         </div>
       </details>
+      {contextNote && <p className="gauge-note">{contextNote}</p>}
       {approachingLimit && (
         <p className="gauge-warning" role="status">
           Approaching the limit: older messages will be trimmed on a coming request.

@@ -131,7 +131,7 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                     )}
                   </ErrorBoundary>
                 ) : (
-                  <TrimNotice evicted={row.evicted} summarized={row.summarized} reason={row.reason} strategy={row.strategy} />
+                  <TrimNotice row={row} />
                 )}
               </div>
             );

@@ -1,16 +1,26 @@
+import type { TranscriptRow } from '../store';
+
+/** The trim row (see `TranscriptRow`): how many messages, why, and who left them out. */
 export interface TrimNoticeProps {
-  /** Messages before this point that the next request leaves out. */
-  evicted: number;
-  /** Whether a summary stands in for them. */
-  summarized: boolean;
-  /** Why they were left out, in words (e.g. "over 80 % of the context window"). */
-  reason?: string;
-  /** The strategy that compacted the history, named as the compaction event. */
-  strategy?: string;
+  row: Extract<TranscriptRow, { kind: 'trim' }>;
 }
 
 /** Marks where the window's cut falls in the transcript. */
-export function TrimNotice({ evicted, summarized, reason, strategy }: TrimNoticeProps) {
+export function TrimNotice({ row }: TrimNoticeProps) {
+  const { evicted, summarized, reason, strategy, compactedBy, compactedTokens } = row;
+  if (compactedBy) {
+    const name = compactedBy === 'anthropic' ? 'Anthropic' : 'OpenAI';
+    const size = compactedTokens ? ` (${compactedTokens.toLocaleString('en-US')} tokens)` : '';
+    return (
+      <div role="note" className="trim-notice" aria-label="Trim notice">
+        <span>
+          {name} compacted the {evicted.toLocaleString('en-US')} earlier message{evicted === 1 ? '' : 's'}
+          {size} into its summary below; requests send the summary in their place.
+        </span>
+        <span className="muted"> They stay in the conversation.</span>
+      </div>
+    );
+  }
   const text = summarized ? `${evicted} message${evicted === 1 ? '' : 's'} summarized` : `[${evicted} earlier messages truncated to fit context window]`;
   return (
     <div role="note" className="trim-notice" aria-label="Trim notice">

@@ -51,6 +51,29 @@ export interface RedactedThinkingBlock {
 }
 
 /**
+ * The provider's own summary of everything before it (server-side compaction), at the start
+ * of the answer it was made for. The provider reads nothing that came before it, so a request
+ * that can send it sends it in place of all that, exactly as it came back.
+ */
+export interface CompactionBlock {
+  type: 'compaction';
+  /** The provider that wrote it: only that provider can read it. */
+  provider: 'anthropic' | 'openai';
+  /** The summary as text where the provider returns one (Anthropic); null when it is opaque (OpenAI's is encrypted) or failed. */
+  summary: string | null;
+  /**
+   * The block's or item's other fields as returned, sent back unchanged: Anthropic's
+   * `encrypted_content`, `signature`, `tool_changes`; OpenAI's `id` and `encrypted_content`.
+   * JSON values only.
+   */
+  fields: Record<string, unknown>;
+  /** Input tokens of the context it replaced, as the provider reported them (absent: not reported). */
+  compactedTokens?: number;
+  /** Tokens the provider spent writing it (its output), where reported: about what it costs when sent back. */
+  summaryTokens?: number;
+}
+
+/**
  * An image the user sent with a message. Its bytes are a Blob stored apart from the
  * message (persistence's `files` store, under `fileId`) and are encoded only when a
  * request is built, so a message record stays small however large the image.
@@ -92,7 +115,7 @@ export interface DocumentBlock {
   pageTokens?: number[];
 }
 
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | ImageBlock | DocumentBlock;
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | ImageBlock | DocumentBlock | CompactionBlock;
 
 /** Token usage as the provider reported it for one response. */
 export interface Usage {
@@ -108,6 +131,12 @@ export interface Usage {
    * Absent when not reported: Anthropic bills thinking inside `output_tokens` without a count of its own.
    */
   reasoningTokens?: number;
+  /**
+   * What the provider's compaction of this request cost, when it compacted (Anthropic reports
+   * it apart from the top-level usage, and bills it on top): the context it read and the
+   * summary it wrote, in the same four counts. Absent when nothing was compacted.
+   */
+  compaction?: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
 }
 
 /**

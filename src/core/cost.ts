@@ -18,13 +18,20 @@ const PER_TOKEN = 1 / 1_000_000;
  * its own price. Negative or non-finite counts are treated as 0.
  */
 export function costOfUsage(usage: Usage, prices: ModelPrices): number {
-  return (
-    (tokens(usage.inputTokens) * prices.input +
-      tokens(usage.outputTokens) * prices.output +
-      tokens(usage.cacheWriteTokens) * prices.cacheWrite +
-      tokens(usage.cacheReadTokens) * prices.cacheRead) *
-    PER_TOKEN
-  );
+  const own =
+    tokens(usage.inputTokens) * prices.input +
+    tokens(usage.outputTokens) * prices.output +
+    tokens(usage.cacheWriteTokens) * prices.cacheWrite +
+    tokens(usage.cacheReadTokens) * prices.cacheRead;
+  // A compaction on the provider's side is billed on top of the answer at the same prices.
+  const c = usage.compaction;
+  const compaction = c
+    ? tokens(c.inputTokens) * prices.input +
+      tokens(c.outputTokens) * prices.output +
+      tokens(c.cacheWriteTokens) * prices.cacheWrite +
+      tokens(c.cacheReadTokens) * prices.cacheRead
+    : 0;
+  return (own + compaction) * PER_TOKEN;
 }
 
 /**

@@ -4,7 +4,8 @@
  * canonical blocks and usage again. Only the providers use it, so it loads with them; the
  * other way, stored messages as each API's messages, is `wire.ts`. Pure: no SDK types, no I/O.
  */
-import type { ContentBlock, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
+import { jsonFields } from './compaction';
+import type { CompactionBlock, ContentBlock, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
 import type { AnthropicWireBlock } from './messages';
 
 /** Usage fields of an Anthropic message or `message_delta` event (nulls allowed, as the API sends). */
@@ -13,6 +14,8 @@ export interface AnthropicUsageWire {
   output_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** With compaction asked for: each sampling step's usage; a `compaction` entry is billed on top of the fields above. */
+  iterations?: unknown;
 }
 
 /** Usage of an OpenAI chat completion (`stream_options.include_usage` chunk). */
@@ -30,12 +33,31 @@ const count = (value: number | null | undefined): number => (typeof value === 'n
  * and writes, which is the canonical convention; missing fields count 0.
  */
 export function fromAnthropicUsage(usage: AnthropicUsageWire | null | undefined): Usage {
-  return {
+  const out: Usage = {
     inputTokens: count(usage?.input_tokens),
     outputTokens: count(usage?.output_tokens),
     cacheReadTokens: count(usage?.cache_read_input_tokens),
     cacheWriteTokens: count(usage?.cache_creation_input_tokens),
   };
+  const compaction = compactionIterations(usage?.iterations);
+  if (compaction) out.compaction = compaction;
+  return out;
+}
+
+/** The `compaction` entries of `usage.iterations`, added up; undefined when there are none. */
+function compactionIterations(iterations: unknown): Usage['compaction'] {
+  if (!Array.isArray(iterations)) return undefined;
+  let found: Usage['compaction'];
+  for (const entry of iterations as unknown[]) {
+    if (typeof entry !== 'object' || entry === null || (entry as { type?: unknown }).type !== 'compaction') continue;
+    const e = entry as AnthropicUsageWire;
+    found ??= { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    found.inputTokens += count(e.input_tokens);
+    found.outputTokens += count(e.output_tokens);
+    found.cacheReadTokens += count(e.cache_read_input_tokens);
+    found.cacheWriteTokens += count(e.cache_creation_input_tokens);
+  }
+  return found;
 }
 
 /**
@@ -49,6 +71,7 @@ export function mergeAnthropicUsage(earlier: AnthropicUsageWire | null | undefin
       const value = later[key];
       if (typeof value === 'number') merged[key] = value;
     }
+    if (Array.isArray(later.iterations)) merged.iterations = later.iterations;
   }
   return merged;
 }
@@ -77,7 +100,8 @@ export function fromOpenAIUsage(usage: OpenAIUsageWire | null | undefined): Usag
  * Content blocks of an accumulated Anthropic message (as `message_start` +
  * `content_block_*` events build it, tool inputs already parsed) → canonical blocks.
  * Empty text blocks and block types Windowpane does not store (server tools, citations)
- * are dropped; thinking and redacted thinking are kept with their signature/data.
+ * are dropped; thinking and redacted thinking are kept with their signature/data, a
+ * compaction with its fields as they came.
  */
 export function fromAnthropicContent(blocks: readonly AnthropicWireBlock[]): ContentBlock[] {
   const out: ContentBlock[] = [];
@@ -98,6 +122,17 @@ export function fromAnthropicContent(blocks: readonly AnthropicWireBlock[]): Con
       case 'tool_use':
         out.push({ type: 'tool_use', id: String(block.id), name: String(block.name), input: block.input ?? {} });
         break;
+      case 'compaction': {
+        const { type: _type, content, cache_control: _cache, ...fields } = block;
+        const compaction: CompactionBlock = {
+          type: 'compaction',
+          provider: 'anthropic',
+          summary: typeof content === 'string' ? content : null,
+          fields: jsonFields(fields),
+        };
+        out.push(compaction);
+        break;
+      }
     }
   }
   return out;

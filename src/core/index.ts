@@ -21,6 +21,7 @@ export * from './transfer/importSource';
 export * from './wire';
 export * from './fromWire';
 export * from './providerContext';
+export * from './compaction';
 export * from './cacheBreakpoints';
 export * from './responsesWire';
 export * from './loopReasoning';

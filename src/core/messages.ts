@@ -34,6 +34,20 @@ export interface OpenAIWireMessage {
    * the current tool loop goes back with, before its text and calls (see `toResponsesInput`).
    */
   reasoning?: OpenAIReasoningWire[];
+  /**
+   * Responses API only (never sent to Chat Completions): this message stands for the
+   * provider's compaction item, which goes in its place (see `toResponsesInput`); its own
+   * content is there for the planner, which wants a user message to open a request.
+   */
+  compaction?: OpenAICompactionWire;
+}
+
+/** OpenAI's compaction item to send back through the Responses API, with what it counts. */
+export interface OpenAICompactionWire {
+  /** The item's fields as returned (`id`, `encrypted_content`), sent unchanged. */
+  item: Record<string, unknown>;
+  /** Input tokens it costs: the summary's output tokens where reported (the API counts the summary, not the ciphertext). */
+  tokens: number;
 }
 
 /** A reasoning item to send back through the Responses API, with what it counts. */
@@ -57,6 +71,8 @@ export interface WindowMessage {
   tool_call_id?: string;
   /** OpenAI's Responses API: reasoning items sent back (see `OpenAIReasoningWire`). */
   reasoning?: unknown;
+  /** OpenAI's Responses API: the compaction item the message stands for (see `OpenAICompactionWire`). */
+  compaction?: unknown;
 }
 
 /**

@@ -59,8 +59,8 @@ function messageContent(content: OpenAIWireMessage['content']): string | Record<
  * message and a user message stay messages (their parts as `input_*` parts); an assistant
  * message becomes its reasoning items (sent back inside a tool loop, each before the item
  * that followed it), then its text as an assistant message, then one `function_call` per
- * tool call; a `role: "tool"` message becomes the `function_call_output` of its call.
- * Never emits an empty message.
+ * tool call; a `role: "tool"` message becomes the `function_call_output` of its call; a
+ * message that stands for a compaction item becomes that item alone. Never emits an empty message.
  */
 export function toResponsesInput(messages: readonly OpenAIWireMessage[]): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
@@ -86,6 +86,10 @@ export function toResponsesInput(messages: readonly OpenAIWireMessage[]): Respon
         break;
       }
       default: {
+        if (message.compaction) {
+          items.push({ ...message.compaction.item, type: 'compaction' });
+          break;
+        }
         const content = messageContent(message.content);
         if (typeof content === 'string' ? content.trim() : content.length > 0) items.push({ role: message.role, content });
       }
@@ -125,7 +129,8 @@ export function fromResponsesUsage(usage: ResponsesUsageWire | null | undefined)
 export type ResponsesOutputItem =
   | { type: 'reasoning'; id: string; summary: string; encryptedContent?: string }
   | { type: 'message'; text: string }
-  | { type: 'function_call'; callId: string; name: string; arguments: string; done: boolean };
+  | { type: 'function_call'; callId: string; name: string; arguments: string; done: boolean }
+  | { type: 'compaction'; fields: Record<string, unknown> };
 
 /**
  * A response's output items → canonical blocks, in the order they came: reasoning as
@@ -146,6 +151,10 @@ export function fromResponsesOutput(items: readonly ResponsesOutputItem[], optio
       }
       case 'message':
         if (item.text) out.push({ type: 'text', text: item.text });
+        break;
+      case 'compaction':
+        // Only a finished item can go back: its encrypted content is the whole of it.
+        if (typeof item.fields.encrypted_content === 'string') out.push({ type: 'compaction', provider: 'openai', summary: null, fields: item.fields });
         break;
       case 'function_call': {
         if (!item.callId || !item.name) break;

@@ -9,13 +9,15 @@ import {
   fromAnthropicContent,
   fromAnthropicUsage,
   mergeAnthropicUsage,
+  COMPACTION_BETA,
+  COMPACTION_INSTRUCTIONS,
   MAX_CACHE_BREAKPOINTS,
   standInToolDefinitions,
   THINKING_BINDING_BETA,
   toolNamesCalled,
   WindowpaneError,
 } from '../core';
-import type { AnthropicUsageWire, AnthropicWireBlock, AnthropicWireMessage, ContentBlock, ProviderId } from '../core';
+import type { AnthropicUsageWire, AnthropicWireBlock, AnthropicWireMessage, ContentBlock, ProviderId, Usage } from '../core';
 import { CallbackFailure, emit } from './callbacks';
 import { toWindowpaneError } from './errors';
 import type { ErrorContext } from './errors';
@@ -76,6 +78,10 @@ export class AnthropicStreamAccumulator {
           state.block.signature = delta.signature;
         } else if (delta.type === 'input_json_delta') {
           state.json = (state.json ?? '') + delta.partial_json;
+        } else if ((delta as { type: string }).type === 'compaction_delta') {
+          // The whole summary arrives in one delta, with the opaque fields that go back with it.
+          const { type: _type, ...fields } = delta as unknown as Record<string, unknown>;
+          Object.assign(state.block, fields);
         }
         break;
       }
@@ -111,14 +117,26 @@ export class AnthropicStreamAccumulator {
   }
 
   result(stopReason?: string): ChatResult {
+    const usage = fromAnthropicUsage(this.usage);
     return {
-      content: this.content(),
-      usage: fromAnthropicUsage(this.usage),
+      content: withCompactionUsage(this.content(), usage),
+      usage,
       usageReported: this.usage !== undefined,
       stopReason: stopReason ?? this.stopReason ?? 'end_turn',
       model: this.model,
     };
   }
+}
+
+/** A compaction made for this answer, with what the usage says it read and wrote. */
+function withCompactionUsage(content: ContentBlock[], usage: Usage): ContentBlock[] {
+  const spent = usage.compaction;
+  if (!spent) return content;
+  return content.map((block) =>
+    block.type === 'compaction'
+      ? { ...block, compactedTokens: spent.inputTokens + spent.cacheReadTokens + spent.cacheWriteTokens, summaryTokens: spent.outputTokens }
+      : block,
+  );
 }
 
 function parseToolInput(json: string): unknown {
@@ -158,6 +176,8 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
       : request.thinking.thinking;
   }
   if (request.thinking?.effort) body.output_config = { effort: request.thinking.effort };
+  const edits = contextEdits(request);
+  if (edits.length > 0) body.context_management = { edits };
   if (system !== undefined) {
     body.system = caching ? [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }] : system;
   }
@@ -183,7 +203,25 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
 export function anthropicBetas(request: ChatRequest): string[] {
   const betas: string[] = [];
   if (request.thinking?.dropMismatched) betas.push(THINKING_BINDING_BETA);
+  if (request.contextManagement?.compaction || sendsCompaction(request.messages as AnthropicWireMessage[])) betas.push(COMPACTION_BETA);
   return betas;
+}
+
+function sendsCompaction(messages: readonly AnthropicWireMessage[]): boolean {
+  return messages.some((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((block) => block.type === 'compaction'));
+}
+
+/** `context_management.edits`: what the request asks the API to manage on its side. */
+function contextEdits(request: ChatRequest): Record<string, unknown>[] {
+  const edits: Record<string, unknown>[] = [];
+  const compaction = request.contextManagement?.compaction;
+  if (compaction) {
+    const edit: Record<string, unknown> = { type: 'compact_20260112', trigger: { type: 'input_tokens', value: compaction.triggerTokens } };
+    // With tools defined the summarizing step may call one instead of writing (“Current limitations”).
+    if (request.tools && request.tools.length > 0) edit.instructions = COMPACTION_INSTRUCTIONS;
+    edits.push(edit);
+  }
+  return edits;
 }
 
 function defaultFetch(): typeof fetch {

@@ -92,10 +92,10 @@ function withSystem(messages: readonly OpenAIWireMessage[], system: string | und
   return [{ role: 'system', content: system }, ...messages];
 }
 
-/** Reasoning items are the Responses API's; Chat Completions has no place for them. */
+/** Reasoning and compaction items are the Responses API's; Chat Completions has no place for them. */
 function withoutReasoning(message: OpenAIWireMessage): OpenAIWireMessage {
-  if (message.reasoning === undefined) return message;
-  const { reasoning: _dropped, ...rest } = message;
+  if (message.reasoning === undefined && message.compaction === undefined) return message;
+  const { reasoning: _reasoning, compaction: _compaction, ...rest } = message;
   return rest;
 }
 

@@ -7,7 +7,7 @@
  * “Streaming events”, and the reasoning guide.
  */
 import type OpenAI from 'openai';
-import { fromResponsesOutput, fromResponsesUsage, toResponsesInput } from '../core';
+import { fromResponsesOutput, fromResponsesUsage, jsonFields, toResponsesInput } from '../core';
 import type { ResponsesOutputItem, ResponsesUsageWire, OpenAIWireMessage } from '../core';
 import { emit } from './callbacks';
 import type { ChatRequest, ChatResult, StreamCallbacks } from './types';
@@ -34,6 +34,8 @@ export function responsesRequestBody(request: ChatRequest, stream: boolean): Ope
     body.reasoning = reasoning;
   }
   if (stream) body.stream = true;
+  const compaction = request.contextManagement?.compaction;
+  if (compaction) body.context_management = [{ type: 'compaction', compact_threshold: compaction.triggerTokens }];
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: 'function',
@@ -108,6 +110,7 @@ export class ResponsesStreamAccumulator {
     else if (item.type === 'message') made = { type: 'message', text: '', itemId: id };
     else if (item.type === 'function_call')
       made = { type: 'function_call', callId: str(item.call_id), name: str(item.name), arguments: '', done: false, itemId: id };
+    else if (item.type === 'compaction') made = { type: 'compaction', fields: {} };
     if (made) this.slots[index] = made;
     return made;
   }
@@ -180,6 +183,10 @@ export class ResponsesStreamAccumulator {
     } else if (slot.type === 'message') {
       const text = partsText(item.content);
       if (text) slot.text = text;
+    } else if (slot.type === 'compaction') {
+      // Opaque: kept as it came, to go back in the next request's input.
+      const { type: _type, ...fields } = item;
+      slot.fields = jsonFields(fields);
     } else {
       if (typeof item.arguments === 'string') slot.arguments = item.arguments;
       if (str(item.call_id)) slot.callId = str(item.call_id);

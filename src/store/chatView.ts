@@ -6,6 +6,7 @@
  */
 import type { ContextPlan, ConversationTree, DocumentBlock, PdfSentAs, StoredMessage, Usage } from '../core';
 import {
+  compactionOf,
   estimateRequestCost,
   estimateTextTokens,
   totalUsage,
@@ -18,7 +19,7 @@ import {
   versionsOf,
   withImagesCleared,
 } from '../core';
-import { activeSummary, requestOrder, storedMessageTokens } from './history';
+import { activeSummary, compactedMessages, requestOrder, storedMessageTokens } from './history';
 import { planReport, type PlanReport } from './planReport';
 import type { TranscriptRow } from './transcript';
 import { mediaOf } from './planning';
@@ -48,6 +49,8 @@ export interface GaugeView {
   budgetTokens?: number;
   /** The plan's metrics and warnings in words. */
   report: PlanReport;
+  /** Who manages the context beyond the plan: the provider's compaction and its trigger, or why the strategy chosen cannot. */
+  contextNote?: string;
 }
 
 export interface ChatView {
@@ -97,6 +100,8 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
   const imagesLeftOut = imagesToClear(requestOrder(messages), media.keep, media.imagesOff, media.budget);
   const summary = activeSummary(messages);
   const covered = new Set(summary?.covers ?? []);
+  const provider = ctx.compaction?.provider;
+  const compacted = new Set(compactedMessages(messages, provider).map((m) => m.id));
   const rows: TranscriptRow[] = [];
   let run = 0;
   let runCovered = 0;
@@ -109,7 +114,7 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
   messages.forEach((m, i) => {
     if (m.kind === 'summary') return; // the summary in force is placed after what it covers; older ones are superseded
     const isCovered = covered.has(m.id);
-    const dim = isCovered || notSent.has(m.id);
+    const dim = isCovered || notSent.has(m.id) || compacted.has(m.id);
     // An image or PDF left out counts as the note sent in its place.
     const tokens = storedMessageTokens(
       withImagesCleared(m, imagesLeftOut, ctx.wireShape, ctx.modelId, ctx.pdfAs),
@@ -126,6 +131,7 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
       run++;
       if (isCovered) runCovered++;
     } else if (run > 0) {
+      const holder = provider && compacted.size > 0 && i === compacted.size ? compactionOf(m, provider) : undefined;
       rows.push({
         kind: 'trim',
         key: `trim-${m.id}`,
@@ -133,6 +139,7 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
         summarized: runCovered > 0,
         reason: plan.metrics.trigger ?? undefined,
         strategy: plan.strategy,
+        ...(holder && provider ? { compactedBy: provider, ...(holder.compactedTokens ? { compactedTokens: holder.compactedTokens } : {}) } : {}),
       });
       run = 0;
       runCovered = 0;
@@ -203,7 +210,8 @@ function gaugeView(
     contextWindow: metrics.contextWindow,
     maxInputTokens: metrics.maxInputTokens,
     report: planReport(plan),
-    trigger: metrics.triggerTokens,
+    // Under the provider's compaction its trigger is the mark that matters.
+    trigger: ctx.compaction ? ctx.compaction.triggerTokens : metrics.triggerTokens,
     target: metrics.targetTokens,
     parts,
     approachingLimit: metrics.approachingLimit,
@@ -214,6 +222,9 @@ function gaugeView(
         ? undefined
         : { tokens: usageSoFar.outputTokens, ...(usageSoFar.reasoningTokens ? { reasoningTokens: usageSoFar.reasoningTokens } : {}) },
     nextRequestCost: nextCost && nextCost > 0 ? nextCost : undefined,
+    contextNote: ctx.compaction
+      ? `${ctx.compaction.provider === 'anthropic' ? 'Anthropic' : 'OpenAI'} compacts the conversation once a request passes ${ctx.compaction.triggerTokens.toLocaleString('en-US')} input tokens.`
+      : ctx.strategyFallback,
     // Shown only when it binds: a budget above the window's own trim line changes nothing.
     budgetTokens:
       Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio)

@@ -5,7 +5,7 @@
  * objects and their cached token counts.
  */
 import type { AnthropicWireMessage, FileBudget, OpenAIWireMessage, PdfSentAs, PlanItem, StoredMessage, WindowMessage } from '../core';
-import { imagesToClear, loopReasoning, toAnthropicWire, toOpenAIWire, withImagesCleared } from '../core';
+import { compactionCut, compactionOf, imagesToClear, loopReasoning, toAnthropicWire, toOpenAIWire, withImagesCleared } from '../core';
 
 export type WireShape = 'anthropic' | 'openai';
 
@@ -71,6 +71,54 @@ export function requestOrder(messages: readonly StoredMessage[]): StoredMessage[
 }
 
 /**
+ * The stored messages the provider compacted, for a request that sends its compactions
+ * (`provider`): those before the answer that holds the newest compaction it can read, in the
+ * order given. Empty when there is none or none is sent.
+ */
+export function compactedMessages(messages: readonly StoredMessage[], provider: 'anthropic' | 'openai' | undefined): readonly StoredMessage[] {
+  if (!provider) return [];
+  const cut = compactionCut(messages, provider);
+  return cut > 0 ? messages.slice(0, cut) : [];
+}
+
+/**
+ * What the provider reads nothing before opens the request: the APIs and the planner want a
+ * user message first, and the API ignores whatever precedes a compaction, so a short user
+ * message goes first under the answer's own id (kept or left out with it).
+ */
+const COMPACTION_OPENER = 'Continue from the summary of our conversation.';
+
+/** By shape: the answer's wire items are themselves memoized per stored message, so these stay valid with it. */
+const compactionMemo = { anthropic: new WeakMap<StoredMessage, PlanItem[]>(), openai: new WeakMap<StoredMessage, PlanItem[]>() };
+
+/**
+ * The wire items of the answer a request opens with: Anthropic, the opener, then the answer
+ * with its compaction block first, as it came; OpenAI, the opener standing for the compaction
+ * item (see `OpenAIWireMessage.compaction`), then the answer without it.
+ */
+function compactionHolderItems(message: StoredMessage, items: readonly PlanItem[], shape: WireShape): PlanItem[] {
+  const memo = compactionMemo[shape].get(message);
+  if (memo) return memo;
+  const block = compactionOf(message, shape === 'anthropic' ? 'anthropic' : 'openai');
+  if (!block) return [...items];
+  const opener: PlanItem = { id: message.id, message: { role: 'user', content: COMPACTION_OPENER }, kind: 'message' };
+  let out: PlanItem[];
+  if (shape === 'anthropic') {
+    const wire = { ...block.fields, type: 'compaction', content: block.summary };
+    const answer = items.find((item) => item.message.role === 'assistant') as PlanItem<AnthropicWireMessage> | undefined;
+    const rest = answer ? answer.message.content : [];
+    const content = typeof rest === 'string' ? [wire, { type: 'text', text: rest }] : [wire, ...rest];
+    out = [opener, { id: message.id, message: { role: 'assistant', content }, kind: 'message' }, ...items.filter((item) => item !== answer)];
+  } else {
+    const tokens = block.summaryTokens ?? Math.ceil(JSON.stringify(block.fields).length / 4);
+    const standIn: OpenAIWireMessage = { role: 'user', content: COMPACTION_OPENER, compaction: { item: { ...block.fields }, tokens } };
+    out = [{ ...opener, message: standIn }, ...items];
+  }
+  compactionMemo[shape].set(message, out);
+  return out;
+}
+
+/**
  * How a request sends images and PDFs: the newest `keep` of them go, the model they are
  * priced for, how PDFs go (`pdfAs`), and `imagesOff` for an endpoint that refused images.
  */
@@ -86,7 +134,8 @@ export interface MediaOptions {
 /**
  * Plan items for the planner, in the active provider's wire shape; with `reasoningItems`
  * (OpenAI's Responses API) the answers of the current tool loop carry their reasoning
- * items (`loopReasoning`). Only the newest
+ * items (`loopReasoning`); with `compaction` (the provider whose compactions the request
+ * sends) the request opens with the newest compaction and nothing before it goes. Only the newest
  * `keepImages` images and PDFs go as files; older ones become a one-line placeholder, the
  * first thing left out of a request (the transcript marks them "not sent" by the same rule).
  */
@@ -95,7 +144,7 @@ export function buildHistory(
   shape: WireShape,
   system: string,
   images: MediaOptions = { keep: Infinity, model: '' },
-  options: { reasoningItems?: boolean } = {},
+  options: { reasoningItems?: boolean; compaction?: 'anthropic' | 'openai' } = {},
 ): PlanItem[] {
   const items: PlanItem[] = [];
   if (shape === 'openai' && system.trim()) {
@@ -107,7 +156,11 @@ export function buildHistory(
     }
     items.push(item);
   }
-  const ordered = requestOrder(messages);
+  const inOrder = requestOrder(messages);
+  // With the provider's compactions sent, the request opens with the newest one it can read.
+  const cut = options.compaction ? compactionCut(inOrder, options.compaction) : -1;
+  const ordered = cut > 0 ? inOrder.slice(cut) : inOrder;
+  const holder = cut >= 0 ? ordered[0] : undefined;
   const pdfAs = images.pdfAs ?? 'file';
   const cleared = imagesToClear(ordered, images.keep, images.imagesOff, images.budget);
   // OpenAI's Responses API: the current tool loop's answers go back with their reasoning items.
@@ -121,7 +174,7 @@ export function buildHistory(
           ? toAnthropicWire([shown], images.model, pdfAs)
           : toOpenAIWire([shown], undefined, images.model, pdfAs);
     const reasoning = loop?.get(message.id);
-    for (const item of wire) {
+    for (const item of message === holder ? compactionHolderItems(message, wire, shape) : wire) {
       if (reasoning && (item.message as OpenAIWireMessage).role === 'assistant') {
         items.push({ ...item, message: { ...(item.message as OpenAIWireMessage), reasoning } });
         continue;

@@ -100,7 +100,10 @@ export function mediaOf(ctx: TurnContext): MediaOptions {
 /** The plan for the next request of a conversation (pure; the gauge reads the same one). */
 export function planFor(ctx: TurnContext, messages: readonly StoredMessage[], draftTokens = 0): ContextPlan {
   const plan = planContext({
-    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt, mediaOf(ctx), { reasoningItems: ctx.provider === 'openai' }),
+    history: buildHistory(messages, ctx.wireShape, ctx.settings.systemPrompt, mediaOf(ctx), {
+      reasoningItems: ctx.provider === 'openai',
+      compaction: ctx.compaction?.provider,
+    }),
     policy: ctx.policy,
     model: { contextWindow: ctx.model.contextWindow, maxOutputTokens: ctx.model.maxOutputTokens, maxInputTokens: ctx.model.maxInputTokens },
     counter: ctx.counter,

@@ -60,6 +60,7 @@ export function toRequest(
       cacheBreakpoints,
       tools: ctx.tools,
       thinking: dropMismatched ? { ...ctx.thinking, dropMismatched: true } : ctx.thinking,
+      ...providerContext(ctx),
     };
     return thinkingPrefix === undefined ? { request } : { request, thinkingPrefix };
   }
@@ -71,8 +72,14 @@ export function toRequest(
       signal,
       tools: ctx.tools,
       thinking: ctx.thinking,
+      ...providerContext(ctx),
     },
   };
+}
+
+/** What the request asks the provider to manage on its side. */
+function providerContext(ctx: TurnContext): Pick<ChatRequest, 'contextManagement'> {
+  return ctx.compaction ? { contextManagement: { compaction: { triggerTokens: ctx.compaction.triggerTokens } } } : {};
 }
 
 /** Tells the user when this request leaves earlier messages out, or cannot fit at all. */

@@ -23,4 +23,15 @@ export type TranscriptRow =
       imagesNotSent?: string[];
     }
   | { kind: 'summary'; key: string; message: StoredMessage }
-  | { kind: 'trim'; key: string; evicted: number; summarized: boolean; reason?: string; strategy?: string };
+  | {
+      kind: 'trim';
+      key: string;
+      evicted: number;
+      summarized: boolean;
+      reason?: string;
+      strategy?: string;
+      /** The provider compacted these messages: its summary, in the next answer, stands for them. */
+      compactedBy?: 'anthropic' | 'openai';
+      /** Input tokens the provider said its compaction read, where it said. */
+      compactedTokens?: number;
+    };

@@ -19,10 +19,13 @@ import {
   MODEL_REGISTRY,
   calibratedCounter,
   calibrationFactor,
+  compactionTrigger,
+  compactsOnProvider,
   costOfUsage,
   createCountCache,
   estimateMessageTokens,
   getStrategy,
+  MIN_COMPACTION_TRIGGER,
   openAiTakesImages,
   pricesForPrompt,
   reportedInputTokens,
@@ -113,6 +116,13 @@ export interface TurnContext {
   pdfAs: PdfSentAs;
   /** The endpoint refused images in this visit: each goes as its one-line note, and PDFs as text. */
   imagesOff?: boolean;
+  /**
+   * The provider compacts on its side (the `provider` strategy on a model that can): requests
+   * open with its newest compaction and ask for the next one past `triggerTokens` input tokens.
+   */
+  compaction?: { provider: 'anthropic' | 'openai'; triggerTokens: number };
+  /** Why the strategy chosen is not the one planning (`provider` where the provider cannot compact: `auto` plans instead). */
+  strategyFallback?: string;
 }
 
 /**
@@ -174,7 +184,9 @@ export function turnContext(
   const tokenBudget = w.budgetTokens > 0 ? w.budgetTokens : Number.POSITIVE_INFINITY;
   const budgetTokens = Math.min(moneyBudget, tokenBudget);
   const options = strategyOptions(w, model, outputReserve, budgetTokens);
-  const strategy = w.strategy === 'count' && w.summarize ? 'count' : w.strategy;
+  let strategy = w.strategy === 'count' && w.summarize ? 'count' : w.strategy;
+  const provided = strategy === 'provider' ? providerCompaction(provider, model, outputReserve) : undefined;
+  if (provided && 'fallback' in provided) strategy = 'auto';
   const factor = calibrationFactor(calibration, model.id);
   const tools = enabledTools(settings.tools, hasAttachments);
   const wireShape: WireShape = provider === 'anthropic' || provider === 'demo' ? 'anthropic' : 'openai';
@@ -202,7 +214,26 @@ export function turnContext(
     tools,
     toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools()) : tools),
     pdfAs: pdfSentAs(provider, modelId),
+    ...(provided ? ('fallback' in provided ? { strategyFallback: provided.fallback } : { compaction: provided }) : {}),
   };
+}
+
+/** Compaction on the provider's side for this model and window, or why there is none (then `auto` plans). */
+function providerCompaction(
+  provider: ProviderId,
+  model: ResolvedModelInfo,
+  outputReserve: number,
+): { provider: 'anthropic' | 'openai'; triggerTokens: number } | { fallback: string } {
+  if ((provider !== 'anthropic' && provider !== 'openai') || !compactsOnProvider(provider, model.id)) {
+    return { fallback: `${model.label} cannot compact on the provider's side, so Windowpane trims the context itself (as Auto does).` };
+  }
+  const triggerTokens = compactionTrigger(model.maxInputTokens ?? model.contextWindow - outputReserve);
+  if (triggerTokens === undefined) {
+    return {
+      fallback: `The provider compacts only past ${MIN_COMPACTION_TRIGGER.toLocaleString('en-US')} input tokens, more than this window holds, so Windowpane trims the context itself (as Auto does).`,
+    };
+  }
+  return { provider, triggerTokens };
 }
 
 /** The window the user set: "Context window" for the selected model, else the one given for this model by id. */

@@ -263,11 +263,16 @@ async function saveAnswer(
   if (draft.thinkingMs !== undefined) final.thinkingMs = draft.thinkingMs;
   const message = await finishMessage(rt, draft.message, draft.writer, final);
   rt.store.setState((s) => (s.streaming?.messageId === message.id ? { streaming: null } : {}));
+  // A request the provider compacted was answered from its summary, not from what was
+  // estimated: its input tokens say nothing about the estimate.
+  const compacted = result.content.some((block) => block.type === 'compaction');
   if (result.usageReported) {
     rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
-    updateCalibration(rt, ctx.model.id, (c) =>
-      observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan, request.messages), reportedInputTokens(result.usage)),
-    );
+    if (!compacted) {
+      updateCalibration(rt, ctx.model.id, (c) =>
+        observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan, request.messages), reportedInputTokens(result.usage)),
+      );
+    }
   }
   if (result.stopReason === 'max_tokens') rt.notifier.notify({ tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
   return { message, ctx };

@@ -28,6 +28,7 @@ const KNOWN_BLOCK_TYPES = new Set([
   'server_tool_use',
   'web_search_tool_result',
   'web_fetch_tool_result',
+  'compaction',
 ]);
 
 type Json = Record<string, unknown>;
@@ -86,6 +87,9 @@ function blockText(block: Json): string {
       return typeof block.thinking === 'string' ? block.thinking : '';
     case 'redacted_thinking':
       return typeof block.data === 'string' ? block.data : '';
+    case 'compaction':
+      // The model reads the summary; the sealed field beside it is not text it counts.
+      return typeof block.content === 'string' ? block.content : '';
     case 'tool_use':
     case 'server_tool_use':
       return `${String(block.name)} ${canonicalJson(block.input ?? {})}`;
@@ -363,6 +367,10 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
           if (signed === null || (block.thinking !== '' && block.thinking !== signed)) return invalid(`${path}: Invalid \`signature\` in \`thinking\` block`);
           break;
         }
+        case 'compaction':
+          // Its beta, seal and place were checked with the request's compaction (checkAnthropicCompaction).
+          if (role !== 'assistant') return invalid(`${path}: \`compaction\` blocks can only be in \`assistant\` messages`);
+          break;
         case 'redacted_thinking':
           if (role !== 'assistant') return invalid(`${path}: \`redacted_thinking\` blocks can only be in \`assistant\` messages`);
           if (typeof block.data !== 'string') return invalid(`${path}.redacted_thinking.data: Field required`);
@@ -416,7 +424,10 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   const mediaProblem = checkMediaTally(tally, facts.contextWindow);
   if (mediaProblem) return invalid(mediaProblem);
 
-  if (turns[0]?.role !== 'user') return invalid('messages: first message must use the "user" role');
+  // A compaction block stands for everything before it, so the conversation may open with it
+  // (the caller has already left out what came before: see checkAnthropicCompaction).
+  const opensWithCompaction = turns[0]?.role === 'assistant' && turns[0].blocks[0]?.block.type === 'compaction';
+  if (turns[0]?.role !== 'user' && !opensWithCompaction) return invalid('messages: first message must use the "user" role');
   if (endpoint === 'messages' && turns.at(-1)?.role === 'assistant' && !supportsPrefill(body.model)) {
     return invalid('This model does not support assistant message prefill. The conversation must end with a user message.');
   }
@@ -578,6 +589,12 @@ export interface AnthropicAnswer {
   usage: Json;
 }
 
+/** What the request's compaction comes to: the block that opens the answer and its iteration's usage, when it compacted. */
+export interface AnthropicCompactionOutcome {
+  block?: Json;
+  iteration?: Json;
+}
+
 export interface AnthropicIds {
   message: string;
   toolUse: () => string;
@@ -587,11 +604,18 @@ export interface AnthropicIds {
  * The answer to an accepted request: the final Message (non-streaming body) and the event
  * sequence a stream sends for it. Output is cut at `max_tokens` like the real model's.
  */
-export function buildAnthropicAnswer(request: AnthropicRequest, reply: ReplySpec, cache: AnthropicCacheOutcome, ids: AnthropicIds): AnthropicAnswer {
+export function buildAnthropicAnswer(
+  request: AnthropicRequest,
+  reply: ReplySpec,
+  cache: AnthropicCacheOutcome,
+  ids: AnthropicIds,
+  compaction?: AnthropicCompactionOutcome,
+): AnthropicAnswer {
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let budget = limit;
   let stopReason = 'end_turn';
-  const content: Json[] = [];
+  // A compaction opens the answer; what it cost is its own iteration, not the answer's output.
+  const content: Json[] = compaction?.block ? [compaction.block] : [];
 
   // Scripted thinking is what the model thought: none when the request turned up-front thinking
   // off, and billed in full when `display: "omitted"` returns the block with empty text.
@@ -627,9 +651,24 @@ export function buildAnthropicAnswer(request: AnthropicRequest, reply: ReplySpec
 
   const outputTokens = Math.min(
     limit,
-    hiddenTokens + content.reduce((sum, block) => sum + (block.type === 'tool_use' ? FRAMING_TOKENS : 0) + countTokens(blockText(block)), 0),
+    hiddenTokens +
+      content.reduce(
+        (sum, block) => (block.type === 'compaction' ? sum : sum + (block.type === 'tool_use' ? FRAMING_TOKENS : 0) + countTokens(blockText(block))),
+        0,
+      ),
   );
   const usage = anthropicUsage(cache, outputTokens);
+  if (compaction) {
+    // With the compaction beta every answer itemizes its sampling steps (“Understanding usage”).
+    const step = {
+      type: 'message',
+      input_tokens: usage.input_tokens,
+      output_tokens: outputTokens,
+      cache_read_input_tokens: usage.cache_read_input_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens,
+    };
+    usage.iterations = [...(compaction.iteration ? [compaction.iteration] : []), step];
+  }
   const message: Json = {
     id: ids.message,
     type: 'message',

@@ -1,6 +1,7 @@
 import { emptyArray, IM_END, notJson, IM_SEP, IM_START, IMAGE, invalid, isRecord, missing, TOOL_DEFINITION, TOOL_NAME_PATTERN, typeName } from './openai';
 import { checkOpenAIImageCount, checkOpenAIMediaPart, imageRoleFailure, textOnlyStyle, type OpenAIMediaContext, type TextOnlyStyle } from './openaiMedia';
 import { checkReasoningEffort, neverReasons, REASONING_INPUT_REFUSED } from './openaiReasoning';
+import { openOpenAISummary } from './compaction';
 import { openReasoning } from './responsesAnswer';
 import { canonicalJson, tokenize } from './tokens';
 import type { ApiFailure } from './types';
@@ -33,7 +34,7 @@ type Failed = { ok: false; failure: ApiFailure };
 const ROLES = ['user', 'assistant', 'system', 'developer'];
 const INPUT_PARTS = ['input_text', 'input_image', 'input_file'];
 const ASSISTANT_PARTS = ['output_text', 'refusal'];
-const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning', 'item_reference'];
+const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning', 'item_reference', 'compaction'];
 const SUMMARIES = ['auto', 'concise', 'detailed'];
 const INCLUDABLE = [
   'file_search_call.results',
@@ -60,7 +61,11 @@ export interface ResponsesRequest {
   summary: string | null;
   includeEncrypted: boolean;
   tokens: number[];
+  /** How many of `tokens` are the tools and instructions: what stays when the input is compacted. */
+  fixedTokens: number;
   inputTokens: number;
+  /** The summary of the newest compaction item the input sends back (what the model reads in place of everything before it). */
+  compactedFrom?: string;
   systemText: string;
   lastUserText: string;
   answersToolResults: boolean;
@@ -248,6 +253,9 @@ export function checkResponsesRequest(raw: unknown, textOnlyModels: Readonly<Rec
   const media: OpenAIMediaContext = { model, textOnly: textOnlyStyle(model, textOnlyModels), tokens: new WeakMap(), images: 0 };
   const systemTexts: string[] = typeof body.instructions === 'string' && body.instructions !== '' ? [body.instructions] : [];
   if (systemTexts.length > 0) tokens.push(IM_START, ...tokenize('system'), IM_SEP, ...tokenize(systemTexts[0]!), IM_END);
+  // Tools and instructions stay when a compaction item drops what came before it.
+  const instructionTokens = tokens.length;
+  let compactedFrom: string | undefined;
   const lastUser = items.findLastIndex((item) => isRecord(item) && item.role === 'user');
   let lastUserText = '';
   const calls = new Set<string>();
@@ -294,6 +302,16 @@ export function checkResponsesRequest(raw: unknown, textOnlyModels: Readonly<Rec
       const failed = checkContent(item.output, `${path}.output`, i, 'tool', media, tokens);
       if (failed) return failed;
       tokens.push(IM_END);
+    } else if (type === 'compaction') {
+      // It stands for everything before it: the model reads the summary it carries, sealed.
+      if (typeof item.encrypted_content !== 'string') return missing(`${path}.encrypted_content`);
+      const summary = openOpenAISummary(item.encrypted_content);
+      if (summary === null)
+        return invalid(`The encrypted content ${abbreviated(item.encrypted_content)} could not be verified.`, null, 'invalid_encrypted_content');
+      tokens.length = instructionTokens;
+      pending = [];
+      tokens.push(IM_START, ...tokenize(summary), IM_END);
+      compactedFrom = summary;
     } else if (type === 'reasoning') {
       if (neverReasons(model)) return invalid(REASONING_INPUT_REFUSED, 'input', null);
       const hidden = checkReasoningItem(item, path, items[i + 1], store, storedReasoning);
@@ -324,6 +342,7 @@ export function checkResponsesRequest(raw: unknown, textOnlyModels: Readonly<Rec
       summary: typeof reasoning.summary === 'string' ? reasoning.summary : null,
       includeEncrypted: include.includes('reasoning.encrypted_content'),
       tokens,
+      fixedTokens: instructionTokens,
       inputTokens: tokens.length,
       systemText: systemTexts.join('\n'),
       lastUserText,
@@ -332,6 +351,7 @@ export function checkResponsesRequest(raw: unknown, textOnlyModels: Readonly<Rec
       toolNames: tools.names,
       callableTools: body.tool_choice === 'none' ? [] : tools.names,
       messageCount: items.length,
+      ...(compactedFrom === undefined ? {} : { compactedFrom }),
     },
   };
 }

@@ -99,6 +99,7 @@ export function buildResponsesAnswer(
   cachedTokens: number,
   ids: ResponsesIds,
   createdSeconds: number,
+  compaction?: Json,
 ): ResponsesAnswer {
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let text = reply.text ?? '';
@@ -132,7 +133,8 @@ export function buildResponsesAnswer(
     total_tokens: request.inputTokens + outputTokens,
   };
 
-  const output: Json[] = [];
+  // A compaction made for this request opens the output (“Compaction”: the stream includes the item).
+  const output: Json[] = compaction ? [compaction] : [];
   const summaryText = request.summary !== null && thought !== '' ? thought : null;
   const reasoningItem: Json | null = reasons
     ? {
@@ -170,7 +172,10 @@ export function buildResponsesAnswer(
   for (const [outputIndex, item] of output.entries()) {
     const itemId = item.id as string;
     const at = { item_id: itemId, output_index: outputIndex };
-    if (item.type === 'reasoning') {
+    if (item.type === 'compaction') {
+      emit('response.output_item.added', { output_index: outputIndex, item: { id: itemId, type: 'compaction' } });
+      emit('response.compaction.compacting', { item_id: itemId, output_index: outputIndex });
+    } else if (item.type === 'reasoning') {
       emit('response.output_item.added', { output_index: outputIndex, item: { id: itemId, type: 'reasoning', summary: [] } });
       if (summaryText !== null) {
         const summaryAt = { ...at, summary_index: 0 };

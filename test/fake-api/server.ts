@@ -148,7 +148,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { anthropicErrorBody, promptTooLong, sseFrame } from '../../src/providers/demo/messagesWire';
-import { ANTHROPIC_VERSIONS, buildAnthropicAnswer, checkAnthropicRequest } from './anthropic';
+import { ANTHROPIC_VERSIONS, buildAnthropicAnswer, checkAnthropicRequest, type AnthropicCompactionOutcome } from './anthropic';
+import {
+  checkAnthropicCompaction,
+  checkResponsesCompaction,
+  compactedAnthropicRequest,
+  compactedResponsesRequest,
+  fakeSummary,
+  sealAnthropicSummary,
+  sealOpenAISummary,
+  summaryTokens,
+} from './compaction';
 import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
 import { IMAGE_LIMITS } from '../../src/core';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
@@ -615,7 +625,19 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       if (failure) return sendFailure(req, res, record, 'anthropic', failure);
     }
 
-    const check = checkAnthropicRequest(record.body, endpoint, {
+    const betas = String(req.headers['anthropic-beta'] ?? '')
+      .split(',')
+      .map((beta) => beta.trim())
+      .filter(Boolean);
+    const body = record.body;
+    const compaction =
+      typeof body === 'object' && body !== null && !Array.isArray(body) ? checkAnthropicCompaction(body as Record<string, unknown>, betas) : null;
+    if (compaction && !compaction.ok) {
+      const failure = { status: 400, type: 'invalid_request_error', message: compaction.message };
+      record.validation = { ok: false, ...failure };
+      return sendFailure(req, res, record, 'anthropic', failure);
+    }
+    const check = checkAnthropicRequest(compaction?.ok ? compaction.body : record.body, endpoint, {
       contextWindow: lookupByModel(options.contextWindow, model, DEFAULT_CONTEXT_WINDOW),
       noPdfModels: new Set(options.noPdfModels ?? []),
       thinkingBlocksBefore: (id) => callsAfterThinking.get(id) ?? 0,
@@ -645,10 +667,29 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const overflow = contextError('anthropic', request.inputTokens, request.maxTokens, window);
     if (overflow) return sendFailure(req, res, record, 'anthropic', overflow);
 
+    // Past its trigger the model first summarizes what it was sent and answers from the summary.
+    let answered = request;
+    let compacted: AnthropicCompactionOutcome | undefined;
+    if (compaction?.ok && compaction.beta) {
+      compacted = {};
+      if (compaction.ask && request.inputTokens >= compaction.ask.trigger) {
+        const summary = fakeSummary((compaction.body.messages as unknown[]) ?? [], request.inputTokens, compaction.previous);
+        answered = compactedAnthropicRequest(request, summary);
+        compacted.block = { type: 'compaction', content: summary, encrypted_content: sealAnthropicSummary(summary) };
+        compacted.iteration = {
+          type: 'compaction',
+          input_tokens: request.inputTokens,
+          output_tokens: summaryTokens(summary),
+          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: 0,
+        };
+        record.compacted = { inputTokens: request.inputTokens, summary };
+      }
+    }
     const scope = `${key}\u0000${request.model}`;
-    const cache = anthropicCache.apply(scope, request.units, lookupByModel(options.minCacheableTokens, request.model, DEFAULT_MIN_CACHEABLE));
+    const cache = anthropicCache.apply(scope, answered.units, lookupByModel(options.minCacheableTokens, request.model, DEFAULT_MIN_CACHEABLE));
     const reply = replyFor('anthropic', request);
-    const answer = buildAnthropicAnswer(request, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) });
+    const answer = buildAnthropicAnswer(answered, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) }, compacted);
     const replied = answer.message.content as Array<Record<string, unknown>>;
     const thoughts = replied.filter((block) => block.type === 'thinking' || block.type === 'redacted_thinking').length;
     if (thoughts > 0) {
@@ -826,10 +867,31 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       return writeStream(res, record, frames, 0);
     }
 
-    const cachedTokens = openAICache.apply(`${key}\u0000${request.model}`, request.tokens);
+    const management = checkResponsesCompaction(request.body);
+    if (!management.ok) {
+      return sendFailure(req, res, record, 'openai', {
+        status: 400,
+        type: 'invalid_request_error',
+        message: management.message,
+        param: management.param,
+        code: null,
+      });
+    }
+    // Past the threshold the model compacts what it was sent and answers from the summary.
+    let answered = request;
+    let compactionItem: Record<string, unknown> | undefined;
+    if (management.threshold !== null && request.inputTokens >= management.threshold) {
+      const items = Array.isArray(request.body.input) ? (request.body.input as unknown[]) : [];
+      const newest = items.findLastIndex((item) => typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'compaction');
+      const summary = fakeSummary(items.slice(newest + 1), request.inputTokens, request.compactedFrom);
+      compactionItem = { id: ids.next('cmp_', 48), type: 'compaction', encrypted_content: sealOpenAISummary(summary) };
+      answered = compactedResponsesRequest(request, summary);
+      record.compacted = { inputTokens: request.inputTokens, summary };
+    }
+    const cachedTokens = openAICache.apply(`${key}\u0000${request.model}`, answered.tokens);
     const reply = replyFor('openai', request);
     const answer = buildResponsesAnswer(
-      request,
+      answered,
       reply,
       cachedTokens,
       {
@@ -840,6 +902,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         callId: () => ids.next('call_', 24),
       },
       created,
+      compactionItem,
     );
     if (answer.reasoning && request.store) storedReasoning.set(answer.reasoning.id, answer.reasoning.tokens);
     record.usage = answer.usage;

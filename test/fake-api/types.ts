@@ -62,6 +62,8 @@ export interface RecordedRequest {
   stream: boolean;
   /** The failure consumed from `failNext`, if any. */
   injectedFailure: FailureKind | null;
+  /** The provider compacted this request on its side: the input it read and the summary it wrote. */
+  compacted?: { inputTokens: number; summary: string };
   /** The client went away before the answer was complete (e.g. Stop during a stream). */
   aborted: boolean;
   /** The answer was written to the end. */

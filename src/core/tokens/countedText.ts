@@ -18,7 +18,7 @@ export interface CountedParts {
   images: { shape: ImageWireShape; width: number; height: number; model?: string }[];
   /** Tokens of the PDFs Windowpane attached, counted from their page texts and pages as the provider counts them. */
   pdfTokens: number;
-  /** Tokens of the reasoning items an OpenAI answer goes back with (their reasoning, which the ciphertext does not show). */
+  /** Tokens of the reasoning items an OpenAI answer goes back with (their reasoning, which the ciphertext does not show), and of a compaction item. */
   reasoningTokens: number;
 }
 
@@ -31,6 +31,14 @@ export function countedParts(message: WindowMessage): CountedParts {
       if (!isRecord(item)) continue;
       if (typeof item.tokens === 'number' && Number.isFinite(item.tokens) && item.tokens > 0) parts.reasoningTokens += item.tokens;
     }
+  }
+  if (
+    isRecord(message.compaction) &&
+    typeof message.compaction.tokens === 'number' &&
+    Number.isFinite(message.compaction.tokens) &&
+    message.compaction.tokens > 0
+  ) {
+    parts.reasoningTokens += message.compaction.tokens;
   }
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls as unknown[]) {
@@ -84,6 +92,10 @@ function collectBlock(block: unknown, parts: CountedParts): void {
       return;
     case 'redacted_thinking':
       if (typeof block.data === 'string') parts.texts.push(block.data);
+      return;
+    case 'compaction':
+      // The summary is what the model reads; the opaque fields beside it are not text it counts.
+      if (typeof block.content === 'string') parts.texts.push(block.content);
       return;
     case 'tool_use':
     case 'server_tool_use':

@@ -117,6 +117,7 @@ function exportMessage(message: StoredMessage): StoredMessage {
     out.usage = { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens };
     const reasoning = reasoningTokensOf(message.usage);
     if (reasoning !== undefined) out.usage.reasoningTokens = reasoning;
+    if (message.usage.compaction !== undefined) out.usage.compaction = { ...message.usage.compaction };
   }
   if (message.error !== undefined) out.error = { code: message.error.code, message: message.error.message };
   if (typeof message.thinkingPrefix === 'string') out.thinkingPrefix = message.thinkingPrefix;
@@ -148,6 +149,12 @@ function exportBlock(block: ContentBlock): ContentBlock {
     }
     case 'redacted_thinking':
       return { type: 'redacted_thinking', data: block.data };
+    case 'compaction': {
+      const out: ContentBlock = { type: 'compaction', provider: block.provider, summary: block.summary, fields: { ...block.fields } };
+      if (block.compactedTokens !== undefined) out.compactedTokens = block.compactedTokens;
+      if (block.summaryTokens !== undefined) out.summaryTokens = block.summaryTokens;
+      return out;
+    }
     default:
       // A block type this version does not know (a newer version wrote it): kept as it is.
       return { ...(block as object) } as ContentBlock;

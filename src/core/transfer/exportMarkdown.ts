@@ -144,7 +144,15 @@ function blockMarkdown(block: ContentBlock): string {
       return `_Image: ${inlineCode(block.name)}, ${block.width}×${block.height} px_`;
     case 'document':
       return `_PDF: ${inlineCode(block.name)}, ${block.pages.toLocaleString('en-US')} page${block.pages === 1 ? '' : 's'}_`;
+    case 'compaction':
+      return block.summary === null
+        ? `_${providerName(block.provider)} compacted the conversation before this point; its summary is encrypted, readable only by ${providerName(block.provider)}._`
+        : `**${providerName(block.provider)}'s summary of the conversation before this point:**\n\n${fence(block.summary, '')}`;
   }
+}
+
+function providerName(provider: 'anthropic' | 'openai'): string {
+  return provider === 'anthropic' ? 'Anthropic' : 'OpenAI';
 }
 
 /** `text` as one inline code span, so no Markdown inside it (a link, an image) is ever live. */

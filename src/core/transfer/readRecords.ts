@@ -5,7 +5,18 @@
  * (`storedRecords.ts`), so a record the app can export is one it can read back; being apart
  * from the import's reading of a whole file, they load with the first screen without it.
  */
-import type { ContentBlock, Conversation, DocumentBlock, ImageBlock, MessageStatus, ProviderId, ReasoningItem, StoredMessage, Usage } from '../conversation';
+import type {
+  CompactionBlock,
+  ContentBlock,
+  Conversation,
+  DocumentBlock,
+  ImageBlock,
+  MessageStatus,
+  ProviderId,
+  ReasoningItem,
+  StoredMessage,
+  Usage,
+} from '../conversation';
 import { reasoningTokensOf, wholeCount } from '../conversation';
 import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
 import {
@@ -108,12 +119,26 @@ function readUsage(value: unknown, path: string): Usage {
   // count within the output is left out.
   const reasoning = reasoningTokensOf({ ...usage, reasoningTokens: raw.reasoningTokens as number });
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  // What a compaction cost, likewise: kept only when all four are whole counts.
+  const compaction = raw.compaction;
+  if (typeof compaction === 'object' && compaction !== null) {
+    const c = compaction as Record<string, unknown>;
+    const counts = [c.inputTokens, c.outputTokens, c.cacheReadTokens, c.cacheWriteTokens].map(wholeCount);
+    const [inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens] = counts;
+    if (inputTokens !== undefined && outputTokens !== undefined && cacheReadTokens !== undefined && cacheWriteTokens !== undefined) {
+      usage.compaction = { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens };
+    }
+  }
   return usage;
 }
 
 function readBlock(value: unknown, path: string): ContentBlock {
   const raw = readRecord(value, path);
-  const type = readOneOf(raw.type, ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document'] as const, `${path}.type`);
+  const type = readOneOf(
+    raw.type,
+    ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document', 'compaction'] as const,
+    `${path}.type`,
+  );
   switch (type) {
     case 'text':
       return { type, text: readString(raw.text, `${path}.text`) };
@@ -148,7 +173,36 @@ function readBlock(value: unknown, path: string): ContentBlock {
       return readImageBlock(raw, path);
     case 'document':
       return readDocumentBlock(raw, path);
+    case 'compaction':
+      return readCompactionBlock(raw, path);
   }
+}
+
+/** Plain JSON: what goes back to a provider as it came (no NaN, Infinity, functions or class instances). */
+function isJsonValue(value: unknown, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1));
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value as Record<string, unknown>).every((item) => isJsonValue(item, depth + 1));
+}
+
+/** A provider's compaction: its fields go back to the provider as they are, so only JSON values pass. */
+function readCompactionBlock(raw: JsonRecord, path: string): CompactionBlock {
+  const provider = readOneOf(raw.provider, ['anthropic', 'openai'] as const, `${path}.provider`);
+  const summary = raw.summary === null ? null : readString(raw.summary, `${path}.summary`);
+  const fields = readRecord(raw.fields, `${path}.fields`);
+  if (!isJsonValue(fields)) malformed(`${path}.fields`, 'JSON values only', fields);
+  if (provider === 'openai' && typeof fields.encrypted_content !== 'string')
+    malformed(`${path}.fields.encrypted_content`, 'a string', fields.encrypted_content);
+  const block: CompactionBlock = { type: 'compaction', provider, summary, fields: { ...fields } };
+  // Counts shown beside it, never a reason to refuse it: one that is not a whole count is left out.
+  const compacted = wholeCount(raw.compactedTokens);
+  if (compacted !== undefined) block.compactedTokens = compacted;
+  const written = wholeCount(raw.summaryTokens);
+  if (written !== undefined) block.summaryTokens = written;
+  return block;
 }
 
 function readPixels(value: unknown, path: string): number {

@@ -65,6 +65,22 @@ export const offStrategy: ContextStrategy<Record<string, never>> = {
   select: (view) => unchanged(view, {}),
 };
 
+/**
+ * `provider`: the provider compacts on its side (Anthropic's compaction, OpenAI's Responses API
+ * compaction). The plan keeps every turn from the provider's newest compaction on (the caller
+ * starts the history there) and the request asks the provider to compact once its input passes
+ * the trigger. Only what would not fit the window at all is trimmed here, oldest turns first.
+ * A model that cannot compact on its side is planned by `auto` instead (the store decides).
+ */
+export const providerStrategy: ContextStrategy<Record<string, never>> = {
+  label: 'Let the provider compact',
+  description:
+    'Sends the conversation from the provider’s latest compaction on, and asks the provider to compact once a request passes its trigger. Windowpane trims only what would not fit the window.',
+  defaults: {},
+  resolveOptions: () => ({}),
+  select: (view) => unchanged(view, {}),
+};
+
 /** `count`'s knobs after defaults (messages; see {@link countStrategy}). */
 export interface CountOptions {
   maxMessages: number;

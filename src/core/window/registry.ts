@@ -4,7 +4,7 @@
  */
 import { ConfigError } from '../errors';
 import { autoStrategy } from './autoStrategy';
-import { countStrategy, offStrategy, rollingStrategy, summarizeStrategy, truncateStrategy, twoTierStrategy } from './builtinStrategies';
+import { countStrategy, offStrategy, providerStrategy, rollingStrategy, summarizeStrategy, truncateStrategy, twoTierStrategy } from './builtinStrategies';
 import type { ContextStrategy } from './types';
 
 const strategies = new Map<string, ContextStrategy>();
@@ -40,4 +40,5 @@ registerStrategy('rolling', rollingStrategy);
 registerStrategy('truncate', truncateStrategy);
 registerStrategy('summarize', summarizeStrategy);
 registerStrategy('two-tier', twoTierStrategy);
+registerStrategy('provider', providerStrategy);
 registerStrategy('off', offStrategy);

@@ -79,6 +79,8 @@ function blockStart(block: Json): Json {
   if (block.type === 'thinking') return { type: 'thinking', thinking: '', signature: '' };
   // Redacted thinking arrives whole in its start event, with no deltas.
   if (block.type === 'redacted_thinking') return block;
+  // A compaction's summary arrives whole in one delta (“Compaction”: Streaming).
+  if (block.type === 'compaction') return { type: 'compaction', content: null, encrypted_content: null };
   return { ...block, input: {} };
 }
 
@@ -91,6 +93,8 @@ function blockDeltas(block: Json, index: number, split: DeltaSplitter): Anthropi
   });
   if (block.type === 'text') return split(block.text as string, 'text').map((text) => delta({ type: 'text_delta', text }, true, text));
   if (block.type === 'redacted_thinking') return [];
+  if (block.type === 'compaction')
+    return [delta({ type: 'compaction_delta', content: block.content, encrypted_content: block.encrypted_content ?? null }, false)];
   if (block.type === 'thinking') {
     const pieces = split(block.thinking as string, 'thinking').map((thinking) => delta({ type: 'thinking_delta', thinking }, true));
     return [...pieces, delta({ type: 'signature_delta', signature: block.signature }, false)];
@@ -126,8 +130,10 @@ export function anthropicStreamEvents(message: Json, startOutputTokens: number, 
   const stop: Json = { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence ?? null };
   if ('stop_details' in message) stop.stop_details = message.stop_details;
   const counters = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'] as const;
+  const counted: Json = Object.fromEntries(counters.map((key) => [key, usage[key]]));
+  if (usage.iterations !== undefined) counted.iterations = usage.iterations;
   events.push(
-    { event: 'message_delta', data: { type: 'message_delta', delta: stop, usage: Object.fromEntries(counters.map((key) => [key, usage[key]])) }, pause: false },
+    { event: 'message_delta', data: { type: 'message_delta', delta: stop, usage: counted }, pause: false },
     { event: 'message_stop', data: { type: 'message_stop' }, pause: false },
   );
   return events;

@@ -194,7 +194,7 @@ describe('the registry is open to new strategies', () => {
   it('offers every registered strategy to pick, the built-ins first, each with its label', () => {
     registerStrategy('keep-newest-labelled', { ...keepLastTurn, label: 'Keep the newest turn' });
     const choices = strategyChoices();
-    expect(choices.slice(0, 7).map((c) => c.name)).toEqual(['auto', 'count', 'rolling', 'truncate', 'summarize', 'two-tier', 'off']);
+    expect(choices.slice(0, 8).map((c) => c.name)).toEqual(['auto', 'count', 'rolling', 'truncate', 'summarize', 'two-tier', 'provider', 'off']);
     expect(choices.find((c) => c.name === 'truncate')?.label).toBe('Truncate: above 80 % of the window, cut to 70 %');
     expect(choices.at(-1)).toEqual({ name: 'keep-newest-labelled', label: 'Keep the newest turn' });
     expect(choices.find((c) => c.name === 'keep-newest-test')?.label).toBe('keep-newest-test');

@@ -44,7 +44,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 
 describe('the strategy registry', () => {
   it('holds every built-in strategy and the default', () => {
-    expect(listStrategies().slice(0, 7)).toEqual(['auto', 'count', 'rolling', 'truncate', 'summarize', 'two-tier', 'off']);
+    expect(listStrategies().slice(0, 8)).toEqual(['auto', 'count', 'rolling', 'truncate', 'summarize', 'two-tier', 'provider', 'off']);
     expect(getStrategy('rolling')).toBe(rollingStrategy);
     expect(getStrategy('nope')).toBeUndefined();
   });
