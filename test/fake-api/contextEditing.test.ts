@@ -206,6 +206,33 @@ describe('context editing in the fake Anthropic API', () => {
     });
   });
 
+  it('binds the thinking it writes to the request as sent, so the next request, sent whole again, keeps it', async () => {
+    fake.setReply(() => ({ thinking: 'One more log to read.', toolCalls: [{ id: 'toolu_next', name: 'read_log', input: { part: 9 } }] }));
+    const edits = [
+      { type: 'clear_thinking_20251015', keep: 'all' },
+      { type: 'clear_tool_uses_20250919', trigger: { type: 'tool_uses', value: 4 }, keep: { type: 'tool_uses', value: 2 } },
+    ];
+    const body = (messages: Json[]) => ({
+      ...request(messages, edits),
+      model: 'claude-haiku-5-5',
+      max_tokens: 2000,
+      thinking: { type: 'adaptive', display: 'summarized' },
+    });
+    const messages = loop(8);
+    const first = await post(body(messages));
+    expect(first.status).toBe(200);
+    expect(first.body.context_management!.applied_edits[0]).toMatchObject({ cleared_tool_uses: 6 });
+    const answer = (first.body as unknown as { content: Json[] }).content;
+    const next = [
+      ...messages,
+      { role: 'assistant', content: answer },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_next', content: resultOf(9) }] },
+    ];
+    const second = await post(body(next));
+    expect(second.body.error).toBeUndefined();
+    expect(second.status).toBe(200);
+  });
+
   it('reports the edits of a stream in its message_delta, through the SDK', async () => {
     const sdk = new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: fake.url, maxRetries: 0 });
     const stream = await sdk.beta.messages.create({

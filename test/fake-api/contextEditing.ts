@@ -11,7 +11,8 @@
  *   `exclude_tools`; `clear_tool_inputs` (true, or a list of tool names) empties the calls'
  *   inputs too. Nothing is cleared when fewer than `clear_at_least` input tokens would go.
  * The usage's `input_tokens`, the window check and the prompt cache see the edited request
- * (the prefix changes where the first result was cleared); the answer reports the edits
+ * (the prefix changes where the first result was cleared), while thinking is checked against,
+ * and bound to, the request as the client sent it; the answer reports the edits
  * applied in `context_management.applied_edits`, and a stream in its `message_delta`. The
  * documentation does not publish the placeholder's text (only that it tells the model the
  * result was removed), nor the wording of the errors below, which follow the documented rules.
@@ -220,7 +221,9 @@ export function applyContextEdits(request: AnthropicRequest, edits: Edits | null
       }
     }
   }
-  return { request: current, applied };
+  // Counted, cached and read as edited; the thinking it writes is bound to the request as sent,
+  // which is what the client sends again and what the prefix check compares.
+  return { request: current === request ? request : { ...current, body: request.body }, applied };
 }
 
 /** The answer reporting the edits: `context_management` on the message, null on `message_start` and the edits on `message_delta` of a stream. */
