@@ -21,6 +21,8 @@ export * from './transfer/importSource';
 export * from './wire';
 export * from './fromWire';
 export * from './providerContext';
+export * from './contextEditing';
+export * from './storedContextEdits';
 export * from './cacheBreakpoints';
 export * from './responsesWire';
 export * from './loopReasoning';
