@@ -18,6 +18,7 @@ import {
   versionsOf,
   withImagesCleared,
 } from '../core';
+import { providerClearedText } from './contextEdits';
 import { activeSummary, requestOrder, storedMessageTokens } from './history';
 import { planReport, type PlanReport } from './planReport';
 import type { TranscriptRow } from './transcript';
@@ -41,6 +42,8 @@ export interface GaugeView {
   parts: GaugePart[];
   approachingLimit: boolean;
   lastUsage?: Usage;
+  /** What the provider said it cleared from the last request, in words ("The provider cleared 12 old tool results (8,400 tokens)"). */
+  providerCleared?: string;
   costSoFar?: number;
   /** Every answer's reported output in this conversation (every branch), with the part that was reasoning where itemized; absent before any was reported. */
   outputSoFar?: { tokens: number; reasoningTokens?: number };
@@ -208,6 +211,7 @@ function gaugeView(
     parts,
     approachingLimit: metrics.approachingLimit,
     lastUsage: lastUsage ?? lastReportedUsage(messages),
+    providerCleared: providerClearedText(lastAnswer(messages)?.contextEdits),
     costSoFar: costSoFar && costSoFar > 0 ? costSoFar : undefined,
     outputSoFar:
       reported.length === 0
@@ -222,13 +226,18 @@ function gaugeView(
   };
 }
 
-/** The usage stored with the newest answer, so the gauge shows the last request's usage after a reload too. */
-function lastReportedUsage(messages: readonly StoredMessage[]): Usage | undefined {
+/** The newest answer with reported usage: the last request the provider counted. */
+function lastAnswer(messages: readonly StoredMessage[]): StoredMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m?.role === 'assistant' && m.kind === 'message' && m.usage) return m.usage;
+    if (m?.role === 'assistant' && m.kind === 'message' && m.usage) return m;
   }
   return undefined;
+}
+
+/** The usage stored with the newest answer, so the gauge shows the last request's usage after a reload too. */
+function lastReportedUsage(messages: readonly StoredMessage[]): Usage | undefined {
+  return lastAnswer(messages)?.usage;
 }
 
 /** Tokens of the draft as it would be sent (text, images and PDFs, plus the message's framing). */
