@@ -3,6 +3,7 @@ import {
   fitsWithProviderClearing,
   PROVIDER_PLACEHOLDER_TOKENS,
   providerClearing,
+  readStoredMessage,
   readStoredContextEdits,
   supportsContextEditing,
   type PlanItem,
@@ -80,5 +81,26 @@ describe('context editing facts', () => {
       ]),
     ).toEqual([{ kind: 'clear_tool_uses', clearedToolUses: 12, clearedInputTokens: 8400 }]);
     expect(readStoredContextEdits({ kind: 'clear_thinking' })).toBeUndefined();
+  });
+
+  it('keeps an answer read back from storage whose edits are hostile, without them', () => {
+    const answer = {
+      id: 'a1',
+      conversationId: 'c1',
+      seq: 2,
+      role: 'assistant',
+      kind: 'message',
+      content: [{ type: 'text', text: 'Done.' }],
+      createdAt: 1,
+      status: 'complete',
+    };
+    const valid = { ...answer, contextEdits: [{ kind: 'clear_tool_uses', clearedInputTokens: 900, clearedToolUses: 3 }] };
+    expect(readStoredMessage(valid)).toBe(valid);
+    const mixed = { ...answer, contextEdits: [valid.contextEdits[0], { kind: 'clear_tool_uses', clearedToolUses: 'all', clearedInputTokens: 1 }] };
+    expect(readStoredMessage(mixed)).toEqual(valid);
+    expect(readStoredMessage({ ...answer, contextEdits: 'cleared everything' })).toEqual(answer);
+    // An edit carrying more than its counts comes back as its counts alone.
+    const padded = { ...answer, contextEdits: [{ ...valid.contextEdits[0], note: 'x'.repeat(1000) }] };
+    expect(readStoredMessage(padded)).toEqual(valid);
   });
 });
