@@ -22,6 +22,7 @@ export * from './wire';
 export * from './fromWire';
 export * from './providerContext';
 export * from './contextEditing';
+export * from './contextEditingModels';
 export * from './storedContextEdits';
 export * from './cacheBreakpoints';
 export * from './responsesWire';

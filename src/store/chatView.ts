@@ -15,6 +15,7 @@ import {
   imageTokensIn,
   MESSAGE_OVERHEAD_TOKENS,
   pricesForPrompt,
+  supportsContextEditing,
   versionsOf,
   withImagesCleared,
 } from '../core';
@@ -57,6 +58,8 @@ export interface ChatView {
   rows: TranscriptRow[];
   gauge: GaugeView;
   plan: ContextPlan;
+  /** The tool results the plan clears are cleared on the provider's side (sent whole), where the model has context editing. */
+  providerClears: boolean;
 }
 
 /** What the plan counts as sent outside the messages: the Anthropic system prompt and the tool definitions. */
@@ -86,7 +89,8 @@ export function chatView(
     }
   }
   const spent = tree ? [...tree.byId.values()] : messages;
-  return { rows, plan, gauge: gaugeView(ctx, messages, spent, plan, firstUserTokens, lastUsage, draftTokens) };
+  const providerClears = ctx.settings.window.clearOnProvider && supportsContextEditing(ctx.provider, ctx.model.id);
+  return { rows, plan, gauge: gaugeView(ctx, messages, spent, plan, firstUserTokens, lastUsage, draftTokens), providerClears };
 }
 
 /**

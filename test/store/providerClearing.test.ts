@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCalibration, type AnthropicWireMessage, type ContentBlock, type StoredMessage } from '../../src/core';
+import { chatView } from '../../src/store/chatView';
 import { planFor } from '../../src/store/planning';
 import { toRequest } from '../../src/store/request';
 import { DEFAULT_SETTINGS, DEFAULT_WINDOW, type Settings } from '../../src/store/settings';
+import { clearedToolCalls, pairToolResults } from '../../src/store/toolTranscript';
 import { turnContext } from '../../src/store/turn';
 
 const LOCAL_PLACEHOLDER = '[tool result cleared to save context: ';
@@ -62,6 +64,23 @@ describe('clearing on the provider’s side', () => {
     expect(edit.clearAtLeastTokens).toBe(Math.floor(plan.metrics.clearedTokens / 2));
     // Haiku 5.5 thinks by default: every thinking block is kept, so the cached prefix holds.
     expect(request.contextManagement!.clearThinking).toEqual({ keepTurns: 'all' });
+  });
+
+  it('marks the results in the transcript as cleared by the provider, and only where it clears them', () => {
+    const marks = (s: Settings) => {
+      const ctx = turnContext(s, undefined, emptyCalibration());
+      const plan = planFor(ctx, history);
+      const view = chatView(ctx, history, plan, undefined, 0);
+      return pairToolResults(view.rows, clearedToolCalls(plan), view.providerClears)
+        .flatMap((row) => (row.kind === 'message' ? Object.values(row.toolResults ?? {}) : []))
+        .filter((result) => result.cleared)
+        .map((result) => result.byProvider ?? false);
+    };
+    const onProvider = marks(settings({ clearOnProvider: true }));
+    expect(onProvider.length).toBeGreaterThan(5);
+    expect(onProvider.every(Boolean)).toBe(true);
+    expect(marks(settings({ clearOnProvider: false })).some(Boolean)).toBe(false);
+    expect(marks(settings({ clearOnProvider: true }, { models: { anthropic: 'claude-3-5-haiku-20241022' } })).some(Boolean)).toBe(false);
   });
 
   it('asks nothing about thinking when thinking is off', () => {
