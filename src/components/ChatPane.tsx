@@ -74,7 +74,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   // A long conversation being read shows its newest messages first, read-only, with the gauge counting.
   const reading = useApp((s) => (s.opening && s.opening.conversationId === s.activeId && !s.messages[s.opening.conversationId] ? s.opening : undefined));
   const opening = useMemo(() => (reading ? openingRows(ctx, reading.newest, reading.leafId) : undefined), [ctx, reading]);
-  const planned = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan)), [view.rows, view.plan]);
+  const planned = useMemo(() => pairToolResults(view.rows, clearedToolCalls(view.plan), view.providerClears), [view.rows, view.plan, view.providerClears]);
   const rows = opening && opening.length > 0 ? opening : planned;
   // A conversation not read yet shows an empty transcript, not the welcome of a new chat.
   const unread = useApp((s) => s.activeId !== null && s.messages[s.activeId] === undefined);

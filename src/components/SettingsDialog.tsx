@@ -49,6 +49,7 @@ const KNOB_LABELS: Record<Knob, string> = {
   summaryMaxTokens: 'Summary max tokens',
   preserveRecentFiles: 'Files kept after the summary',
   keepImages: 'Images and PDFs sent per request',
+  clearOnProvider: 'Clear on the provider’s side',
   readAttachment: 'read_attachment',
   runJavascript: 'run_javascript',
   maxRounds: 'Tool rounds per turn',

@@ -17,6 +17,8 @@ export interface TokenGaugeProps {
   parts: GaugePart[];
   approachingLimit: boolean;
   lastUsage?: Usage;
+  /** What the provider cleared from the last request, in words. */
+  providerCleared?: string;
   /** USD spent in this conversation so far, when prices are known. */
   costSoFar?: number;
   /** Output tokens reported in this conversation so far, and the part that was reasoning where the provider itemized it. */
@@ -48,6 +50,7 @@ export function TokenGauge(props: TokenGaugeProps) {
     parts,
     approachingLimit,
     lastUsage,
+    providerCleared,
     costSoFar,
     outputSoFar,
     nextRequestCost,
@@ -157,6 +160,7 @@ export function TokenGauge(props: TokenGaugeProps) {
               </tbody>
             </table>
           )}
+          {providerCleared && <p className="gauge-provider-cleared">{providerCleared}.</p>}
           {(report || costSoFar !== undefined || outputSoFar) && (
             <div className="gauge-metrics">
               {report && <p>{report.conversation}</p>}

@@ -104,9 +104,15 @@ export const ToolCallView = memo(function ToolCallView({ call, result, pending }
         {cleared && (
           <>
             {' '}
-            <span className="badge badge-muted" title="To save context, the next request sends a short placeholder instead of this result">
-              cleared from context — not sent
-            </span>
+            {result?.byProvider ? (
+              <span className="badge badge-muted" title="To save context, the next request sends this result whole and asks the provider to clear it">
+                cleared by the provider
+              </span>
+            ) : (
+              <span className="badge badge-muted" title="To save context, the next request sends a short placeholder instead of this result">
+                cleared from context — not sent
+              </span>
+            )}
           </>
         )}
         {status && (

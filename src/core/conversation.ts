@@ -1,3 +1,5 @@
+import type { AppliedContextEdit } from './providerContext';
+
 /**
  * The canonical, provider-neutral records Windowpane stores. Content uses blocks close
  * to Anthropic's (text, tool_use, tool_result, thinking); providers map them to and from
@@ -192,6 +194,11 @@ export interface StoredMessage {
    * stream ended before the thinking did. Read as untrusted: anything but a whole count means none.
    */
   thinkingMs?: number;
+  /**
+   * What the provider said it cleared from the request this answer was written for
+   * (Anthropic's context editing). Read as untrusted: what is not a valid edit is left out.
+   */
+  contextEdits?: AppliedContextEdit[];
 }
 
 export interface Conversation {

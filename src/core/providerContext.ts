@@ -14,11 +14,12 @@ export interface ProviderContextManagement {
    */
   compaction?: { triggerTokens: number };
   /**
-   * Anthropic context editing (`clear_tool_uses_20250919`): past `triggerTokens`, the oldest
-   * tool results are cleared on the server until at least `clearAtLeastTokens` are gone,
-   * keeping the newest `keepToolUses` calls and any tool named in `excludeTools`.
+   * Anthropic context editing (`clear_tool_uses_20250919`): past its trigger (`triggerToolUses`
+   * tool uses when set, else `triggerTokens` input tokens), the oldest tool results are
+   * cleared on the server, keeping the newest `keepToolUses` calls and any tool named in
+   * `excludeTools`, provided at least `clearAtLeastTokens` go.
    */
-  clearToolUses?: { triggerTokens: number; keepToolUses: number; clearAtLeastTokens: number; excludeTools?: string[] };
+  clearToolUses?: { triggerTokens?: number; triggerToolUses?: number; keepToolUses: number; clearAtLeastTokens: number; excludeTools?: string[] };
   /** Anthropic context editing (`clear_thinking_20251015`): the thinking of all but the newest `keepTurns` answers is cleared. */
   clearThinking?: { keepTurns: number | 'all' };
 }

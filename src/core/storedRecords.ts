@@ -21,7 +21,7 @@ export function storedMessageProblem(value: unknown): string | undefined {
 /**
  * A stored message as the app can use it: undefined when it cannot (see
  * `storedMessageProblem`); else the record itself, or, when one of the facts read as
- * untrusted (`thinkingPrefix`, `thinkingMs`, `usage.reasoningTokens`) is not valid, a copy
+ * untrusted (`thinkingPrefix`, `thinkingMs`, `usage.reasoningTokens`, `contextEdits`) is not valid, a copy
  * without it. Everything else, `status` included, is the record's own; it is never changed.
  */
 export function readStoredMessage(value: unknown): StoredMessage | undefined {
@@ -33,8 +33,10 @@ export function readStoredMessage(value: unknown): StoredMessage | undefined {
   }
   const record = value as StoredMessage;
   const usageOk = record.usage?.reasoningTokens === read.usage?.reasoningTokens;
-  if (record.thinkingPrefix === read.thinkingPrefix && record.thinkingMs === read.thinkingMs && usageOk) return record;
-  const copy: StoredMessage = { ...record };
+  const editsOk = JSON.stringify(record.contextEdits) === JSON.stringify(read.contextEdits);
+  if (record.thinkingPrefix === read.thinkingPrefix && record.thinkingMs === read.thinkingMs && usageOk && editsOk) return record;
+  const copy: StoredMessage = { ...record, contextEdits: read.contextEdits };
+  if (!read.contextEdits) delete copy.contextEdits;
   for (const key of ['thinkingPrefix', 'thinkingMs'] as const) {
     if (read[key] === undefined) delete copy[key];
   }

@@ -6,6 +6,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   applyCacheBreakpoints,
+  CONTEXT_MANAGEMENT_BETA,
   fromAnthropicContent,
   fromAnthropicUsage,
   mergeAnthropicUsage,
@@ -15,9 +16,19 @@ import {
   standInToolDefinitions,
   THINKING_BINDING_BETA,
   toolNamesCalled,
+  readAppliedEdits,
   WindowpaneError,
 } from '../core';
-import type { AnthropicUsageWire, AnthropicWireBlock, AnthropicWireMessage, ContentBlock, ProviderId, Usage } from '../core';
+import type {
+  AppliedContextEdit,
+  ProviderContextManagement,
+  AnthropicUsageWire,
+  AnthropicWireBlock,
+  AnthropicWireMessage,
+  ContentBlock,
+  ProviderId,
+  Usage,
+} from '../core';
 import { CallbackFailure, emit } from './callbacks';
 import { toWindowpaneError } from './errors';
 import type { ErrorContext } from './errors';
@@ -47,6 +58,8 @@ export class AnthropicStreamAccumulator {
   stopReason: string | null = null;
   /** `message_stop` arrived: the answer is complete. */
   finished = false;
+  /** What the provider said it cleared (`context_management` of `message_start` or `message_delta`). */
+  contextEdits: AppliedContextEdit[] | undefined;
   private readonly blocks: Array<BlockState | undefined> = [];
 
   constructor(requestedModel: string) {
@@ -58,6 +71,7 @@ export class AnthropicStreamAccumulator {
       case 'message_start':
         this.model = event.message.model || this.model;
         this.usage = mergeAnthropicUsage(undefined, event.message.usage);
+        this.readContextEdits(event.message);
         break;
       case 'content_block_start': {
         const block = { ...(event.content_block as unknown as AnthropicWireBlock) };
@@ -99,11 +113,17 @@ export class AnthropicStreamAccumulator {
       case 'message_delta':
         this.stopReason = event.delta.stop_reason ?? this.stopReason;
         this.usage = mergeAnthropicUsage(this.usage, event.usage);
+        this.readContextEdits(event);
         break;
       case 'message_stop':
         this.finished = true;
         break;
     }
+  }
+
+  /** Context editing's report (beta: not in the SDK's non-beta event types), read as untrusted; a later valid one replaces an earlier. */
+  private readContextEdits(carrier: object): void {
+    this.contextEdits = readAppliedEdits((carrier as { context_management?: unknown }).context_management) ?? this.contextEdits;
   }
 
   /** Canonical content so far; a tool call whose input never finished is left out. */
@@ -124,6 +144,7 @@ export class AnthropicStreamAccumulator {
       usageReported: this.usage !== undefined,
       stopReason: stopReason ?? this.stopReason ?? 'end_turn',
       model: this.model,
+      ...(this.contextEdits ? { contextEdits: this.contextEdits } : {}),
     };
   }
 }
@@ -176,7 +197,7 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
       : request.thinking.thinking;
   }
   if (request.thinking?.effort) body.output_config = { effort: request.thinking.effort };
-  const edits = contextEdits(request);
+  const edits = [...contextEditsOf(request.contextManagement), ...compactionEdits(request)];
   if (edits.length > 0) body.context_management = { edits };
   if (system !== undefined) {
     body.system = caching ? [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }] : system;
@@ -199,10 +220,43 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
   return body as unknown as Anthropic.MessageCreateParams;
 }
 
+/**
+ * Context editing's `context_management.edits`: thinking clearing first (the API requires it
+ * before tool-result clearing), then tool-result clearing.
+ */
+function contextEditsOf(management: ProviderContextManagement | undefined): Record<string, unknown>[] {
+  const edits: Record<string, unknown>[] = [];
+  const thinking = management?.clearThinking;
+  if (thinking) {
+    edits.push({
+      type: 'clear_thinking_20251015',
+      keep: thinking.keepTurns === 'all' ? 'all' : { type: 'thinking_turns', value: thinking.keepTurns },
+    });
+  }
+  const tools = management?.clearToolUses;
+  if (tools) {
+    const trigger =
+      tools.triggerToolUses !== undefined
+        ? { type: 'tool_uses', value: tools.triggerToolUses }
+        : tools.triggerTokens !== undefined
+          ? { type: 'input_tokens', value: tools.triggerTokens }
+          : undefined;
+    edits.push({
+      type: 'clear_tool_uses_20250919',
+      ...(trigger ? { trigger } : {}),
+      keep: { type: 'tool_uses', value: tools.keepToolUses },
+      ...(tools.clearAtLeastTokens > 0 ? { clear_at_least: { type: 'input_tokens', value: tools.clearAtLeastTokens } } : {}),
+      ...(tools.excludeTools && tools.excludeTools.length > 0 ? { exclude_tools: tools.excludeTools } : {}),
+    });
+  }
+  return edits;
+}
+
 /** The beta features a request uses, for its `anthropic-beta` header (comma-separated when several). */
 export function anthropicBetas(request: ChatRequest): string[] {
   const betas: string[] = [];
   if (request.thinking?.dropMismatched) betas.push(THINKING_BINDING_BETA);
+  if (request.contextManagement?.clearToolUses || request.contextManagement?.clearThinking) betas.push(CONTEXT_MANAGEMENT_BETA);
   if (request.contextManagement?.compaction || sendsCompaction(request.messages as AnthropicWireMessage[])) betas.push(COMPACTION_BETA);
   return betas;
 }
@@ -211,8 +265,8 @@ function sendsCompaction(messages: readonly AnthropicWireMessage[]): boolean {
   return messages.some((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((block) => block.type === 'compaction'));
 }
 
-/** `context_management.edits`: what the request asks the API to manage on its side. */
-function contextEdits(request: ChatRequest): Record<string, unknown>[] {
+/** The compaction edit of `context_management.edits`, after any clearing (the request asks the API to compact on its side). */
+function compactionEdits(request: ChatRequest): Record<string, unknown>[] {
   const edits: Record<string, unknown>[] = [];
   const compaction = request.contextManagement?.compaction;
   if (compaction) {

@@ -16,9 +16,11 @@ import {
   imageTokensIn,
   MESSAGE_OVERHEAD_TOKENS,
   pricesForPrompt,
+  supportsContextEditing,
   versionsOf,
   withImagesCleared,
 } from '../core';
+import { providerClearedText } from './contextEdits';
 import { activeSummary, compactedMessages, requestOrder, storedMessageTokens } from './history';
 import { planReport, type PlanReport } from './planReport';
 import type { TranscriptRow } from './transcript';
@@ -42,6 +44,8 @@ export interface GaugeView {
   parts: GaugePart[];
   approachingLimit: boolean;
   lastUsage?: Usage;
+  /** What the provider said it cleared from the last request, in words ("The provider cleared 12 old tool results (8,400 tokens)"). */
+  providerCleared?: string;
   costSoFar?: number;
   /** Every answer's reported output in this conversation (every branch), with the part that was reasoning where itemized; absent before any was reported. */
   outputSoFar?: { tokens: number; reasoningTokens?: number };
@@ -57,6 +61,8 @@ export interface ChatView {
   rows: TranscriptRow[];
   gauge: GaugeView;
   plan: ContextPlan;
+  /** The tool results the plan clears are cleared on the provider's side (sent whole), where the model has context editing. */
+  providerClears: boolean;
 }
 
 /** What the plan counts as sent outside the messages: the Anthropic system prompt and the tool definitions. */
@@ -86,7 +92,8 @@ export function chatView(
     }
   }
   const spent = tree ? [...tree.byId.values()] : messages;
-  return { rows, plan, gauge: gaugeView(ctx, messages, spent, plan, firstUserTokens, lastUsage, draftTokens) };
+  const providerClears = ctx.settings.window.clearOnProvider && supportsContextEditing(ctx.provider, ctx.model.id);
+  return { rows, plan, gauge: gaugeView(ctx, messages, spent, plan, firstUserTokens, lastUsage, draftTokens), providerClears };
 }
 
 /**
@@ -216,6 +223,7 @@ function gaugeView(
     parts,
     approachingLimit: metrics.approachingLimit,
     lastUsage: lastUsage ?? lastReportedUsage(messages),
+    providerCleared: providerClearedText(lastAnswer(messages)?.contextEdits),
     costSoFar: costSoFar && costSoFar > 0 ? costSoFar : undefined,
     outputSoFar:
       reported.length === 0
@@ -233,13 +241,18 @@ function gaugeView(
   };
 }
 
-/** The usage stored with the newest answer, so the gauge shows the last request's usage after a reload too. */
-function lastReportedUsage(messages: readonly StoredMessage[]): Usage | undefined {
+/** The newest answer with reported usage: the last request the provider counted. */
+function lastAnswer(messages: readonly StoredMessage[]): StoredMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m?.role === 'assistant' && m.kind === 'message' && m.usage) return m.usage;
+    if (m?.role === 'assistant' && m.kind === 'message' && m.usage) return m;
   }
   return undefined;
+}
+
+/** The usage stored with the newest answer, so the gauge shows the last request's usage after a reload too. */
+function lastReportedUsage(messages: readonly StoredMessage[]): Usage | undefined {
+  return lastAnswer(messages)?.usage;
 }
 
 /** Tokens of the draft as it would be sent (text, images and PDFs, plus the message's framing). */

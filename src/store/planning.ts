@@ -138,8 +138,13 @@ function withThinkingAsSent(ctx: TurnContext, plan: ContextPlan, stored: readonl
   const prefixes = new Map<string, string>();
   for (const message of stored) if (typeof message.thinkingPrefix === 'string') prefixes.set(message.id, message.thinkingPrefix);
   const items = plan.messages;
+  // Results the provider is to clear go whole, so thinking is checked against them (every model
+  // with preserved thinking has context editing; a request that clears in the browser after all
+  // checks its thinking again, and only sends less).
+  const onProvider = ctx.settings.window.clearOnProvider && ctx.provider === 'anthropic';
+  const asSent = (item: PlanItem) => (onProvider && item.cleared ? item.cleared.original : item.message);
   const valid = keepValidThinking(
-    items.map((item) => item.message as AnthropicWireMessage),
+    items.map((item) => asSent(item) as AnthropicWireMessage),
     thinkingPrefixStart(requestSystem(ctx), ctx.toolsText),
     (index) => prefixes.get(items[index]!.id),
     dropsStaleThinking(ctx),
@@ -149,7 +154,7 @@ function withThinkingAsSent(ctx: TurnContext, plan: ContextPlan, stored: readonl
   const sent = valid.kept.map((index, j) => {
     const item = items[index]!;
     const message = valid.messages[j]!;
-    if (message === item.message) return item;
+    if (message === asSent(item)) return item;
     saved += ctx.counter(item.message) - ctx.counter(message);
     return { ...item, message };
   });

@@ -44,6 +44,12 @@ export interface WindowSettings {
   additions: StrategyAdditions;
   /** Images and PDFs (counted together) each request carries, newest first; older ones are sent as a one-line placeholder (their files stay). */
   keepImages: number;
+  /**
+   * Old tool results the strategy clears are sent whole for the provider to clear (Anthropic's
+   * context editing, on the models that have it), so the history the provider caches changes
+   * only where it clears. Elsewhere the browser clears them as before.
+   */
+  clearOnProvider: boolean;
 }
 
 /** The built-in tools the model may call. Each can be switched off; the model never sees a tool that is off. */
@@ -109,6 +115,7 @@ export const DEFAULT_WINDOW: WindowSettings = {
   preserveRecentFiles: 10,
   additions: {},
   keepImages: 4,
+  clearOnProvider: false,
 };
 
 export const DEFAULT_BASE_URLS: Record<ProviderId, string> = {

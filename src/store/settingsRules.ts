@@ -68,6 +68,7 @@ export const WINDOW_RULES: Record<keyof WindowSettings, Rule> = {
   // Anthropic reads images up to 8000 px, but only up to 2000 px once a request holds more than
   // 20; stored images keep up to 2576 px, so a request carries at most 20.
   keepImages: whole(0, IMAGE_LIMITS.anthropic.manyImages!.threshold),
+  clearOnProvider: (value) => (typeof value === 'boolean' ? null : 'Turn it on or off.'),
 };
 
 /** The rule of each tool setting. */

@@ -20,7 +20,9 @@ function stableResults(message: StoredMessage, results: Record<string, ToolResul
   const same =
     known !== undefined &&
     Object.keys(known).length === ids.length &&
-    ids.every((id) => known[id]?.block === results[id]!.block && known[id]?.cleared === results[id]!.cleared);
+    ids.every(
+      (id) => known[id]?.block === results[id]!.block && known[id]?.cleared === results[id]!.cleared && known[id]?.byProvider === results[id]!.byProvider,
+    );
   if (same) return known;
   memo.set(message, results);
   return results;
@@ -39,10 +41,11 @@ function isResultCarrier(message: StoredMessage): boolean {
 
 /**
  * Rows with each tool result under its call. `cleared` holds the tool_use ids whose
- * results the plan replaced by a placeholder. A result-only message is left out when every
- * result in it found its call; one with an unmatched result stays as it was.
+ * results the plan replaced by a placeholder; `byProvider`: the provider clears them instead.
+ * A result-only message is left out when every result in it found its call; one with an
+ * unmatched result stays as it was.
  */
-export function pairToolResults(rows: readonly TranscriptRow[], cleared: ReadonlySet<string> = new Set()): TranscriptRow[] {
+export function pairToolResults(rows: readonly TranscriptRow[], cleared: ReadonlySet<string> = new Set(), byProvider = false): TranscriptRow[] {
   const calls = new Set<string>();
   for (const row of rows) {
     if (row.kind !== 'message' || row.message.role !== 'assistant') continue;
@@ -73,7 +76,7 @@ export function pairToolResults(rows: readonly TranscriptRow[], cleared: Readonl
       if (block.type !== 'tool_use') continue;
       const result = results.get(block.id);
       if (!result) continue;
-      mine[block.id] = { block: result, cleared: cleared.has(block.id) };
+      mine[block.id] = cleared.has(block.id) && byProvider ? { block: result, cleared: true, byProvider } : { block: result, cleared: cleared.has(block.id) };
       any = true;
     }
     out.push(any ? { ...row, toolResults: stableResults(row.message, mine) } : row);

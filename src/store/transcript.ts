@@ -5,6 +5,8 @@ export interface ToolResultView {
   block: ToolResultBlock;
   /** The plan sends a short placeholder instead of this result's content. */
   cleared: boolean;
+  /** The result is cleared on the provider's side: the request sends it whole and the provider clears it. */
+  byProvider?: true;
 }
 
 /** One row of the transcript as the UI shows it. */

@@ -20,6 +20,7 @@ import { appendMessage, finishMessage, streamedContent, streamingContent } from 
 import { createConversationFor } from './newConversation';
 import { contextFor, planFor } from './planning';
 import { announcePlan, toRequest, type PlannedRequest } from './request';
+import { clearedInputTokens, providerClearedText } from './contextEdits';
 import { withFiles } from './requestFiles';
 import { recover, type Attempt } from './recovery';
 import { storeDraftImages } from './imageActions';
@@ -138,7 +139,7 @@ async function answerOnce(turn: Turn): Promise<Answered | null> {
   try {
     const attempt = await firstAttempt(turn);
     if (turn.signal.aborted) return null;
-    announcePlan(turn.rt, attempt.plan);
+    announcePlan(turn.rt, attempt.plan, requestFor(turn, attempt).request.contextManagement?.clearToolUses !== undefined);
     draft = await openAnswer(turn, attempt.ctx);
     const { writer } = draft;
     unregister = registerFlushOnHide(() => writer.flush());
@@ -187,11 +188,7 @@ async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): 
   delete draft.thinkingStartedAt;
   delete draft.thinkingMs;
   try {
-    const stored = new Map(turnHistory(turn, draft.message.id).map((m) => [m.id, m.thinkingPrefix]));
-    const planned = toRequest(attempt.ctx, attempt.plan, turn.signal, (id) => {
-      const key = stored.get(id);
-      return typeof key === 'string' ? key : undefined;
-    });
+    const planned = requestFor(turn, attempt, draft.message.id);
     const request = await withFiles(turn.rt, planned.request);
     const result = await turn.provider.send(request, streamCallbacks(turn, draft));
     return await saveAnswer(turn, attempt, draft, result, planned);
@@ -200,6 +197,15 @@ async function streamAndSave(turn: Turn, attempt: Attempt, draft: AnswerDraft): 
     if (!next) throw error;
     return streamAndSave(turn, next, draft);
   }
+}
+
+/** The attempt's plan as the request to send (the answer being written, `without`, is not part of its history). */
+function requestFor(turn: Turn, attempt: Attempt, without?: string): PlannedRequest {
+  const stored = new Map(turnHistory(turn, without).map((m) => [m.id, m.thinkingPrefix]));
+  return toRequest(attempt.ctx, attempt.plan, turn.signal, (id) => {
+    const key = stored.get(id);
+    return typeof key === 'string' ? key : undefined;
+  });
 }
 
 function streamCallbacks(turn: Turn, draft: AnswerDraft): StreamCallbacks {
@@ -258,6 +264,7 @@ async function saveAnswer(
   const final: Partial<StoredMessage> = { content: result.content, status, model: result.model || ctx.modelId };
   if (thinkingPrefix !== undefined) final.thinkingPrefix = thinkingPrefix;
   if (result.usageReported) final.usage = result.usage;
+  if (result.contextEdits) final.contextEdits = result.contextEdits;
   // An answer that only thought (or was stopped mid-thought) thought until it ended.
   stopThinkingClock(rt, draft);
   if (draft.thinkingMs !== undefined) final.thinkingMs = draft.thinkingMs;
@@ -269,11 +276,13 @@ async function saveAnswer(
   if (result.usageReported) {
     rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
     if (!compacted) {
-      updateCalibration(rt, ctx.model.id, (c) =>
-        observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan, request.messages), reportedInputTokens(result.usage)),
-      );
+      // The provider counts what is left after its edits; what it cleared makes up the request as sent.
+      const sentTokens = reportedInputTokens(result.usage) + clearedInputTokens(result.contextEdits);
+      updateCalibration(rt, ctx.model.id, (c) => observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan, request.messages), sentTokens));
     }
   }
+  const cleared = providerClearedText(result.contextEdits);
+  if (cleared) rt.notifier.notify({ id: 'compaction', tone: 'info', text: `${cleared} from this request. The full output stays in the conversation.` });
   if (result.stopReason === 'max_tokens') rt.notifier.notify({ tone: 'info', text: 'The answer reached its output limit (Max output tokens in Settings).' });
   return { message, ctx };
 }

@@ -44,13 +44,15 @@ export interface ToolTask {
   thinking?: (n: number) => string;
   /** The final answer's text, once every call was made; the fake's default reply when absent. */
   finalText?: string;
+  /** The code of the n-th call; `codeFor` when absent. */
+  code?: (n: number) => string;
 }
 
 /**
  * A model that works through `calls` run_javascript calls, `perAnswer` at a time, then
  * answers. Summary requests and requests that offer no run_javascript get the default reply.
  */
-export function toolTask({ calls, perAnswer, thinking, finalText }: ToolTask) {
+export function toolTask({ calls, perAnswer, thinking, finalText, code = codeFor }: ToolTask) {
   let made = 0;
   let done = false;
   return (context: ReplyContext): ReplySpec | undefined => {
@@ -63,7 +65,7 @@ export function toolTask({ calls, perAnswer, thinking, finalText }: ToolTask) {
     const first = made + 1;
     const batch = Array.from({ length: Math.min(perAnswer, calls - made) }, (_, i) => ({
       name: 'run_javascript',
-      input: { code: codeFor(first + i) },
+      input: { code: code(first + i) },
     }));
     made += batch.length;
     return { ...withThinking(first), text: `Step ${made}.`, toolCalls: batch };

@@ -163,6 +163,8 @@ export interface AnthropicModelFacts {
   noPdfModels: ReadonlySet<string>;
   /** How many thinking and redacted_thinking blocks the fake's own reply that made this tool call had; default none. */
   thinkingBlocksBefore?: (toolUseId: string) => number;
+  /** The body is the server's context edit of a request already checked: thinking is not checked against its prefix again. */
+  editedByServer?: boolean;
 }
 
 const DEFAULT_FACTS: AnthropicModelFacts = { contextWindow: 200_000, noPdfModels: new Set() };
@@ -530,7 +532,7 @@ export function checkAnthropicRequest(raw: unknown, endpoint: 'messages' | 'coun
   }
 
   // Preserved thinking: each block comes back after the prefix it was written after.
-  if (PREFIX_CHECKED_MODELS.has(body.model) && !dropsMismatchedBlocks(body)) {
+  if (PREFIX_CHECKED_MODELS.has(body.model) && !dropsMismatchedBlocks(body) && !facts.editedByServer) {
     for (const [m, message] of messages.entries()) {
       if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.content)) continue;
       for (const [b, block] of (message.content as unknown[]).entries()) {

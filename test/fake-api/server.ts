@@ -148,7 +148,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { anthropicErrorBody, promptTooLong, sseFrame } from '../../src/providers/demo/messagesWire';
-import { ANTHROPIC_VERSIONS, buildAnthropicAnswer, checkAnthropicRequest, type AnthropicCompactionOutcome } from './anthropic';
+import {
+  ANTHROPIC_VERSIONS,
+  buildAnthropicAnswer,
+  checkAnthropicRequest,
+  type AnthropicCompactionOutcome,
+  type AnthropicModelFacts,
+  type AnthropicRequest,
+} from './anthropic';
 import {
   checkAnthropicCompaction,
   checkResponsesCompaction,
@@ -159,6 +166,7 @@ import {
   sealOpenAISummary,
   summaryTokens,
 } from './compaction';
+import { applyContextEdits, betasOf, parseContextManagement, withAppliedEdits } from './contextEditing';
 import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
 import { IMAGE_LIMITS } from '../../src/core';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
@@ -563,6 +571,18 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     record.completed = true;
   };
 
+  /** Context editing (contextEditing.ts): the request as the model reads it, or the 400 its `context_management` earns. */
+  const serverContextEdits = (req: IncomingMessage, checked: AnthropicRequest, facts: AnthropicModelFacts) => {
+    const parsed = parseContextManagement(checked.body, betasOf(req.headers['anthropic-beta']), checked.thinking.on);
+    if (!parsed.ok) return parsed;
+    const recount = (body: Record<string, unknown>) => {
+      const again = checkAnthropicRequest(body, 'messages', { ...facts, editedByServer: true });
+      if (!again.ok) throw new Error(`The fake's own context edit broke the request: ${again.failure.message}`);
+      return again.request;
+    };
+    return { ok: true as const, ...applyContextEdits(checked, parsed.edits, recount) };
+  };
+
   const handleAnthropic = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, endpoint: 'messages' | 'count_tokens') => {
     record.provider = 'anthropic';
     const raw = await readBody(req);
@@ -625,28 +645,32 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       if (failure) return sendFailure(req, res, record, 'anthropic', failure);
     }
 
-    const betas = String(req.headers['anthropic-beta'] ?? '')
-      .split(',')
-      .map((beta) => beta.trim())
-      .filter(Boolean);
     const body = record.body;
     const compaction =
-      typeof body === 'object' && body !== null && !Array.isArray(body) ? checkAnthropicCompaction(body as Record<string, unknown>, betas) : null;
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? checkAnthropicCompaction(body as Record<string, unknown>, betasOf(req.headers['anthropic-beta']))
+        : null;
     if (compaction && !compaction.ok) {
       const failure = { status: 400, type: 'invalid_request_error', message: compaction.message };
       record.validation = { ok: false, ...failure };
       return sendFailure(req, res, record, 'anthropic', failure);
     }
-    const check = checkAnthropicRequest(compaction?.ok ? compaction.body : record.body, endpoint, {
+    const facts = {
       contextWindow: lookupByModel(options.contextWindow, model, DEFAULT_CONTEXT_WINDOW),
       noPdfModels: new Set(options.noPdfModels ?? []),
-      thinkingBlocksBefore: (id) => callsAfterThinking.get(id) ?? 0,
-    });
+      thinkingBlocksBefore: (id: string) => callsAfterThinking.get(id) ?? 0,
+    };
+    const check = checkAnthropicRequest(compaction?.ok ? compaction.body : record.body, endpoint, facts);
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
       return sendFailure(req, res, record, 'anthropic', check.failure);
     }
-    const request = check.request;
+    const editing = endpoint === 'messages' ? serverContextEdits(req, check.request, facts) : { ok: true as const, request: check.request, applied: null };
+    if (!editing.ok) {
+      record.validation = { ok: false, ...editing.failure };
+      return sendFailure(req, res, record, 'anthropic', editing.failure);
+    }
+    const request = editing.request;
     record.inputTokens = request.inputTokens;
     record.stream = request.stream;
     if (!isKnownModel(request.model, 'anthropic')) return sendFailure(req, res, record, 'anthropic', unknownModel('anthropic', request.model));
@@ -689,7 +713,10 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const scope = `${key}\u0000${request.model}`;
     const cache = anthropicCache.apply(scope, answered.units, lookupByModel(options.minCacheableTokens, request.model, DEFAULT_MIN_CACHEABLE));
     const reply = replyFor('anthropic', request);
-    const answer = buildAnthropicAnswer(answered, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) }, compacted);
+    const answer = withAppliedEdits(
+      buildAnthropicAnswer(answered, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) }, compacted),
+      editing.applied,
+    );
     const replied = answer.message.content as Array<Record<string, unknown>>;
     const thoughts = replied.filter((block) => block.type === 'thinking' || block.type === 'redacted_thinking').length;
     if (thoughts > 0) {

@@ -34,6 +34,7 @@ const BAD: [knob: string, where: 'top' | 'window' | 'tools', values: unknown[]][
   ['summaryMaxTokens', 'window', [0, 2_000_000]],
   ['preserveRecentFiles', 'window', [-1, 1.5, 5000, '10']],
   ['keepImages', 'window', [-1, 2.5, 21]],
+  ['clearOnProvider', 'window', ['yes', 1]],
   ['additions', 'window', ['on', [true], { truncate: 'yes' }, { truncate: { clearToolResults: 1 } }, { truncate: { warpDrive: true } }]],
   ['maxRounds', 'tools', [0, 201, 2.5]],
   ['readAttachment', 'tools', ['no']],

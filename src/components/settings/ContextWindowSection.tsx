@@ -32,6 +32,7 @@ export function ContextWindowSection({ window: w, problems, dispatch }: ContextW
       <StrategyAdditionsFields
         window={w}
         onToggle={(addition, on) => setWindow({ additions: { ...w.additions, [w.strategy]: { ...w.additions[w.strategy], [addition]: on } } })}
+        onClearOnProvider={(on) => setWindow({ clearOnProvider: on })}
         onReset={() => setWindow(resetToOwnRule(w))}
       />
       <label className="check">

@@ -4,11 +4,13 @@ import { ADDITIONS, additionsFor, type Addition, type WindowSettings } from '../
 export interface StrategyAdditionsFieldsProps {
   window: WindowSettings;
   onToggle: (addition: Addition, on: boolean) => void;
+  /** Turns clearing on the provider's side on or off (shown under the strategy's own clearing, when that is on). */
+  onClearOnProvider: (on: boolean) => void;
   onReset: () => void;
 }
 
 /** Under the strategy picker: what Windowpane adds to the chosen strategy's rule, each a switch, and a way back to the rule itself. */
-export function StrategyAdditionsFields({ window: w, onToggle, onReset }: StrategyAdditionsFieldsProps) {
+export function StrategyAdditionsFields({ window: w, onToggle, onClearOnProvider, onReset }: StrategyAdditionsFieldsProps) {
   const id = useId();
   const values = additionsFor(w);
   const shown = ADDITIONS.filter((a) => values[a.key] !== undefined);
@@ -33,6 +35,24 @@ export function StrategyAdditionsFields({ window: w, onToggle, onReset }: Strate
           <small id={`${id}-${a.key}`} className="muted">
             {a.hint}
           </small>
+          {a.key === 'clearToolResults' && values.clearToolResults === true && (
+            <div className="switch-field">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  aria-describedby={`${id}-provider`}
+                  checked={w.clearOnProvider}
+                  onChange={(e) => onClearOnProvider(e.target.checked)}
+                />{' '}
+                Clear on the provider’s side
+              </label>
+              <small id={`${id}-provider`} className="muted">
+                On Anthropic models with context editing, old tool results are sent whole and Anthropic clears them, so its cache of the conversation changes
+                only when a clearing is due. Elsewhere they are cleared here.
+              </small>
+            </div>
+          )}
         </div>
       ))}
       <button type="button" onClick={onReset}>

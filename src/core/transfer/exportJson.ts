@@ -16,6 +16,7 @@ import {
   type WindowpaneExport,
 } from './exportFormat';
 import { withoutSecrets } from './secrets';
+import { readStoredContextEdits } from '../storedContextEdits';
 
 /**
  * The JSON text of a Windowpane export of `entries` (one conversation or all, every branch),
@@ -123,6 +124,8 @@ function exportMessage(message: StoredMessage): StoredMessage {
   if (typeof message.thinkingPrefix === 'string') out.thinkingPrefix = message.thinkingPrefix;
   const thinkingMs = wholeCount(message.thinkingMs);
   if (thinkingMs !== undefined) out.thinkingMs = thinkingMs;
+  const contextEdits = readStoredContextEdits(message.contextEdits);
+  if (contextEdits !== undefined) out.contextEdits = contextEdits;
   return out;
 }
 

@@ -18,6 +18,7 @@ import type {
   Usage,
 } from '../conversation';
 import { reasoningTokensOf, wholeCount } from '../conversation';
+import { readStoredContextEdits } from '../storedContextEdits';
 import { IMAGE_MEDIA_TYPES } from '../tokens/imageTokens';
 import {
   MalformedImport,
@@ -104,6 +105,9 @@ export function readMessage(value: unknown, path: string): StoredMessage {
   // Shown, never sent: a duration that is not a whole count of ms is left out, the message kept.
   const thinkingMs = wholeCount(raw.thinkingMs);
   if (thinkingMs !== undefined) message.thinkingMs = thinkingMs;
+  // Shown, never sent: what is not a valid edit is left out, the message kept.
+  const contextEdits = readStoredContextEdits(raw.contextEdits);
+  if (contextEdits !== undefined) message.contextEdits = contextEdits;
   return message;
 }
 

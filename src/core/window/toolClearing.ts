@@ -242,7 +242,7 @@ export function collectClearing(view: HistoryView, candidates: ClearingCandidate
     placeholders.push({
       ...original,
       message: placeholder.message as WindowMessage,
-      cleared: { toolCallIds: placeholder.toolCallIds, savedTokens: candidates.saving[c] as number },
+      cleared: { toolCallIds: placeholder.toolCallIds, savedTokens: candidates.saving[c] as number, original: original.message },
     });
   }
   return items.length > 0 ? { items, placeholders } : null;

@@ -50,6 +50,8 @@ export interface ClearedToolResult {
   toolCallIds: readonly string[];
   /** Tokens the item no longer costs: its own count minus its placeholder's. */
   savedTokens: number;
+  /** The item's message as the history holds it, results whole: what a provider that clears on its own side is sent. */
+  original: WindowMessage;
 }
 
 /**
