@@ -1,6 +1,6 @@
 import type { Usage } from '../core';
 import { reasoningTokensOf } from '../core';
-import type { GaugePart, PlanReport } from '../store';
+import type { ExactCountView, GaugePart, PlanReport } from '../store';
 
 export interface TokenGaugeProps {
   /** Estimated tokens of the next request: system + window + draft + output reserve. */
@@ -29,6 +29,10 @@ export interface TokenGaugeProps {
   report?: PlanReport;
   /** The conversation is still being read: nothing is counted yet. */
   counting?: boolean;
+  /** The provider's count of the request as it stands (`total` is then that count, the draft and the reserve), or why there is none. */
+  exactCount?: ExactCountView;
+  /** Asks the provider to count the request as it stands (the panel's Count exactly). */
+  onCountExactly?: () => void;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -51,7 +55,10 @@ export function TokenGauge(props: TokenGaugeProps) {
     nextRequestCost,
     budgetTokens,
     report,
+    exactCount,
+    onCountExactly,
   } = props;
+  const exact = exactCount?.kind === 'exact';
   const lastReasoning = reasoningTokensOf(lastUsage);
   if (props.counting) {
     return (
@@ -84,7 +91,7 @@ export function TokenGauge(props: TokenGaugeProps) {
             aria-valuemin={0}
             aria-valuemax={contextWindow}
             aria-valuenow={Math.round(total)}
-            aria-valuetext={`${fmt(total)} of ${fmt(contextWindow)} tokens (${share.toFixed(share < 1 ? 1 : 0)} %)`}
+            aria-valuetext={`${fmt(total)} of ${fmt(contextWindow)} tokens (${share.toFixed(share < 1 ? 1 : 0)} %)${exact ? ', exact' : ''}`}
             className={`gauge-bar gauge-${level}`}
           >
             <div className="gauge-fill" style={{ width: `${share}%` }} />
@@ -93,6 +100,12 @@ export function TokenGauge(props: TokenGaugeProps) {
           </div>
           <span className="gauge-label">
             {fmt(total)} / {fmt(contextWindow)} tokens
+            {exact && (
+              <span className="gauge-exact" title="Counted by the provider for the request as it would be sent now">
+                {' '}
+                exact
+              </span>
+            )}
             {nextRequestCost !== undefined && <span className="muted"> · next ≤ {formatUsd(nextRequestCost)}</span>}
           </span>
         </summary>
@@ -106,6 +119,12 @@ export function TokenGauge(props: TokenGaugeProps) {
                   <td>{fmt(part.tokens)}</td>
                 </tr>
               ))}
+              {exactCount?.kind === 'exact' && (
+                <tr>
+                  <th scope="row">Input counted by the provider (exact)</th>
+                  <td>{fmt(exactCount.inputTokens)}</td>
+                </tr>
+              )}
               <tr className="total">
                 <th scope="row">Total</th>
                 <td>{fmt(total)}</td>
@@ -130,6 +149,7 @@ export function TokenGauge(props: TokenGaugeProps) {
               )}
             </tbody>
           </table>
+          {exactCount && <ExactCount view={exactCount} onCountExactly={onCountExactly} />}
           {lastUsage && (
             <table>
               <caption>Last request (reported by the provider)</caption>
@@ -176,5 +196,21 @@ export function TokenGauge(props: TokenGaugeProps) {
         </p>
       )}
     </div>
+  );
+}
+
+/** Whether the number is the provider's count, and the button that asks for it where the provider can count. */
+function ExactCount({ view, onCountExactly }: { view: ExactCountView; onCountExactly?: () => void }) {
+  if (view.kind === 'exact') {
+    return <p className="gauge-count">Exact: the provider counted the request as it would be sent now; the draft and the output reserve are added.</p>;
+  }
+  if (!view.canCount) return <p className="gauge-count muted">Estimate; this server cannot count exactly.</p>;
+  return (
+    <p className="gauge-count">
+      <span className="muted">{view.note ?? 'Estimate.'} </span>
+      <button type="button" onClick={onCountExactly} disabled={view.busy || !onCountExactly}>
+        {view.busy ? 'Counting…' : 'Count exactly'}
+      </button>
+    </p>
   );
 }
