@@ -7,7 +7,6 @@ import {
   treeOf,
   clearedToolCalls,
   contextOf,
-  countsExactly,
   draftTokens,
   exactCountView,
   holdsPdfs,
@@ -91,7 +90,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const requestKey = useMemo(() => requestKeyOf(ctx, view.plan), [ctx, view.plan]);
   const count = useApp((s) => s.requestCounts[requestKey]);
   const exactCount = exactCountView(ctx.provider, count);
-  const canAsk = activeId !== null && !problem && !isStreamingHere && rows !== opening && countsExactly(ctx.provider);
+  const canAsk = activeId !== null && !problem && !isStreamingHere && rows !== opening && (exactCount.kind === 'exact' || exactCount.canCount);
   const countJob = useMemo(
     () => (canAsk && activeId ? { conversationId: activeId, ctx, plan: view.plan, key: requestKey } : undefined),
     [canAsk, activeId, ctx, view.plan, requestKey],

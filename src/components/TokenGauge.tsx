@@ -100,12 +100,7 @@ export function TokenGauge(props: TokenGaugeProps) {
           </div>
           <span className="gauge-label">
             {fmt(total)} / {fmt(contextWindow)} tokens
-            {exact && (
-              <span className="gauge-exact" title="Counted by the provider for the request as it would be sent now">
-                {' '}
-                exact
-              </span>
-            )}
+            {exact && <span className="gauge-exact"> exact</span>}
             {nextRequestCost !== undefined && <span className="muted"> · next ≤ {formatUsd(nextRequestCost)}</span>}
           </span>
         </summary>
@@ -199,11 +194,9 @@ export function TokenGauge(props: TokenGaugeProps) {
   );
 }
 
-/** Whether the number is the provider's count, and the button that asks for it where the provider can count. */
+/** Why the number is an estimate, and the button that asks the provider to count where it can (an exact count shows in the table). */
 function ExactCount({ view, onCountExactly }: { view: ExactCountView; onCountExactly?: () => void }) {
-  if (view.kind === 'exact') {
-    return <p className="gauge-count">Exact: the provider counted the request as it would be sent now; the draft and the output reserve are added.</p>;
-  }
+  if (view.kind === 'exact') return null;
   if (!view.canCount) return <p className="gauge-count muted">Estimate; this server cannot count exactly.</p>;
   return (
     <p className="gauge-count">

@@ -66,16 +66,14 @@ async function attachFiles(rt: Runtime, conversationId: string | null, dropped: 
 }
 
 /**
- * The provider's exact count of a request, in the background: a chunk of its own, loaded on
- * the first count. A chunk that cannot load leaves the estimate, saying why.
+ * The provider's exact count of a request, in the background, with the steps of a turn (loaded
+ * while the page is idle). Steps that cannot load leave the estimate, saying why.
  */
 async function countRequest(rt: Runtime, job: CountJob): Promise<void> {
   try {
-    (await import('./exactCount')).countRequest(rt, job);
+    (await chat.loadTurnSteps()).countRequest(rt, job);
   } catch {
-    rt.store.setState(({ requestCounts }) => ({
-      requestCounts: { ...requestCounts, [job.key]: { status: 'failed', note: 'Counting could not load (offline?); the estimate stands.' } },
-    }));
+    rt.store.setState(({ requestCounts }) => ({ requestCounts: { ...requestCounts, [job.key]: { status: 'failed', note: 'Counting could not load.' } } }));
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The provider's exact count of the next request (Anthropic `POST /v1/messages/count_tokens`,
- * OpenAI `POST /v1/responses/input_tokens`): a chunk of its own, loaded on the first count.
+ * OpenAI `POST /v1/responses/input_tokens`), loaded with the steps of a turn (turnSteps.ts).
  *
  * Counts run in the background and never hold a send up. They go one at a time, at most one
  * every COUNT_INTERVAL_MS (20 a minute, a fifth of the 100 a minute Anthropic's lowest usage

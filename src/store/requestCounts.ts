@@ -1,7 +1,7 @@
 /**
  * When the gauge's number is the provider's own count: which providers count exactly, when
  * the next request is close enough to a limit to ask, and the key a count is kept under.
- * The counting itself (exactCount.ts) is a chunk of its own, loaded on the first count.
+ * The counting itself (exactCount.ts) is loaded with the steps of a turn.
  */
 import type { ContextPlan, PlanMetrics, ProviderId, WindowMessage } from '../core';
 import { hashString } from '../core';
@@ -20,11 +20,6 @@ export const COUNT_MARGIN = 0.1;
 /** How the gauge shows the count of the request as it stands. */
 export type ExactCountView =
   { kind: 'exact'; inputTokens: number } | { kind: 'estimate'; canCount: true; busy: boolean; note?: string } | { kind: 'estimate'; canCount: false };
-
-/** Whether `provider` has a count endpoint: Anthropic's and OpenAI's own APIs do, compatible servers and the Demo do not. */
-export function countsExactly(provider: ProviderId): boolean {
-  return provider === 'anthropic' || provider === 'openai';
-}
 
 const near = (tokens: number, mark: number) => Number.isFinite(mark) && mark > 0 && Math.abs(tokens - mark) <= COUNT_MARGIN * mark;
 
@@ -71,7 +66,8 @@ export function requestKeyOf(ctx: TurnContext, plan: ContextPlan): string {
 
 /** The gauge's view of the count: exact, or an estimate the provider can (or cannot) count. */
 export function exactCountView(provider: ProviderId, count: RequestCount | undefined): ExactCountView {
-  if (!countsExactly(provider)) return { kind: 'estimate', canCount: false };
+  // Anthropic's and OpenAI's own APIs have a count endpoint; compatible servers and the Demo do not.
+  if (provider !== 'anthropic' && provider !== 'openai') return { kind: 'estimate', canCount: false };
   if (count?.status === 'counted') return { kind: 'exact', inputTokens: count.tokens };
   if (count?.status === 'waiting' || count?.status === 'failed') return { kind: 'estimate', canCount: true, busy: false, note: count.note };
   return { kind: 'estimate', canCount: true, busy: count?.status === 'counting' };
