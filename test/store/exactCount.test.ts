@@ -100,6 +100,11 @@ describe('exact counts', () => {
     // The request counted is the one the plan sends.
     expect(counted[0]!.messages).toEqual(job.plan.messages.map((item) => item.message));
     expect(rt.store.getState().calibration.models[MODEL]?.factor).toBeCloseTo(1.3, 2);
+    // The next estimate of the same request moves to the count.
+    const exact = Math.round(estimate * 1.3);
+    const before = job.plan.metrics.inputTokens;
+    const after = jobFor(rt, id).plan.metrics.inputTokens;
+    expect(Math.abs(after - exact)).toBeLessThan(Math.abs(before - exact) / 10);
 
     // Unchanged: asked again, automatically or by the user, nothing goes to the provider.
     await later(rt, COUNT_INTERVAL_MS, jobFor(rt, id, false));
