@@ -1,4 +1,4 @@
-import { forwardRef, useDeferredValue, useMemo } from 'react';
+import { forwardRef, useDeferredValue, useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
   branchOf,
@@ -8,10 +8,14 @@ import {
   clearedToolCalls,
   contextOf,
   draftTokens,
+  exactCountView,
   holdsPdfs,
+  nearALimit,
   openingRows,
   pairToolResults,
+  requestKeyOf,
   screenPlan,
+  withExactCount,
   type AttachmentInfo,
 } from '../store';
 import { useActions, useApp } from './AppRuntime';
@@ -82,6 +86,21 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const busy = sendingId !== null;
   const isStreamingHere = busy && sendingId === activeId;
 
+  // The provider's count of the request as it stands, kept under the request's key: shown only while it is that request.
+  const requestKey = useMemo(() => requestKeyOf(ctx, view.plan), [ctx, view.plan]);
+  const count = useApp((s) => s.requestCounts[requestKey]);
+  const exactCount = exactCountView(ctx.provider, count);
+  const canAsk = activeId !== null && !problem && !isStreamingHere && rows !== opening && (exactCount.kind === 'exact' || exactCount.canCount);
+  const countJob = useMemo(
+    () => (canAsk && activeId ? { conversationId: activeId, ctx, plan: view.plan, key: requestKey } : undefined),
+    [canAsk, activeId, ctx, view.plan, requestKey],
+  );
+  // Near a limit the estimate may be on the wrong side of it: the provider counts, in the background.
+  const countNow = countJob !== undefined && count === undefined && nearALimit(view.plan.metrics);
+  useEffect(() => {
+    if (countNow && countJob) actions.countRequest({ ...countJob, asked: false });
+  }, [countNow, countJob, actions]);
+
   return (
     <>
       {activeId && rows.length > 0 ? (
@@ -110,7 +129,12 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
         </div>
       )}
       <div className="context-bar">
-        <TokenGauge {...view.gauge} counting={rows === opening} />
+        <TokenGauge
+          {...withExactCount(view.gauge, view.plan, exactCount)}
+          counting={rows === opening}
+          exactCount={exactCount}
+          onCountExactly={countJob ? () => actions.countRequest({ ...countJob, asked: true }) : undefined}
+        />
         <ThinkingPicker
           provider={ctx.provider}
           modelId={ctx.model.id}

@@ -1,6 +1,6 @@
 import type { Usage } from '../core';
 import { reasoningTokensOf } from '../core';
-import type { GaugePart, PlanReport } from '../store';
+import type { ExactCountView, GaugePart, PlanReport } from '../store';
 
 export interface TokenGaugeProps {
   /** Estimated tokens of the next request: system + window + draft + output reserve. */
@@ -33,6 +33,10 @@ export interface TokenGaugeProps {
   contextNote?: string;
   /** The conversation is still being read: nothing is counted yet. */
   counting?: boolean;
+  /** The provider's count of the request as it stands (`total` is then that count, the draft and the reserve), or why there is none. */
+  exactCount?: ExactCountView;
+  /** Asks the provider to count the request as it stands (the panel's Count exactly). */
+  onCountExactly?: () => void;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -57,7 +61,10 @@ export function TokenGauge(props: TokenGaugeProps) {
     budgetTokens,
     report,
     contextNote,
+    exactCount,
+    onCountExactly,
   } = props;
+  const exact = exactCount?.kind === 'exact';
   const lastReasoning = reasoningTokensOf(lastUsage);
   if (props.counting) {
     return (
@@ -90,7 +97,7 @@ export function TokenGauge(props: TokenGaugeProps) {
             aria-valuemin={0}
             aria-valuemax={contextWindow}
             aria-valuenow={Math.round(total)}
-            aria-valuetext={`${fmt(total)} of ${fmt(contextWindow)} tokens (${share.toFixed(share < 1 ? 1 : 0)} %)`}
+            aria-valuetext={`${fmt(total)} of ${fmt(contextWindow)} tokens (${share.toFixed(share < 1 ? 1 : 0)} %)${exact ? ', exact' : ''}`}
             className={`gauge-bar gauge-${level}`}
           >
             <div className="gauge-fill" style={{ width: `${share}%` }} />
@@ -99,6 +106,7 @@ export function TokenGauge(props: TokenGaugeProps) {
           </div>
           <span className="gauge-label">
             {fmt(total)} / {fmt(contextWindow)} tokens
+            {exact && <span className="gauge-exact"> exact</span>}
             {nextRequestCost !== undefined && <span className="muted"> · next ≤ {formatUsd(nextRequestCost)}</span>}
           </span>
         </summary>
@@ -112,6 +120,12 @@ export function TokenGauge(props: TokenGaugeProps) {
                   <td>{fmt(part.tokens)}</td>
                 </tr>
               ))}
+              {exactCount?.kind === 'exact' && (
+                <tr>
+                  <th scope="row">Input counted by the provider (exact)</th>
+                  <td>{fmt(exactCount.inputTokens)}</td>
+                </tr>
+              )}
               <tr className="total">
                 <th scope="row">Total</th>
                 <td>{fmt(total)}</td>
@@ -136,6 +150,7 @@ export function TokenGauge(props: TokenGaugeProps) {
               )}
             </tbody>
           </table>
+          {exactCount && <ExactCount view={exactCount} onCountExactly={onCountExactly} />}
           {lastUsage && (
             <table>
               <caption>Last request (reported by the provider)</caption>
@@ -184,5 +199,19 @@ export function TokenGauge(props: TokenGaugeProps) {
         </p>
       )}
     </div>
+  );
+}
+
+/** Why the number is an estimate, and the button that asks the provider to count where it can (an exact count shows in the table). */
+function ExactCount({ view, onCountExactly }: { view: ExactCountView; onCountExactly?: () => void }) {
+  if (view.kind === 'exact') return null;
+  if (!view.canCount) return <p className="gauge-count muted">Estimate; this server cannot count exactly.</p>;
+  return (
+    <p className="gauge-count">
+      <span className="muted">{view.note ?? 'Estimate.'} </span>
+      <button type="button" onClick={onCountExactly} disabled={view.busy || !onCountExactly}>
+        {view.busy ? 'Counting…' : 'Count exactly'}
+      </button>
+    </p>
   );
 }

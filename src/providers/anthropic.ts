@@ -30,6 +30,7 @@ import type {
   Usage,
 } from '../core';
 import { CallbackFailure, emit } from './callbacks';
+import { countedTokens } from './countedTokens';
 import { toWindowpaneError } from './errors';
 import type { ErrorContext } from './errors';
 import { observeRetries } from './retryObserver';
@@ -278,6 +279,12 @@ function compactionEdits(request: ChatRequest): Record<string, unknown>[] {
   return edits;
 }
 
+/** The body `POST /v1/messages/count_tokens` takes: the request's own, without `max_tokens` and `stream`. */
+export function anthropicCountBody(request: ChatRequest): Anthropic.MessageCountTokensParams {
+  const { max_tokens: _max, stream: _stream, ...body } = anthropicRequestBody(request, false) as unknown as Record<string, unknown>;
+  return body as unknown as Anthropic.MessageCountTokensParams;
+}
+
 function defaultFetch(): typeof fetch {
   // Resolved at call time so the page's fetch (or a test's) is the one used.
   return (input, init) => fetch(input, init);
@@ -295,12 +302,12 @@ export async function createAnthropicProvider(settings: ProviderSettings, option
   const baseUrl = normalizeAnthropicBaseUrl(settings.baseUrl);
   const maxRetries = options.maxRetries ?? 2;
   const baseFetch = options.fetch ?? defaultFetch();
-  const client = (fetchImpl: typeof fetch) =>
+  const client = (fetchImpl: typeof fetch, retries = maxRetries) =>
     new AnthropicClient({
       apiKey,
       baseURL: baseUrl,
       dangerouslyAllowBrowser: true,
-      maxRetries,
+      maxRetries: retries,
       fetch: fetchImpl,
       // No trace headers: they would need a CORS allowance from custom endpoints.
       openTelemetry: false,
@@ -352,5 +359,19 @@ export async function createAnthropicProvider(settings: ProviderSettings, option
         throw toWindowpaneError(error, errorContext(opts.model, opts.signal));
       }
     },
+
+    // The Demo's in-page API has no count endpoint.
+    ...(id === 'anthropic' ? { countTokens } : {}),
   };
+
+  /** Counted under the same beta headers the request would go with; no retry: the caller backs off a 429 itself. */
+  async function countTokens(request: ChatRequest, signal?: AbortSignal): Promise<number> {
+    try {
+      const betas = anthropicBetas(request);
+      const headers = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : undefined;
+      return countedTokens(await client(baseFetch, 0).messages.countTokens(anthropicCountBody(request), { signal, headers }), id);
+    } catch (error) {
+      throw toWindowpaneError(error, errorContext(request.model, signal));
+    }
+  }
 }

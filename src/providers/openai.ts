@@ -11,7 +11,8 @@ import type { OpenAIToolCallAccumulated, OpenAIUsageWire, OpenAIWireMessage } fr
 import { CallbackFailure, emit } from './callbacks';
 import { toWindowpaneError } from './errors';
 import type { ErrorContext } from './errors';
-import { ResponseFailed, responsesRequestBody, ResponsesStreamAccumulator } from './openaiResponses';
+import { countedTokens } from './countedTokens';
+import { ResponseFailed, responsesCountBody, responsesRequestBody, ResponsesStreamAccumulator } from './openaiResponses';
 import { observeRetries } from './retryObserver';
 import type { ChatProvider, ChatRequest, ChatResult, CompleteOptions, ProviderOptions, ProviderSettings, StreamCallbacks } from './types';
 
@@ -142,7 +143,7 @@ export async function createOpenAIProvider(settings: ProviderSettings, options: 
   const { default: OpenAIClient } = await import('openai');
   const maxRetries = options.maxRetries ?? 2;
   const baseFetch = options.fetch ?? defaultFetch();
-  const client = (fetchImpl: typeof fetch) =>
+  const client = (fetchImpl: typeof fetch, retries = maxRetries) =>
     new OpenAIClient({
       apiKey,
       adminAPIKey: null,
@@ -150,7 +151,7 @@ export async function createOpenAIProvider(settings: ProviderSettings, options: 
       project: null,
       baseURL: baseUrl,
       dangerouslyAllowBrowser: true,
-      maxRetries,
+      maxRetries: retries,
       fetch: fetchImpl,
     });
   const errorContext = (model: string, signal?: AbortSignal): ErrorContext => ({
@@ -235,5 +236,17 @@ export async function createOpenAIProvider(settings: ProviderSettings, options: 
         throw toWindowpaneError(error, errorContext(opts.model, opts.signal));
       }
     },
+
+    // Chat Completions has no count endpoint: compatible servers keep the estimate.
+    ...(compatible ? {} : { countTokens }),
   };
+
+  /** The Responses API's count of the request; no retry: the caller backs off a 429 itself. */
+  async function countTokens(request: ChatRequest, signal?: AbortSignal): Promise<number> {
+    try {
+      return countedTokens(await client(baseFetch, 0).responses.inputTokens.count(responsesCountBody(request), { signal }), id);
+    } catch (error) {
+      throw toWindowpaneError(error, errorContext(request.model, signal));
+    }
+  }
 }

@@ -48,6 +48,21 @@ export function responsesRequestBody(request: ChatRequest, stream: boolean): Ope
   return body as unknown as OpenAI.Responses.ResponseCreateParams;
 }
 
+/**
+ * The body `POST /responses/input_tokens` takes: the request's own, without what only an
+ * answer needs (`max_output_tokens`, `store`, `include`, `stream`), which the count refuses.
+ */
+export function responsesCountBody(request: ChatRequest): OpenAI.Responses.InputTokenCountParams {
+  const {
+    max_output_tokens: _max,
+    store: _store,
+    include: _include,
+    stream: _stream,
+    ...body
+  } = responsesRequestBody(request, false) as unknown as Record<string, unknown>;
+  return body as OpenAI.Responses.InputTokenCountParams;
+}
+
 /** An output item being streamed; `summaryPart` is the reasoning summary part its last delta belonged to. */
 type Slot = ResponsesOutputItem & { itemId?: string; summaryPart?: number };
 

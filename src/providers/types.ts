@@ -130,4 +130,10 @@ export interface ChatProvider {
   send(request: ChatRequest, callbacks?: StreamCallbacks): Promise<ChatResult>;
   /** One non-streaming answer as plain text (summaries). Rejects with a `WindowpaneError`, `aborted` on abort. */
   complete(prompt: string, options: CompleteOptions): Promise<string>;
+  /**
+   * The input tokens the provider counts for `request` as `send` would send it (its count
+   * endpoint; nothing is generated). Absent where the endpoint has no such count (compatible
+   * servers). Rejects with a `WindowpaneError`, `provider` when the answer holds no count.
+   */
+  countTokens?(request: ChatRequest, signal?: AbortSignal): Promise<number>;
 }

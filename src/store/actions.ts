@@ -18,6 +18,7 @@ import * as chat from './sendPipeline';
 import type { Settings } from './settings';
 import type { ListTarget, NoticeSection } from './state';
 import type { TurnOnSyncInput } from './syncActions';
+import type { CountJob } from './exactCount';
 
 /**
  * A chunk loaded on first use, or undefined when it cannot load (offline before it was
@@ -64,6 +65,18 @@ async function attachFiles(rt: Runtime, conversationId: string | null, dropped: 
   await (await adding(rt))?.addFiles(rt, conversationId, dropped);
 }
 
+/**
+ * The provider's exact count of a request, in the background, with the steps of a turn (loaded
+ * while the page is idle). Steps that cannot load leave the estimate, saying why.
+ */
+async function countRequest(rt: Runtime, job: CountJob): Promise<void> {
+  try {
+    (await chat.loadTurnSteps()).countRequest(rt, job);
+  } catch {
+    rt.store.setState(({ requestCounts }) => ({ requestCounts: { ...requestCounts, [job.key]: { status: 'failed', note: 'Counting could not load.' } } }));
+  }
+}
+
 /** Export and import, with every format's reader and writer: a chunk of their own, loaded on first use. */
 const transfer = () => import('./transferActions');
 
@@ -96,6 +109,8 @@ export function bindActions(rt: Runtime) {
     /** Loads what sends a message ahead of the first Send; a failure is told when a message is sent. */
     prepareSend: () => void chat.loadTurnSteps().catch(() => undefined),
     stop: (conversationId: string) => chat.stop(rt, conversationId),
+    /** Asks the provider for its exact count of the request the gauge shows (`asked`: the user pressed Count exactly); never waits for it. */
+    countRequest: (job: CountJob) => void countRequest(rt, job),
     regenerate: (messageId: string) => messages.regenerate(rt, messageId),
     editAndResend: (messageId: string, text: string) => messages.editAndResend(rt, messageId, text),
     regenerateSummary: (summaryId: string) => chat.regenerateSummary(rt, summaryId),

@@ -11,6 +11,7 @@ export { contextOf, holdsPdfs, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
 export { looksListable, modelListKey } from './modelLists';
 export { chatView, draftTokens, openingRows, type GaugePart } from './chatView';
+export { exactCountView, nearALimit, requestKeyOf, withExactCount, type ExactCountView } from './requestCounts';
 export { branchOf, leafOf, treeOf } from './branches';
 export type { PlanReport } from './planReport';
 export type { ExportOptions } from './transferActions';

@@ -171,6 +171,8 @@ export interface AppState {
   draftPdfs: DraftPdf[];
   /** Per-model correction of the token estimate, learned from reported usage (saved per model). */
   calibration: CalibrationState;
+  /** The providers' exact counts of requests in this visit, and the counts still asked, by request key (see requestCounts.ts). */
+  requestCounts: Record<string, RequestCount>;
   /** Endpoints (provider, base URL, model) that refused tools in this visit: later requests go without them. */
   toolsRefused: readonly string[];
   /** Endpoints (provider, base URL, model) that refused images in this visit: later requests carry a note for each instead. */
@@ -186,6 +188,13 @@ export interface AppState {
   /** Turn on sync is checking the server and the passphrase. */
   syncConnecting: boolean;
 }
+
+/** What became of the provider's count of one request (by `requestKeyOf`, requestCounts.ts). */
+export type RequestCount =
+  | { status: 'counted'; tokens: number }
+  | { status: 'counting' }
+  /** Paused by the provider's rate limit, or failed: the estimate stands; `note` says why. */
+  | { status: 'waiting' | 'failed'; note: string };
 
 /** What the sidebar and Settings → Sync show of sync; the password and keys stay in storage. */
 export interface SyncState {
@@ -218,6 +227,7 @@ export const initialState = (): AppState => ({
   draftImages: [],
   draftPdfs: [],
   calibration: emptyCalibration(),
+  requestCounts: {},
   toolsRefused: [],
   imagesRefused: [],
   modelLists: {},

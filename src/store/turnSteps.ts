@@ -30,6 +30,8 @@ import { toolRound } from './toolRound';
 import { turnHistory, type Turn, type TurnContext } from './turn';
 
 export { regenerateSummary } from './summaries';
+// The provider's count of a request builds it as a turn does: it comes with the turn's steps.
+export { countRequest } from './exactCount';
 
 /** Stores the user's message (in a new conversation when there is none yet); null when the conversation could not start. */
 export async function postUserMessage(rt: Runtime, conversationId: string | null, text: string, edit?: { parentId: string | null }): Promise<string | null> {

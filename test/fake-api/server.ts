@@ -25,8 +25,9 @@
  *   The key goes in `x-api-key` or (what SDK 1.x sends) `Authorization: Bearer`; `anthropic-version`
  *   must be `2023-06-01` or `2026-10-21` (SDK 1.12 sends the latter). A request with an `Origin`
  *   header must also send `anthropic-dangerous-direct-browser-access: true`, as the real API demands.
- * - OpenAI: `POST /v1/chat/completions`, `POST /v1/responses` and `GET /v1/models[/{id}]`, also
- *   without the `/v1` prefix (`POST /chat/completions`, `POST /responses`, `GET /models`) for
+ * - OpenAI: `POST /v1/chat/completions`, `POST /v1/responses`, `POST /v1/responses/input_tokens`
+ *   and `GET /v1/models[/{id}]`, also without the `/v1` prefix (`POST /chat/completions`,
+ *   `POST /responses`, `POST /responses/input_tokens`, `GET /models`) for
  *   OpenAI-compatible base URLs that already end in `/v1` or have none. `Authorization: Bearer` is
  *   required. `GET /v1/models` answers in Anthropic's shape when the request carries
  *   `anthropic-version`: paged (`limit` 1–1000, default 20, `after_id`, `before_id`), each model
@@ -98,6 +99,11 @@
  * 1500 images; a model in `textOnlyModels` (or one the core lists as text-only) refuses them with
  * OpenAI's, Ollama's or vLLM's error. The Responses API's `input_image` and `input_file` parts are
  * checked alike (on system and developer messages and tool outputs too).
+ * The count endpoints (Anthropic `count_tokens`, OpenAI `responses/input_tokens`) check a body as
+ * their chat endpoint does and answer its input tokens, counted the same way; they refuse the
+ * fields only an answer takes (`max_tokens`, `stream`; `max_output_tokens`, `store`, `include`,
+ * `stream`), and on both Anthropic endpoints `thinking.block_binding` needs its beta header
+ * (countChecks.ts). Injected failures never reach them.
  * Input tokens are counted with gpt-tokenizer's o200k for both providers, plus a few framing tokens
  * per message, tool and system prompt, identically on every endpoint; images and PDF pages count
  * what the documented formulas (src/core/tokens/imageTokens.ts) give, as the real usage reports.
@@ -167,6 +173,7 @@ import {
   summaryTokens,
 } from './compaction';
 import { applyContextEdits, betasOf, parseContextManagement, withAppliedEdits } from './contextEditing';
+import { anthropicBetaFailure, anthropicCountFailure, responsesCountFailure } from './countChecks';
 import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from './http';
 import { IMAGE_LIMITS } from '../../src/core';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
@@ -645,6 +652,10 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       if (failure) return sendFailure(req, res, record, 'anthropic', failure);
     }
 
+    const countOrBeta =
+      (endpoint === 'count_tokens' ? anthropicCountFailure(record.body) : null) ?? anthropicBetaFailure(record.body, req.headers['anthropic-beta']);
+    if (countOrBeta) return sendFailure(req, res, record, 'anthropic', countOrBeta);
+
     const body = record.body;
     const compaction =
       typeof body === 'object' && body !== null && !Array.isArray(body)
@@ -740,7 +751,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
    * What every OpenAI chat request (Chat Completions or Responses) goes through first: the body
    * recorded, the key checked, an injected failure consumed. Null when that already answered.
    */
-  const openAIPreamble = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
+  const openAIPreamble = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest, injectable = true) => {
     record.provider = 'openai';
     const raw = await readBody(req);
     const key = bearerToken(req);
@@ -751,7 +762,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       record.body = raw;
     }
 
-    const injected = takeFailure('openai');
+    const injected = injectable ? takeFailure('openai') : null;
     record.injectedFailure = injected?.kind ?? null;
     if (injected?.kind === 'network' || injected?.kind === 'cors') {
       dropOrBlock(req, res, record, 'openai', injected.kind);
@@ -867,18 +878,16 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     );
   };
 
+  /** A Responses body checked and counted, the same for an answer and for a count. */
+  const checkResponses = (body: unknown) => checkResponsesRequest(body, options.textOnlyModels ?? {}, (id) => storedReasoning.get(id));
+
   /** `POST /v1/responses`: the Responses API, answered from the same replies as Chat Completions. */
   const handleResponses = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
     record.api = 'responses';
     const start = await openAIPreamble(req, res, record);
     if (!start) return;
     const { key, injected } = start;
-    const request = acceptOpenAI(
-      req,
-      res,
-      record,
-      checkResponsesRequest(record.body, options.textOnlyModels ?? {}, (id) => storedReasoning.get(id)),
-    );
+    const request = acceptOpenAI(req, res, record, checkResponses(record.body));
     if (!request) return;
 
     const window = lookupByModel(options.contextWindow, request.model, DEFAULT_CONTEXT_WINDOW);
@@ -943,6 +952,19 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       cutStream(frames, reply.streamErrorAfterDeltas, (sequence) => sseFrame('error', streamErrorEvent(sequence, STREAM_SERVER_ERROR))),
       reply.deltaDelayMs ?? options.deltaDelayMs ?? DEFAULT_DELTA_DELAY_MS,
     );
+  };
+
+  /** `POST /v1/responses/input_tokens`: the Responses body counted as `/v1/responses` counts it, nothing answered. */
+  const handleResponsesInputTokens = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => {
+    record.api = 'responses';
+    if (!(await openAIPreamble(req, res, record, false))) return;
+    const extra = responsesCountFailure(record.body);
+    if (extra) return sendFailure(req, res, record, 'openai', extra);
+    const request = acceptOpenAI(req, res, record, checkResponses(record.body));
+    if (!request) return;
+    record.status = 200;
+    sendJson(req, res, 200, { object: 'response.input_tokens', input_tokens: request.inputTokens }, openAIHeaders(record.id));
+    record.completed = true;
   };
 
   /** Anthropic's checks before any answer: a browser's request must opt in, and the version must be one the API knows. */
@@ -1064,6 +1086,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     if (method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions' || path === '/api/v1/chat/completions'))
       return handleOpenAI(req, res, record);
     if (method === 'POST' && (path === '/v1/responses' || path === '/responses')) return handleResponses(req, res, record);
+    if (method === 'POST' && (path === '/v1/responses/input_tokens' || path === '/responses/input_tokens')) return handleResponsesInputTokens(req, res, record);
     if (method === 'GET' && path === '/api/tags') return handleLocalApis(req, res, record, 'tags');
     if (method === 'POST' && path === '/api/show') return handleLocalApis(req, res, record, 'show');
     if (method === 'GET' && path === '/api/v1/models') return handleLocalApis(req, res, record, 'openrouter');
