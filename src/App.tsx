@@ -59,21 +59,25 @@ export function App() {
   // Widened to the desktop layout, the list is beside the chat: no drawer stays open to reappear later.
   if (!phone && drawerOpen) setDrawerOpen(false);
   useKeyboardInset();
-  const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversations, sendingId, modelLists, importing } = useApp(
-    useShallow((s) => ({
-      status: s.status,
-      storageProblem: s.storageProblem,
-      storageNeedsReload: s.storageNeedsReload,
-      notices: s.notices,
-      settingsOpen: s.settingsOpen,
-      activeId: s.activeId,
-      settings: s.settings,
-      conversations: s.conversations,
-      sendingId: s.sendingId,
-      modelLists: s.modelLists,
-      importing: s.importing,
-    })),
-  );
+  // The open conversation and whether there is any, not the list: a conversation arriving from
+  // another tab or device re-renders the sidebar's list, not the whole page.
+  const { status, storageProblem, storageNeedsReload, notices, settingsOpen, activeId, settings, conversation, hasHistory, sendingId, modelLists, importing } =
+    useApp(
+      useShallow((s) => ({
+        status: s.status,
+        storageProblem: s.storageProblem,
+        storageNeedsReload: s.storageNeedsReload,
+        notices: s.notices,
+        settingsOpen: s.settingsOpen,
+        activeId: s.activeId,
+        settings: s.settings,
+        conversation: s.conversations.find((c) => c.id === s.activeId),
+        hasHistory: s.conversations.length > 0,
+        sendingId: s.sendingId,
+        modelLists: s.modelLists,
+        importing: s.importing,
+      })),
+    );
 
   useEffect(() => {
     void actions.hydrate();
@@ -87,7 +91,6 @@ export function App() {
   // (its Worker reads and parses it off this thread, which takes seconds at a year of history, so
   // the first search need not wait for it), and the Markdown renderer once the page is idle: the
   // first conversation opened shows formatted at once rather than as plain text for a moment.
-  const hasHistory = conversations.length > 0;
   useEffect(() => {
     if (status !== 'ready' || !hasHistory) return;
     return afterPaint(actions.prepareSearch);
@@ -128,9 +131,11 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [actions, sendingId, settingsOpen, drawerOpen]);
 
-  const conversation = conversations.find((c) => c.id === activeId);
   const { provider, label: modelLabel } = useApp(useShallow(activeModelIn));
-  const picker = useMemo(() => modelPickerIn({ settings, conversations, activeId, modelLists }), [settings, conversations, activeId, modelLists]);
+  const picker = useMemo(
+    () => modelPickerIn({ settings, conversations: conversation ? [conversation] : [], activeId, modelLists }),
+    [settings, conversation, activeId, modelLists],
+  );
   // A notice of a Settings section shows there while the dialog is open, and here once it is closed: never in both.
   const pageNotices = useMemo(() => (settingsOpen ? notices.filter((n) => !n.section) : notices), [notices, settingsOpen]);
 

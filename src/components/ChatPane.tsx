@@ -32,11 +32,12 @@ const NO_ATTACHMENTS: AttachmentInfo[] = [];
 /** The open conversation: transcript, gauge and composer, all reading one plan. */
 export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props, composerRef) {
   const actions = useActions();
-  const { activeId, settings, conversations, sendingId, streaming, lastUsage } = useApp(
+  // The open conversation, not the list: one arriving elsewhere does not plan this one again.
+  const { activeId, settings, conversation, sendingId, streaming, lastUsage } = useApp(
     useShallow((s) => ({
       activeId: s.activeId,
       settings: s.settings,
-      conversations: s.conversations,
+      conversation: s.conversations.find((c) => c.id === s.activeId),
       sendingId: s.sendingId,
       streaming: s.streaming,
       lastUsage: s.activeId ? s.lastUsage[s.activeId] : undefined,
@@ -50,7 +51,6 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const attachments = useApp((s) => (s.activeId ? (s.attachments[s.activeId] ?? NO_ATTACHMENTS) : NO_ATTACHMENTS));
   const keptDraft = useApp((s) => s.draft);
   const draft = useDeferredValue(keptDraft);
-  const conversation = conversations.find((c) => c.id === activeId);
   // The calibration learned from the last answer changes the counts, so the plan is made again with it:
   // otherwise the transcript marked a different set of cleared tool results than the next request sent.
   const calibration = useApp((s) => s.calibration);

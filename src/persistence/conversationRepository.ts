@@ -42,6 +42,8 @@ export interface ConversationRepository {
   /** Every conversation's metadata, most recently updated first. Reads no messages. */
   listConversations(): Promise<Conversation[]>;
   getConversation(id: string): Promise<Conversation | undefined>;
+  /** Several conversations in one read, in the order asked; undefined for one that is gone. */
+  getConversations(ids: readonly string[]): Promise<Array<Conversation | undefined>>;
   createConversation(input?: { id?: string; title?: string; overrides?: Record<string, unknown> }): Promise<Conversation>;
   /** Sets the title (trimmed; blank becomes "Untitled conversation"); undefined when the conversation is gone. */
   renameConversation(id: string, title: string): Promise<Conversation | undefined>;
@@ -67,6 +69,8 @@ export interface ConversationRepository {
    */
   getNewestMessages(conversationId: string, count: number): Promise<StoredMessage[]>;
   getMessage(id: string): Promise<StoredMessage | undefined>;
+  /** Several messages in one read, those that are here and this version can use, in the order asked. */
+  getMessagesById(ids: readonly string[]): Promise<StoredMessage[]>;
   /**
    * Writes one message with `seq` = the conversation's highest stored seq + 1 (0 for the
    * first), read in the same transaction, so tabs appending at once never collide; bumps the
@@ -141,6 +145,15 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
     async getConversation(id) {
       const record = await withTransaction(db, ['conversations'], 'readonly', 'read the conversation', (tx) => tx.store.get(id));
       return record === undefined ? undefined : readableConversations([record])[0];
+    },
+
+    async getConversations(ids) {
+      const records = await withTransaction(db, ['conversations'], 'readonly', 'read the conversations', (tx) =>
+        Promise.all(ids.map((id) => tx.store.get(id))),
+      );
+      const read = readableConversations(records.filter((record) => record !== undefined));
+      const byId = new Map(read.map((conversation) => [conversation.id, conversation]));
+      return ids.map((id) => byId.get(id));
     },
 
     async createConversation(input = {}) {
@@ -223,6 +236,11 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
 
     getMessage(id) {
       return withTransaction(db, ['messages'], 'readonly', 'read the message', (tx) => tx.store.get(id));
+    },
+
+    async getMessagesById(ids) {
+      const records = await withTransaction(db, ['messages'], 'readonly', 'read the messages', (tx) => Promise.all(ids.map((id) => tx.store.get(id))));
+      return readableMessages(records.filter((record) => record !== undefined));
     },
 
     async appendMessage(input) {

@@ -6,7 +6,8 @@
 import { newestLeafUnder, type Conversation } from '../core';
 import { openMemoryStorage, requestPersistentStorage, type StorageChange, type UnreadableRecords, type WindowpaneStorage } from '../persistence';
 import type { Runtime } from './runtime';
-import { setConversations, setMessages, upsertMessage } from './state';
+import { setConversations, setMessages, upsertMessages } from './state';
+import { createChangeBatcher } from './changeBatches';
 import { followLeaf, settleLeaf, shownLeaf, treeOf } from './branches';
 import { loadCalibration } from './calibration';
 import { loadModelLists, MODEL_LISTS_KEY } from './modelLists';
@@ -109,7 +110,8 @@ export async function hydrate(rt: Runtime): Promise<void> {
       text: `${interrupted} answer${interrupted === 1 ? ' was' : 's were'} interrupted when the page closed; the partial text is kept.`,
     });
   }
-  storage.sync.subscribe((change) => void applyRemoteChange(rt, change));
+  const batches = createChangeBatcher((changes) => applyRemoteChanges(rt, changes));
+  storage.sync.subscribe((change) => batches.add(change));
   void requestPersistentStorage();
 }
 
@@ -164,36 +166,6 @@ function noticeIgnoredOverrides(rt: Runtime, conversation: Conversation | undefi
     noticeIgnoredSettings(rt, conversation.id, `of "${String(conversation.title).slice(0, 60)}"`, readOverrides(conversation.overrides).ignored);
 }
 
-/** How long changed conversations are gathered before they are read and shown together. */
-const CONVERSATION_BURST_MS = 50;
-const gathering = new WeakMap<Runtime, { ids: Set<string>; read: Promise<void> }>();
-
-/**
- * Re-reads a conversation another tab or the sync Worker changed, together with the others
- * changed within CONVERSATION_BURST_MS: a burst (a first sync, an import) updates the list
- * once per read, not once per conversation. Resolves once it is shown.
- */
-function readChangedConversation(rt: Runtime, id: string): Promise<void> {
-  const pending = gathering.get(rt);
-  if (pending) {
-    pending.ids.add(id);
-    return pending.read;
-  }
-  const ids = new Set([id]);
-  const read = new Promise((resolve) => setTimeout(resolve, CONVERSATION_BURST_MS)).then(async () => {
-    gathering.delete(rt);
-    const wanted = [...ids];
-    try {
-      const found = await Promise.all(wanted.map((one) => rt.repositories.conversations.getConversation(one)));
-      setConversations(rt.store, wanted, found);
-    } catch (error) {
-      rt.notifier.reportError(error, 'read a change made in another tab');
-    }
-  });
-  gathering.set(rt, { ids, read });
-  return read;
-}
-
 /**
  * Moves this tab down to the newest leaf under `from` (a message that was, or now continues,
  * the leaf shown), unless this tab is answering in the conversation. Messages may arrive
@@ -207,44 +179,106 @@ function followArrivals(rt: Runtime, conversationId: string, from: string): void
   if (leaf && leaf !== shownLeaf(state, conversationId)) followLeaf(rt, conversationId, leaf);
 }
 
-/** Re-reads exactly what another tab changed. */
-export async function applyRemoteChange(rt: Runtime, change: StorageChange): Promise<void> {
-  const repositories = rt.repositories;
-  try {
-    if (change.type === 'settings-changed' && change.settingKey === SETTINGS_KEY) {
-      rt.store.setState({ settings: withDefaults(await repositories.settings.getSetting<Partial<Settings>>(SETTINGS_KEY)) });
-    } else if (change.type === 'settings-changed' && change.settingKey === MODEL_LISTS_KEY) {
-      await loadModelLists(rt);
-    } else if (change.type === 'conversation-changed') {
-      if (!change.conversationId) {
-        rt.store.setState({ conversations: await repositories.conversations.listConversations() });
-        return;
-      }
-      await readChangedConversation(rt, change.conversationId);
+/** Which messages of one conversation a batch changed: `whole` when a notice named none (re-read them all). */
+interface MessageChanges {
+  whole: boolean;
+  ids: string[];
+}
+
+/**
+ * Re-reads exactly what a batch of notices from other tabs (or the sync Worker) changed: each
+ * kind in one read, the settings, the conversations and the messages of each conversation
+ * open here. Everything read is then put in the store at once, so the page updates once per
+ * batch, however many records it names.
+ */
+export async function applyRemoteChanges(rt: Runtime, changes: readonly StorageChange[]): Promise<void> {
+  const settingKeys = new Set<string>();
+  let relist = false;
+  const conversationIds = new Set<string>();
+  const messages = new Map<string, MessageChanges>();
+  for (const change of changes) {
+    if (change.type === 'settings-changed' && change.settingKey) settingKeys.add(change.settingKey);
+    else if (change.type === 'conversation-changed') {
+      if (change.conversationId) conversationIds.add(change.conversationId);
+      else relist = true;
     } else if (change.type === 'messages-changed' && change.conversationId) {
-      const conversationId = change.conversationId;
-      // Being read now: the read may have begun before this write, so the change is applied after it.
-      await conversationRead(rt, conversationId);
-      if (!(conversationId in rt.store.getState().messages)) return; // not open here: read when opened
-      const sending = rt.store.getState().streaming;
-      if (change.messageId) {
-        // Our own stream is the newer copy of the message it is writing.
-        if (sending?.messageId === change.messageId) return;
-        const message = await repositories.conversations.getMessage(change.messageId);
-        if (message) {
-          const leaf = shownLeaf(rt.store.getState(), conversationId);
-          upsertMessage(rt.store, message);
-          // Another tab continuing the branch shown here: follow it, unless this tab is answering on it.
-          if (message.kind !== 'summary' && message.parentId === leaf) followArrivals(rt, conversationId, message.id);
-        }
-      } else {
-        const leaf = shownLeaf(rt.store.getState(), conversationId);
-        const messages = await repositories.conversations.getMessages(conversationId);
-        setMessages(rt.store, conversationId, () => messages);
-        if (leaf) followArrivals(rt, conversationId, leaf);
-      }
+      const entry = messages.get(change.conversationId) ?? { whole: false, ids: [] };
+      if (change.messageId) entry.ids.push(change.messageId);
+      else entry.whole = true;
+      messages.set(change.conversationId, entry);
     }
+  }
+  const reads: Array<Promise<(() => void) | undefined>> = [];
+  if (settingKeys.has(SETTINGS_KEY)) reads.push(reading(rt, readSettingsChange(rt)));
+  if (settingKeys.has(MODEL_LISTS_KEY))
+    reads.push(
+      reading(
+        rt,
+        loadModelLists(rt).then(() => undefined),
+      ),
+    );
+  if (relist || conversationIds.size > 0) reads.push(reading(rt, readConversationChanges(rt, relist ? undefined : [...conversationIds])));
+  for (const [conversationId, changed] of messages) reads.push(reading(rt, readMessageChanges(rt, conversationId, changed)));
+  // Applied together, with nothing awaited between: one update of the page for the batch.
+  for (const show of await Promise.all(reads)) show?.();
+}
+
+/** What `read` returns to put in the store, or nothing when it failed (reported). */
+async function reading(rt: Runtime, read: Promise<(() => void) | undefined>): Promise<(() => void) | undefined> {
+  try {
+    return await read;
   } catch (error) {
     rt.notifier.reportError(error, 'read a change made in another tab');
+    return undefined;
   }
+}
+
+async function readSettingsChange(rt: Runtime): Promise<() => void> {
+  const settings = withDefaults(await rt.repositories.settings.getSetting<Partial<Settings>>(SETTINGS_KEY));
+  return () => rt.store.setState({ settings });
+}
+
+/** The conversations `ids` as they are now (gone ones leave the list), or every conversation again. */
+async function readConversationChanges(rt: Runtime, ids: string[] | undefined): Promise<() => void> {
+  const repository = rt.repositories.conversations;
+  if (!ids) {
+    const conversations = await repository.listConversations();
+    return () => rt.store.setState({ conversations });
+  }
+  const found = await repository.getConversations(ids);
+  return () => setConversations(rt.store, ids, found);
+}
+
+/**
+ * The changed messages of a conversation open here (one not open is read when it is opened):
+ * applied after a read of it that may have begun before these writes. Another tab continuing
+ * the branch shown here is followed, unless this tab is answering on it.
+ */
+async function readMessageChanges(rt: Runtime, conversationId: string, changed: MessageChanges): Promise<(() => void) | undefined> {
+  await conversationRead(rt, conversationId);
+  if (!(conversationId in rt.store.getState().messages)) return undefined;
+  const repository = rt.repositories.conversations;
+  if (changed.whole) {
+    const all = await repository.getMessages(conversationId);
+    return () => {
+      const leaf = shownLeaf(rt.store.getState(), conversationId);
+      setMessages(rt.store, conversationId, () => all);
+      if (leaf) followArrivals(rt, conversationId, leaf);
+    };
+  }
+  const found = await repository.getMessagesById(changed.ids);
+  return () => {
+    // Our own stream is the newer copy of the message it is writing.
+    const writing = rt.store.getState().streaming?.messageId;
+    const arrived = found.filter((m) => m.id !== writing && m.conversationId === conversationId);
+    if (arrived.length === 0) return;
+    let leaf = shownLeaf(rt.store.getState(), conversationId);
+    upsertMessages(rt.store, conversationId, arrived);
+    // In the order announced, parents first: each arrival continuing the branch shown moves this tab down to it.
+    for (const message of arrived) {
+      if (message.kind === 'summary' || message.parentId !== leaf) continue;
+      followArrivals(rt, conversationId, message.id);
+      leaf = shownLeaf(rt.store.getState(), conversationId);
+    }
+  };
 }

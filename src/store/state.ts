@@ -264,17 +264,25 @@ export function setMessages(store: AppStore, conversationId: string, update: (me
   store.setState((s) => ({ messages: { ...s.messages, [conversationId]: update(s.messages[conversationId] ?? []) } }));
 }
 
-/** Replaces or inserts one message, keeping seq order. */
-export function upsertMessage(store: AppStore, message: StoredMessage): void {
-  setMessages(store, message.conversationId, (list) => {
-    const index = list.findIndex((m) => m.id === message.id);
-    if (index >= 0) {
-      const copy = list.slice();
-      copy[index] = message;
-      return copy;
-    }
-    const copy = [...list, message];
-    if (list.length > 0 && (list.at(-1)?.seq ?? -1) > message.seq) copy.sort((a, b) => a.seq - b.seq);
+/** Replaces or inserts each of `messages` (all of conversation `conversationId`) in one update, keeping seq order. */
+export function upsertMessages(store: AppStore, conversationId: string, messages: readonly StoredMessage[]): void {
+  if (messages.length === 0) return;
+  setMessages(store, conversationId, (list) => {
+    const incoming = new Map(messages.map((m) => [m.id, m]));
+    const copy = list.map((m) => {
+      const replacement = incoming.get(m.id);
+      if (replacement) incoming.delete(m.id);
+      return replacement ?? m;
+    });
+    copy.push(...incoming.values());
+    let ordered = true;
+    for (let i = 1; i < copy.length && ordered; i++) ordered = copy[i - 1]!.seq <= copy[i]!.seq;
+    if (!ordered) copy.sort((a, b) => a.seq - b.seq);
     return copy;
   });
+}
+
+/** Replaces or inserts one message, keeping seq order. */
+export function upsertMessage(store: AppStore, message: StoredMessage): void {
+  upsertMessages(store, message.conversationId, [message]);
 }

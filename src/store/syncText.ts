@@ -74,9 +74,19 @@ export function syncStatusText(status: SyncStatus | undefined, formatTime: (ms: 
   }
 }
 
+/**
+ * The formats of `syncTime`, made once: each `toLocaleTimeString` with options makes a new
+ * formatter, which costs milliseconds, and the status is drawn again with every batch synced.
+ */
+let formats: { time: Intl.DateTimeFormat; day: Intl.DateTimeFormat } | undefined;
+
 /** "Synced 16:42" today, "Synced 26 Nov, 16:42" before. */
 export function syncTime(ms: number, now: number): string {
+  formats ??= {
+    time: new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' }),
+    day: new Intl.DateTimeFormat([], { day: 'numeric', month: 'short' }),
+  };
   const at = new Date(ms);
-  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  return new Date(now).toDateString() === at.toDateString() ? `at ${time}` : `on ${at.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
+  const time = formats.time.format(at);
+  return new Date(now).toDateString() === at.toDateString() ? `at ${time}` : `on ${formats.day.format(at)}, ${time}`;
 }

@@ -55,8 +55,24 @@ export function createRecordIO({ keys, docs, repositories: repos, events }: Engi
 
   const open = async (doc: SyncDoc) => readPayload(await openRecord(keys, doc, (id) => docs.getWithAttachments(id)));
 
+  /**
+   * What each arrived document decoded to: a batch is decoded once to sort it by kind, and its
+   * records are settled from the same documents, so each is opened (decrypted and inflated) once.
+   */
+  const decoded = new WeakMap<StoredDoc, Promise<Decoded>>();
+
   /** The record a stored document holds, its conflicting versions merged in; losing versions are listed for removal. */
-  async function decode(stored: StoredDoc | undefined): Promise<Decoded> {
+  function decode(stored: StoredDoc | undefined): Promise<Decoded> {
+    if (!stored) return decodeNow(undefined);
+    let once = decoded.get(stored);
+    if (!once) {
+      once = decodeNow(stored);
+      decoded.set(stored, once);
+    }
+    return once;
+  }
+
+  async function decodeNow(stored: StoredDoc | undefined): Promise<Decoded> {
     if (!stored?.doc || stored.deleted) return { rev: stored?.rev, losers: [] };
     let payload: RecordPayload | undefined;
     try {

@@ -52,6 +52,20 @@ describe('conversations', () => {
     expect(await repositories.conversations.setConversationOverrides('id-2', undefined)).not.toHaveProperty('overrides');
   });
 
+  it('reads several conversations or messages in one transaction each, in the order asked, leaving out what is gone', async () => {
+    const { repositories } = await openTestStorage();
+    const first = await repositories.conversations.createConversation({ title: 'First' });
+    const second = await repositories.conversations.createConversation({ title: 'Second' });
+    const m1 = await repositories.conversations.appendMessage(userText(first.id, 'one'));
+    const m2 = await repositories.conversations.appendMessage(userText(second.id, 'two'));
+    const conversations = await watchStorage(() => repositories.conversations.getConversations([second.id, 'gone', first.id]));
+    expect(conversations.result.map((c) => c?.title)).toEqual(['Second', undefined, 'First']);
+    expect(conversations.transactions).toEqual([['conversations']]);
+    const messages = await watchStorage(() => repositories.conversations.getMessagesById([m2.id, 'gone', m1.id]));
+    expect(messages.result).toEqual([m2, m1]);
+    expect(messages.transactions).toEqual([['messages']]);
+  });
+
   it('lists conversations from the conversations store alone, never reading a message', async () => {
     const { repositories } = await openTestStorage();
     const { id } = await repositories.conversations.createConversation();

@@ -92,6 +92,35 @@ describe('messages arriving from elsewhere', () => {
     expect(shown()).toEqual(['u1', 'a1', 'u2', 'a2']);
   });
 
+  it('a burst of messages from a first sync is read in a few batches and shown in as many updates, ending on its newest', async () => {
+    await setUp('a1');
+    await selectConversation(tab, CONVERSATION);
+    const many: PortableMessage[] = [];
+    let parent = 'a1';
+    for (let i = 0; i < 200; i++) {
+      const next = message(`m${i}`, parent, i % 2 === 0 ? 'user' : 'assistant', 10 + i);
+      many.push(next);
+      parent = next.id;
+    }
+    const reads = vi.spyOn(tab.repositories.conversations, 'getMessagesById');
+    const single = vi.spyOn(tab.repositories.conversations, 'getMessage');
+    let updates = 0;
+    const unsubscribe = tab.store.subscribe((state, previous) => {
+      if (state.messages !== previous.messages) updates++;
+    });
+    // As the sync Worker saves a batch: one transaction each of 50, each message announced.
+    for (let i = 0; i < many.length; i += 50) await writer.repositories.sync.putMessages(many.slice(i, i + 50));
+    await vi.waitFor(() => expect(shown().at(-1)).toBe('m199'), { timeout: 3000 });
+    unsubscribe();
+    expect(tab.store.getState().messages[CONVERSATION]).toHaveLength(202);
+    expect(shown()).toHaveLength(202);
+    // One read and one update per batch of notices, not one per message.
+    expect(single).not.toHaveBeenCalled();
+    expect(reads.mock.calls.length).toBeGreaterThan(0);
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(4);
+    expect(updates).toBeLessThanOrEqual(4);
+  });
+
   it('messages written while the tab is reading the conversation are not lost', async () => {
     await setUp('a1');
     const read = tab.repositories.conversations.getMessages.bind(tab.repositories.conversations);

@@ -6,7 +6,7 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import PouchDB from 'pouchdb-browser';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRepositories, createSyncChannel, openWindowpaneDb, SETTINGS_KEY, type Repositories, type WindowpaneDb } from '../../src/persistence';
 import { deriveKeys } from '../../src/sync/crypto';
 import { docStoreOver } from '../../src/sync/docStore';
@@ -114,6 +114,23 @@ describe('the sync engine, two devices', () => {
     await a.engine.pull();
     expect(await a.repositories.conversations.getConversation(conversation.id)).toBeUndefined();
     expect(a.notices).toEqual([]);
+  });
+
+  it('opens each arriving document once: sorting a batch by kind and settling its records read the same decryption', async () => {
+    const a = await device('a');
+    const b = await device('b');
+    const conversation = await a.repositories.conversations.createConversation({ title: 'Count the openings' });
+    let parent: string | null = null;
+    for (let i = 0; i < 10; i++) parent = (await addShown(a, conversation.id, parent, `message ${i}`)).id;
+    await a.engine.pushAll();
+    await exchange(a, b);
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
+    await b.engine.pull();
+    const opened = decrypt.mock.calls.length;
+    decrypt.mockRestore();
+    expect(await b.repositories.conversations.getMessages(conversation.id)).toHaveLength(10);
+    // The conversation and its ten messages: one decryption each.
+    expect(opened).toBe(11);
   });
 
   it('a setting changed again on one device is not undone by the other re-sending the value it applied', async () => {
