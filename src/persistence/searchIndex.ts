@@ -169,6 +169,11 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       const order = [...list.parts].sort((a, b) => b.newest - a.newest);
       loading = { loaded: 0, total: order.length };
       for (const meta of order) {
+        // Loaded by an earlier try of a load that then failed.
+        if (parts.some((p) => p.key === meta.key)) {
+          loading = { loaded: loading.loaded + 1, total: loading.total };
+          continue;
+        }
         const asked = performance.now();
         const record = withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(meta.key));
         // Storage is read while the parts are, asked after the first (reads are served in turn); later changes come as notices.
