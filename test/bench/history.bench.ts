@@ -307,9 +307,12 @@ interface SearchPhases {
   /** The page, from the answer until the hit is on screen: the store, React and the frame drawn. */
   toScreen: number;
   /**
-   * The Worker's load of the saved index after the round's reload: reading it, parsing it, catching up with storage; and
-   * reading storage's keys for the catch-up (from the load's start: since 2026-11-29 beside the read and parse).
+   * The Worker's load of the saved index after the round's reload: until its first part (the most recent conversations)
+   * can answer, and until all of it can; reading its parts, parsing them (each summed over the parts), catching up with
+   * storage; and reading storage's keys for the catch-up (from the load's start, beside the reads and parses).
    */
+  loadFirst: number;
+  loadAll: number;
   loadRead: number;
   loadParse: number;
   loadCatchUp: number;
@@ -328,7 +331,7 @@ async function search(page: Page, word: string, marker: string): Promise<SearchP
   const measures = worker
     ? await worker.evaluate(() =>
         Object.fromEntries(
-          ['lookup', 'snippets read', 'snippets cut', 'load read', 'load parse', 'load catch up', 'load keys'].map((phase) => [
+          ['lookup', 'snippets read', 'snippets cut', 'load first part', 'load', 'load read', 'load parse', 'load catch up', 'load keys'].map((phase) => [
             phase,
             performance.getEntriesByName(`search: ${phase}`).at(-1)?.duration ?? NaN,
           ]),
@@ -345,6 +348,8 @@ async function search(page: Page, word: string, marker: string): Promise<SearchP
     read: measures['snippets read'] ?? NaN,
     cut: measures['snippets cut'] ?? NaN,
     toScreen: shown - (replied - begin),
+    loadFirst: measures['load first part'] ?? NaN,
+    loadAll: measures.load ?? NaN,
     loadRead: measures['load read'] ?? NaN,
     loadParse: measures['load parse'] ?? NaN,
     loadCatchUp: measures['load catch up'] ?? NaN,
@@ -471,8 +476,10 @@ export async function run(): Promise<Row[]> {
           ['toScreen', 'the page, from the answer until the hit is drawn (store, React, frame)'],
           ...(which === 'search'
             ? ([
-                ['loadRead', "the Worker's load of the saved index after the reload: reading it"],
-                ['loadParse', '… parsing it'],
+                ['loadFirst', "the Worker's load of the saved index after the reload: until its newest part answers"],
+                ['loadAll', '… until all of it answers'],
+                ['loadRead', '… of which reading its parts (summed)'],
+                ['loadParse', '… parsing them (summed)'],
                 ['loadCatchUp', '… catching up with storage'],
                 ['loadKeys', "… of which storage's keys read (from the load's start)"],
               ] as const)
