@@ -195,8 +195,8 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       // Conversations new to the index join the last part made.
       index.loaded();
     } else {
-      // None, of an older format (one record), or unreadable: rebuilt, and the store cleared when it is next saved.
-      resetStore = list !== undefined;
+      // None (parts without their list are orphans), of an older format (one record), or unreadable: rebuilt, and the store cleared when it is next saved.
+      resetStore = true;
       dirty = true;
     }
     const parsed = performance.now();

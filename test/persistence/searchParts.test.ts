@@ -212,6 +212,25 @@ describe('the search index in parts', () => {
   });
 });
 
+describe('a saved index whose list of parts is lost', () => {
+  it('is rebuilt, and its parts left without a list are deleted by the next save', async () => {
+    const { db, engine } = await savedInParts();
+    engine.close();
+    const before = await partKeys(db);
+    await db.delete('searchIndex', SEARCH_INDEX_KEY);
+    await db.put('searchIndex', { conversations: {}, index: '{}' }, 'part:999');
+
+    const rebuilt = createSearchEngine(db, { partDocuments: 1_000 });
+    await rebuilt.start();
+    expect((await rebuilt.search('quokkaphile', 10)).hits.map((h) => h.conversationId)).toEqual(['c003']);
+    await rebuilt.flush();
+    rebuilt.close();
+    const after = await partKeys(db);
+    expect(after.length).toBeLessThan(before.length);
+    expect(((await db.get('searchIndex', SEARCH_INDEX_KEY)) as SearchIndexRecord).parts.map((p) => p.key).sort()).toEqual(after);
+  });
+});
+
 describe('an index saved by an earlier version in one record', () => {
   it('is rebuilt from the messages into parts, nothing lost, and its record replaced', async () => {
     const { db } = await openTestStorage();
