@@ -16,18 +16,18 @@ import { withTransaction, type SearchIndexPartRecord, type SearchIndexRecord, ty
 import { createSearchAnswers, timed, type SearchHit } from './searchAnswers';
 import { createSearchBuildReporter, type ReportsSearchBuilds } from './searchBuild';
 import { createIndexParts, type Part } from './searchParts';
+import type { StorageChange } from './sync';
 
 export { DETAILED_HITS, type SearchHit } from './searchAnswers';
-import type { StorageChange } from './sync';
 
 /** What a search answers. */
 export interface SearchAnswer {
   hits: SearchHit[];
   /**
    * Set while the saved index is still loading after a start: `loaded` of its `total` parts
-   * are, the most recently updated conversations' first (and, once all are, it is catching
-   * up with storage). Hits in the conversations not loaded yet are missing; asking again
-   * with `after: loaded` answers once more of it is loaded, and in full once all is.
+   * are, the most recently updated conversations' first. Hits in the conversations not
+   * loaded yet are missing; asking again with `after: loaded` answers once more of it is
+   * loaded, and in full once all is and it has caught up with storage.
    */
   loading?: { loaded: number; total: number };
 }
