@@ -36,6 +36,8 @@ export interface ConversationListProps {
   searchStatus?: React.ReactNode;
   /** The search index is still being built: a search that finds nothing may find it later. */
   indexing?: boolean;
+  /** The search index is still loading its older conversations: a search that finds nothing among the recent ones may find it there. */
+  olderLoading?: boolean;
   onNew: () => void;
   onSelect: (id: string) => void;
   onRename: (id: string, title: string) => void;
@@ -61,7 +63,7 @@ function observeListRect(instance: Virtualizer<HTMLUListElement, Element>, cb: (
  * page), so the keyboard moves between conversations with the arrow keys, Home and End.
  */
 export const ConversationList = forwardRef<HTMLInputElement, ConversationListProps>(function ConversationList(
-  { items, activeId, query, onQueryChange, searchStatus, indexing, onNew, onSelect, onRename, onDelete, footer, onRowsShown },
+  { items, activeId, query, onQueryChange, searchStatus, indexing, olderLoading, onNew, onSelect, onRename, onDelete, footer, onRowsShown },
   searchRef,
 ) {
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -135,7 +137,13 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
       {searchStatus}
       {items.length === 0 && (
         <p className="muted empty-list">
-          {query ? (indexing ? 'Nothing found in what is indexed so far.' : 'No conversation matches.') : 'No conversations yet.'}
+          {query
+            ? indexing
+              ? 'Nothing found in what is indexed so far.'
+              : olderLoading
+                ? 'Nothing found in recent conversations.'
+                : 'No conversation matches.'
+            : 'No conversations yet.'}
         </p>
       )}
       <ul ref={listRef} className="conversation-list" hidden={items.length === 0}>

@@ -13,8 +13,15 @@ interface SidebarProps {
 /** The conversation list bound to the store: search hits when searching, else every conversation. */
 export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sidebar({ onChosen }, searchRef) {
   const actions = useActions();
-  const { conversations, activeId, query, hits, indexing } = useApp(
-    useShallow((s) => ({ conversations: s.conversations, activeId: s.activeId, query: s.query, hits: s.searchHits, indexing: s.searchIndexing })),
+  const { conversations, activeId, query, hits, indexing, olderLoading } = useApp(
+    useShallow((s) => ({
+      conversations: s.conversations,
+      activeId: s.activeId,
+      query: s.query,
+      hits: s.searchHits,
+      indexing: s.searchIndexing,
+      olderLoading: s.searchOlderLoading,
+    })),
   );
   const fileRef = useRef<HTMLInputElement>(null);
   const items: ConversationItem[] = useMemo(() => {
@@ -45,8 +52,9 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
       activeId={activeId ?? undefined}
       query={query}
       onQueryChange={(q) => void actions.search(q)}
-      searchStatus={<SearchIndexingStatus indexing={indexing} searching={hits !== null} />}
+      searchStatus={<SearchIndexingStatus indexing={indexing} searching={hits !== null} olderLoading={olderLoading} />}
       indexing={indexing !== null}
+      olderLoading={olderLoading}
       onRowsShown={searching ? showHits : undefined}
       onNew={() => {
         actions.newChat();

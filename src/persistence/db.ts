@@ -43,8 +43,11 @@ export interface FileRecord {
 }
 
 /**
- * The saved full-text search index (see searchIndex.ts): derived from the messages, so it
- * may be dropped at any time and is rebuilt from them.
+ * The saved full-text search index (see searchIndex.ts), in parts: derived from the
+ * messages, so it may be dropped at any time and is rebuilt from them. This record, under
+ * `SEARCH_INDEX_KEY`, lists the parts; each part is a `SearchIndexPartRecord` under its
+ * own key. (Before format 2 this key held the whole index in one record: another format
+ * means rebuild.)
  */
 export interface SearchIndexRecord {
   /** `SEARCH_INDEX_FORMAT` when saved; another value means rebuild. */
@@ -52,9 +55,14 @@ export interface SearchIndexRecord {
   savedAt: number;
   /** Messages the index covers (all stored but those still streaming, when saved). */
   messageCount: number;
-  /** Each indexed conversation's title and dates, and the ids of its indexed messages. */
+  /** Each part's key, when its newest conversation was last updated (epoch ms) and how many messages it holds. */
+  parts: Array<{ key: string; newest: number; messageCount: number }>;
+}
+
+/** One part of the saved search index: some conversations, and MiniSearch's own JSON of their documents. */
+export interface SearchIndexPartRecord {
+  /** Each of the part's conversations' title and dates, and the ids of its indexed messages. */
   conversations: Record<string, { title: string; createdAt: number; updatedAt: number; messageIds: string[] }>;
-  /** MiniSearch's own JSON. */
   index: string;
 }
 
@@ -71,8 +79,8 @@ export interface WindowpaneSchema extends DBSchema {
   calibration: { key: string; value: unknown };
   summaryCache: { key: string; value: SummaryCacheRecord };
   attachments: { key: string; value: AttachmentRecord; indexes: { byConversation: string } };
-  /** The saved search index, one record (out-of-line key `SEARCH_INDEX_KEY`). */
-  searchIndex: { key: string; value: SearchIndexRecord };
+  /** The saved search index: the list of its parts (out-of-line key `SEARCH_INDEX_KEY`) and each part under its own key. */
+  searchIndex: { key: string; value: SearchIndexRecord | SearchIndexPartRecord };
   /** Images sent with messages, as Blobs. */
   files: { key: string; value: FileRecord; indexes: { byConversation: string } };
   /** What sync last sent or applied of each record (see syncRepository.ts): derived, dropped when sync is turned off. */

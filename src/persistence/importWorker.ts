@@ -35,7 +35,7 @@ async function run(request: Extract<ImportRequest, { type: 'start' }>): Promise<
   // The pages' own indexes hear of each batch on the channel; this one is never asked.
   const { transfer } = createRepositories(db, {
     sync,
-    search: { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined },
+    search: { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined },
   });
   try {
     const outcome = await importFromFile(transfer, request.file, {

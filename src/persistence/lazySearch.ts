@@ -51,8 +51,8 @@ export function lazySearch(load: () => Promise<SearchClient & ReportsSearchBuild
     prepare() {
       if (!closed) loaded().catch(() => undefined); // the first search tries again and reports the failure
     },
-    async search(query, limit) {
-      return (await loaded()).search(query, limit);
+    async search(query, limit, options) {
+      return (await loaded()).search(query, limit, options);
     },
     async details(query, conversationIds) {
       return (await loaded()).details(query, conversationIds);

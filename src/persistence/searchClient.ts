@@ -6,19 +6,24 @@
  */
 import type { WindowpaneDb } from './db';
 import { createSearchBuildReporter, type ReportsSearchBuilds, type SearchIndexProgress } from './searchBuild';
-import { createSearchEngine, type SearchClient, type SearchEngine, type SearchHit } from './searchIndex';
+import { createSearchEngine, type SearchAnswer, type SearchClient, type SearchEngine, type SearchHit } from './searchIndex';
 import type { StorageChange } from './sync';
 
 /** What the page posts to the Worker. `open` comes first and names the database. */
 export type SearchRequest =
   | { type: 'open'; name: string }
   | { type: 'notify'; change: StorageChange }
-  | { type: 'search'; id: number; query: string; limit: number }
+  | { type: 'search'; id: number; query: string; limit: number; after?: number }
   | { type: 'details'; id: number; query: string; conversationIds: string[] };
 
-/** What the Worker answers to a `search` or `details`, and how a build of the index goes (see `ReportsSearchBuilds.watchBuild`), a message per batch read. */
+/**
+ * What the Worker answers to a `search` (`loading` as in `SearchAnswer`) or `details`, and how a build of the index goes
+ * (see `ReportsSearchBuilds.watchBuild`), a message per batch read.
+ */
 export type SearchReply =
-  { type: 'hits'; id: number; hits: SearchHit[] } | { type: 'failed'; id: number; message: string } | { type: 'build'; progress: SearchIndexProgress | null };
+  | { type: 'hits'; id: number; hits: SearchHit[]; loading?: SearchAnswer['loading'] }
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'build'; progress: SearchIndexProgress | null };
 
 /** A query request before the client numbers it. */
 type SearchAsk = DistributiveOmit<Extract<SearchRequest, { type: 'search' | 'details' }>, 'id'>;
@@ -50,7 +55,7 @@ export function createWorkerSearch(
   // Each request waiting for the Worker, and how to ask the page's index instead should the Worker fail.
   const waiting = new Map<
     number,
-    { ask: (client: SearchClient) => Promise<SearchHit[]>; resolve: (hits: SearchHit[]) => void; reject: (error: unknown) => void }
+    { ask: (client: SearchClient) => Promise<SearchAnswer>; resolve: (answer: SearchAnswer) => void; reject: (error: unknown) => void }
   >();
   let fallback: (SearchClient & ReportsSearchBuilds) | undefined;
   const builds = createSearchBuildReporter();
@@ -77,7 +82,7 @@ export function createWorkerSearch(
     if (!request) return;
     if (data.type === 'hits') {
       waiting.delete(data.id);
-      request.resolve(data.hits);
+      request.resolve(data.loading ? { hits: data.hits, loading: data.loading } : { hits: data.hits });
     } else {
       fallBack();
     }
@@ -85,7 +90,7 @@ export function createWorkerSearch(
   worker.addEventListener('error', () => void fallBack());
   worker.postMessage({ type: 'open', name });
 
-  function ask(request: SearchAsk, inPage: (client: SearchClient) => Promise<SearchHit[]>): Promise<SearchHit[]> {
+  function ask(request: SearchAsk, inPage: (client: SearchClient) => Promise<SearchAnswer>): Promise<SearchAnswer> {
     if (fallback) return inPage(fallback);
     return new Promise((resolve, reject) => {
       const id = ++nextId;
@@ -95,11 +100,15 @@ export function createWorkerSearch(
   }
 
   return {
-    search(query, limit) {
-      return ask({ type: 'search', query, limit }, (client) => client.search(query, limit));
+    search(query, limit, options = {}) {
+      const after = options.after === undefined ? {} : { after: options.after };
+      return ask({ type: 'search', query, limit, ...after }, (client) => client.search(query, limit, after));
     },
-    details(query, conversationIds) {
-      return ask({ type: 'details', query, conversationIds: [...conversationIds] }, (client) => client.details(query, conversationIds));
+    async details(query, conversationIds) {
+      const answer = await ask({ type: 'details', query, conversationIds: [...conversationIds] }, async (client) => ({
+        hits: await client.details(query, conversationIds),
+      }));
+      return answer.hits;
     },
     notify(change) {
       if (fallback) fallback.notify(change);
@@ -148,9 +157,9 @@ export function serveSearchRequests(open: (name: string) => Promise<WindowpaneDb
     } else {
       latest = Math.max(latest, request.id);
       engine
-        .then((e) => e.search(request.query, request.limit, () => request.id < latest))
+        .then((e) => e.search(request.query, request.limit, { after: request.after, superseded: () => request.id < latest }))
         .then(
-          (hits) => reply({ type: 'hits', id: request.id, hits }),
+          ({ hits, loading }) => reply(loading ? { type: 'hits', id: request.id, hits, loading } : { type: 'hits', id: request.id, hits }),
           (error: unknown) => reply({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) }),
         );
     }

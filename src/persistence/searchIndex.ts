@@ -5,34 +5,36 @@
  * does not rebuild it. The app runs it in a Worker (searchWorker.ts); tests and the
  * in-memory fallback run the same code in the page.
  *
+ * It is kept in parts, each a MiniSearch index of a group of conversations: a change
+ * saves only its conversation's part, and a reload loads the parts newest first,
+ * answering from those loaded while the rest load.
+ *
  * It reads messages and writes only its own store (`searchIndex`): a lost or unreadable
  * index is rebuilt from the messages, never the other way round.
  */
-import MiniSearch, { type Options } from 'minisearch';
-import type { Conversation, StoredMessage } from '../core';
-import { foldText, searchSnippet, searchTerms, searchTokens, storedMessageProblem } from '../core';
-import { withTransaction, type SearchIndexRecord, type WindowpaneDb } from './db';
+import { withTransaction, type SearchIndexPartRecord, type SearchIndexRecord, type WindowpaneDb } from './db';
+import { createSearchAnswers, timed, type SearchHit } from './searchAnswers';
 import { createSearchBuildReporter, type ReportsSearchBuilds } from './searchBuild';
-import { bestMatches, matchingConversations } from './searchQuery';
+import { createIndexParts, type Part } from './searchParts';
 import type { StorageChange } from './sync';
 
-export interface SearchHit {
-  conversationId: string;
-  title: string;
+export { DETAILED_HITS, type SearchHit } from './searchAnswers';
+
+/** What a search answers. */
+export interface SearchAnswer {
+  hits: SearchHit[];
   /**
-   * Where the best match is: the title, or the message `messageId`. `pending`: the
-   * conversation matches, but its best match and snippet (empty until then) are not read
-   * yet; `SearchClient.details` reads them, for the rows a list shows.
+   * Set while the saved index is still loading after a start: `loaded` of its `total` parts
+   * are, the most recently updated conversations' first. Hits in the conversations not
+   * loaded yet are missing; asking again with `after: loaded` answers once more of it is
+   * loaded, and in full once all is and it has caught up with storage.
    */
-  matchedIn: 'title' | 'message' | 'pending';
-  messageId?: string;
-  /** The matching text with some context, whitespace collapsed, at most ~160 characters. */
-  snippet: string;
-  /** Where the first matching word is in `snippet` (UTF-16 offsets), to highlight it. */
-  matchStart?: number;
-  matchLength?: number;
-  /** Epoch ms: when the message was written, or the conversation created for a title hit. */
-  createdAt?: number;
+  loading?: { loaded: number; total: number };
+}
+
+export interface SearchOptions {
+  /** The `loaded` of an answer that said the index was loading: wait until more of it is. */
+  after?: number;
 }
 
 /** What the index answers to; the same in the page and behind the Worker. */
@@ -43,7 +45,7 @@ export interface SearchClient {
    * recently updated first. Only the first `DETAILED_HITS` come with their best match and
    * snippet; the rest are `pending` (see `details`), so a query costs what a screen shows.
    */
-  search(query: string, limit: number): Promise<SearchHit[]>;
+  search(query: string, limit: number, options?: SearchOptions): Promise<SearchAnswer>;
   /**
    * The hits of `query` in the conversations `conversationIds`, in that order, each with
    * its best match and snippet (their messages read in one transaction); a conversation
@@ -61,7 +63,7 @@ export interface SearchEngine extends SearchClient, ReportsSearchBuilds {
    * query has been typed since: it is then answered with no hits at once, rather than making
    * the newer one wait behind it (what is typed letter by letter asks once per letter).
    */
-  search(query: string, limit: number, superseded?: () => boolean): Promise<SearchHit[]>;
+  search(query: string, limit: number, options?: SearchOptions & { superseded?: () => boolean }): Promise<SearchAnswer>;
   /** Loads the saved index (or rebuilds it) and catches up with storage; later calls wait for the same load. */
   start(): Promise<void>;
   /** Saves the index now if it changed since it was last saved. */
@@ -69,76 +71,43 @@ export interface SearchEngine extends SearchClient, ReportsSearchBuilds {
 }
 
 /**
- * Bumped whenever what is indexed or how it is tokenized changes: a saved index of
- * another format is dropped and rebuilt.
+ * Bumped whenever what is indexed, how it is tokenized or how it is saved changes: a saved
+ * index of another format is dropped and rebuilt (format 1 saved it as one record).
  */
-export const SEARCH_INDEX_FORMAT = 1;
-/** The one record of the `searchIndex` store. */
+export const SEARCH_INDEX_FORMAT = 2;
+/** The record of the `searchIndex` store that lists the parts (each saved under its own key). */
 export const SEARCH_INDEX_KEY = 'messages';
-/** How many hits `search` gives in full, about what the sidebar shows at once; the rest wait for `details`. */
-export const DETAILED_HITS = 20;
+/**
+ * About how many documents (messages and titles) a part holds: a part is loaded in one
+ * task, which a query waits for (about 0.1 to 0.3 s for this many), and saved whole after
+ * a change. A conversation is never split, so one larger than this is a part of its own.
+ */
+export const PART_DOCUMENTS = 2500;
+/** While the index loads, a search asked with `after` is answered again after about this share of its parts. */
+const LOADING_ANSWERS = 8;
 const SAVE_DELAY_MS = 2000;
 const READ_BATCH = 500;
-const TITLE_PREFIX = 'title\u0000';
-
-interface IndexedDocument {
-  id: string;
-  conversationId: string;
-  text: string;
-  createdAt: number;
-}
-
-interface ConversationEntry {
-  title: string;
-  createdAt: number;
-  updatedAt: number;
-  messageIds: Set<string>;
-}
-
-const INDEX_OPTIONS: Options<IndexedDocument> = {
-  fields: ['text'],
-  storeFields: ['conversationId', 'createdAt'],
-  tokenize: (text) => searchTokens(text),
-  processTerm: (term) => foldText(term) || null,
-  searchOptions: { prefix: true, combineWith: 'AND' },
-};
-
-/** What is searched of a message: its text and its tool results. */
-function documentText(message: StoredMessage): string {
-  const parts: string[] = [];
-  for (const block of message.content) {
-    if (block.type === 'text') parts.push(block.text);
-    else if (block.type === 'tool_result' && typeof block.content === 'string') parts.push(block.content);
-  }
-  return parts.join('\n');
-}
-
-/**
- * Where the last query's time went, as a performance measure (`search: lookup`, `search:
- * snippets read`, `search: snippets cut`) in the timeline of the thread it ran on, and the
- * last load's and save's (`search: load read`, `… load parse`, `… load catch up`, `… save
- * serialize`, `… save write`): the benchmarks read them, and so does a profiler. Only the
- * latest of each is kept.
- */
-function timed(phase: string, start: number, end = performance.now()): number {
-  const name = `search: ${phase}`;
-  performance.clearMeasures(name);
-  performance.measure(name, { start, end });
-  return end;
-}
 
 export interface SearchEngineOptions {
   /** How long after a change the index is saved; several changes in that time are saved once. */
   saveDelayMs?: number;
+  /** About how many documents a part holds (`PART_DOCUMENTS`); `Infinity` keeps one part. */
+  partDocuments?: number;
   /** Epoch ms; defaults to `Date.now`. */
   now?: () => number;
   /** Messages read per transaction; a build reports its progress after each read. */
   readBatch?: number;
 }
 
+/** Whether `record` is a list of parts this version saved. */
+function isPartList(record: SearchIndexRecord | SearchIndexPartRecord | undefined): record is SearchIndexRecord {
+  return record !== undefined && 'format' in record && record.format === SEARCH_INDEX_FORMAT && Array.isArray(record.parts);
+}
+
 /** The index over `db`. Nothing is read until `start` (or the first search). */
 export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOptions = {}): SearchEngine {
   const saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
+  const partDocuments = options.partDocuments ?? PART_DOCUMENTS;
   const now = options.now ?? (() => Date.now());
   const readBatch = options.readBatch ?? READ_BATCH;
   const builds = createSearchBuildReporter();
@@ -146,13 +115,21 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
   let building = false;
   let buildBegan: () => void = () => undefined;
   const buildBegun = new Promise<void>((resolve) => (buildBegan = resolve));
-  let index = new MiniSearch<IndexedDocument>(INDEX_OPTIONS);
-  let conversations = new Map<string, ConversationEntry>();
+  // Set while the load reads the saved parts (then catches up): searches answer from the parts loaded.
+  let loading: { loaded: number; total: number } | undefined;
+  let loadEnded = false;
+  let wakeWaiting: Array<() => void> = [];
+  const index = createIndexParts(partDocuments, () => changed());
+  const { parts, conversations, removedKeys, putConversation, removeConversation, putMessage, removeMessage } = index;
+  const { hits, details } = createSearchAnswers(db, index);
+  // The store holds no list of parts this version can use: the next save clears it first.
+  let resetStore = false;
   let started: Promise<void> | undefined;
   // Every read and change runs in order, after the load.
   let queue: Promise<unknown> = Promise.resolve();
   let dirty = false;
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  let saving: Promise<void> | undefined;
   let closed = false;
 
   function enqueue<T>(work: () => Promise<T>): Promise<T> {
@@ -161,92 +138,83 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     return next;
   }
 
+  /** Resolves at the next step of the load (a part loaded, the load's end). */
+  function loadStep(): Promise<void> {
+    return new Promise((resolve) => wakeWaiting.push(resolve));
+  }
+
+  function stepped(): void {
+    const waiting = wakeWaiting;
+    wakeWaiting = [];
+    for (const wake of waiting) wake();
+  }
+
   function changed(): void {
     dirty = true;
     if (saveTimer !== undefined || closed) return;
     saveTimer = setTimeout(() => {
       saveTimer = undefined;
-      void enqueue(save).catch(() => undefined); // the next load catches up from the messages
+      void saveInTurns().catch(() => undefined); // the next load catches up from the messages
     }, saveDelayMs);
-  }
-
-  function putDocument(doc: IndexedDocument): void {
-    if (index.has(doc.id)) index.replace(doc);
-    else index.add(doc);
-    changed();
-  }
-
-  function removeDocument(id: string): void {
-    if (!index.has(id)) return;
-    index.discard(id);
-    changed();
-  }
-
-  function putConversation(c: Conversation): ConversationEntry {
-    let entry = conversations.get(c.id);
-    if (!entry) {
-      entry = { title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageIds: new Set() };
-      conversations.set(c.id, entry);
-      putDocument({ id: TITLE_PREFIX + c.id, conversationId: c.id, text: c.title, createdAt: c.createdAt });
-      return entry;
-    }
-    if (entry.updatedAt !== c.updatedAt) {
-      entry.updatedAt = c.updatedAt;
-      changed();
-    }
-    if (entry.title !== c.title) {
-      entry.title = c.title;
-      putDocument({ id: TITLE_PREFIX + c.id, conversationId: c.id, text: c.title, createdAt: c.createdAt });
-    }
-    return entry;
-  }
-
-  function removeConversation(id: string): void {
-    const entry = conversations.get(id);
-    if (!entry) return;
-    for (const messageId of entry.messageIds) removeDocument(messageId);
-    removeDocument(TITLE_PREFIX + id);
-    conversations.delete(id);
-    changed();
-  }
-
-  /** Indexes a message once it is written complete; a stream in progress waits for its last write. */
-  function putMessage(message: StoredMessage): void {
-    const entry = conversations.get(message.conversationId);
-    if (!entry || message.status === 'streaming' || storedMessageProblem(message) !== undefined) return;
-    entry.messageIds.add(message.id);
-    putDocument({ id: message.id, conversationId: message.conversationId, text: documentText(message), createdAt: message.createdAt });
-  }
-
-  function removeMessage(id: string): void {
-    const conversationId = index.getStoredFields(id)?.conversationId;
-    if (typeof conversationId === 'string') conversations.get(conversationId)?.messageIds.delete(id);
-    removeDocument(id);
   }
 
   async function load(): Promise<void> {
     const began = performance.now();
-    const saved = withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(SEARCH_INDEX_KEY));
-    // Storage is read while the index is parsed, asked second (reads are served in turn); later changes come as notices.
+    const list = await withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(SEARCH_INDEX_KEY));
+    let storage: ReturnType<typeof readStorage> | undefined;
+    let reading = 0;
+    let parsing = 0;
+    if (isPartList(list)) {
+      // The most recently updated first: what a search lists first is answered first.
+      const order = [...list.parts].sort((a, b) => b.newest - a.newest);
+      loading = { loaded: 0, total: order.length };
+      for (const meta of order) {
+        // Loaded by an earlier try of a load that then failed.
+        if (parts.some((p) => p.key === meta.key)) {
+          loading = { loaded: loading.loaded + 1, total: loading.total };
+          continue;
+        }
+        const asked = performance.now();
+        const record = withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(meta.key));
+        // Storage is read while the parts are, asked after the first (reads are served in turn); later changes come as notices.
+        storage ??= askStorage(began);
+        const got = await record;
+        const read = performance.now();
+        reading += read - asked;
+        try {
+          index.loadPart(meta, got);
+        } catch {
+          // Unreadable: its conversations are read again from the messages by the catch-up below.
+          removedKeys.add(meta.key);
+        }
+        parsing += performance.now() - read;
+        if (loading.loaded === 0) timed('load first part', began);
+        loading = { loaded: loading.loaded + 1, total: loading.total };
+        stepped();
+      }
+      // Conversations new to the index join the last part made.
+      index.loaded();
+    } else {
+      // None (parts without their list are orphans), of an older format (one record), or unreadable: rebuilt, and the store cleared when it is next saved.
+      resetStore = true;
+      dirty = true;
+    }
+    const parsed = performance.now();
+    performance.clearMeasures('search: load read');
+    performance.measure('search: load read', { start: began, duration: reading });
+    performance.clearMeasures('search: load parse');
+    performance.measure('search: load parse', { start: began, duration: parsing });
+    await catchUp(true, storage ?? askStorage(began));
+    timed('load catch up', parsed);
+    timed('load', began);
+    if (dirty) changed();
+  }
+
+  /** `readStorage` for the load begun at `began`, timed. */
+  function askStorage(began: number): ReturnType<typeof readStorage> {
     const storage = readStorage();
     storage.then(() => timed('load keys', began)).catch(() => undefined);
-    const record = await saved;
-    const read = timed('load read', began);
-    if (record?.format === SEARCH_INDEX_FORMAT) {
-      try {
-        index = MiniSearch.loadJSON(record.index, INDEX_OPTIONS);
-        conversations = new Map(Object.entries(record.conversations).map(([id, c]) => [id, { ...c, messageIds: new Set(c.messageIds) }]));
-      } catch {
-        // Unreadable: rebuilt below from the messages.
-        index = new MiniSearch<IndexedDocument>(INDEX_OPTIONS);
-        conversations = new Map();
-      }
-    }
-    if (record?.format !== SEARCH_INDEX_FORMAT) dirty = true;
-    const parsed = timed('load parse', read);
-    await catchUp(true, storage);
-    timed('load catch up', parsed);
-    if (dirty) changed();
+    return storage;
   }
 
   /** What the index is compared with: every conversation, every message's key, and which messages are streaming. */
@@ -268,7 +236,9 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     const { records, keys, streaming } = await storage;
     const present = new Set(records.map((c) => c.id));
     for (const id of [...conversations.keys()]) if (!present.has(id)) removeConversation(id);
-    for (const c of records) putConversation(c);
+    // Conversations new to the index join parts oldest first, so the newest end up in the part loaded first.
+    const byAge = [...records].sort((a, b) => a.updatedAt - b.updatedAt);
+    for (const c of byAge) putConversation(c, conversations.has(c.id) ? 1 : 1 + (c.messageCount ?? 0));
     const wanted = new Set(keys);
     for (const key of streaming) wanted.delete(key);
     for (const entry of conversations.values()) {
@@ -348,137 +318,138 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
           .getAll(IDBKeyRange.bound([id, -Infinity], [id, Infinity])),
       }));
       if (!c) return removeConversation(id);
-      const entry = putConversation(c);
+      const entry = putConversation(c, 1 + messages.length);
       const present = new Set(messages.map((m) => m.id));
       for (const old of [...entry.messageIds]) if (!present.has(old)) removeMessage(old);
       for (const message of messages) putMessage(message);
     }
   }
 
-  async function save(): Promise<void> {
-    if (!dirty || closed) return;
-    dirty = false;
-    let messageCount = 0;
-    const saved: SearchIndexRecord['conversations'] = {};
-    for (const [id, c] of conversations) {
-      messageCount += c.messageIds.size;
-      saved[id] = { title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageIds: [...c.messageIds] };
-    }
-    const began = performance.now();
-    const record: SearchIndexRecord = { format: SEARCH_INDEX_FORMAT, savedAt: now(), messageCount, conversations: saved, index: JSON.stringify(index) };
-    const serialized = timed('save serialize', began);
-    try {
-      await withTransaction(db, ['searchIndex'], 'readwrite', 'save the search index', (tx) => tx.store.put(record, SEARCH_INDEX_KEY));
-      timed('save write', serialized);
-    } catch (error) {
-      dirty = true;
-      throw error;
-    }
-  }
-
-  /** The hits for `chosen` (conversation and its best document), with snippets, their messages read in one transaction. */
-  async function withSnippets(chosen: Array<[string, string]>, terms: readonly string[], began: number): Promise<SearchHit[]> {
-    const messageIds = chosen.map(([, id]) => id).filter((id) => !id.startsWith(TITLE_PREFIX));
-    const looked = performance.now();
-    const messages =
-      messageIds.length === 0
-        ? []
-        : await withTransaction(db, ['messages'], 'readonly', 'search conversations', (tx) => Promise.all(messageIds.map((id) => tx.store.get(id))));
-    const read = performance.now();
-    const byId = new Map(messages.filter((m) => m !== undefined).map((m) => [m.id, m]));
-    const out: SearchHit[] = [];
-    for (const [conversationId, id] of chosen) {
-      const entry = conversations.get(conversationId);
-      if (!entry) continue;
-      if (id.startsWith(TITLE_PREFIX)) {
-        out.push({ conversationId, title: entry.title, matchedIn: 'title', ...searchSnippet(entry.title, terms), createdAt: entry.createdAt });
-        continue;
+  /**
+   * Saves the parts changed since their last save, one serialized per turn of the queue (a
+   * query or change waits for one part, not all), then writes them and the list of parts
+   * in one transaction.
+   */
+  function saveInTurns(): Promise<void> {
+    saving ??= (async () => {
+      await started;
+      if (!dirty || closed) return;
+      dirty = false;
+      const written: Array<{ part: Part; record: SearchIndexPartRecord; meta: SearchIndexRecord['parts'][number] }> = [];
+      const began = performance.now();
+      let serializing = 0;
+      for (const part of [...parts]) {
+        if (!part.dirty) continue;
+        await enqueue(async () => {
+          if (!parts.includes(part)) return;
+          const from = performance.now();
+          part.dirty = false;
+          written.push({ part, ...index.partRecord(part) });
+          serializing += performance.now() - from;
+        });
       }
-      const message = byId.get(id);
-      if (!message) continue; // deleted since: its notice is on its way
-      out.push({
-        conversationId,
-        title: entry.title,
-        matchedIn: 'message',
-        messageId: id,
-        ...searchSnippet(documentText(message), terms),
-        createdAt: message.createdAt,
+      performance.clearMeasures('search: save serialize');
+      performance.measure('search: save serialize', { start: began, duration: serializing });
+      await enqueue(async () => {
+        const wrote = performance.now();
+        const fresh = new Map(written.map((w) => [w.part, w.meta]));
+        const listed = parts.flatMap((p) => {
+          const meta = fresh.get(p) ?? p.saved;
+          return meta ? [meta] : [];
+        });
+        const record: SearchIndexRecord = {
+          format: SEARCH_INDEX_FORMAT,
+          savedAt: now(),
+          messageCount: listed.reduce((sum, p) => sum + p.messageCount, 0),
+          parts: listed,
+        };
+        const removed = [...removedKeys];
+        const reset = resetStore;
+        try {
+          await withTransaction(db, ['searchIndex'], 'readwrite', 'save the search index', async (tx) => {
+            if (reset) await tx.store.clear();
+            for (const key of removed) await tx.store.delete(key);
+            for (const w of written) if (parts.includes(w.part)) await tx.store.put(w.record, w.part.key);
+            await tx.store.put(record, SEARCH_INDEX_KEY);
+          });
+        } catch (error) {
+          dirty = true;
+          for (const w of written) w.part.dirty = true;
+          throw error;
+        }
+        for (const w of written) w.part.saved = w.meta;
+        for (const key of removed) removedKeys.delete(key);
+        if (reset) resetStore = false;
+        timed('save write', wrote);
       });
+    })().then(
+      () => {
+        saving = undefined;
+        // Changed while it was saved: saved again after the delay.
+        if (dirty) changed();
+      },
+      (error: unknown) => {
+        saving = undefined;
+        throw error;
+      },
+    );
+    return saving;
+  }
+
+  /**
+   * Waits until a query can be answered: the load has ended, or is building the index, or
+   * has loaded a part of those it reads (with `after`, about an eighth of them more than
+   * `after`), with some still to come. Once all are loaded, the rest of the load (the
+   * catch-up with storage, read meanwhile) is waited for. Says what it found: `building`,
+   * `loading` (answer from the parts loaded) or `loaded`.
+   */
+  async function answerable(after?: number): Promise<'building' | 'loading' | 'loaded'> {
+    const loaded = engine.start();
+    const wanted = after === undefined ? 1 : after + Math.max(1, Math.ceil((loading?.total ?? 0) / LOADING_ANSWERS));
+    for (;;) {
+      if (building) return 'building';
+      if (loadEnded) return 'loaded';
+      if (loading && loading.loaded < loading.total && loading.loaded >= wanted) return 'loading';
+      await Promise.race([loaded, buildBegun, loadStep()]);
     }
-    timed('lookup', began, looked);
-    timed('snippets read', looked, read);
-    timed('snippets cut', read);
-    return out;
-  }
-
-  async function hits(query: string, limit: number): Promise<SearchHit[]> {
-    const terms = [...new Set(searchTerms(query))].filter((term) => term !== '');
-    if (terms.length === 0) return [];
-    const began = performance.now();
-    const byRecency = (a: string, b: string) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt;
-    // The most recent conversations are scored first, before anything else asks the index: a
-    // search drops the postings of replaced documents it meets, which moves later scores a
-    // little, and this keeps the best match the one a single search always chose.
-    const recent = new Set([...conversations.keys()].sort(byRecency).slice(0, DETAILED_HITS));
-    // One word: the walk that scores the recent conversations also finds every one it is in.
-    const seen = terms.length === 1 ? new Set<string>() : undefined;
-    const best = bestMatches(index, query, recent, seen);
-    const matching = [...(seen ?? matchingConversations(index, terms))].filter((id) => conversations.has(id));
-    const chosen = matching.sort(byRecency).slice(0, limit);
-    const shown = chosen.slice(0, DETAILED_HITS);
-    const unscored = shown.filter((id) => !best.has(id));
-    if (unscored.length > 0) for (const [id, doc] of bestMatches(index, query, new Set(unscored))) best.set(id, doc);
-    const detailed = await withSnippets(
-      shown.flatMap((id) => (best.has(id) ? [[id, best.get(id)!] as [string, string]] : [])),
-      terms,
-      began,
-    );
-    const pending = chosen
-      .slice(DETAILED_HITS)
-      .flatMap((id): SearchHit[] =>
-        conversations.has(id) ? [{ conversationId: id, title: conversations.get(id)!.title, matchedIn: 'pending', snippet: '' }] : [],
-      );
-    return [...detailed, ...pending];
-  }
-
-  async function details(query: string, conversationIds: readonly string[]): Promise<SearchHit[]> {
-    const terms = [...new Set(searchTerms(query))].filter((term) => term !== '');
-    if (terms.length === 0 || conversationIds.length === 0) return [];
-    const began = performance.now();
-    const best = bestMatches(index, query, new Set(conversationIds));
-    return withSnippets(
-      conversationIds.flatMap((id) => (best.has(id) ? [[id, best.get(id)!] as [string, string]] : [])),
-      terms,
-      began,
-    );
   }
 
   const engine: SearchEngine = {
     start() {
       // A load that failed (storage closing, say) is tried again by the next search.
-      started ??= enqueue(load).catch((error: unknown) => {
-        started = undefined;
-        throw error;
-      });
+      started ??= enqueue(load).then(
+        () => {
+          loading = undefined;
+          loadEnded = true;
+          stepped();
+        },
+        (error: unknown) => {
+          started = undefined;
+          stepped();
+          throw error;
+        },
+      );
       return started;
     },
     notify(change) {
       // Before the load nothing needs telling: the load reads storage as it is then.
       if (started && !closed) void enqueue(() => apply(change)).catch(() => undefined);
     },
-    async search(query, limit, superseded = () => false) {
-      const loaded = engine.start();
-      await Promise.race([loaded, buildBegun]);
+    async search(query, limit, { after, superseded = () => false } = {}) {
+      const state = await answerable(after);
       // The load is building the index: answer from what it holds so far rather than wait minutes.
-      if (building) return superseded() ? [] : hits(query, limit);
-      await loaded;
-      return enqueue(async () => (superseded() ? [] : hits(query, limit)));
+      if (state === 'building') return { hits: superseded() ? [] : await hits(query, limit) };
+      // Loading the saved parts: answer from those loaded, newest first, and say so.
+      if (state === 'loading' && loading) {
+        const progress = { ...loading };
+        return { hits: superseded() ? [] : await hits(query, limit), loading: progress };
+      }
+      await engine.start();
+      return enqueue(async () => ({ hits: superseded() ? [] : await hits(query, limit) }));
     },
     async details(query, conversationIds) {
-      const loaded = engine.start();
-      await Promise.race([loaded, buildBegun]);
-      if (building) return details(query, conversationIds);
-      await loaded;
+      if ((await answerable()) !== 'loaded') return details(query, conversationIds);
+      await engine.start();
       return enqueue(() => details(query, conversationIds));
     },
     watchBuild(listener) {
@@ -487,7 +458,8 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     async flush() {
       if (saveTimer !== undefined) clearTimeout(saveTimer);
       saveTimer = undefined;
-      await enqueue(save);
+      await saving?.catch(() => undefined);
+      await saveInTurns();
     },
     close() {
       closed = true;

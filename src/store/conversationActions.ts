@@ -7,7 +7,7 @@ import type { ConversationOverrides, Settings } from './settings';
 
 /** Starts an empty conversation and opens it. Stored on the first message, not before. */
 export function newChat(rt: Runtime): void {
-  rt.store.setState({ activeId: null, query: '', searchHits: null });
+  rt.store.setState({ activeId: null, query: '', searchHits: null, searchOlderLoading: false });
   releaseClosed(rt);
 }
 
@@ -136,22 +136,29 @@ const searchesAsked = new WeakMap<Runtime, number>();
 /**
  * Filters the sidebar by title and message text; results of a query typed over since are
  * dropped, and so are those of an earlier asking of the same query (see followSearchBuilds).
+ * While the search index is still loading after a start, the hits shown are those of the
+ * conversations loaded (the most recently updated first), asked again as more load.
  */
 export async function search(rt: Runtime, query: string): Promise<void> {
   const asked = (searchesAsked.get(rt) ?? 0) + 1;
   searchesAsked.set(rt, asked);
   rt.store.setState({ query });
   if (!query.trim()) {
-    rt.store.setState({ searchHits: null });
+    rt.store.setState({ searchHits: null, searchOlderLoading: false });
     return;
   }
+  const current = () => rt.store.getState().query === query && searchesAsked.get(rt) === asked;
   try {
-    const hits = await rt.repositories.search.searchConversations(query, { limit: 100 });
-    if (rt.store.getState().query === query && searchesAsked.get(rt) === asked) {
+    let answer = await rt.repositories.search.searchConversations(query, { limit: 100 });
+    for (;;) {
+      if (!current()) return;
       detailsAsked.delete(rt); // new hits: their pending rows are asked afresh
-      rt.store.setState({ searchHits: hits });
+      rt.store.setState({ searchHits: answer.hits, searchOlderLoading: answer.loading !== undefined });
+      if (!answer.loading) return;
+      answer = await rt.repositories.search.searchConversations(query, { limit: 100, after: answer.loading.loaded });
     }
   } catch (error) {
+    if (current()) rt.store.setState({ searchOlderLoading: false });
     rt.notifier.reportError(error, 'search');
   }
 }

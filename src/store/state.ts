@@ -158,6 +158,8 @@ export interface AppState {
   query: string;
   /** What the search found; null when nothing is typed. */
   searchHits: SearchHit[] | null;
+  /** The search index is still loading after a start: `searchHits` come from the most recently updated conversations, and older ones' are asked again as they load. */
+  searchOlderLoading: boolean;
   /** A full build of the search index running (its progress), during which hits may miss matches; null when none. */
   searchIndexing: SearchIndexing | null;
   settingsOpen: boolean;
@@ -220,6 +222,7 @@ export const initialState = (): AppState => ({
   notices: [],
   query: '',
   searchHits: null,
+  searchOlderLoading: false,
   searchIndexing: null,
   settingsOpen: false,
   draft: '',

@@ -199,7 +199,7 @@ async function start(config: SyncConfig, dbName: string | undefined, channelName
   // The pages' own search indexes hear of each write on the channel; this Worker never searches.
   const repositories = createRepositories(db, {
     sync: channel,
-    search: { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined },
+    search: { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined },
   });
   const replica = openReplica();
   const server = openServer(config);

@@ -58,11 +58,11 @@ export async function run(): Promise<Row[]> {
   await engine.start();
   const loadMs = performance.now() - start;
 
-  const found = await engine.search(query, 100);
+  const found = (await engine.search(query, 100)).hits;
   if (found.length === 0 || scan() === 0) throw new Error(`"${query}" was not found (index: ${found.length}, scan: ${scan()})`);
 
   const absent = 'zqxjvwk';
-  if ((await engine.search(absent, 100)).length > 0) throw new Error(`"${absent}" was found`);
+  if ((await engine.search(absent, 100)).hits.length > 0) throw new Error(`"${absent}" was found`);
   const t = await interleavedMedians({ scan, query: () => engine.search(query, 100), lookup: () => engine.search(absent, 100) }, { rounds: 7 });
   engine.close();
   db.close();

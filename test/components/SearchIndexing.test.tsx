@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SearchIndexProgress } from '../../src/persistence';
 import type { SearchBuildListener } from '../../src/persistence/searchBuild';
-import { renderApp, resetApp, runtime, seedConversation } from './appHarness';
+import { changeStorage, renderApp, resetApp, runtime, seedConversation } from './appHarness';
 
 beforeEach(() => {
   cleanup();
@@ -14,25 +14,20 @@ beforeEach(() => {
 function scriptedBuilds() {
   const listeners = new Set<SearchBuildListener>();
   const asked: string[] = [];
-  const open = runtime.deps.openStorage;
-  runtime.deps = {
-    ...runtime.deps,
-    openStorage: async (events) => {
-      const storage = await open(events);
-      const search = storage.repositories.search.searchConversations.bind(storage.repositories.search);
-      storage.repositories.search.searchConversations = (query, options) => {
-        asked.push(query);
-        return search(query, options);
-      };
-      return {
-        ...storage,
-        watchSearchBuild: (listener: SearchBuildListener) => {
-          listeners.add(listener);
-          return () => void listeners.delete(listener);
-        },
-      };
-    },
-  };
+  changeStorage((storage) => {
+    const search = storage.repositories.search.searchConversations.bind(storage.repositories.search);
+    storage.repositories.search.searchConversations = (query, options) => {
+      asked.push(query);
+      return search(query, options);
+    };
+    return {
+      ...storage,
+      watchSearchBuild: (listener: SearchBuildListener) => {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+    };
+  });
   const report = (progress: SearchIndexProgress | null) => act(() => listeners.forEach((listener) => listener(progress)));
   return { report, asked };
 }

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DETAILED_HITS } from '../../src/persistence/searchIndex';
-import { renderApp, resetApp, runtime, seedConversation } from './appHarness';
+import { changeStorage, renderApp, resetApp, runtime, seedConversation } from './appHarness';
 
 beforeEach(() => {
   cleanup();
@@ -12,19 +12,14 @@ beforeEach(() => {
 /** The real storage, recording the conversations each request for pending hits names. */
 function recordDetails() {
   const asked: string[][] = [];
-  const open = runtime.deps.openStorage;
-  runtime.deps = {
-    ...runtime.deps,
-    openStorage: async (events) => {
-      const storage = await open(events);
-      const details = storage.repositories.search.searchHitDetails.bind(storage.repositories.search);
-      storage.repositories.search.searchHitDetails = (query, conversationIds) => {
-        asked.push([...conversationIds]);
-        return details(query, conversationIds);
-      };
-      return storage;
-    },
-  };
+  changeStorage((storage) => {
+    const details = storage.repositories.search.searchHitDetails.bind(storage.repositories.search);
+    storage.repositories.search.searchHitDetails = (query, conversationIds) => {
+      asked.push([...conversationIds]);
+      return details(query, conversationIds);
+    };
+    return storage;
+  });
   return asked;
 }
 

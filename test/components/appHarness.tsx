@@ -10,7 +10,7 @@ import type { ReactElement } from 'react';
 import { App } from '../../src/App';
 import { browserDeps } from '../../src/browserRuntime';
 import { AppRuntimeProvider } from '../../src/components/AppRuntime';
-import { openWindowpaneStorage } from '../../src/persistence';
+import { openWindowpaneStorage, type WindowpaneStorage } from '../../src/persistence';
 import { createProvider } from '../../src/providers';
 import { bindActions, createRuntime, type Actions, type Runtime } from '../../src/store';
 import type { SyncService } from '../../src/sync/types';
@@ -70,6 +70,12 @@ function stop(previous: Runtime): void {
 /** Renders `ui` (the whole app by default) inside this test's runtime. */
 export function renderApp(ui: ReactElement = <App />): RenderResult {
   return render(ui, { wrapper: ({ children }) => <AppRuntimeProvider runtime={runtime}>{children}</AppRuntimeProvider> });
+}
+
+/** Has this test's runtime open the real storage and pass it through `change` (to script or record what it answers) before the app uses it. */
+export function changeStorage(change: (storage: WindowpaneStorage) => WindowpaneStorage): void {
+  const open = runtime.deps.openStorage;
+  runtime.deps = { ...runtime.deps, openStorage: async (events) => change(await open(events)) };
 }
 
 /** Stores a finished conversation of alternating user/assistant texts, as an earlier visit would have left it. */

@@ -287,7 +287,7 @@ describe('migrations on hand-written databases of older versions', () => {
     const db = await openWindowpaneDb({ factory });
     expect(db.version).toBe(LATEST);
     expect(await db.getAll('searchIndex')).toEqual([]);
-    const hits = await createRepositories(db).search.searchConversations('PUFFIN');
+    const { hits } = await createRepositories(db).search.searchConversations('PUFFIN');
     expect(hits.map((h) => [h.conversationId, h.messageId])).toEqual([['c', 'm0']]);
     expect(await db.getAll('messages')).toEqual(messages);
     expect(await db.getAll('conversations')).toEqual([conversation]);

@@ -35,7 +35,7 @@ describe('importing every export shape', () => {
     const listed = await repositories.conversations.listConversations();
     expect(listed).toHaveLength(3);
     for (const c of listed) expect(await repositories.conversations.getMessages(c.id)).toHaveLength(4);
-    expect(await repositories.search.searchConversations('message 3')).toHaveLength(3);
+    expect((await repositories.search.searchConversations('message 3')).hits).toHaveLength(3);
     // Again: everything is already here.
     expect(await importFromFile(repositories.transfer, file, { now: NOW })).toMatchObject({ ok: true, value: { imported: 0, skipped: 3 } });
   });

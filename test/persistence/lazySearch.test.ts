@@ -11,7 +11,7 @@ function recordingClient() {
   const told: StorageChange[] = [];
   const client: SearchClient & ReportsSearchBuilds & { closed: boolean } = {
     closed: false,
-    search: async (query) => [{ conversationId: 'c', title: query, matchedIn: 'title', snippet: query }],
+    search: async (query) => ({ hits: [{ conversationId: 'c', title: query, matchedIn: 'title', snippet: query }] }),
     details: async () => [],
     notify: (change) => void told.push(change),
     watchBuild: (listener) => builds.watch(listener),
@@ -34,8 +34,8 @@ describe('the search client loaded on first use', () => {
 
     search.prepare();
     search.prepare();
-    expect((await search.search('whales', 10)).map((h) => h.title)).toEqual(['whales']);
-    expect((await search.search('seals', 10)).map((h) => h.title)).toEqual(['seals']);
+    expect((await search.search('whales', 10)).hits.map((h) => h.title)).toEqual(['whales']);
+    expect((await search.search('seals', 10)).hits.map((h) => h.title)).toEqual(['seals']);
     expect(loads).toBe(1);
     search.close();
     expect(client.closed).toBe(true);
@@ -77,8 +77,8 @@ describe('the search client loaded on first use', () => {
     search.notify({ type: 'messages-changed', conversationId: c.id, messageId: m.id });
 
     await search.search('llama', 10); // loads the saved index, then applies the change
-    expect((await search.search('llama', 10)).map((h) => h.messageId)).toEqual([m.id]);
-    expect(await search.search('alpaca', 10)).toEqual([]);
+    expect((await search.search('llama', 10)).hits.map((h) => h.messageId)).toEqual([m.id]);
+    expect((await search.search('alpaca', 10)).hits).toEqual([]);
     search.close();
   });
 
@@ -102,7 +102,7 @@ describe('the search client loaded on first use', () => {
     });
     search.prepare();
     await expect(search.search('x', 1)).rejects.toThrow('the chunk could not be fetched');
-    expect((await search.search('x', 1)).length).toBe(1);
+    expect((await search.search('x', 1)).hits.length).toBe(1);
     expect(loads).toBe(2);
   });
 

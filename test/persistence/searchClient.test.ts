@@ -36,9 +36,9 @@ describe('the search Worker client', () => {
     const c = await repositories.conversations.createConversation({ title: 'At sea' });
     const m = await repositories.conversations.appendMessage({ conversationId: c.id, role: 'user', content: [{ type: 'text', text: 'Blue whales sing.' }] });
 
-    expect((await repositories.search.searchConversations('whale')).map((h) => [h.matchedIn, h.messageId ?? null])).toEqual([['message', m.id]]);
+    expect((await repositories.search.searchConversations('whale')).hits.map((h) => [h.matchedIn, h.messageId ?? null])).toEqual([['message', m.id]]);
     await repositories.conversations.renameConversation(c.id, 'Cetaceans');
-    expect((await repositories.search.searchConversations('cetacean')).map((h) => h.title)).toEqual(['Cetaceans']);
+    expect((await repositories.search.searchConversations('cetacean')).hits.map((h) => h.title)).toEqual(['Cetaceans']);
     expect(opened).toEqual(['windowpane']);
     search.close();
   });
@@ -70,9 +70,36 @@ describe('the search Worker client', () => {
 
     const waiting = repositories.search.searchConversations('seals');
     worker.fail();
-    expect((await waiting).map((h) => h.conversationId)).toEqual([c.id]);
+    expect((await waiting).hits.map((h) => h.conversationId)).toEqual([c.id]);
     expect(worker.terminated).toBe(true);
-    expect((await repositories.search.searchConversations('seal')).map((h) => h.conversationId)).toEqual([c.id]);
+    expect((await repositories.search.searchConversations('seal')).hits.map((h) => h.conversationId)).toEqual([c.id]);
+    search.close();
+  });
+});
+
+describe('the search Worker while it loads a saved index in parts', () => {
+  it('answers from the parts loaded and says so, and again with `after` until all are', async () => {
+    const { db, repositories } = await openTestStorage();
+    const ids: string[] = [];
+    for (const title of ['Puffins', 'Gannets', 'Terns']) {
+      const c = await repositories.conversations.createConversation({ title });
+      await repositories.conversations.appendMessage({ conversationId: c.id, role: 'user', content: [{ type: 'text', text: `${title} are seabirds.` }] });
+      ids.unshift(c.id);
+    }
+    // Saved in three parts, one a conversation.
+    const built = createSearchEngine(db, { partDocuments: 2 });
+    await built.start();
+    await built.flush();
+    built.close();
+
+    const search = createWorkerSearch(fakeWorker(db, []), 'windowpane', () => createSearchEngine(db));
+    const first = await search.search('seabirds', 10);
+    expect(first.loading).toEqual({ loaded: 1, total: 3 });
+    expect(first.hits.map((h) => h.conversationId)).toEqual(ids.slice(0, 1));
+    let answer = first;
+    while (answer.loading) answer = await search.search('seabirds', 10, { after: answer.loading.loaded });
+    expect(answer.hits.map((h) => h.conversationId)).toEqual(ids);
+    expect(await search.search('seabirds', 10)).toEqual(answer);
     search.close();
   });
 });
@@ -112,7 +139,7 @@ async function seedOtters(db: WindowpaneDb, count: number): Promise<void> {
     createdAt: 10 + i,
     status: 'complete',
   }));
-  const deaf = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
+  const deaf = { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined };
   await createRepositories(db, { search: deaf }).transfer.importBatch({
     format: 'windowpane',
     conversations: [{ conversation: { id: 'otters', title: 'Otters', createdAt: 1, updatedAt: 2, messageCount: count }, messages }],
@@ -135,7 +162,7 @@ describe('the search Worker client reporting a build', () => {
     const steps = [{ done: 0, total: 1200 }, { done: 500, total: 1200 }, { done: 1000, total: 1200 }, { done: 1200, total: 1200 }, null];
     expect(heard).toEqual(steps);
     expect(posted).toEqual(steps.map((progress) => ({ type: 'build', progress })));
-    expect(await search.search('otter fact 1199', 5)).toHaveLength(1);
+    expect((await search.search('otter fact 1199', 5)).hits).toHaveLength(1);
     search.close();
   });
 
@@ -154,7 +181,7 @@ describe('the search Worker client reporting a build', () => {
     expect(heard).toEqual([{ done: 0, total: 600 }, null]);
     expect(worker.terminated).toBe(true);
     // The page builds its own index once asked, and says so.
-    expect((await search.search('otters', 5)).map((h) => h.matchedIn)).toEqual(['title']);
+    expect((await search.search('otters', 5)).hits.map((h) => h.matchedIn)).toEqual(['title']);
     await waitFor(() => heard.length === 6);
     expect(heard.slice(2)).toEqual([{ done: 0, total: 600 }, { done: 500, total: 600 }, { done: 600, total: 600 }, null]);
     search.close();

@@ -18,7 +18,7 @@ async function open() {
   const storage = await openTestStorage();
   const engine = createSearchEngine(storage.db, { saveDelayMs: 10 });
   const repositories = createRepositories(storage.db, { now: steppingClock(), newId: idSequence('m'), search: engine });
-  const found = async (query: string) => (await repositories.search.searchConversations(query)).map((h) => [h.conversationId, h.matchedIn, h.messageId]);
+  const found = async (query: string) => (await repositories.search.searchConversations(query)).hits.map((h) => [h.conversationId, h.matchedIn, h.messageId]);
   return { ...storage, engine, repositories, found };
 }
 
@@ -46,7 +46,7 @@ describe('the search index', () => {
     for (const query of ['creme', 'CRÈME', 'brul', 'Cafe', 'creme cafe']) expect(await found(query)).toEqual([[c.id, 'message', m.id]]);
     expect(await found('creme tea')).toEqual([]);
     expect(await found('rème')).toEqual([]); // a prefix of a word, not any substring
-    const [hit] = await repositories.search.searchConversations('brulee');
+    const [hit] = (await repositories.search.searchConversations('brulee')).hits;
     expect(highlighted(hit!)).toBe('Brûlée');
     expect(hit!.createdAt).toBe(m.createdAt);
   });
@@ -63,7 +63,7 @@ describe('the search index', () => {
     expect((await found('東京')).map(([id]) => id)).toEqual([ja.id]);
     expect((await found('长城')).map(([id]) => id)).toEqual([zh.id]);
     expect((await found('서울')).map(([id]) => id)).toEqual([ko.id]);
-    const [hit] = await repositories.search.searchConversations('北京');
+    const [hit] = (await repositories.search.searchConversations('北京')).hits;
     expect(highlighted(hit!)).toBe('北京');
   });
 
@@ -129,13 +129,13 @@ describe('the search index', () => {
     const { db, c } = await savedWithOne('Saved', 'Narwhals have tusks.');
 
     // Written after the save by a page whose index never heard of it (closed before saving).
-    const deaf: SearchClient = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
+    const deaf: SearchClient = { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined };
     const late = await createRepositories(db, { search: deaf }).conversations.appendMessage(say(c.id, 'Belugas sing.'));
 
     const reloaded = createSearchEngine(db);
     const again = createRepositories(db, { search: reloaded }).search;
-    expect((await again.searchConversations('narwhals')).map((h) => h.conversationId)).toEqual([c.id]);
-    expect((await again.searchConversations('belugas')).map((h) => h.messageId)).toEqual([late.id]);
+    expect((await again.searchConversations('narwhals')).hits.map((h) => h.conversationId)).toEqual([c.id]);
+    expect((await again.searchConversations('belugas')).hits.map((h) => h.messageId)).toEqual([late.id]);
     await reloaded.flush();
     expect(await db.get('searchIndex', SEARCH_INDEX_KEY)).toMatchObject({ messageCount: 2 });
   });
@@ -150,9 +150,9 @@ describe('the search index', () => {
     const late = await again.conversations.appendMessage(say(c.id, 'Seals bask.'));
     await again.conversations.renameConversation(c.id, 'Rocky shore');
     await loading;
-    expect((await again.search.searchConversations('seals')).map((h) => h.messageId)).toEqual([late.id]);
-    expect((await again.search.searchConversations('rocky')).map((h) => [h.matchedIn, h.title])).toEqual([['title', 'Rocky shore']]);
-    expect((await again.search.searchConversations('walrus')).map((h) => h.conversationId)).toEqual([c.id]);
+    expect((await again.search.searchConversations('seals')).hits.map((h) => h.messageId)).toEqual([late.id]);
+    expect((await again.search.searchConversations('rocky')).hits.map((h) => [h.matchedIn, h.title])).toEqual([['title', 'Rocky shore']]);
+    expect((await again.search.searchConversations('walrus')).hits.map((h) => h.conversationId)).toEqual([c.id]);
     reloaded.close();
   });
 
@@ -169,7 +169,7 @@ describe('the search index', () => {
 
       const fresh = createSearchEngine(db);
       const again = createRepositories(db, { search: fresh }).search;
-      expect((await again.searchConversations('axolotl')).map((h) => h.conversationId)).toEqual([c.id]);
+      expect((await again.searchConversations('axolotl')).hits.map((h) => h.conversationId)).toEqual([c.id]);
       await fresh.flush();
       expect(await db.get('searchIndex', SEARCH_INDEX_KEY)).toMatchObject({ format: SEARCH_INDEX_FORMAT, messageCount: 1 });
       expect(await db.getAll('messages')).toEqual(messagesBefore);
@@ -188,7 +188,7 @@ async function seedZoo(db: WindowpaneDb, count: number): Promise<string> {
     createdAt: 10 + i,
     status: 'complete',
   }));
-  const deaf: SearchClient = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
+  const deaf: SearchClient = { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined };
   await createRepositories(db, { search: deaf }).transfer.importBatch({
     format: 'windowpane',
     conversations: [{ conversation: { id: 'zoo', title: 'Zoo', createdAt: 1, updatedAt: 2, messageCount: count }, messages }],
@@ -207,8 +207,8 @@ describe('the search index being built', () => {
       events.push(progress);
       if (progress?.done === 0) {
         // Asked before any message is read: titles are indexed first, messages come later.
-        during.push(engine.search('zoo', 10).then((hits) => (events.push('zoo answered'), hits.map((h) => h.matchedIn))));
-        during.push(engine.search('platypus', 10).then((hits) => (events.push('platypus answered'), hits.length)));
+        during.push(engine.search('zoo', 10).then(({ hits }) => (events.push('zoo answered'), hits.map((h) => h.matchedIn))));
+        during.push(engine.search('platypus', 10).then(({ hits }) => (events.push('platypus answered'), hits.length)));
       }
     });
 
@@ -223,7 +223,7 @@ describe('the search index being built', () => {
       { done: 25, total: 25 },
       null,
     ]);
-    expect((await engine.search('platypus', 10)).map((h) => h.messageId)).toEqual([platypus]);
+    expect((await engine.search('platypus', 10)).hits.map((h) => h.messageId)).toEqual([platypus]);
     engine.close();
   });
 
@@ -253,25 +253,25 @@ describe('the search index being built', () => {
     built.close();
 
     // A page that closed before saving its index: 5 messages behind, fewer than one read.
-    const deaf: SearchClient = { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined };
+    const deaf: SearchClient = { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined };
     const writer = createRepositories(db, { search: deaf }).conversations;
     for (let i = 0; i < 5; i++) await writer.appendMessage(say('zoo', `Keeper note ${i}.`));
     const engine = createSearchEngine(db, { readBatch: 10 });
     const repositories = createRepositories(db, { search: engine });
     const events: unknown[] = [];
     engine.watchBuild((progress) => events.push(progress));
-    expect((await repositories.search.searchConversations('keeper')).map((h) => h.conversationId)).toEqual(['zoo']);
+    expect((await repositories.search.searchConversations('keeper')).hits.map((h) => h.conversationId)).toEqual(['zoo']);
 
     const c = await repositories.conversations.createConversation({ title: 'Aquarium' });
     await repositories.conversations.appendMessage(say(c.id, 'Seahorses.'));
-    expect((await repositories.search.searchConversations('seahorses')).map((h) => h.conversationId)).toEqual([c.id]);
+    expect((await repositories.search.searchConversations('seahorses')).hits.map((h) => h.conversationId)).toEqual([c.id]);
     expect(events).toEqual([]);
 
     const small = await openTestStorage();
     await seedZoo(small.db, 10);
     const one = createSearchEngine(small.db, { readBatch: 10 });
     one.watchBuild((progress) => events.push(progress));
-    expect(await one.search('platypus', 10)).toHaveLength(1);
+    expect((await one.search('platypus', 10)).hits).toHaveLength(1);
     expect(events).toEqual([]);
   });
 });
@@ -288,7 +288,7 @@ describe('a query matching many conversations', () => {
     }
     const newestFirst = [...best].reverse();
 
-    const hits = await repositories.search.searchConversations('falcon');
+    const hits = (await repositories.search.searchConversations('falcon')).hits;
     expect(hits).toHaveLength(DETAILED_HITS + 5);
     expect(hits.slice(0, DETAILED_HITS).map((h) => h.messageId)).toEqual(newestFirst.slice(0, DETAILED_HITS));
     expect(hits.slice(0, DETAILED_HITS).every((h) => h.matchedIn === 'message' && highlighted(h) === 'Falcon')).toBe(true);

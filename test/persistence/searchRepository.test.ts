@@ -17,7 +17,7 @@ describe('search', () => {
       content: [{ type: 'tool_use', id: 't', name: 'lisbon_lookup', input: {} }],
     });
 
-    const hits = await repositories.search.searchConversations('lisbon');
+    const hits = (await repositories.search.searchConversations('lisbon')).hits;
     expect(hits).toEqual([
       {
         conversationId: code.id,
@@ -39,8 +39,8 @@ describe('search', () => {
         createdAt: trip.createdAt,
       },
     ]);
-    expect(await repositories.search.searchConversations('   ')).toEqual([]);
-    expect(await repositories.search.searchConversations('nowhere to be found')).toEqual([]);
+    expect((await repositories.search.searchConversations('   ')).hits).toEqual([]);
+    expect((await repositories.search.searchConversations('nowhere to be found')).hits).toEqual([]);
   });
 
   it('finds text on a branch that is not open, naming the message so its branch can be opened', async () => {
@@ -51,7 +51,7 @@ describe('search', () => {
     const shown = await repositories.conversations.appendMessage(userText(id, 'Lisbon.', { role: 'assistant', parentId: question.id }));
     await repositories.conversations.setActiveLeaf(id, shown.id);
 
-    const hits = await repositories.search.searchConversations('AZULEJOS');
+    const hits = (await repositories.search.searchConversations('AZULEJOS')).hits;
     expect(hits).toEqual([
       {
         conversationId: id,
@@ -78,7 +78,7 @@ describe('search', () => {
     // The first search builds the index; over 500 messages it answers from what is indexed so far, so ask until the build is done.
     let hit: SearchHit | undefined;
     await vi.waitFor(async () => {
-      [hit] = await repositories.search.searchConversations('NEEDLE');
+      [hit] = (await repositories.search.searchConversations('NEEDLE')).hits;
       expect(hit?.conversationId).toBe(id);
     });
     expect(hit!.snippet).toBe(`…${'a'.repeat(39)} needle ${'b'.repeat(113)}…`);

@@ -39,12 +39,12 @@ describe('openWindowpaneStorage', () => {
     // A page that cannot create a Worker (none in this test DOM) searches in the page.
     const tabB = await openWindowpaneStorage({ factory, channel, locks: null, searchIn: 'worker' });
     const { id } = await tabA.repositories.conversations.createConversation({ title: 'Shared' });
-    expect(await tabB.repositories.search.searchConversations('pangolin')).toEqual([]); // B's index is built now
+    expect((await tabB.repositories.search.searchConversations('pangolin')).hits).toEqual([]); // B's index is built now
 
     await tabA.repositories.conversations.appendMessage({ conversationId: id, role: 'user', content: [{ type: 'text', text: 'Pangolins have scales.' }] });
-    await vi.waitFor(async () => expect((await tabB.repositories.search.searchConversations('pangolin')).map((h) => h.conversationId)).toEqual([id]));
+    await vi.waitFor(async () => expect((await tabB.repositories.search.searchConversations('pangolin')).hits.map((h) => h.conversationId)).toEqual([id]));
     await tabA.repositories.conversations.deleteConversation(id);
-    await vi.waitFor(async () => expect(await tabB.repositories.search.searchConversations('pangolin')).toEqual([]));
+    await vi.waitFor(async () => expect((await tabB.repositories.search.searchConversations('pangolin')).hits).toEqual([]));
     tabA.close();
     tabB.close();
   });

@@ -80,7 +80,7 @@ describe('importing export files into storage', () => {
       ok: true,
       value: { imported: 0, skipped: 2 },
     });
-    expect(await repositories.search.searchConversations('dictreader')).toEqual([
+    expect((await repositories.search.searchConversations('dictreader')).hits).toEqual([
       expect.objectContaining({ title: 'Reviewing a CSV import script', matchedIn: 'message' }),
     ]);
   });

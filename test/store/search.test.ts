@@ -68,7 +68,7 @@ describe('the search action', () => {
       if (!first) return real(query, options);
       first = false;
       await new Promise<void>((resolve) => (answerFirst = resolve));
-      return [];
+      return { hits: [] };
     };
 
     const early = search(rt, 'creme');

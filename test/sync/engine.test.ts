@@ -31,7 +31,7 @@ async function device(name: string): Promise<Device> {
   const db = await openWindowpaneDb({ factory: new IDBFactory(), name: `app-${name}` });
   const repositories = createRepositories(db, {
     sync: createSyncChannel({ name: `engine-test-${name}-${Math.random()}` }),
-    search: { search: async () => [], details: async () => [], notify: () => undefined, close: () => undefined },
+    search: { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined },
   });
   const replica = new PouchDB(`replica-${name}-${Math.random()}`) as unknown as Replica;
   const notices: string[] = [];
