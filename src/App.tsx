@@ -1,14 +1,13 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useShallow } from 'zustand/react/shallow';
 import { AppCrashed } from './components/AppCrashed';
 import { ChatHeader } from './components/ChatHeader';
+import { loadMessageParts } from './components/MessageView';
 import { ChatPane } from './components/ChatPane';
 import { ConversationDrawer } from './components/ConversationDrawer';
 import { ConversationFailure } from './components/ConversationFailure';
 import { DropFiles } from './components/DropFiles';
-import { EdgeSwipe } from './components/EdgeSwipe';
-import { ImportProgressBar } from './components/ImportProgressBar';
 import { Notices } from './components/Notices';
 import { LazySettings, loadSettings } from './components/LazySettings';
 import { Sidebar } from './components/Sidebar';
@@ -17,6 +16,11 @@ import { useActions, useApp } from './components/AppRuntime';
 import { loadMarkdown } from './components/LazyMarkdown';
 import { useKeyboardInset, usePhoneLayout } from './components/phoneLayout';
 import { applyTheme } from './components/theme';
+
+// Shown only while an import runs: its code loads with the first one.
+const ImportProgressBar = lazy(() => import('./components/ImportProgressBar'));
+// A phone's edge swipe opens the drawer its button opens: it may arrive a moment after the page.
+const EdgeSwipe = lazy(() => import('./components/EdgeSwipe').then((module) => ({ default: module.EdgeSwipe })));
 
 /** Runs `load` once the frame being drawn has been painted; returns what cancels it. */
 function afterPaint(load: () => void): () => void {
@@ -107,10 +111,13 @@ export function App() {
     return whenIdle(() => void loadSettings().catch(() => undefined)); // a failure shows when Settings opens
   }, [status]);
 
-  // What sends a message, too: the first Send does not wait for its chunk.
+  // What sends a message, too: the first Send does not wait for its chunk, nor its answer's thinking.
   useEffect(() => {
     if (status !== 'ready') return;
-    return whenIdle(actions.prepareSend);
+    return whenIdle(() => {
+      actions.prepareSend();
+      void loadMessageParts().catch(() => undefined); // a failure shows when a message renders
+    });
   }, [actions, status]);
 
   useEffect(() => {
@@ -189,7 +196,11 @@ export function App() {
             )}
           </p>
         )}
-        {importing && <ImportProgressBar importing={importing} onCancel={actions.cancelImport} />}
+        {importing && (
+          <Suspense fallback={null}>
+            <ImportProgressBar importing={importing} onCancel={actions.cancelImport} />
+          </Suspense>
+        )}
         <Notices notices={pageNotices} onDismiss={actions.dismissNotice} />
         <ErrorBoundary
           resetKeys={[activeId]}
@@ -199,7 +210,11 @@ export function App() {
         >
           <ChatPane ref={composerRef} />
         </ErrorBoundary>
-        {phone && !drawerOpen && <EdgeSwipe onSwipe={() => setDrawerOpen(true)} />}
+        {phone && !drawerOpen && (
+          <Suspense fallback={null}>
+            <EdgeSwipe onSwipe={() => setDrawerOpen(true)} />
+          </Suspense>
+        )}
       </main>
       <DropFiles onDrop={dropFiles} />
       {settingsOpen && <LazySettings onClose={actions.closeSettings} />}

@@ -15,7 +15,7 @@ function summaryBody(summary: string): string {
  * every request that sends it. Anthropic's summary is readable (model output, rendered like an
  * answer); OpenAI's is encrypted, and the view says so.
  */
-export function CompactionView({ block }: { block: CompactionBlock }) {
+export default function CompactionView({ block }: { block: CompactionBlock }) {
   const name = PROVIDER_NAME[block.provider];
   const size = block.compactedTokens ? ` (${block.compactedTokens.toLocaleString('en-US')} tokens)` : '';
   if (block.summary === null) {

@@ -19,7 +19,7 @@ function phaseText({ progress, cancelling }: ImportState): string {
 }
 
 /** The running import: file, phase, a progress bar and Cancel. The rest of the app stays usable meanwhile. */
-export function ImportProgressBar({ importing, onCancel }: { importing: ImportState; onCancel: () => void }) {
+export default function ImportProgressBar({ importing, onCancel }: { importing: ImportState; onCancel: () => void }) {
   const { fileName, fileIndex, fileCount, progress, cancelling } = importing;
   const label = `Importing ${fileName}`;
   const text = phaseText(importing);

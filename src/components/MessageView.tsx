@@ -2,16 +2,27 @@ import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
 import type { CompactionBlock, DocumentBlock, ImageBlock, StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
 import { hasMath, markdownLimitExceeded, messageText, reasoningTokensOf, thinkingOf, wholeCount } from '../core';
 import type { ToolResultView } from '../store';
-import { CompactionView } from './CompactionView';
-import { MessageDocuments } from './MessageDocuments';
-import { MessageImages } from './MessageImages';
-import { ThinkingBlock } from './ThinkingBlock';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
 import { useCopyText } from './useCopyText';
 import { LazyMarkdown } from './LazyMarkdown';
 
 const PlainTextWithMath = lazy(() => import('./PlainTextWithMath'));
+// Only an answer the provider compacted shows one: its code loads with the first.
+const CompactionView = lazy(() => import('./CompactionView'));
+// Likewise an answer that thought, and a message with images or PDFs; `loadMessageParts` loads
+// them while the page is idle, so the first that shows one does not wait.
+const thinkingPart = () => import('./ThinkingBlock');
+const imagesPart = () => import('./MessageImages');
+const documentsPart = () => import('./MessageDocuments');
+const ThinkingBlock = lazy(() => thinkingPart().then((module) => ({ default: module.ThinkingBlock })));
+const MessageImages = lazy(() => imagesPart().then((module) => ({ default: module.MessageImages })));
+const MessageDocuments = lazy(() => documentsPart().then((module) => ({ default: module.MessageDocuments })));
+
+/** Loads the parts only some messages show (thinking, images, PDFs), ahead of the first that does. */
+export function loadMessageParts(): Promise<unknown> {
+  return Promise.all([thinkingPart(), imagesPart(), documentsPart()]);
+}
 
 export interface MessageViewProps {
   message: StoredMessage;
@@ -129,11 +140,21 @@ export const MessageView = memo(function MessageView({
         </form>
       ) : (
         <div className="message-body">
-          {compaction && <CompactionView block={compaction} />}
-          {documents.length > 0 && <MessageDocuments documents={documents} notSent={imagesNotSent} />}
-          {images.length > 0 && <MessageImages images={images} notSent={imagesNotSent} />}
+          {compaction && (
+            <Suspense fallback={null}>
+              <CompactionView block={compaction} />
+            </Suspense>
+          )}
+          {(documents.length > 0 || images.length > 0) && (
+            <Suspense fallback={null}>
+              {documents.length > 0 && <MessageDocuments documents={documents} notSent={imagesNotSent} />}
+              {images.length > 0 && <MessageImages images={images} notSent={imagesNotSent} />}
+            </Suspense>
+          )}
           {(thinking.text || thinking.redacted > 0 || streamingThinking?.since !== undefined) && (
-            <ThinkingBlock thinking={thinking} thinkingMs={thinkingMs} thinkingSince={streamingThinking?.since} />
+            <Suspense fallback={null}>
+              <ThinkingBlock thinking={thinking} thinkingMs={thinkingMs} thinkingSince={streamingThinking?.since} />
+            </Suspense>
           )}
           {text &&
             (isUser ? (

@@ -1,11 +1,13 @@
 import { elementScroll, useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import type { TranscriptRow } from '../store';
 import { MessageFallback } from './MessageFallback';
 import { MessageView, type MessageViewProps } from './MessageView';
-import { SummaryMessage } from './SummaryMessage';
 import { TrimNotice } from './TrimNotice';
+
+// Only a conversation with a summary shows one: its code loads with the first.
+const SummaryMessage = lazy(() => import('./SummaryMessage').then((module) => ({ default: module.SummaryMessage })));
 
 /** What the row being streamed shows: its text, and its thinking with when it began and, once the answer began, how long it took. */
 export interface TranscriptStreaming {
@@ -127,7 +129,9 @@ export function Transcript({ rows, streaming, onEdit, onRegenerate, onRegenerate
                         onSwitchVersion={busy ? undefined : onSwitchVersion}
                       />
                     ) : (
-                      <SummaryMessage message={row.message} onRegenerate={onRegenerateSummary} busy={busy} />
+                      <Suspense fallback={null}>
+                        <SummaryMessage message={row.message} onRegenerate={onRegenerateSummary} busy={busy} />
+                      </Suspense>
                     )}
                   </ErrorBoundary>
                 ) : (

@@ -63,15 +63,6 @@ export function compactionTrigger(maxInputTokens: number, wanted = DEFAULT_COMPA
   return trigger >= MIN_COMPACTION_TRIGGER ? trigger : undefined;
 }
 
-/**
- * What the summarizing step is told when the request offers tools: the documentation warns
- * that it may call one instead of writing, which leaves an empty compaction.
- */
-export const COMPACTION_INSTRUCTIONS =
-  'Write a summary of the conversation so far inside <summary></summary> tags, with everything needed to continue it: ' +
-  'the goal, decisions made, facts and numbers given, files and tool results still relevant, and what comes next. ' +
-  'Respond with text only: do not call any tool while writing this summary.';
-
 /** The compaction block of `message` that `provider` can read, if any (the last one, should there be several). */
 export function compactionOf(message: StoredMessage, provider: 'anthropic' | 'openai'): CompactionBlock | undefined {
   if (message.role !== 'assistant') return undefined;

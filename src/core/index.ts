@@ -53,6 +53,7 @@ export * from './window/conversationWindow';
 export * from './window/countCut';
 export * from './window/options';
 export * from './window/registry';
+export * from './window/strategyDescriptions';
 export * from './window/planContext';
 export * from './window/summarizePlan';
 export * from './window/autoStrategy';

@@ -11,7 +11,7 @@ import { readStoredConversation, readStoredMessage } from '../core';
 import type { IDBPObjectStore } from 'idb';
 import { conversationRange, eachRequest, withTransaction, type AttachmentRecord, type FileRecord, type WindowpaneSchema } from './db';
 import { conversationGone, type RepositoryContext } from './repositoryContext';
-import { measureStorage, type StorageReport } from './storageReport';
+import type { StorageReport } from './storageReport';
 import type { StorageChange } from './sync';
 
 /**
@@ -303,7 +303,9 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
       return changed;
     },
 
-    measureStorage() {
+    async measureStorage() {
+      // Only Settings → Storage measures: the code loads when it first does.
+      const { measureStorage } = await import('./storageReport');
       return measureStorage(db);
     },
   };

@@ -11,10 +11,12 @@ export * from './searchRepository';
 export * from './settingsRepository';
 export * from './storage';
 export * from './storageErrors';
-export * from './storageReport';
+// Measuring is loaded on first use (Settings → Storage): the store's storageView.ts imports it directly.
+export type { ConversationStorage, StorageReport } from './storageReport';
 export * from './streamWriter';
 export * from './sync';
 export * from './syncRepository';
+export * from './syncRepositories';
 // Import and export are loaded on first use: the store's transferActions.ts, itself loaded with import(),
 // imports transferFiles.ts directly, so that only its types are re-exported here.
 export type { ImportProgress } from './transferFiles';

@@ -7,10 +7,9 @@
 import { createConversationRepository, type ConversationRepository } from './conversationRepository';
 import type { WindowpaneDb } from './db';
 import { createFileRepository, type FileRepository } from './fileRepository';
-import { createRepositoryContext, type RepositoryOptions } from './repositoryContext';
+import { createRepositoryContext, type RepositoryContext, type RepositoryOptions } from './repositoryContext';
 import { createSearchRepository, type SearchRepository } from './searchRepository';
 import { createSettingsRepository, type SettingsRepository } from './settingsRepository';
-import { createSyncRepository, type SyncRepository } from './syncRepository';
 import { createTransferRepository, type TransferRepository } from './transferRepository';
 
 export interface Repositories {
@@ -23,19 +22,20 @@ export interface Repositories {
   search: SearchRepository;
   /** Export and import. */
   transfer: TransferRepository;
-  /** What sync reads, applies and remembers of every record. */
-  sync: SyncRepository;
 }
 
 /** Every repository over `db`, sharing one clock, one id source and one announcement of writes. */
 export function createRepositories(db: WindowpaneDb, options: RepositoryOptions = {}): Repositories {
-  const context = createRepositoryContext(db, options);
+  return repositoriesOf(createRepositoryContext(db, options));
+}
+
+/** Every repository over one context (what sync's repositories add to, see `syncRepositories.ts`). */
+export function repositoriesOf(context: RepositoryContext): Repositories {
   return {
     conversations: createConversationRepository(context),
     files: createFileRepository(context),
     settings: createSettingsRepository(context),
     search: createSearchRepository(context),
     transfer: createTransferRepository(context),
-    sync: createSyncRepository(context),
   };
 }

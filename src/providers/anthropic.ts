@@ -11,7 +11,6 @@ import {
   fromAnthropicUsage,
   mergeAnthropicUsage,
   COMPACTION_BETA,
-  COMPACTION_INSTRUCTIONS,
   MAX_CACHE_BREAKPOINTS,
   standInToolDefinitions,
   THINKING_BINDING_BETA,
@@ -265,6 +264,15 @@ export function anthropicBetas(request: ChatRequest): string[] {
 function sendsCompaction(messages: readonly AnthropicWireMessage[]): boolean {
   return messages.some((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((block) => block.type === 'compaction'));
 }
+
+/**
+ * What the summarizing step is told when the request offers tools: the documentation warns
+ * that it may call one instead of writing, which leaves an empty compaction.
+ */
+const COMPACTION_INSTRUCTIONS =
+  'Write a summary of the conversation so far inside <summary></summary> tags, with everything needed to continue it: ' +
+  'the goal, decisions made, facts and numbers given, files and tool results still relevant, and what comes next. ' +
+  'Respond with text only: do not call any tool while writing this summary.';
 
 /** The compaction edit of `context_management.edits`, after any clearing (the request asks the API to compact on its side). */
 function compactionEdits(request: ChatRequest): Record<string, unknown>[] {

@@ -3,7 +3,9 @@
  * by what each request's reported usage teaches, and saved.
  */
 import type { CalibrationState, ContextPlan, WindowMessage } from '../core';
-import { readCalibration } from '../core';
+import { observeInputTokens, readCalibration, reportedInputTokens } from '../core';
+import type { ChatResult } from '../providers';
+import { clearedInputTokens } from './contextEdits';
 import type { Runtime } from './runtime';
 import { rawCounter, type TurnContext } from './turn';
 
@@ -17,6 +19,17 @@ export async function loadCalibration(rt: Runtime, modelId: string): Promise<voi
       calibration: { version: 1, models: { ...calibration.models, ...readCalibration({ models: { [modelId]: saved } }).models } },
     }));
   }
+}
+
+/**
+ * Calibrates the estimate of a request (`estimated`, uncalibrated) against what the provider
+ * counted for it. The provider counts what is left after its edits, so what it cleared is added
+ * back; a request it compacted was answered from its summary and says nothing about the estimate.
+ */
+export function calibrateOnAnswer(rt: Runtime, ctx: TurnContext, estimated: number, result: ChatResult): void {
+  if (result.content.some((block) => block.type === 'compaction')) return;
+  const sentTokens = reportedInputTokens(result.usage) + clearedInputTokens(result.contextEdits);
+  updateCalibration(rt, ctx.model.id, (c) => observeInputTokens(c, ctx.model.id, estimated, sentTokens));
 }
 
 /** Applies what a request taught about the estimate for `modelId`, and saves it. */

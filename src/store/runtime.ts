@@ -131,7 +131,6 @@ function repositoriesOnceOpen(opened: Promise<Repositories>): Repositories {
     settings: onceOpen('settings'),
     search: onceOpen('search'),
     transfer: onceOpen('transfer'),
-    sync: onceOpen('sync'),
   };
 }
 

@@ -5,7 +5,8 @@
  * when the section opens, never at startup: measuring reads every stored record. What the
  * section shows of a measurement is in storageRows.ts; this module is loaded on first use.
  */
-import { fileBytes, readBrowserStorage, recordBytes, requestPersistentStorage, type AttachmentRecord, type FileRecord } from '../persistence';
+import { readBrowserStorage, requestPersistentStorage, type AttachmentRecord, type FileRecord } from '../persistence';
+import { fileBytes, recordBytes } from '../persistence/storageReport';
 import type { Runtime } from './runtime';
 import type { StorageViewState } from './state';
 import { formatBytes, loadAttachments } from './filesShown';

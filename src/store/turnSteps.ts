@@ -11,16 +11,16 @@
  * asks for one.
  */
 import type { ContentBlock, StoredMessage } from '../core';
-import { isWindowpaneError, observeInputTokens, reportedInputTokens } from '../core';
+import { isWindowpaneError } from '../core';
 import { createStreamWriter, registerFlushOnHide, type StreamWriter } from '../persistence';
 import type { ChatResult, StreamCallbacks } from '../providers';
 import type { Runtime } from './runtime';
-import { loadCalibration, rawEstimate, updateCalibration } from './calibration';
+import { calibrateOnAnswer, loadCalibration, rawEstimate } from './calibration';
 import { appendMessage, finishMessage, streamedContent, streamingContent } from './messageWrites';
 import { createConversationFor } from './newConversation';
 import { contextFor, planFor } from './planning';
 import { announcePlan, toRequest, type PlannedRequest } from './request';
-import { clearedInputTokens, providerClearedText } from './contextEdits';
+import { providerClearedText } from './contextEdits';
 import { withFiles } from './requestFiles';
 import { recover, type Attempt } from './recovery';
 import { storeDraftImages } from './imageActions';
@@ -272,16 +272,9 @@ async function saveAnswer(
   if (draft.thinkingMs !== undefined) final.thinkingMs = draft.thinkingMs;
   const message = await finishMessage(rt, draft.message, draft.writer, final);
   rt.store.setState((s) => (s.streaming?.messageId === message.id ? { streaming: null } : {}));
-  // A request the provider compacted was answered from its summary, not from what was
-  // estimated: its input tokens say nothing about the estimate.
-  const compacted = result.content.some((block) => block.type === 'compaction');
   if (result.usageReported) {
     rt.store.setState((s) => ({ lastUsage: { ...s.lastUsage, [conversationId]: result.usage } }));
-    if (!compacted) {
-      // The provider counts what is left after its edits; what it cleared makes up the request as sent.
-      const sentTokens = reportedInputTokens(result.usage) + clearedInputTokens(result.contextEdits);
-      updateCalibration(rt, ctx.model.id, (c) => observeInputTokens(c, ctx.model.id, rawEstimate(ctx, plan, request.messages), sentTokens));
-    }
+    calibrateOnAnswer(rt, ctx, rawEstimate(ctx, plan, request.messages), result);
   }
   const cleared = providerClearedText(result.contextEdits);
   if (cleared) rt.notifier.notify({ id: 'compaction', tone: 'info', text: `${cleared} from this request. The full output stays in the conversation.` });

@@ -1,5 +1,5 @@
 /** What the sync engine is made with (see engine.ts), shared by the modules it is built from. */
-import type { Repositories } from '../persistence';
+import type { SyncRepositories } from '../persistence';
 import type { DocStore } from './docStore';
 import type { SyncKeys } from './types';
 
@@ -18,7 +18,7 @@ export interface EngineOptions {
   /** API keys travel inside the settings record (off: each device keeps its own). */
   syncApiKeys: boolean;
   docs: DocStore;
-  repositories: Pick<Repositories, 'conversations' | 'files' | 'settings' | 'sync'>;
+  repositories: Pick<SyncRepositories, 'conversations' | 'files' | 'settings' | 'sync'>;
   now: () => number;
   events: EngineEvents;
   /** True while the user has paused sync: a pass stops after the batch it is in. */

@@ -5,7 +5,7 @@
  * the pages and the search index follow. It reports its status to its page and, on a
  * channel of its own, to the other tabs.
  */
-import { createRepositories, createSyncChannel, openWindowpaneDb, type WindowpaneDb } from '../persistence';
+import { createSyncChannel, createSyncRepositories, openWindowpaneDb, type WindowpaneDb } from '../persistence';
 import { docStoreOver } from './docStore';
 import { createEngine, type Engine } from './engine';
 import { checkStillOpens, connect, isStorageFailure, openReplica, openServer, problemOf, type Database } from './replication';
@@ -197,7 +197,7 @@ async function start(config: SyncConfig, dbName: string | undefined, channelName
   const db = await openWindowpaneDb(dbName ? { name: dbName } : {});
   const channel = createSyncChannel(channelName ? { name: channelName } : {});
   // The pages' own search indexes hear of each write on the channel; this Worker never searches.
-  const repositories = createRepositories(db, {
+  const repositories = createSyncRepositories(db, {
     sync: channel,
     search: { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined },
   });
@@ -260,7 +260,7 @@ async function stop(forget: boolean): Promise<void> {
     await queue.catch(() => undefined);
     if (forget) {
       await current.replica.destroy().catch(() => undefined);
-      await createRepositories(current.db)
+      await createSyncRepositories(current.db)
         .sync.clearSynced()
         .catch(() => undefined);
     } else {

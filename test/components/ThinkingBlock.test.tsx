@@ -1,6 +1,6 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MessageView } from '../../src/components/MessageView';
 import type { StoredMessage } from '../../src/core';
 
@@ -27,6 +27,14 @@ function answer(patch: Partial<StoredMessage> = {}): StoredMessage {
 }
 
 const thinkingToggle = () => screen.getByText(/^Thinking/, { selector: 'summary span' }).closest('summary')!;
+
+// The Thinking block is a chunk of its own (the page loads it while idle): loaded once here, it
+// renders with its message from then on.
+beforeAll(async () => {
+  render(<MessageView message={answer()} />);
+  await screen.findByText(/^Thinking/, { selector: 'summary span' });
+  cleanup();
+});
 
 afterEach(() => {
   vi.useRealTimers();

@@ -3,7 +3,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { openWindowpaneDb, type OpenDbOptions, type WindowpaneDb } from '../../src/persistence/db';
 import type { NewMessage } from '../../src/persistence/conversationRepository';
-import { createRepositories, type Repositories } from '../../src/persistence/repositories';
+import { createSyncRepositories, type SyncRepositories } from '../../src/persistence/syncRepositories';
 import type { RepositoryOptions } from '../../src/persistence/repositoryContext';
 
 /** A clock that starts at `start` and moves `step` ms each time it is read. */
@@ -25,14 +25,14 @@ export function userText(conversationId: string, text: string, extra: Partial<Ne
 export interface TestStorage {
   factory: IDBFactory;
   db: WindowpaneDb;
-  repositories: Repositories;
+  repositories: SyncRepositories;
 }
 
 /** A fresh, empty database at the current schema in its own fake IndexedDB. */
 export async function openTestStorage(options: { factory?: IDBFactory; db?: OpenDbOptions; repositories?: RepositoryOptions } = {}): Promise<TestStorage> {
   const factory = options.factory ?? new IDBFactory();
   const db = await openWindowpaneDb({ factory, ...options.db });
-  const repositories = createRepositories(db, { now: steppingClock(), newId: idSequence('id'), ...options.repositories });
+  const repositories = createSyncRepositories(db, { now: steppingClock(), newId: idSequence('id'), ...options.repositories });
   return { factory, db, repositories };
 }
 

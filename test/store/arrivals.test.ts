@@ -7,7 +7,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messageText, type StoredMessage } from '../../src/core';
-import { openWindowpaneStorage, type PortableMessage, type WindowpaneStorage } from '../../src/persistence';
+import { createSyncRepositories, openWindowpaneStorage, type PortableMessage, type SyncRepositories } from '../../src/persistence';
 import { shownBranch } from '../../src/store/branches';
 import { selectConversation } from '../../src/store/conversationActions';
 import type { Runtime } from '../../src/store/runtime';
@@ -35,12 +35,14 @@ const a1 = message('a1', 'u1', 'assistant', 2);
 const u2 = message('u2', 'a1', 'user', 3);
 const a2 = message('a2', 'u2', 'assistant', 4);
 
-let writer: WindowpaneStorage;
+/** The other writer's repositories, as the sync Worker opens them: writes are announced on the channel the tab hears. */
+let writer: { repositories: SyncRepositories; close(): void };
 let tab: Runtime;
 
 /** The other writer (as the sync Worker is) and a tab that knows the conversation as [u1, a1], stored as showing `storedLeaf`. */
 async function setUp(storedLeaf: string): Promise<void> {
-  writer = await openWindowpaneStorage();
+  const storage = await openWindowpaneStorage();
+  writer = { repositories: createSyncRepositories(storage.db, { sync: storage.sync }), close: () => storage.close() };
   await writer.repositories.sync.putConversation({ id: CONVERSATION, title: 'Shed', createdAt: T0, updatedAt: T0, activeLeafId: storedLeaf } as never);
   await writer.repositories.sync.putMessages([u1, a1]);
   tab = await scriptedRuntime({

@@ -7,7 +7,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import PouchDB from 'pouchdb-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRepositories, createSyncChannel, openWindowpaneDb, SETTINGS_KEY, type Repositories, type WindowpaneDb } from '../../src/persistence';
+import { createSyncRepositories, createSyncChannel, openWindowpaneDb, SETTINGS_KEY, type Repositories, type WindowpaneDb } from '../../src/persistence';
 import { deriveKeys } from '../../src/sync/crypto';
 import { docStoreOver } from '../../src/sync/docStore';
 import { createEngine, type Engine } from '../../src/sync/engine';
@@ -29,7 +29,7 @@ let keys: SyncKeys;
 
 async function device(name: string): Promise<Device> {
   const db = await openWindowpaneDb({ factory: new IDBFactory(), name: `app-${name}` });
-  const repositories = createRepositories(db, {
+  const repositories = createSyncRepositories(db, {
     sync: createSyncChannel({ name: `engine-test-${name}-${Math.random()}` }),
     search: { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined },
   });

@@ -1,5 +1,5 @@
 import type { Dispatch } from 'react';
-import { strategyChoices } from '../../core';
+import { getStrategy, STRATEGY_DESCRIPTIONS, strategyChoices } from '../../core';
 import { resetToOwnRule, type WindowSettings } from '../../store';
 import { Field } from '../Field';
 import { NumberField } from '../NumberField';
@@ -18,7 +18,7 @@ export function ContextWindowSection({ window: w, problems, dispatch }: ContextW
   return (
     <section>
       <h3>Context window management</h3>
-      <Field label="Strategy" error={problems.strategy}>
+      <Field label="Strategy" hint={STRATEGY_DESCRIPTIONS[w.strategy] ?? getStrategy(w.strategy)?.description} error={problems.strategy}>
         {(id, describedBy, invalid) => (
           <select id={id} aria-describedby={describedBy} aria-invalid={invalid} value={w.strategy} onChange={(e) => setWindow({ strategy: e.target.value })}>
             {strategyChoices().map(({ name, label }) => (

@@ -212,8 +212,6 @@ function replay(
 export const autoStrategy: ContextStrategy<AutoOptions> = {
   label: 'Automatic (recommended): token budget + count cap, cache-friendly',
   fitsWindow: false,
-  description:
-    'Default: trims when the request passes min(80 % of the window, your budget) minus the answer reserve, or 100 messages, down to 60 % — first clearing old tool results (the newest 3 kept), then whole turns — so the sent prefix stays the same between trims and prompt caching keeps working. Keeps the goal, pinned and newest messages.',
   defaults: {
     budgetTokens: 0,
     windowShare: 0.8,

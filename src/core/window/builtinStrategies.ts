@@ -59,7 +59,6 @@ function withCleared(selection: Selection, clearing: ToolResultClearing | null, 
 export const offStrategy: ContextStrategy<Record<string, never>> = {
   label: 'Off: send everything',
   fitsWindow: false,
-  description: 'Sends the whole conversation. Nothing is trimmed; a request that no longer fits the window is flagged.',
   defaults: {},
   resolveOptions: () => ({}),
   select: (view) => unchanged(view, {}),
@@ -74,8 +73,6 @@ export const offStrategy: ContextStrategy<Record<string, never>> = {
  */
 export const providerStrategy: ContextStrategy<Record<string, never>> = {
   label: 'Let the provider compact',
-  description:
-    'Sends the conversation from the provider’s latest compaction on, and asks the provider to compact once a request passes its trigger. Windowpane trims only what would not fit the window.',
   defaults: {},
   resolveOptions: () => ({}),
   select: (view) => unchanged(view, {}),
@@ -102,8 +99,6 @@ export interface CountOptions {
  */
 export const countStrategy: ContextStrategy<CountOptions> = {
   label: 'Count: keep first N and last N messages (max 100)',
-  description:
-    'Message-count window: above max_messages (100) keep the first 1, the last 20 and the newest of the middle; tool exchanges stay whole; optional summary of what was evicted (off by default).',
   defaults: {
     maxMessages: 100,
     preserveFirst: 1,
@@ -183,7 +178,6 @@ export interface RollingOptions {
  */
 export const rollingStrategy: ContextStrategy<RollingOptions> = {
   label: 'Rolling: keep the last N messages (50)',
-  description: 'Rolling window: keeps the last 50 messages, dropping the oldest; incoming history capped at 1,000.',
   defaults: { rollingMax: 50, maxHistory: 1000, keepPinned: false },
   resolveOptions(options) {
     const rollingMax = wholeOption(options, 'rollingMax', 50, 1);
@@ -253,8 +247,6 @@ function ratios(options: StrategyOptions): { triggerRatio: number; targetRatio: 
  */
 export const truncateStrategy: ContextStrategy<TruncateOptions> = {
   label: 'Truncate: above 80 % of the window, cut to 70 %',
-  description:
-    'Token-ratio truncation: above 80 % of the context window, keeps the first user message and the newest messages that fit 70 %, with a "[N earlier messages truncated to fit context window]" marker.',
   defaults: { triggerRatio: 0.8, targetRatio: 0.7, marker: true, ...CLEARING_OFF, keepPinned: false },
   resolveOptions: (options) => ({ ...ratios(options), marker: booleanOption(options, 'marker', true), ...clearingOptions(options, CLEARING_OFF) }),
   select(full, o) {
@@ -310,8 +302,6 @@ export interface SummarizeOptions extends ClearingOptions {
  */
 export const summarizeStrategy: ContextStrategy<SummarizeOptions> = {
   label: 'Summarize: replace evicted messages with a summary',
-  description:
-    'Summarizing truncation: above 80 % of the window or 100 messages, keeps the goal and the newest messages; the evicted ones become one "[Conversation Summary]" (extended incrementally, at most once per 10 evicted, marker on failure).',
   defaults: {
     triggerRatio: 0.8,
     targetRatio: 0.7,
@@ -419,8 +409,6 @@ const AI_SUMMARY_MIN_MESSAGES = 8;
  */
 export const twoTierStrategy: ContextStrategy<TwoTierOptions> = {
   label: 'Two-tier: heuristic summary above 80k, AI summary above 120k',
-  description:
-    'Two-tier summarization: above 80k tokens keeps the last 8 messages and a heuristic summary (tools, files, commands; no AI call); above 120k an AI summary with a six-part prompt, cached.',
   defaults: {
     heuristicThreshold: 80_000,
     aiThreshold: 120_000,

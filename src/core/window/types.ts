@@ -288,7 +288,7 @@ export interface ContextStrategy<O = unknown> {
    */
   readonly fitsWindow?: boolean;
   /** One paragraph on what the strategy does (see docs/strategies.md). */
-  readonly description: string;
+  readonly description?: string;
   /** The defaults for every knob this strategy reads. */
   readonly defaults: Readonly<StrategyOptions>;
   resolveOptions(options: StrategyOptions): O;
