@@ -155,7 +155,7 @@ describe('offline, as an installed app', () => {
       if (request.url().startsWith('https://api.anthropic.com')) attempts.push(request.url());
     });
     const dialog = await openSettings(page);
-    await dialog.getByLabel('Provider').selectOption('anthropic');
+    await dialog.getByLabel('Provider', { exact: true }).selectOption('anthropic');
     await dialog.getByLabel('API key').fill(PROVIDER_SETUPS.anthropic.apiKey);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });

@@ -97,7 +97,7 @@ describe('persistence in Chromium', () => {
     await screenshot(page, 'persistence-reload-after');
 
     const dialog = await openSettings(page);
-    expect(await dialog.getByLabel('Provider').inputValue()).toBe('anthropic');
+    expect(await dialog.getByLabel('Provider', { exact: true }).inputValue()).toBe('anthropic');
     expect(await dialog.getByLabel('Base URL').inputValue()).toBe(fake.url);
     await openSettingsSection(page, 'Context');
     expect(await dialog.getByLabel('Strategy').inputValue()).toBe('count');

@@ -174,7 +174,7 @@ export async function useFakeAnthropic(
   window: { strategy?: string; summarize?: boolean; maxMessages?: number; preserveFirst?: number; preserveLast?: number } = {},
 ): Promise<void> {
   const dialog = await openSettings(page);
-  await dialog.getByLabel('Provider').selectOption('anthropic');
+  await dialog.getByLabel('Provider', { exact: true }).selectOption('anthropic');
   await dialog.getByLabel('API key').fill(apiKey);
   await dialog.getByLabel('Base URL').fill(fakeUrl);
   if (Object.keys(window).length > 0) await openSettingsSection(page, 'Context');

@@ -141,7 +141,7 @@ describe('export and import in Chromium', () => {
     await openConversation(fresh.page, title);
     expect(said(await transcriptRows(fresh.page))).toEqual(said(original));
     const dialog = await openSettings(fresh.page);
-    await dialog.getByLabel('Provider').selectOption('anthropic');
+    await dialog.getByLabel('Provider', { exact: true }).selectOption('anthropic');
     expect(await dialog.getByLabel('API key').inputValue()).toBe('');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 

@@ -140,7 +140,7 @@ describe('every strategy on the Demo, 30 exchanges, in Chromium', () => {
     await openApp(page, appUrl);
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
-    expect(await dialog.getByLabel('Provider').inputValue()).toBe('demo');
+    expect(await dialog.getByLabel('Provider', { exact: true }).inputValue()).toBe('demo');
     await openSettingsSection(page, 'Context');
     await dialog.getByLabel('Strategy').selectOption(strategy);
     for (const [label, value] of Object.entries(fields)) await dialog.getByLabel(label, { exact: true }).fill(value);

@@ -235,7 +235,7 @@ describe('two devices', () => {
     }
     // The key stayed on A: "Also sync my API keys" was off.
     const dialog = await openSettings(b.page);
-    await dialog.getByLabel('Provider').selectOption('anthropic');
+    await dialog.getByLabel('Provider', { exact: true }).selectOption('anthropic');
     expect(await dialog.getByLabel('API key', { exact: true }).inputValue()).toBe('');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
@@ -251,7 +251,7 @@ describe('two devices', () => {
     await expect
       .poll(async () => {
         const settings = await openSettings(d.page);
-        await settings.getByLabel('Provider').selectOption('anthropic');
+        await settings.getByLabel('Provider', { exact: true }).selectOption('anthropic');
         const key = await settings.getByLabel('API key', { exact: true }).inputValue();
         await settings.getByRole('button', { name: 'Cancel' }).click();
         return key;

@@ -198,12 +198,12 @@ export function realPdf(pageTexts: readonly string[]): Buffer {
 /** Saves an API key for a provider in Settings, then goes back to the Demo provider for answers. */
 export async function saveApiKey(page: Page, provider: string, key: string): Promise<void> {
   let dialog = await openSettings(page);
-  await dialog.getByLabel('Provider').selectOption(provider);
+  await dialog.getByLabel('Provider', { exact: true }).selectOption(provider);
   await dialog.getByLabel('API key', { exact: true }).fill(key);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'detached' });
   dialog = await openSettings(page);
-  await dialog.getByLabel('Provider').selectOption('demo');
+  await dialog.getByLabel('Provider', { exact: true }).selectOption('demo');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'detached' });
 }
