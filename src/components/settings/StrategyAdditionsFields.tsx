@@ -14,6 +14,8 @@ export function StrategyAdditionsFields({ window: w, onToggle, onClearOnProvider
   const id = useId();
   const values = additionsFor(w);
   const shown = ADDITIONS.filter((a) => values[a.key] !== undefined);
+  // A strategy Windowpane adds nothing to (`off`, `provider`) has no switches to show or reset.
+  if (shown.length === 0) return null;
   return (
     <fieldset className="strategy-additions" aria-describedby={`${id}-about`}>
       <legend>Added by Windowpane</legend>
