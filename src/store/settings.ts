@@ -99,7 +99,7 @@ export interface Settings {
 }
 
 export const DEFAULT_WINDOW: WindowSettings = {
-  strategy: 'auto',
+  strategy: 'provider',
   summarize: false,
   maxMessages: 100,
   preserveFirst: 1,

@@ -41,7 +41,7 @@ describe('SettingsDialog', () => {
     expect(d.queryByLabelText('API key')).not.toBeInTheDocument();
     expect(d.queryByRole('textbox', { name: 'Base URL' })).not.toBeInTheDocument();
     await showSettingsSection(dialog, 'Context');
-    expect(d.getByRole('combobox', { name: 'Strategy' })).toHaveValue('auto');
+    expect(d.getByRole('combobox', { name: 'Strategy' })).toHaveValue('provider');
     expect(d.getByRole('checkbox', { name: 'Summarize evicted messages' })).not.toBeChecked();
     expect(d.getByRole('spinbutton', { name: 'Max messages' })).toHaveValue(100);
     expect(d.getByRole('spinbutton', { name: 'Preserve first messages' })).toHaveValue(1);
@@ -81,7 +81,9 @@ describe('SettingsDialog', () => {
     const d = within(dialog);
     await showSettingsSection(dialog, 'Context');
     const added = () => d.getByRole('group', { name: 'Added by Windowpane' });
-    // auto uses every addition it reads.
+    // The default, the provider's compaction, has no additions; auto uses every addition it reads.
+    expect(d.queryByRole('group', { name: 'Added by Windowpane' })).not.toBeInTheDocument();
+    await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'auto');
     expect(within(added()).getByRole('switch', { name: 'Clear old tool results first' })).toBeChecked();
     expect(within(added()).getByRole('switch', { name: 'Keep pinned messages' })).toBeChecked();
     await userEvent.selectOptions(d.getByRole('combobox', { name: 'Strategy' }), 'two-tier');

@@ -42,9 +42,11 @@ describe('which models compact on the provider’s side', () => {
     expect(compactsOnProvider('demo', 'windowpane-demo')).toBe(false);
   });
 
-  it('asks for Anthropic’s default trigger, lowered to 80 % of a smaller window, and none under 50,000', () => {
-    expect(compactionTrigger(991_808)).toBe(150_000);
+  it('asks for 100,000, lowered to 80 % of a smaller window, and none under 50,000', () => {
+    expect(compactionTrigger(991_808)).toBe(100_000);
+    expect(compactionTrigger(125_000)).toBe(100_000);
     expect(compactionTrigger(100_000)).toBe(80_000);
+    expect(compactionTrigger(991_808, 150_000)).toBe(150_000);
     expect(compactionTrigger(62_500)).toBe(50_000);
     expect(compactionTrigger(60_000)).toBeUndefined();
   });

@@ -78,13 +78,28 @@ async function threeTurns(shape: 'anthropic' | 'openai', model: string, strategy
 }
 
 describe('the provider compacts', () => {
+  it('is the default: a compacting model asks for it at 100,000 tokens, the Demo plans as Auto and says so', async () => {
+    globalThis.indexedDB = new IDBFactory();
+    const rt = await scriptedRuntime(compactingProvider('anthropic', []));
+    const fresh = { ...DEFAULT_SETTINGS, provider: 'anthropic' as const, models: { anthropic: 'claude-opus-4-6' } };
+    rt.store.setState({ settings: fresh });
+    const compacting = contextFor(rt, null);
+    expect(compacting.compaction).toEqual({ provider: 'anthropic', triggerTokens: 100_000 });
+    rt.store.setState({ settings: DEFAULT_SETTINGS });
+    const demo = contextFor(rt, null);
+    expect(DEFAULT_SETTINGS.provider).toBe('demo');
+    expect(demo.compaction).toBeUndefined();
+    expect(demo.policy.strategy).toBe('auto');
+    expect(demo.strategyFallback).toMatch(/cannot compact on the provider's side/);
+  });
+
   it('on Anthropic: asks past the trigger, then opens every request with the compaction and sends nothing before it', async () => {
     const { rt, id, sent } = await threeTurns('anthropic', 'claude-opus-4-6');
     expect(sent).toHaveLength(3);
-    for (const request of sent) expect(request.contextManagement).toEqual({ compaction: { triggerTokens: 150_000 } });
+    for (const request of sent) expect(request.contextManagement).toEqual({ compaction: { triggerTokens: 100_000 } });
     expect(anthropicBetas(sent[0]!)).toEqual([COMPACTION_BETA]);
     expect((anthropicRequestBody(sent[0]!, true) as unknown as Record<string, unknown>).context_management).toEqual({
-      edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 150_000 } }],
+      edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 100_000 } }],
     });
 
     const third = sent[2]!.messages as AnthropicWireMessage[];
@@ -108,8 +123,8 @@ describe('the provider compacts', () => {
     const dimmed = view.rows.filter((row) => row.kind === 'message' && row.notSent);
     expect(dimmed).toHaveLength(3);
     expect(view.rows.find((row) => row.kind === 'trim')).toMatchObject({ compactedBy: 'anthropic', evicted: 3 });
-    expect(view.gauge.trigger).toBe(150_000);
-    expect(view.gauge.contextNote).toMatch(/Anthropic compacts .* 150,000 input tokens/);
+    expect(view.gauge.trigger).toBe(100_000);
+    expect(view.gauge.contextNote).toMatch(/Anthropic compacts .* 100,000 input tokens/);
 
     // What the compaction cost is kept with the answer, and the estimate is not calibrated on a compacted request.
     const holder = messages.find((m) => m.content.some((b) => b.type === 'compaction'));
@@ -122,7 +137,7 @@ describe('the provider compacts', () => {
     const { sent } = await threeTurns('openai', 'gpt-6-luna');
     const third = sent[2]!;
     const body = responsesRequestBody(third, true) as unknown as { input: Array<Record<string, unknown>>; context_management: unknown };
-    expect(body.context_management).toEqual([{ type: 'compaction', compact_threshold: 150_000 }]);
+    expect(body.context_management).toEqual([{ type: 'compaction', compact_threshold: 100_000 }]);
     expect(body.input[0]).toEqual({ type: 'compaction', id: 'cmp_1', encrypted_content: 'enc-1' });
     expect(body.input.slice(1)).toEqual([
       { role: 'assistant', content: 'Answer 2.' },

@@ -6,7 +6,7 @@
 export const STRATEGY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   off: 'Sends the whole conversation. Nothing is trimmed; a request that no longer fits the window is flagged.',
   provider:
-    'Sends the conversation from the provider’s latest compaction on, and asks the provider to compact once a request passes its trigger. Windowpane trims only what would not fit the window.',
+    'Sends the conversation from the provider’s latest compaction on, and asks the provider to compact once a request passes its trigger. Windowpane trims only what would not fit the window. Where the model cannot compact (compatible servers, the Demo, some Anthropic models), it plans as Auto.',
   count:
     'Message-count window: above max_messages (100) keep the first 1, the last 20 and the newest of the middle; tool exchanges stay whole; optional summary of what was evicted (off by default).',
   rolling: 'Rolling window: keeps the last 50 messages, dropping the oldest; incoming history capped at 1,000.',
