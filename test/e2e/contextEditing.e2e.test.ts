@@ -90,6 +90,8 @@ describe('context editing over a 60-call tool loop on Anthropic', () => {
       await page.getByRole('button', { name: 'Settings' }).click();
       const dialog = page.getByRole('dialog', { name: 'Settings' });
       const contextTab = await openSettingsSection(page, 'Context');
+      // Clearing is a step of Auto (the default, the provider's compaction, clears nothing).
+      await contextTab.getByRole('combobox', { name: 'Strategy' }).selectOption('auto');
       await contextTab.getByRole('switch', { name: 'Clear on the provider’s side' }).check();
       await openSettingsSection(page, 'Tools');
       await dialog.getByLabel('Tool rounds per turn', { exact: true }).fill(String(CALLS + 5));
