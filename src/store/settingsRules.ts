@@ -76,6 +76,8 @@ export const TOOL_RULES: Record<keyof ToolSettings, Rule> = {
   readAttachment: (value) => (typeof value === 'boolean' ? null : 'Turn it on or off.'),
   runJavascript: (value) => (typeof value === 'boolean' ? null : 'Turn it on or off.'),
   maxRounds: whole(TOOL_ROUNDS_RANGE.min, TOOL_ROUNDS_RANGE.max),
+  // Each server is checked as it is read back (core's readMcpServers) and as Settings edits it.
+  mcpServers: (value) => (Array.isArray(value) ? null : 'Not a list of servers.'),
 };
 
 /**
