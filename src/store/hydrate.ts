@@ -98,6 +98,7 @@ export async function hydrate(rt: Runtime): Promise<void> {
     rt.store.setState({ status: 'ready' });
     noticeIgnoredSettings(rt, 'settings', 'for all conversations', read.ignored);
     followOpenConversation(rt);
+    followMcpServers(rt);
     await reopened;
   } catch (error) {
     rt.notifier.reportError(error, 'read your conversations');
@@ -129,6 +130,21 @@ function followOpenConversation(rt: Runtime): void {
       rt,
       state.conversations.find((c) => c.id === state.activeId),
     );
+  });
+}
+
+/** Offers the MCP servers' tools (store/mcp/mcpTools.ts, a chunk loaded only once a server is configured), now and after each change. */
+function followMcpServers(rt: Runtime): void {
+  const offer = (servers: readonly unknown[]) => {
+    if (servers.length > 0 || rt.store.getState().mcpTools.length > 0)
+      import('./mcp/mcpTools').then(
+        (m) => m.refreshMcpTools(rt),
+        (error: unknown) => rt.notifier.reportError(error, 'load the MCP tools'),
+      );
+  };
+  offer(rt.store.getState().settings.tools.mcpServers);
+  rt.store.subscribe((state, previous) => {
+    if (state.settings.tools.mcpServers !== previous.settings.tools.mcpServers) offer(state.settings.tools.mcpServers);
   });
 }
 

@@ -4,6 +4,7 @@
  * cached tool lists came from the servers themselves, so every field is checked and cut to
  * size, and whatever does not fit is dropped and named.
  */
+import { endpointOrigin, keyTravelsSafely } from '../endpoints';
 
 /** How requests to the server are authorized. The secret itself (token, header value) is kept apart, like the API keys: `Settings.mcpSecrets`. */
 export type McpAuth = { type: 'none' } | { type: 'bearer' } | { type: 'header'; name: string };
@@ -25,6 +26,8 @@ export interface McpServerConfig {
   enabled: boolean;
   auth: McpAuth;
   tools: McpToolInfo[];
+  /** The origin the user agreed to reach over plain http (not https, not this machine); see `mcpServerReachable`. */
+  httpConfirmedFor?: string;
 }
 
 export const MAX_MCP_SERVERS = 20;
@@ -84,7 +87,20 @@ function readServer(raw: unknown): McpServerConfig | undefined {
     auth,
     // A name listed twice is one tool: the first listing is kept.
     tools: tools.filter((tool): tool is McpToolInfo => tool !== undefined && !names.has(tool.name) && Boolean(names.add(tool.name))),
+    ...(typeof raw.httpConfirmedFor === 'string' ? { httpConfirmedFor: raw.httpConfirmedFor.slice(0, 2_000) } : {}),
   };
+}
+
+/**
+ * Why the server may not be reached, or undefined when it may: as with the API keys
+ * (core/endpoints.ts), plain http only to this machine unless the user confirmed that origin,
+ * since the tool calls, their results and the server's secret would cross the network unencrypted.
+ */
+export function mcpServerUnreachable(server: Pick<McpServerConfig, 'url' | 'httpConfirmedFor'>): string | undefined {
+  if (keyTravelsSafely(server.url)) return undefined;
+  const origin = endpointOrigin(server.url);
+  if (origin && server.httpConfirmedFor === origin) return undefined;
+  return `${origin ?? server.url} is plain http on another machine: confirm in Settings → Tools that its calls may travel unencrypted, or use an https address.`;
 }
 
 /** The valid servers of a stored list (ids unique, at most MAX_MCP_SERVERS), and a note for each one dropped. */

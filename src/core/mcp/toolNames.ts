@@ -9,8 +9,7 @@
  */
 import { hashString } from '../hash';
 
-/** The names both providers accept. */
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+/** The longest name both providers accept. */
 const MAX = 64;
 const PREFIX = 'mcp_';
 

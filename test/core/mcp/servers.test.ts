@@ -1,23 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MCP_SERVERS, readMcpServers } from '../../../src/core';
+import { trackerServer } from '../../mcp/fixtures';
 
-const server = {
-  id: 's1',
-  label: 'Tracker',
-  url: 'https://mcp.example.com/mcp',
-  enabled: true,
-  auth: { type: 'bearer' },
-  tools: [
-    {
-      name: 'lookup_issue',
-      description: 'Looks up an issue.',
-      inputSchema: { type: 'object', properties: { number: { type: 'integer' } } },
-      enabled: true,
-      alwaysAllow: false,
-    },
-  ],
-};
+const server = trackerServer('https://mcp.example.com/mcp');
 
 describe('MCP servers read back from storage', () => {
   it('keeps a valid server as it was', () => {

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOLS, mcpToolNames, serverSlug, TOOL_NAME_PATTERN } from '../../../src/core';
+import { BUILTIN_TOOLS, mcpToolNames, serverSlug } from '../../../src/core';
+
+/** The names both Anthropic and OpenAI accept. */
+const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const BUILTIN = BUILTIN_TOOLS.map((tool) => tool.name);
 
