@@ -17,7 +17,6 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { MAX_MCP_TOOLS } from '../core';
 import { describeMcpFailure } from './failures';
 
-
 /** Where a server is and what every request to it carries (its authorization, when it has one). */
 export interface McpEndpoint {
   url: string;
