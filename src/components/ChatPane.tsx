@@ -64,7 +64,7 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   // A window the model's endpoint listed is the one planned with.
   const modelLists = useApp((s) => s.modelLists);
   const mcpTools = useApp((s) => s.mcpTools);
-  const approval = useApp((s) => (s.mcpApproval?.conversationId === s.activeId ? s.mcpApproval : null));
+  const approval = useApp((s) => s.mcpApproval);
   // Tools offered can depend on whether files are attached.
   const hasAttachments = attachments.length > 0 || holdsPdfs(messages);
   const ctx = useMemo(
@@ -148,9 +148,9 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
           onChange={(setting) => void actions.setThinking(setting)}
         />
       </div>
-      {approval && (
+      {approval?.conversationId === activeId && (
         <Suspense>
-          <McpApprovalPrompt approval={approval} onAnswer={(answer) => void actions.answerMcpApproval(answer)} />
+          <McpApprovalPrompt approval={approval} />
         </Suspense>
       )}
       <Composer

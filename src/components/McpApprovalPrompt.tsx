@@ -1,16 +1,12 @@
-import type { ApprovalAnswer, McpApproval } from '../store';
-
-export interface McpApprovalPromptProps {
-  approval: McpApproval;
-  onAnswer: (answer: ApprovalAnswer) => void;
-}
+import type { McpApproval } from '../store';
 
 /**
  * An MCP tool call waiting for the user: which server, which tool and with what arguments,
  * all shown as text (the model wrote the arguments; the server named the tool), and the
  * choice to allow it once, always, or refuse it. Stop refuses it too.
  */
-export default function McpApprovalPrompt({ approval, onAnswer }: McpApprovalPromptProps) {
+export default function McpApprovalPrompt({ approval }: { approval: McpApproval }) {
+  const onAnswer = approval.answer;
   return (
     <section className="mcp-approval" role="alertdialog" aria-labelledby="mcp-approval-title" aria-describedby="mcp-approval-args">
       <h3 id="mcp-approval-title">

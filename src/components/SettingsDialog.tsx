@@ -55,7 +55,6 @@ const KNOB_LABELS: Record<Knob, string> = {
   readAttachment: 'read_attachment',
   runJavascript: 'run_javascript',
   maxRounds: 'Tool rounds per turn',
-  mcpServers: 'MCP servers',
   additions: 'What Windowpane adds',
 };
 

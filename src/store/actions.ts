@@ -19,7 +19,6 @@ import type { Settings } from './settings';
 import type { ListTarget, NoticeSection } from './state';
 import type { TurnOnSyncInput } from './syncActions';
 import type { CountJob } from './exactCount';
-import type { ApprovalAnswer } from './mcp/mcpApproval';
 import type * as McpSettingsModule from './mcp/mcpSettings';
 
 type McpSettings = typeof McpSettingsModule;
@@ -142,18 +141,11 @@ export function bindActions(rt: Runtime) {
     keepMyData: async () => (await storage(rt))?.keepMyData(rt),
     deleteAttachmentsOf: async (conversationId: string) => (await storage(rt))?.deleteAttachmentsOf(rt, conversationId),
     deleteConversationFromStorage: (id: string) => conversations.deleteConversation(rt, id, 'storage'),
-    ...mcpControls(rt),
+    listMcpServerTools,
   };
 }
 
-/** MCP servers: their settings and the answer to a call waiting for the user (chunks of their own). */
-function mcpControls(rt: Runtime) {
-  return {
-    /** Settings → Tools: connects to an MCP server and lists its tools (the MCP client is a chunk of its own). */
-    listMcpServerTools: async (...args: Parameters<McpSettings['listMcpServerTools']>) => (await import('./mcp/mcpSettings')).listMcpServerTools(...args),
-    /** The user's answer to the MCP tool call shown. */
-    answerMcpApproval: async (answer: ApprovalAnswer) => (await import('./mcp/mcpApproval')).answerMcpApproval(rt, answer),
-  };
-}
+/** Settings → Tools: connects to an MCP server and lists its tools (the MCP client is a chunk of its own). */
+const listMcpServerTools: McpSettings['listMcpServerTools'] = async (...args) => (await import('./mcp/mcpSettings')).listMcpServerTools(...args);
 
 export type Actions = ReturnType<typeof bindActions>;

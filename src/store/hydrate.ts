@@ -133,19 +133,17 @@ function followOpenConversation(rt: Runtime): void {
   });
 }
 
-/** Offers the MCP servers' tools (store/mcp/mcpTools.ts, a chunk loaded only once a server is configured), now and after each change. */
+/** Offers the MCP servers' tools (store/mcp/mcpTools.ts, a chunk loaded once a server is configured), now and after each change. */
 function followMcpServers(rt: Runtime): void {
-  const offer = (servers: readonly unknown[]) => {
-    if (servers.length > 0 || rt.store.getState().mcpTools.length > 0)
-      import('./mcp/mcpTools').then(
-        (m) => m.refreshMcpTools(rt),
-        (error: unknown) => rt.notifier.reportError(error, 'load the MCP tools'),
-      );
-  };
-  offer(rt.store.getState().settings.tools.mcpServers);
-  rt.store.subscribe((state, previous) => {
-    if (state.settings.tools.mcpServers !== previous.settings.tools.mcpServers) offer(state.settings.tools.mcpServers);
-  });
+  const offer = () =>
+    rt.store.getState().settings.tools.mcpServers.length
+      ? import('./mcp/mcpTools').then(
+          (m) => m.refreshMcpTools(rt),
+          () => undefined,
+        )
+      : rt.store.setState({ mcpTools: undefined });
+  void offer();
+  rt.store.subscribe((state, previous) => void (state.settings.tools.mcpServers !== previous.settings.tools.mcpServers && offer()));
 }
 
 const OPEN_CONVERSATION_KEY = 'windowpane:open-conversation';

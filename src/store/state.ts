@@ -153,9 +153,9 @@ export interface AppState {
   retry: RetryInfo | null;
   toolRun: ToolRunState | null;
   /** The MCP servers' tools switched on, as requests define them (store/mcp/mcpTools.ts fills it, in a chunk loaded only when a server is configured). */
-  mcpTools: NamedToolDefinition[];
+  mcpTools?: NamedToolDefinition[];
   /** The MCP tool call waiting for the user's Allow or Refuse. */
-  mcpApproval: McpApproval | null;
+  mcpApproval?: McpApproval | null;
   /** Usage the provider reported for the last request, by conversation id. */
   lastUsage: Record<string, Usage>;
   notices: Notice[];
@@ -223,8 +223,6 @@ export const initialState = (): AppState => ({
   sendingId: null,
   retry: null,
   toolRun: null,
-  mcpTools: [],
-  mcpApproval: null,
   lastUsage: {},
   notices: [],
   query: '',

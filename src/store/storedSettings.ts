@@ -68,9 +68,10 @@ function readWindow(raw: unknown, ignored: string[]): Partial<WindowSettings> {
 function readTools(raw: unknown, ignored: string[]): ToolSettings {
   const saved = isObject(raw) ? raw : {};
   const tools: ToolSettings = { ...DEFAULT_TOOLS };
-  for (const key of Object.keys(DEFAULT_TOOLS) as (keyof ToolSettings)[]) {
+  // The MCP servers have no rule here: they are read with core's readMcpServers where they are used.
+  for (const key of Object.keys(TOOL_RULES) as (keyof typeof TOOL_RULES)[]) {
     const value = saved[key];
-    if (value === undefined || key === 'mcpServers') continue;
+    if (value === undefined) continue;
     if (TOOL_RULES[key](value) === null) Object.assign(tools, { [key]: value });
     else ignored.push(`${key} ${describeValue(value)}`);
   }

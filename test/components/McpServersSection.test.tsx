@@ -127,8 +127,15 @@ describe('the prompt before an MCP tool runs', () => {
     const onAnswer = vi.fn();
     const { container } = render(
       <McpApprovalPrompt
-        approval={{ conversationId: 'c', callId: 'toolu_1', serverId: 'srv-1', server: 'Tracker', tool: 'lookup_issue', args: '{\n  "q": "<b>bold</b>"\n}' }}
-        onAnswer={onAnswer}
+        approval={{
+          conversationId: 'c',
+          callId: 'toolu_1',
+          serverId: 'srv-1',
+          server: 'Tracker',
+          tool: 'lookup_issue',
+          args: '{\n  "q": "<b>bold</b>"\n}',
+          answer: onAnswer,
+        }}
       />,
     );
     const prompt = screen.getByRole('alertdialog', { name: 'Run lookup_issue on the MCP server “Tracker”?' });

@@ -12,7 +12,6 @@ import type { ChatProvider, ChatRequest, ChatResult } from '../../src/providers'
 import { createRuntime, type Runtime } from '../../src/store/runtime';
 import * as chat from '../../src/store/sendPipeline';
 import { hydrate } from '../../src/store/hydrate';
-import { answerMcpApproval } from '../../src/store/mcp/mcpApproval';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import { trackerServer } from '../mcp/fixtures';
 import { startMcpServer, type McpTestServer } from '../mcp/server';
@@ -79,7 +78,7 @@ async function start(server: McpServerConfig, toolName = TOOL, input: unknown = 
   };
   rt.store.setState({ settings });
   // The MCP chunk loads and offers the server's tools.
-  await vi.waitFor(() => expect(rt.store.getState().mcpTools.length).toBe(2));
+  await vi.waitFor(() => expect(rt.store.getState().mcpTools).toHaveLength(2));
   return { rt, requests };
 }
 
@@ -95,7 +94,7 @@ describe('MCP tools in a turn', () => {
   it('offers the enabled tools, shows the call, and runs it once the user allows it', async () => {
     const { rt, requests } = await start(serverConfig());
     expect(chat.send(rt, null, 'What is issue 7?')).toBe(true);
-    await vi.waitFor(() => expect(rt.store.getState().mcpApproval).not.toBeNull(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(rt.store.getState().mcpApproval).toBeTruthy(), { timeout: 5_000 });
     expect(rt.store.getState().mcpApproval).toMatchObject({ serverId: 'srv-1', server: 'Tracker', tool: 'lookup_issue', args: '{\n  "number": 7\n}' });
     const offered = requests[0]!.tools!.map((tool) => tool.name);
     expect(offered).toEqual(expect.arrayContaining([TOOL, 'mcp_tracker__slow_tool']));
@@ -104,9 +103,9 @@ describe('MCP tools in a turn', () => {
       'Tool "lookup_issue" of the MCP server "Tracker" (runs only if the user allows it). Looks up an issue.',
     );
     const callsBefore = mcp.calls.length;
-    answerMcpApproval(rt, 'allow');
+    rt.store.getState().mcpApproval!.answer('allow');
     const messages = await settled(rt);
-    expect(rt.store.getState().mcpApproval).toBeNull();
+    expect(rt.store.getState().mcpApproval).toBeFalsy();
     expect(resultOf(messages)).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Issue 7: The login page loads slowly. Status: open.' });
     expect(mcp.calls.slice(callsBefore)).toEqual([{ name: 'lookup_issue', args: { number: 7 } }]);
     expect(requests).toHaveLength(2);
@@ -116,8 +115,8 @@ describe('MCP tools in a turn', () => {
     const { rt } = await start(serverConfig());
     const callsBefore = mcp.calls.length;
     chat.send(rt, null, 'What is issue 8?');
-    await vi.waitFor(() => expect(rt.store.getState().mcpApproval).not.toBeNull(), { timeout: 5_000 });
-    answerMcpApproval(rt, 'refuse');
+    await vi.waitFor(() => expect(rt.store.getState().mcpApproval).toBeTruthy(), { timeout: 5_000 });
+    rt.store.getState().mcpApproval!.answer('refuse');
     const result = resultOf(await settled(rt));
     expect(result).toMatchObject({ is_error: true, content: expect.stringMatching(/^The user refused to run this tool call/) });
     expect(mcp.calls.length).toBe(callsBefore);
@@ -126,11 +125,11 @@ describe('MCP tools in a turn', () => {
   it('Stop cancels a call waiting for the user', async () => {
     const { rt } = await start(serverConfig());
     chat.send(rt, null, 'What is issue 9?');
-    await vi.waitFor(() => expect(rt.store.getState().mcpApproval).not.toBeNull(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(rt.store.getState().mcpApproval).toBeTruthy(), { timeout: 5_000 });
     chat.stop(rt, rt.store.getState().activeId!);
     const result = resultOf(await settled(rt));
     expect(result).toMatchObject({ is_error: true, content: expect.stringMatching(/pressed Stop/) });
-    expect(rt.store.getState().mcpApproval).toBeNull();
+    expect(rt.store.getState().mcpApproval).toBeFalsy();
   });
 
   it('runs an always-allowed tool without asking; Always allow is saved on the tool', async () => {
@@ -141,8 +140,8 @@ describe('MCP tools in a turn', () => {
 
     const second = await start(serverConfig());
     chat.send(second.rt, null, 'Issue 7 again');
-    await vi.waitFor(() => expect(second.rt.store.getState().mcpApproval).not.toBeNull(), { timeout: 5_000 });
-    answerMcpApproval(second.rt, 'always');
+    await vi.waitFor(() => expect(second.rt.store.getState().mcpApproval).toBeTruthy(), { timeout: 5_000 });
+    second.rt.store.getState().mcpApproval!.answer('always');
     await settled(second.rt);
     const stored = second.rt.store.getState().settings.tools.mcpServers[0] as McpServerConfig;
     expect(stored.tools.find((tool) => tool.name === 'lookup_issue')?.alwaysAllow).toBe(true);

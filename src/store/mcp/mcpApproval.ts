@@ -8,36 +8,28 @@ import { saveSettings } from '../conversationActions';
 import type { Runtime } from '../runtime';
 import type { McpApproval } from './types';
 
-export type ApprovalAnswer = 'allow' | 'always' | 'refuse';
+export type ApprovalAnswer = McpApproval extends { answer: (answer: infer A) => void } ? A : never;
 
-const waiting = new WeakMap<Runtime, (answer: ApprovalAnswer) => void>();
-
-/** Shows `approval` and resolves with the user's answer, or 'stopped' when the turn is stopped first. */
-export function askApproval(rt: Runtime, approval: McpApproval, signal: AbortSignal): Promise<ApprovalAnswer | 'stopped'> {
+/** Shows the call and resolves with the user's answer, or 'stopped' when the turn is stopped first. */
+export function askApproval(rt: Runtime, approval: Omit<McpApproval, 'answer'>, signal: AbortSignal): Promise<ApprovalAnswer | 'stopped'> {
   if (signal.aborted) return Promise.resolve('stopped');
   return new Promise((resolve) => {
     const done = (answer: ApprovalAnswer | 'stopped') => {
       signal.removeEventListener('abort', stopped);
-      waiting.delete(rt);
       rt.store.setState((s) => (s.mcpApproval?.callId === approval.callId ? { mcpApproval: null } : {}));
       resolve(answer);
     };
     const stopped = () => done('stopped');
     signal.addEventListener('abort', stopped);
-    waiting.set(rt, (answer) => {
-      if (answer === 'always') void alwaysAllow(rt, approval);
-      done(answer);
-    });
-    rt.store.setState({ mcpApproval: approval });
+    const answer = (given: ApprovalAnswer) => {
+      if (given === 'always') void alwaysAllow(rt, approval);
+      done(given);
+    };
+    rt.store.setState({ mcpApproval: { ...approval, answer } });
   });
 }
 
-/** The user's answer to the call shown. */
-export function answerMcpApproval(rt: Runtime, answer: ApprovalAnswer): void {
-  waiting.get(rt)?.(answer);
-}
-
-async function alwaysAllow(rt: Runtime, approval: McpApproval): Promise<void> {
+async function alwaysAllow(rt: Runtime, approval: Pick<McpApproval, 'serverId' | 'tool'>): Promise<void> {
   const { settings } = rt.store.getState();
   const servers = readMcpServers(settings.tools.mcpServers, []).map((server) =>
     server.id === approval.serverId

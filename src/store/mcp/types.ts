@@ -16,4 +16,6 @@ export interface McpApproval {
   server: string;
   tool: string;
   args: string;
+  /** Answers it: Allow, Always allow or Refuse. */
+  answer: (answer: 'allow' | 'always' | 'refuse') => void;
 }
