@@ -37,8 +37,8 @@ describe('Settings → Tools → MCP servers', () => {
     const onState = vi.fn();
     render(<Harness onState={onState} />);
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText('Server URL', { exact: true }), 'https://mcp.example.com/mcp');
-    await user.type(screen.getByLabelText('Server name', { exact: true }), 'Tracker');
+    await user.type(screen.getByLabelText('MCP server URL', { exact: true }), 'https://mcp.example.com/mcp');
+    await user.type(screen.getByLabelText('MCP server name', { exact: true }), 'Tracker');
     await user.selectOptions(screen.getByLabelText('Authorization', { exact: true }), 'Bearer token');
     await user.type(screen.getByLabelText('Token', { exact: true }), 's3cret');
     await user.click(screen.getByRole('button', { name: 'Add server' }));
@@ -52,7 +52,7 @@ describe('Settings → Tools → MCP servers', () => {
   it('refuses a URL that is not http(s) and says why', async () => {
     render(<Harness />);
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText('Server URL', { exact: true }), 'javascript:alert(1)');
+    await user.type(screen.getByLabelText('MCP server URL', { exact: true }), 'javascript:alert(1)');
     await user.click(screen.getByRole('button', { name: 'Add server' }));
     expect(screen.getByText('Enter the server’s http or https URL, such as https://mcp.example.com/mcp.')).toBeInTheDocument();
     expect(screen.queryByRole('group')).toBeNull();

@@ -174,12 +174,12 @@ function AddServer({ onAdd, newId, taken }: { onAdd: (server: McpServerConfig, s
 
   return (
     <div className="mcp-add">
-      <Field label="Server URL" error={error}>
+      <Field label="MCP server URL" error={error}>
         {(id, hint, invalid) => (
           <input id={id} aria-describedby={hint} aria-invalid={invalid} type="url" value={url} onChange={(e) => setUrl(e.target.value)} />
         )}
       </Field>
-      <Field label="Server name" hint="How the server is named here and to the model; the URL’s host when empty.">
+      <Field label="MCP server name" hint="How the server is named here and to the model; the URL’s host when empty.">
         {(id, hint) => <input id={id} aria-describedby={hint} value={label} onChange={(e) => setLabel(e.target.value)} />}
       </Field>
       <Field label="Authorization">
