@@ -1,6 +1,6 @@
 // The layers of src/ and the one direction of imports between them (docs/ARCHITECTURE.md):
 //
-//   core  <-  persistence, providers, media, sandbox  <-  sync  <-  store  <-  components, App.tsx  <-  main.tsx, browserRuntime.ts
+//   core  <-  persistence, providers, media, sandbox, mcp  <-  sync  <-  store  <-  components, App.tsx  <-  main.tsx, browserRuntime.ts
 //
 // (sync stands on core and persistence only: it reads and writes the app's records through the repositories.)
 //
@@ -27,14 +27,14 @@ module.exports = {
     {
       name: 'adapters-import-only-core',
       severity: 'error',
-      comment: 'persistence, providers, media and sandbox stand on core alone: none imports another, the store or the UI.',
-      from: { path: '^src/(persistence|providers|media|sandbox)/' },
+      comment: 'persistence, providers, media, sandbox and mcp stand on core alone: none imports another, the store or the UI.',
+      from: { path: '^src/(persistence|providers|media|sandbox|mcp)/' },
       to: { path: '^src/', pathNot: ['^src/core/', '^src/$1/'] },
     },
     {
       name: 'sync-stands-on-core-and-persistence',
       severity: 'error',
-      comment: 'src/sync uses core and the repositories of src/persistence, never providers, media, the sandbox, the store or the UI.',
+      comment: 'src/sync uses core and the repositories of src/persistence, never providers, media, the sandbox, MCP, the store or the UI.',
       from: { path: '^src/sync/' },
       to: { path: '^src/', pathNot: ['^src/core/', '^src/persistence/', '^src/sync/'] },
     },
@@ -55,9 +55,9 @@ module.exports = {
     {
       name: 'ui-never-imports-adapters',
       severity: 'error',
-      comment: 'Components reach storage, providers, media, the sandbox and sync only through the store.',
+      comment: 'Components reach storage, providers, media, the sandbox, MCP servers and sync only through the store.',
       from: { path: '^src/(components/|App\\.tsx)' },
-      to: { path: '^src/(persistence|providers|media|sandbox|sync)/' },
+      to: { path: '^src/(persistence|providers|media|sandbox|mcp|sync)/' },
     },
     {
       name: 'ui-never-imports-the-root',

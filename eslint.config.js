@@ -1,5 +1,6 @@
 // Lint config. What a file may do inside itself: src/core stays pure (no packages, DOM,
-// clock or randomness), only src/providers imports the SDKs, only src/persistence idb, only src/sync PouchDB.
+// clock or randomness), only src/providers imports the SDKs, only src/mcp the MCP SDK, only src/persistence idb,
+// only src/sync PouchDB.
 // The order of imports between our own folders is in .dependency-cruiser.cjs (see
 // docs/ARCHITECTURE.md). Break a rule and `npm test` fails.
 import js from '@eslint/js';
@@ -10,6 +11,8 @@ import globals from 'globals';
 const SDKS = ['@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', 'openai/*'];
 const STORAGE = ['idb', 'idb/*'];
 const REPLICATION = ['pouchdb-browser', 'pouchdb-*'];
+const MCP_SDK = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
+const MCP_RULE = { group: MCP_SDK, message: 'Only src/mcp imports the MCP SDK.' };
 
 /** Globals a pure module must not touch: DOM, storage, network, clocks and randomness are passed in. */
 const IMPURE_GLOBALS = [
@@ -66,13 +69,14 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/providers/**', 'src/core/**'],
+    ignores: ['src/providers/**', 'src/core/**', 'src/mcp/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [],
           patterns: [
+            MCP_RULE,
             { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
             { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
             { group: REPLICATION, message: 'Only src/sync imports PouchDB.' },
@@ -88,6 +92,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            MCP_RULE,
             { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
             { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb); sync reads and writes through the repositories.' },
           ],
@@ -116,6 +121,22 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            MCP_RULE,
+            { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
+            { group: REPLICATION, message: 'Only src/sync imports PouchDB.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/mcp/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
             { group: STORAGE, message: 'Only src/persistence touches IndexedDB (idb).' },
             { group: REPLICATION, message: 'Only src/sync imports PouchDB.' },
           ],
@@ -130,6 +151,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            MCP_RULE,
             { group: SDKS, message: 'Only src/providers imports the provider SDKs.' },
             { group: REPLICATION, message: 'Only src/sync imports PouchDB.' },
           ],

@@ -39,6 +39,7 @@ export default function AppSettings() {
       conversationTitle={conversation?.title}
       onSave={(next, scope) => void actions.saveSettings(next, scope)}
       onClose={actions.closeSettings}
+      listMcpTools={actions.listMcpServerTools}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { forwardRef, useDeferredValue, useEffect, useMemo } from 'react';
+import { forwardRef, lazy, Suspense, useDeferredValue, useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
   branchOf,
@@ -25,6 +25,9 @@ import { ThinkingPicker } from './ThinkingPicker';
 import { TokenGauge } from './TokenGauge';
 import { Transcript } from './Transcript';
 import { Welcome } from './Welcome';
+
+/** The prompt before an MCP tool runs: a chunk of its own, loaded with the first call to ask about. */
+const McpApprovalPrompt = lazy(() => import('./McpApprovalPrompt'));
 
 const NO_MESSAGES: StoredMessage[] = [];
 const NO_ATTACHMENTS: AttachmentInfo[] = [];
@@ -60,11 +63,13 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
   const imagesRefused = useApp((s) => s.imagesRefused);
   // A window the model's endpoint listed is the one planned with.
   const modelLists = useApp((s) => s.modelLists);
+  const mcpTools = useApp((s) => s.mcpTools);
+  const approval = useApp((s) => s.mcpApproval);
   // Tools offered can depend on whether files are attached.
   const hasAttachments = attachments.length > 0 || holdsPdfs(messages);
   const ctx = useMemo(
-    () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused, imagesRefused, modelLists }),
-    [settings, conversation, messages, hasAttachments, calibration, toolsRefused, imagesRefused, modelLists],
+    () => contextOf({ settings, conversation, messages, hasAttachments, calibration, toolsRefused, imagesRefused, modelLists, mcpTools }),
+    [settings, conversation, messages, hasAttachments, calibration, toolsRefused, imagesRefused, modelLists, mcpTools],
   );
   const draftImages = useApp((s) => s.draftImages);
   const draftPdfs = useApp((s) => s.draftPdfs);
@@ -143,6 +148,11 @@ export const ChatPane = forwardRef<HTMLTextAreaElement>(function ChatPane(_props
           onChange={(setting) => void actions.setThinking(setting)}
         />
       </div>
+      {approval?.conversationId === activeId && (
+        <Suspense>
+          <McpApprovalPrompt approval={approval} />
+        </Suspense>
+      )}
       <Composer
         ref={composerRef}
         streaming={isStreamingHere}

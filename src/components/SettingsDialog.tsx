@@ -8,7 +8,7 @@ import { ContextWindowSection } from './settings/ContextWindowSection';
 import { ProviderSection } from './settings/ProviderSection';
 import { initialDraft, modelShown, settingsDraftReducer, settingsOf, type ModelOption, type SettingsScope } from './settings/settingsDraft';
 import { SettingsTabs, type SettingsTab } from './settings/SettingsTabs';
-import { ToolsSection } from './settings/ToolsSection';
+import { ToolsSection, type ToolsSectionProps } from './settings/ToolsSection';
 import { useKeyDestination } from './settings/useKeyDestination';
 
 export type { ModelOption } from './settings/settingsDraft';
@@ -27,6 +27,8 @@ export interface SettingsDialogProps {
   conversationTitle?: string;
   onSave: (settings: Settings, scope: SettingsScope) => void;
   onClose: () => void;
+  /** Connects to an MCP server and lists its tools; without it the MCP servers section offers no Connect. */
+  listMcpTools?: ToolsSectionProps['listMcpTools'];
 }
 
 /** The fields as the reason Save is unavailable names them, in the dialog's order. */
@@ -61,7 +63,7 @@ const KNOB_LABELS: Record<Knob, string> = {
  * each over one draft, shown one at a time as tabs; nothing of them applies until Save.
  * Storage and Sync, whose buttons act at once, are sections too. Save and Cancel stay in view.
  */
-export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, conversationTitle, onSave, onClose }: SettingsDialogProps) {
+export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, conversationTitle, onSave, onClose, listMcpTools }: SettingsDialogProps) {
   const [draft, dispatch] = useReducer(settingsDraftReducer, settings, (opened) =>
     initialDraft(opened, modelsFor(opened.provider, opened.baseUrls[opened.provider])),
   );
@@ -120,7 +122,16 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, 
     {
       id: 'tools',
       label: 'Tools',
-      content: <ToolsSection tools={draft.settings.tools} roundsText={draft.roundsText} problems={problems} dispatch={dispatch} />,
+      content: (
+        <ToolsSection
+          tools={draft.settings.tools}
+          roundsText={draft.roundsText}
+          problems={problems}
+          dispatch={dispatch}
+          mcpSecrets={draft.settings.mcpSecrets}
+          {...(listMcpTools ? { listMcpTools } : {})}
+        />
+      ),
     },
     ...(storage ? [{ id: 'storage', label: 'Storage', lazy: true, content: storage }] : []),
     ...(sync ? [{ id: 'sync', label: 'Sync', content: sync }] : []),

@@ -19,6 +19,9 @@ import type { Settings } from './settings';
 import type { ListTarget, NoticeSection } from './state';
 import type { TurnOnSyncInput } from './syncActions';
 import type { CountJob } from './exactCount';
+import type * as McpSettingsModule from './mcp/mcpSettings';
+
+type McpSettings = typeof McpSettingsModule;
 
 /**
  * A chunk loaded on first use, or undefined when it cannot load (offline before it was
@@ -138,7 +141,11 @@ export function bindActions(rt: Runtime) {
     keepMyData: async () => (await storage(rt))?.keepMyData(rt),
     deleteAttachmentsOf: async (conversationId: string) => (await storage(rt))?.deleteAttachmentsOf(rt, conversationId),
     deleteConversationFromStorage: (id: string) => conversations.deleteConversation(rt, id, 'storage'),
+    listMcpServerTools,
   };
 }
+
+/** Settings → Tools: connects to an MCP server and lists its tools (the MCP client is a chunk of its own). */
+const listMcpServerTools: McpSettings['listMcpServerTools'] = async (...args) => (await import('./mcp/mcpSettings')).listMcpServerTools(...args);
 
 export type Actions = ReturnType<typeof bindActions>;

@@ -98,6 +98,7 @@ export async function hydrate(rt: Runtime): Promise<void> {
     rt.store.setState({ status: 'ready' });
     noticeIgnoredSettings(rt, 'settings', 'for all conversations', read.ignored);
     followOpenConversation(rt);
+    followMcpServers(rt);
     await reopened;
   } catch (error) {
     rt.notifier.reportError(error, 'read your conversations');
@@ -130,6 +131,19 @@ function followOpenConversation(rt: Runtime): void {
       state.conversations.find((c) => c.id === state.activeId),
     );
   });
+}
+
+/** Offers the MCP servers' tools (store/mcp/mcpTools.ts, a chunk loaded once a server is configured), now and after each change. */
+function followMcpServers(rt: Runtime): void {
+  const offer = () =>
+    rt.store.getState().settings.tools.mcpServers.length
+      ? import('./mcp/mcpTools').then(
+          (m) => m.refreshMcpTools(rt),
+          () => undefined,
+        )
+      : rt.store.setState({ mcpTools: undefined });
+  void offer();
+  rt.store.subscribe((state, previous) => void (state.settings.tools.mcpServers !== previous.settings.tools.mcpServers && offer()));
 }
 
 const OPEN_CONVERSATION_KEY = 'windowpane:open-conversation';

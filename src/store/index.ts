@@ -7,6 +7,8 @@
 export { bindActions, type Actions } from './actions';
 export { createRuntime, type AppDeps, type Runtime } from './runtime';
 export type { AppState, SyncState, AttachmentInfo, DraftImage, DraftPdf, ImportState, ListTarget, Notice, SearchIndexing } from './state';
+export type { McpApproval } from './mcp/types';
+export type { McpListing } from './mcp/mcpSettings';
 export { contextOf, holdsPdfs, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
 export { looksListable, modelListKey } from './modelLists';

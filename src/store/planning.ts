@@ -3,7 +3,7 @@
  * counter) and the plan the windowing module makes of its history. The gauge reads the same
  * plan; request.ts makes it the provider's request and tells the user about it.
  */
-import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, PlanItem, StoredMessage } from '../core';
+import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, NamedToolDefinition, PlanItem, StoredMessage } from '../core';
 import { keepValidThinking, planContext, requestFileBudget, thinkingPrefixStart, thinkingSupport, toolNamesCalled } from '../core';
 import type { Runtime } from './runtime';
 import { conversationOverrides } from './storedSettings';
@@ -17,6 +17,8 @@ import type { ModelListState } from './state';
 /** What a conversation's request context is made from, all of it store state. */
 export interface ContextInputs {
   settings: Settings;
+  /** The MCP servers' tools switched on (state.mcpTools). */
+  mcpTools?: readonly NamedToolDefinition[];
   conversation: Conversation | undefined;
   /** The branch shown: the tools its messages call are still named when no tool is offered. */
   messages: readonly StoredMessage[];
@@ -46,6 +48,7 @@ export function contextOf(inputs: ContextInputs, windowLimit?: number): TurnCont
     inputs.hasAttachments,
     historyTools,
     inputs.modelLists,
+    inputs.mcpTools,
   );
   const sure = inputs.imagesRefused?.includes(toolsKey(ctx)) ? withoutImages(ctx) : ctx;
   return sure.tools.length > 0 && inputs.toolsRefused.includes(toolsKey(sure)) ? withoutTools(sure) : sure;
@@ -71,6 +74,7 @@ export function contextFor(rt: Runtime, conversationId: string | null, windowLim
       toolsRefused: state.toolsRefused,
       imagesRefused: state.imagesRefused,
       modelLists: state.modelLists,
+      mcpTools: state.mcpTools,
     },
     windowLimit,
   );

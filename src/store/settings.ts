@@ -60,12 +60,20 @@ export interface ToolSettings {
   runJavascript: boolean;
   /** Tool round-trips allowed in one turn; at the limit Windowpane stops the loop and says so. */
   maxRounds: number;
+  /**
+   * Remote MCP servers whose tools the model may call (each call asked first unless always
+   * allowed); their secrets are `Settings.mcpSecrets`. Kept as stored: whatever uses them
+   * reads them with core's `readMcpServers` first, in the chunks that need them, so the first
+   * screen does not carry the reader.
+   */
+  mcpServers: readonly unknown[];
 }
 
 export const DEFAULT_TOOLS: ToolSettings = {
   readAttachment: true,
   runJavascript: true,
   maxRounds: 25,
+  mcpServers: [],
 };
 
 /** How the app looks: as the system says, or always light or dark. Applies to every conversation. */
@@ -80,6 +88,8 @@ export interface Settings {
   baseUrls: Partial<Record<ProviderId, string>>;
   /** The origin the user agreed to send each provider's key to over plain http (not https, not this machine). */
   keyConfirmedFor: Partial<Record<ProviderId, string>>;
+  /** Each MCP server's token or header value by server id: kept like the API keys, never exported or synced. */
+  mcpSecrets: Record<string, string>;
   models: Partial<Record<ProviderId, string>>;
   /** Explicit context window for the selected model (0 = from the registry); `max_input_tokens` in the token-ratio truncation. */
   contextWindow: number;
@@ -130,6 +140,7 @@ export const DEFAULT_SETTINGS: Settings = {
   apiKeys: {},
   baseUrls: {},
   keyConfirmedFor: {},
+  mcpSecrets: {},
   models: {},
   contextWindow: 0,
   modelWindows: {},

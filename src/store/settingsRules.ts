@@ -72,7 +72,7 @@ export const WINDOW_RULES: Record<keyof WindowSettings, Rule> = {
 };
 
 /** The rule of each tool setting. */
-export const TOOL_RULES: Record<keyof ToolSettings, Rule> = {
+export const TOOL_RULES: Record<Exclude<keyof ToolSettings, 'mcpServers'>, Rule> = {
   readAttachment: (value) => (typeof value === 'boolean' ? null : 'Turn it on or off.'),
   runJavascript: (value) => (typeof value === 'boolean' ? null : 'Turn it on or off.'),
   maxRounds: whole(TOOL_ROUNDS_RANGE.min, TOOL_ROUNDS_RANGE.max),
@@ -89,7 +89,7 @@ export function windowCombinationProblems(w: Pick<WindowSettings, 'triggerRatio'
 }
 
 /** A knob of the Settings dialog that has a rule. */
-export type Knob = keyof typeof SETTINGS_RULES | keyof WindowSettings | keyof ToolSettings;
+export type Knob = keyof typeof SETTINGS_RULES | keyof WindowSettings | keyof typeof TOOL_RULES;
 
 /** Every problem of `settings`, by knob (combinations under the knob to fix); empty when all of it can be saved and planned with. */
 export function settingsProblems(settings: Settings): Partial<Record<Knob, string>> {

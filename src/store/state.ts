@@ -7,8 +7,9 @@
  * Types only and pure updates: this module imports no action, so every action can import it.
  */
 import type { StoreApi } from 'zustand/vanilla';
-import type { CalibrationState, Conversation, ListedModel, StoredMessage, Usage } from '../core';
+import type { CalibrationState, Conversation, ListedModel, NamedToolDefinition, StoredMessage, Usage } from '../core';
 import { emptyCalibration } from '../core';
+import type { McpApproval } from './mcp/types';
 import type { BrowserStorageFacts, ImportProgress, PersistenceOutcome, SearchHit, SearchIndexProgress, StorageReport } from '../persistence';
 import type { ProviderSettings, RetryInfo } from '../providers';
 import type { SyncStatus } from '../sync/types';
@@ -151,6 +152,10 @@ export interface AppState {
   sendingId: string | null;
   retry: RetryInfo | null;
   toolRun: ToolRunState | null;
+  /** The MCP servers' tools switched on, as requests define them (store/mcp/mcpTools.ts fills it, in a chunk loaded only when a server is configured). */
+  mcpTools?: NamedToolDefinition[];
+  /** The MCP tool call waiting for the user's Allow or Refuse. */
+  mcpApproval?: McpApproval | null;
   /** Usage the provider reported for the last request, by conversation id. */
   lastUsage: Record<string, Usage>;
   notices: Notice[];

@@ -68,12 +68,14 @@ function readWindow(raw: unknown, ignored: string[]): Partial<WindowSettings> {
 function readTools(raw: unknown, ignored: string[]): ToolSettings {
   const saved = isObject(raw) ? raw : {};
   const tools: ToolSettings = { ...DEFAULT_TOOLS };
-  for (const key of Object.keys(DEFAULT_TOOLS) as (keyof ToolSettings)[]) {
+  // The MCP servers have no rule here: they are read with core's readMcpServers where they are used.
+  for (const key of Object.keys(TOOL_RULES) as (keyof typeof TOOL_RULES)[]) {
     const value = saved[key];
     if (value === undefined) continue;
     if (TOOL_RULES[key](value) === null) Object.assign(tools, { [key]: value });
     else ignored.push(`${key} ${describeValue(value)}`);
   }
+  if (Array.isArray(saved.mcpServers)) tools.mcpServers = saved.mcpServers;
   return tools;
 }
 
@@ -133,6 +135,10 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     apiKeys: strings(saved.apiKeys),
     baseUrls: strings(saved.baseUrls),
     keyConfirmedFor: strings(saved.keyConfirmedFor),
+    // Only the secrets of servers still configured.
+    mcpSecrets: isObject(saved.mcpSecrets)
+      ? (Object.fromEntries(Object.entries(saved.mcpSecrets).filter(([, v]) => typeof v === 'string')) as Record<string, string>)
+      : {},
     models: strings(saved.models),
     contextWindow: pick('contextWindow', accepts(SETTINGS_RULES.contextWindow)),
     modelWindows: readModelWindows(saved.modelWindows, ignored),

@@ -43,11 +43,16 @@ export async function toolRound(turn: Turn, answer: StoredMessage, ctx: TurnCont
 /** Runs the calls of one answer in order; after Stop the rest are answered as stopped. */
 async function runTools(turn: Turn, ctx: TurnContext, calls: readonly ToolUseBlock[]): Promise<ToolResultBlock[]> {
   const { rt, conversationId, signal } = turn;
+  const enabled = new Set<string>(enabledTools(ctx.settings.tools, true).map((tool) => tool.name));
+  const mcpNames = ctx.tools.map((tool) => tool.name).filter((name) => !enabled.has(name));
   const env: ToolEnvironment = {
-    enabled: new Set(enabledTools(ctx.settings.tools, true).map((tool) => tool.name)),
+    enabled,
     listAttachments: async () => [...(await rt.repositories.files.listAttachments(conversationId)), ...(await readablePdfs(rt, conversationId))],
     runJavascript: rt.deps.runJavascript,
     signal,
+    mcpNames,
+    // The MCP chunk is loaded only for a request that offered MCP tools.
+    ...(mcpNames.length > 0 ? { runMcp: (await import('./mcp/mcpTools')).mcpRunner(rt, conversationId, new Set(mcpNames), signal) } : {}),
   };
   const results: ToolResultBlock[] = [];
   for (const call of calls) {

@@ -3,17 +3,7 @@
  * (explicit setting > registry > default), the windowing policy, and the token counter
  * (estimate × the model's calibration, counts cached per message).
  */
-import type {
-  BuiltinToolDefinition,
-  CalibrationState,
-  ContextPolicy,
-  ModelPrices,
-  ResolvedModelInfo,
-  NamedToolDefinition,
-  PdfSentAs,
-  StrategyOptions,
-  StoredMessage,
-} from '../core';
+import type { CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, NamedToolDefinition, PdfSentAs, StrategyOptions, StoredMessage } from '../core';
 import {
   DEMO_MODEL_ID,
   MODEL_REGISTRY,
@@ -105,8 +95,8 @@ export interface TurnContext {
   prices: ModelPrices | undefined;
   counter: (m: Parameters<typeof estimateMessageTokens>[0]) => number;
   calibrationFactor: number;
-  /** The tools offered in each request (see `enabledTools`; none when the endpoint refused tools). */
-  tools: BuiltinToolDefinition[];
+  /** The tools offered in each request (see `enabledTools`, then the MCP servers' tools; none when the endpoint refused tools). */
+  tools: NamedToolDefinition[];
   /**
    * The tool definitions as text, '' when none: sent with every request outside the
    * messages, so the planner counts them with the system prompt, as a fixed cost.
@@ -153,7 +143,7 @@ export function withoutImages(ctx: TurnContext): TurnContext {
 const MAX_DEFAULT_RESERVE = 8192;
 
 /** `hasAttachments`: the conversation has files for read_attachment to read. */
-/** `modelLists`: what the endpoints listed, for the windows they state. */
+/** `modelLists`: what the endpoints listed, for the windows they state. `mcpTools`: the MCP servers' tools switched on (`state.mcpTools`). */
 /**
  * `historyTools`: the tools the conversation's messages call, read only when no tool is
  * offered. Then the Anthropic shape still names them (see standInToolDefinitions), and the
@@ -166,6 +156,7 @@ export function turnContext(
   hasAttachments = false,
   historyTools: () => readonly string[] = () => [],
   modelLists: Readonly<Record<string, ModelListState>> = {},
+  mcpTools: readonly NamedToolDefinition[] = [],
 ): TurnContext {
   const settings = effectiveSettings(globalSettings, overrides);
   const provider = settings.provider;
@@ -188,7 +179,7 @@ export function turnContext(
   const provided = strategy === 'provider' ? providerCompaction(provider, model, outputReserve) : undefined;
   if (provided && 'fallback' in provided) strategy = 'auto';
   const factor = calibrationFactor(calibration, model.id);
-  const tools = enabledTools(settings.tools, hasAttachments);
+  const tools = [...enabledTools(settings.tools, hasAttachments), ...mcpTools];
   const wireShape: WireShape = provider === 'anthropic' || provider === 'demo' ? 'anthropic' : 'openai';
   return {
     settings,

@@ -31,7 +31,7 @@ import { newestLeaf, settleOrder } from './settleOrder';
 
 /** Records settled per batch: one read of the replicated copy and one write each way. */
 const BATCH = 200;
-const PRIVATE_SETTINGS = ['apiKeys', 'keyConfirmedFor'];
+const PRIVATE_SETTINGS = ['apiKeys', 'keyConfirmedFor', 'mcpSecrets'];
 /** A conversation's title as notices name it: cut, so a notice stays a line or two whatever the title. */
 const named = (title: string) => `“${title.length > 80 ? `${title.slice(0, 79)}…` : title}”`;
 const keptHere = (title: string) => `${named(title)}, deleted on this device, was kept: another device added to it meanwhile.`;

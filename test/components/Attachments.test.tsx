@@ -145,7 +145,7 @@ describe('Settings: Tools (App, fake IndexedDB)', { timeout: 15_000 }, () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const saved = await runtime.storage!.repositories.settings.getSetting<Settings>(SETTINGS_KEY);
-    expect(saved?.tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 8 });
+    expect(saved?.tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 8, mcpServers: [] });
 
     await reload();
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));

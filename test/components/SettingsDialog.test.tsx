@@ -287,11 +287,11 @@ describe('SettingsDialog: Tools', () => {
     await userEvent.clear(rounds);
     await userEvent.type(rounds, '40');
     await userEvent.click(d.getByRole('button', { name: 'Save' }));
-    expect(saved()?.[0].tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 40 });
+    expect(saved()?.[0].tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 40, mcpServers: [] });
   });
 
   it('shows switches saved before', async () => {
-    const { dialog } = open({ settings: { ...DEFAULT_SETTINGS, tools: { readAttachment: false, runJavascript: true, maxRounds: 7 } } });
+    const { dialog } = open({ settings: { ...DEFAULT_SETTINGS, tools: { readAttachment: false, runJavascript: true, maxRounds: 7, mcpServers: [] } } });
     const d = await showSettingsSection(dialog, 'Tools');
     expect(d.getByRole('switch', { name: /^read_attachment/ })).not.toBeChecked();
     expect(d.getByRole('switch', { name: /^run_javascript/ })).toBeChecked();

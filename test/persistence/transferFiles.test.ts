@@ -244,10 +244,16 @@ describe('importing export files into storage', () => {
 });
 
 describe('exporting from storage', () => {
-  it('exports one conversation or all, and never the API keys in settings', async () => {
+  it('exports one conversation or all, and never the API keys or MCP secrets in settings', async () => {
     const { repositories } = await openTestStorage({ factory: new IDBFactory() });
     const SECRET = 'sk-proj-do-not-export-0123456789';
-    await repositories.settings.setSetting('settings', { provider: 'openai', apiKeys: { openai: SECRET } });
+    const MCP_TOKEN = 'mcp-token-do-not-export-42';
+    await repositories.settings.setSetting('settings', {
+      provider: 'openai',
+      apiKeys: { openai: SECRET },
+      tools: { mcpServers: [{ id: 's1', label: 'Tracker', url: 'https://mcp.example.com/mcp', enabled: true, auth: { type: 'bearer' }, tools: [] }] },
+      mcpSecrets: { s1: MCP_TOKEN },
+    });
     const a = await repositories.conversations.createConversation({ title: 'Alpha', overrides: { apiKey: SECRET, model: 'gpt-4.1' } });
     const b = await repositories.conversations.createConversation({ title: 'Beta' });
     await repositories.conversations.appendMessage({ conversationId: a.id, role: 'user', content: [{ type: 'text', text: 'hello alpha' }] });
@@ -263,7 +269,10 @@ describe('exporting from storage', () => {
     const markdown = exportToMarkdown(await repositories.transfer.readForExport());
     expect(markdown).toContain('hello alpha');
     expect(markdown).toContain('hello beta');
-    for (const text of [all, markdown]) expect(text).not.toContain(SECRET);
+    for (const text of [all, markdown]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(MCP_TOKEN);
+    }
   });
 });
 

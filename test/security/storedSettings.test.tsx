@@ -64,6 +64,14 @@ describe('readSettings', () => {
     expect(readSettings({ theme: 'dark' })).toMatchObject({ settings: { theme: 'dark' }, ignored: [] });
   });
 
+  it('keeps a list of MCP servers for readMcpServers to read where they are used, and only the secrets that are text', () => {
+    const server = { id: 's1', label: 'Tracker', url: 'https://mcp.example.com/mcp', enabled: true, auth: { type: 'bearer' }, tools: [] };
+    const read = readSettings(JSON.parse(JSON.stringify({ tools: { mcpServers: [server] }, mcpSecrets: { s1: 'token-1', s2: 42, s3: { x: 1 } } })));
+    expect(read.settings.tools.mcpServers).toEqual([server]);
+    expect(read.settings.mcpSecrets).toEqual({ s1: 'token-1' });
+    expect(readSettings({ tools: { mcpServers: 'all' }, mcpSecrets: 'x' }).settings).toMatchObject({ tools: { mcpServers: [] }, mcpSecrets: {} });
+  });
+
   it('reads something that is not settings at all as the defaults', () => {
     expect(readSettings('garbage').settings).toEqual(DEFAULT_SETTINGS);
     expect(readSettings(null).settings).toEqual(DEFAULT_SETTINGS);

@@ -159,4 +159,13 @@ describe('the sync engine, two devices', () => {
     expect(await strategyOn(a)).toBe('auto');
     expect(await strategyOn(b)).toBe('auto');
   });
+
+  it('syncs the MCP servers but never their secrets, as with the API keys', async () => {
+    const a = await device('a');
+    const b = await device('b');
+    const server = { id: 's1', label: 'Tracker', url: 'https://mcp.example.com/mcp', enabled: true, auth: { type: 'bearer' }, tools: [] };
+    await a.repositories.settings.setSetting(SETTINGS_KEY, { tools: { mcpServers: [server] }, mcpSecrets: { s1: 'mcp-token' }, apiKeys: { openai: 'sk-x' } });
+    await send(a, b);
+    expect(await b.repositories.settings.getSetting(SETTINGS_KEY)).toEqual({ tools: { mcpServers: [server] } });
+  });
 });

@@ -1,7 +1,9 @@
 import { useId, type Dispatch } from 'react';
 import { RUN_TIME_LIMIT_MS } from '../../core';
-import { TOOL_ROUNDS_RANGE, type ToolSettings } from '../../store';
+import { TOOL_ROUNDS_RANGE, type McpListing, type ToolSettings } from '../../store';
+import type { McpServerConfig } from '../../core';
 import { Field } from '../Field';
+import { McpServersSection } from './McpServersSection';
 import type { SettingsDraftAction, SettingsProblems } from './settingsDraft';
 
 export interface ToolsSectionProps {
@@ -10,10 +12,14 @@ export interface ToolsSectionProps {
   roundsText: string;
   problems: SettingsProblems;
   dispatch: Dispatch<SettingsDraftAction>;
+  /** The MCP servers' secrets, by server id. */
+  mcpSecrets: Record<string, string>;
+  /** Connects to an MCP server and lists its tools (Settings over the app's store). */
+  listMcpTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
 }
 
 /** The tools the model may call, each a switch, and how many rounds of them one turn may take. */
-export function ToolsSection({ tools, roundsText, problems, dispatch }: ToolsSectionProps) {
+export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, listMcpTools }: ToolsSectionProps) {
   const setTools = (patch: Partial<Omit<ToolSettings, 'maxRounds'>>) => dispatch({ type: 'editTools', patch });
   return (
     <section>
@@ -50,6 +56,13 @@ export function ToolsSection({ tools, roundsText, problems, dispatch }: ToolsSec
           />
         )}
       </Field>
+      <McpServersSection
+        stored={tools.mcpServers}
+        secrets={mcpSecrets}
+        onChange={(servers, secrets) => dispatch({ type: 'editMcp', servers, secrets })}
+        newId={() => crypto.randomUUID()}
+        {...(listMcpTools ? { listTools: listMcpTools } : {})}
+      />
     </section>
   );
 }

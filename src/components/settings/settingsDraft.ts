@@ -1,3 +1,4 @@
+import type { McpServerConfig } from '../../core';
 import type { Knob, Settings, ToolSettings, WindowSettings } from '../../store';
 import { typedNumber } from '../NumberField';
 import type { KeyMoveChoice } from './KeyDestinationCheck';
@@ -36,6 +37,8 @@ export type SettingsDraftAction =
   | { type: 'editForProvider'; field: PerProvider; value: string | undefined }
   | { type: 'editWindow'; patch: Partial<WindowSettings> }
   | { type: 'editTools'; patch: Partial<Omit<ToolSettings, 'maxRounds'>> }
+  /** The MCP servers and their secrets, as Settings → Tools edits them together. */
+  | { type: 'editMcp'; servers: McpServerConfig[]; secrets: Record<string, string> }
   | { type: 'typeRounds'; text: string }
   /** The Model field turns into a typed id (or back into the list), starting from `model`. */
   | { type: 'switchModelEntry'; customModel: boolean; model: string }
@@ -89,6 +92,8 @@ export function settingsDraftReducer(draft: SettingsDraft, action: SettingsDraft
       return edited({ ...s, window: { ...s.window, ...action.patch } });
     case 'editTools':
       return edited({ ...s, tools: { ...s.tools, ...action.patch } });
+    case 'editMcp':
+      return edited({ ...s, tools: { ...s.tools, mcpServers: action.servers }, mcpSecrets: action.secrets });
     case 'typeRounds':
       return { ...draft, roundsText: action.text };
     case 'switchModelEntry':

@@ -15,6 +15,10 @@ export interface ToolEnvironment {
   runJavascript: JavascriptRunner;
   /** Stop: a running snippet is terminated. */
   signal: AbortSignal;
+  /** Runs a call to an MCP tool the request offered (store/mcp/mcpTools.ts), or gives undefined for any other name. */
+  runMcp?: (call: ToolUseBlock) => Promise<ToolResultBlock> | undefined;
+  /** The MCP tools' names the request offered, for the list of tools available. */
+  mcpNames?: readonly string[];
 }
 
 function failure(call: ToolUseBlock, content: string): ToolResultBlock {
@@ -34,9 +38,11 @@ const readerOfAttachments = () => import('../../core/tools/readAttachment');
 /** Runs one call; always resolves with its result. */
 export async function runToolCall(call: ToolUseBlock, env: ToolEnvironment): Promise<ToolResultBlock> {
   if (env.signal.aborted) return failure(call, STOPPED_BY_USER);
+  const mcp = env.runMcp?.(call);
+  if (mcp) return mcp;
   const known = BUILTIN_TOOLS.some((tool) => tool.name === call.name);
   if (!known || !env.enabled.has(call.name)) {
-    const available = [...env.enabled].join(', ') || 'none';
+    const available = [...env.enabled, ...(env.mcpNames ?? [])].join(', ') || 'none';
     return failure(
       call,
       `${known ? `The tool ${call.name} is switched off in Settings` : `There is no tool named "${call.name}"`}. Tools available: ${available}.`,

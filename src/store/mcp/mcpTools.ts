@@ -1,0 +1,61 @@
+/**
+ * The MCP servers' tools as requests offer them: the servers read back from settings (core's
+ * readMcpServers: they are stored data, and their tool lists came from the servers), the
+ * enabled tools of the enabled servers named for both providers, and the map back from a
+ * name to its server and tool. A chunk of its own, loaded only once a server is configured.
+ */
+import type { McpServerConfig, McpToolInfo, NamedToolDefinition, ToolResultBlock, ToolUseBlock } from '../../core';
+import type { McpToolEntry } from './types';
+import { BUILTIN_TOOLS, mcpToolNames, readMcpServers } from '../../core';
+import type { Runtime } from '../runtime';
+import { runMcpCall } from './mcpCalls';
+
+/** The tools switched on of the servers switched on, by the name requests give them. */
+export function mcpToolsByName(stored: readonly unknown[]): Map<string, McpToolEntry> {
+  const servers = readMcpServers(stored, []).filter((server) => server.enabled);
+  const names = mcpToolNames(
+    servers.map((server) => ({ serverId: server.id, label: server.label, tools: server.tools.filter((tool) => tool.enabled).map((tool) => tool.name) })),
+    BUILTIN_TOOLS.map((tool) => tool.name),
+  );
+  const byName = new Map<string, McpToolEntry>();
+  for (const [name, ref] of names) {
+    const server = servers.find((s) => s.id === ref.serverId) as McpServerConfig;
+    byName.set(name, { server, info: server.tools.find((tool) => tool.name === ref.tool) as McpToolInfo });
+  }
+  return byName;
+}
+
+/**
+ * The definitions requests send. Each description says which server the tool is on, so the
+ * model (and whoever reads the request) can tell the servers' tools apart; the input schema is
+ * the server's, always an object schema, as both providers require.
+ */
+export function mcpDefinitions(byName: ReadonlyMap<string, McpToolEntry>): NamedToolDefinition[] {
+  return [...byName].map(([name, { server, info }]) => ({
+    name,
+    description: `Tool "${info.name}" of the MCP server "${server.label}" (runs only if the user allows it).${info.description ? ` ${info.description}` : ''}`,
+    inputSchema: { ...info.inputSchema, type: 'object' },
+  }));
+}
+
+/** Puts the tools of the configured servers in the state, where every plan (the gauge's too) counts them. */
+export function refreshMcpTools(rt: Runtime): void {
+  rt.store.setState({ mcpTools: mcpDefinitions(mcpToolsByName(rt.store.getState().settings.tools.mcpServers)) });
+}
+
+/**
+ * What the tool round runs a call to an MCP tool with: the call's result, or undefined when
+ * `call` names no MCP tool that `offered` (the request's tool names) holds.
+ */
+export function mcpRunner(
+  rt: Runtime,
+  conversationId: string,
+  offered: ReadonlySet<string>,
+  signal: AbortSignal,
+): (call: ToolUseBlock) => Promise<ToolResultBlock> | undefined {
+  const byName = mcpToolsByName(rt.store.getState().settings.tools.mcpServers);
+  return (call) => {
+    const entry = offered.has(call.name) ? byName.get(call.name) : undefined;
+    return entry ? runMcpCall(rt, conversationId, call, entry, signal) : undefined;
+  };
+}

@@ -1,0 +1,148 @@
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { McpServerConfig } from '../../src/core';
+import { McpServersSection } from '../../src/components/settings/McpServersSection';
+import McpApprovalPrompt from '../../src/components/McpApprovalPrompt';
+import type { McpListing } from '../../src/store';
+import { trackerServer } from '../mcp/fixtures';
+
+afterEach(cleanup);
+
+/** The section over a draft of its own, as the Settings dialog holds it. */
+function Harness(props: {
+  stored?: unknown[];
+  secrets?: Record<string, string>;
+  listTools?: (server: McpServerConfig, secret?: string) => Promise<McpListing>;
+  onState?: (servers: McpServerConfig[], secrets: Record<string, string>) => void;
+}) {
+  const [state, setState] = useState({ servers: props.stored ?? [], secrets: props.secrets ?? {} });
+  return (
+    <McpServersSection
+      stored={state.servers}
+      secrets={state.secrets}
+      onChange={(servers, secrets) => {
+        setState({ servers, secrets });
+        props.onState?.(servers, secrets);
+      }}
+      newId={() => 'new-id'}
+      {...(props.listTools ? { listTools: props.listTools } : {})}
+    />
+  );
+}
+
+describe('Settings → Tools → MCP servers', () => {
+  it('adds a server with a bearer token, keeping the token apart from the server', async () => {
+    const onState = vi.fn();
+    render(<Harness onState={onState} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('MCP server URL', { exact: true }), 'https://mcp.example.com/mcp');
+    await user.type(screen.getByLabelText('MCP server name', { exact: true }), 'Tracker');
+    await user.selectOptions(screen.getByLabelText('Authorization', { exact: true }), 'Bearer token');
+    await user.type(screen.getByLabelText('Token', { exact: true }), 's3cret');
+    await user.click(screen.getByRole('button', { name: 'Add server' }));
+    const [servers, secrets] = onState.mock.calls.at(-1)!;
+    expect(servers).toEqual([{ id: 'new-id', label: 'Tracker', url: 'https://mcp.example.com/mcp', enabled: true, auth: { type: 'bearer' }, tools: [] }]);
+    expect(secrets).toEqual({ 'new-id': 's3cret' });
+    expect(JSON.stringify(servers)).not.toContain('s3cret');
+    expect(screen.getByRole('group', { name: 'MCP server Tracker' })).toBeInTheDocument();
+  });
+
+  it('refuses a URL that is not http(s) and says why', async () => {
+    render(<Harness />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('MCP server URL', { exact: true }), 'javascript:alert(1)');
+    await user.click(screen.getByRole('button', { name: 'Add server' }));
+    expect(screen.getByText('Enter the server’s http or https URL, such as https://mcp.example.com/mcp.')).toBeInTheDocument();
+    expect(screen.queryByRole('group')).toBeNull();
+  });
+
+  it('Connect lists the tools with their descriptions as text; each can be switched and always allowed', async () => {
+    const onState = vi.fn();
+    const listTools = vi.fn(async (): Promise<McpListing> => ({
+      ok: true,
+      tools: [
+        {
+          name: 'lookup_issue',
+          description: 'Looks up an issue. <img src=x onerror=alert(1)>',
+          inputSchema: { type: 'object' },
+          enabled: true,
+          alwaysAllow: false,
+        },
+        { name: 'big_log', description: '', inputSchema: { type: 'object' }, enabled: true, alwaysAllow: false },
+      ],
+    }));
+    const { container } = render(
+      <Harness
+        stored={[{ ...trackerServer('https://mcp.example.com/mcp'), tools: [] }]}
+        secrets={{ 'srv-1': 'tok' }}
+        listTools={listTools}
+        onState={onState}
+      />,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(listTools).toHaveBeenCalledWith(expect.objectContaining({ id: 'srv-1' }), 'tok');
+    const tools = await screen.findByRole('list', { name: 'Tools of Tracker' });
+    expect(within(tools).getByText('Looks up an issue. <img src=x onerror=alert(1)>')).toBeInTheDocument();
+    expect(container.querySelector('img')).toBeNull();
+    await user.click(within(tools).getByRole('switch', { name: 'big_log' }));
+    await user.click(within(tools).getByRole('checkbox', { name: 'Always allow lookup_issue' }));
+    const [servers] = onState.mock.calls.at(-1)!;
+    expect(servers[0].tools).toEqual([
+      expect.objectContaining({ name: 'lookup_issue', enabled: true, alwaysAllow: true }),
+      expect.objectContaining({ name: 'big_log', enabled: false, alwaysAllow: false }),
+    ]);
+  });
+
+  it('says beside the server why Connect failed, and Remove drops the server and its secret', async () => {
+    const onState = vi.fn();
+    const failure = "The MCP server at https://mcp.example.com/mcp did not allow this page's origin, or is offline.";
+    render(
+      <Harness
+        stored={[trackerServer('https://mcp.example.com/mcp')]}
+        secrets={{ 'srv-1': 'tok' }}
+        listTools={async () => ({ ok: false, error: failure })}
+        onState={onState}
+      />,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Connect again' }));
+    expect(within(screen.getByRole('group', { name: 'MCP server Tracker' })).getByRole('alert')).toHaveTextContent(failure);
+    await user.click(screen.getByRole('button', { name: 'Remove Tracker' }));
+    expect(onState).toHaveBeenLastCalledWith([], {});
+  });
+
+  it('asks before calls travel unencrypted to another machine', async () => {
+    const onState = vi.fn();
+    render(<Harness stored={[trackerServer('http://192.168.1.20:8080/mcp')]} onState={onState} />);
+    await userEvent.setup().click(screen.getByRole('checkbox', { name: 'Let calls and their results travel unencrypted to http://192.168.1.20:8080' }));
+    expect(onState.mock.calls.at(-1)![0][0].httpConfirmedFor).toBe('http://192.168.1.20:8080');
+  });
+});
+
+describe('the prompt before an MCP tool runs', () => {
+  it('shows the server, the tool and the arguments as text, and answers', async () => {
+    const onAnswer = vi.fn();
+    const { container } = render(
+      <McpApprovalPrompt
+        approval={{
+          conversationId: 'c',
+          callId: 'toolu_1',
+          serverId: 'srv-1',
+          server: 'Tracker',
+          tool: 'lookup_issue',
+          args: '{\n  "q": "<b>bold</b>"\n}',
+          answer: onAnswer,
+        }}
+      />,
+    );
+    const prompt = screen.getByRole('alertdialog', { name: 'Run lookup_issue on the MCP server “Tracker”?' });
+    expect(within(prompt).getByText(/"q": "<b>bold<\/b>"/)).toBeInTheDocument();
+    expect(container.querySelector('b')).toBeNull();
+    const user = userEvent.setup();
+    for (const name of ['Allow', 'Always allow', 'Refuse']) await user.click(within(prompt).getByRole('button', { name }));
+    expect(onAnswer.mock.calls).toEqual([['allow'], ['always'], ['refuse']]);
+  });
+});

@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_MCP_SERVERS, readMcpServers } from '../../../src/core';
+import { trackerServer } from '../../mcp/fixtures';
+
+const server = trackerServer('https://mcp.example.com/mcp');
+
+describe('MCP servers read back from storage', () => {
+  it('keeps a valid server as it was', () => {
+    const ignored: string[] = [];
+    expect(readMcpServers([server], ignored)).toEqual([server]);
+    expect(ignored).toEqual([]);
+  });
+
+  it('drops servers with no id, a URL that is not http(s), credentials in the URL or an unknown auth, and names them', () => {
+    const ignored: string[] = [];
+    const bad = [
+      { ...server, id: '' },
+      { ...server, url: 'javascript:alert(1)' },
+      { ...server, url: 'https://user:pw@example.com/' },
+      { ...server, auth: { type: 'oauth' } },
+      { ...server, auth: { type: 'header', name: 'Cookie' } },
+      { ...server, auth: { type: 'header', name: 'X Bad' } },
+      'server',
+    ];
+    expect(readMcpServers([...bad, server, { ...server }], ignored)).toEqual([server]);
+    expect(ignored).toHaveLength(bad.length + 1);
+  });
+
+  it('cuts what a server listed to size and reads switches as off unless true', () => {
+    const [read] = readMcpServers(
+      [
+        {
+          ...server,
+          enabled: 'yes',
+          label: 42,
+          tools: [
+            { name: 'a', description: 'd'.repeat(10_000), inputSchema: { big: 'x'.repeat(30_000) }, alwaysAllow: 'true' },
+            { name: 'a', description: 'listed twice' },
+            { name: '' },
+            null,
+          ],
+        },
+      ],
+      [],
+    );
+    expect(read?.enabled).toBe(false);
+    expect(read?.label).toBe('mcp.example.com');
+    expect(read?.tools).toEqual([{ name: 'a', description: 'd'.repeat(4_000), inputSchema: { type: 'object' }, enabled: true, alwaysAllow: false }]);
+  });
+
+  it('keeps at most MAX_MCP_SERVERS and says so', () => {
+    const ignored: string[] = [];
+    const many = Array.from({ length: MAX_MCP_SERVERS + 3 }, (_, i) => ({ ...server, id: `s${i}` }));
+    expect(readMcpServers(many, ignored)).toHaveLength(MAX_MCP_SERVERS);
+    expect(ignored).toEqual([`3 MCP servers past the first ${MAX_MCP_SERVERS}`]);
+    expect(readMcpServers({ length: 1 }, ignored)).toEqual([]);
+  });
+
+  it('never throws on anything storage hands back, and what it keeps reads back the same', () => {
+    fc.assert(
+      fc.property(fc.anything(), (raw) => {
+        const kept = readMcpServers(raw, []);
+        expect(readMcpServers(JSON.parse(JSON.stringify(kept)), [])).toEqual(kept);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.record({ id: fc.string(), url: fc.webUrl(), label: fc.anything(), tools: fc.anything(), auth: fc.anything() })), (raw) => {
+        const kept = readMcpServers(raw, []);
+        expect(new Set(kept.map((s) => s.id)).size).toBe(kept.length);
+      }),
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { capToolText, MCP_RESULT_MAX_CHARS, mcpResultOutcome } from '../../../src/core';
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+describe('an MCP tool result as the model reads it', () => {
+  it('joins text items', () => {
+    expect(
+      mcpResultOutcome({
+        content: [
+          { type: 'text', text: 'Issue 7' },
+          { type: 'text', text: 'open' },
+        ],
+      }),
+    ).toEqual({ content: 'Issue 7\nopen', isError: false });
+  });
+
+  it('makes isError an error result with what the server said', () => {
+    expect(mcpResultOutcome({ content: [{ type: 'text', text: 'The database is locked.' }], isError: true })).toEqual({
+      content: 'The database is locked.',
+      isError: true,
+    });
+    expect(mcpResultOutcome({ content: [], isError: true })).toEqual({ content: 'The tool failed and said nothing more.', isError: true });
+  });
+
+  it('describes images and audio instead of sending them', () => {
+    expect(mcpResultOutcome({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }).content).toBe('[image/png, 70 bytes, not shown to the model]');
+    expect(mcpResultOutcome({ content: [{ type: 'audio', data: 'A'.repeat(4096), mimeType: 'audio/wav' }] }).content).toBe(
+      '[audio/wav, 3 KB, not shown to the model]',
+    );
+    // A media type that is not one is not repeated.
+    expect(mcpResultOutcome({ content: [{ type: 'image', data: PNG, mimeType: '<b>x</b>' }] }).content).toBe('[image, 70 bytes, not shown to the model]');
+  });
+
+  it('reads embedded resources and links', () => {
+    const result = mcpResultOutcome({
+      content: [
+        { type: 'resource', resource: { uri: 'file:///notes.md', text: '# Notes' } },
+        { type: 'resource', resource: { uri: 'file:///a.bin', blob: 'AAAA', mimeType: 'application/octet-stream' } },
+        { type: 'resource_link', uri: 'https://example.com/x', name: 'x', description: 'The x page' },
+      ],
+    });
+    expect(result.content).toBe(
+      [
+        '[resource file:///notes.md]\n# Notes',
+        '[resource file:///a.bin: application/octet-stream, 3 bytes, not shown to the model]',
+        '[link to resource https://example.com/x (x): The x page]',
+      ].join('\n'),
+    );
+  });
+
+  it('falls back on structuredContent when the content says nothing', () => {
+    expect(mcpResultOutcome({ content: [], structuredContent: { temperature: 21 } }).content).toBe('{"temperature":21}');
+  });
+
+  it('names unknown content and refuses what is not a result', () => {
+    expect(mcpResultOutcome({ content: [{ type: 'video' }] }).content).toBe('[content of type "video", not shown]');
+    expect(mcpResultOutcome('<script>')).toEqual({ content: 'The MCP server answered with something that is not a tool result.', isError: true });
+  });
+
+  it('cuts a large result and says how much was left out', () => {
+    const big = 'x'.repeat(300_000);
+    const { content } = mcpResultOutcome({ content: [{ type: 'text', text: big }] });
+    expect(content.length).toBeLessThanOrEqual(MCP_RESULT_MAX_CHARS);
+    const left = Number(/: ([\d,]+) of its 300,000 characters were left out/.exec(content)?.[1]?.replace(/,/g, ''));
+    expect(content.indexOf('\n[The result was cut')).toBe(300_000 - left);
+  });
+
+  it('keeps every result within the cap, whole when it fits', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 500 }), fc.integer({ min: 0, max: 400 }), (text, max) => {
+        const cut = capToolText(text, max);
+        if (text.length <= max) expect(cut).toBe(text);
+        else {
+          expect(cut.length).toBeLessThanOrEqual(Math.max(max, cut.length - cut.indexOf('\n[The result was cut')));
+          expect(text.startsWith(cut.slice(0, cut.indexOf('\n[The result was cut')))).toBe(true);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * # A real MCP server for the tests
+ *
+ * Built with the official SDK's server side (`McpServer` over `StreamableHTTPServerTransport`,
+ * stateful: each session has its own `Mcp-Session-Id`), on Node's `http`, bound to 127.0.0.1 on
+ * a free port. It answers a browser page as a well-configured remote server would: CORS for the
+ * page's origin (or any, echoed), the session id exposed, the MCP headers allowed, preflight
+ * answered. Tests can take CORS away, drop every session (the next request with an old id gets
+ * the 404 the spec prescribes), change the tool list (every open session is sent
+ * `notifications/tools/list_changed`) and require a bearer token or a custom header.
+ *
+ * ```ts
+ * const mcp = await startMcpServer({ origin: 'http://127.0.0.1:4173' });
+ * new StreamableHTTPClientTransport(new URL(mcp.url));    // POST/GET/DELETE {url}
+ * mcp.dropSessions(); mcp.addTool('extra_tool'); mcp.setCors(false);
+ * await mcp.close();
+ * ```
+ *
+ * Tools: `lookup_issue` (text), `chart_image` (a small PNG), `big_log` (a text result of
+ * `bigResultChars`, 300,000 characters by default), `failing_tool` (`isError`), `slow_tool`
+ * (answers after `slowMs`).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+/** A 1×1 red PNG. */
+export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+export const MCP_ALLOWED_HEADERS = 'Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Authorization, Last-Event-ID';
+
+export interface McpServerOptions {
+  /** The page origin allowed by CORS; `*` echoes any request's Origin. Default `*`. */
+  origin?: string;
+  /** Whether CORS headers are sent at all (default true). */
+  cors?: boolean;
+  /** The delay of `slow_tool`, in ms (default 2,000). */
+  slowMs?: number;
+  /** The length of `big_log`'s text (default 300,000 characters). */
+  bigResultChars?: number;
+  /** A header every request must carry, such as `{ name: 'Authorization', value: 'Bearer t' }`. */
+  requireHeader?: { name: string; value: string };
+  /** Server name in the initialize answer. */
+  name?: string;
+}
+
+export interface McpTestServer {
+  url: string;
+  /** Every tools/call received, in order. */
+  calls: { name: string; args: unknown }[];
+  /** Sessions currently open. */
+  sessionCount(): number;
+  /** Forgets every session: the next request with an old `Mcp-Session-Id` gets a 404. */
+  dropSessions(): void;
+  /** Adds a tool to every session (and to later ones); each open session is sent `notifications/tools/list_changed`. */
+  addTool(name: string, description?: string): void;
+  setCors(on: boolean): void;
+  setSlowMs(ms: number): void;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function jsonError(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+export async function startMcpServer(options: McpServerOptions = {}): Promise<McpTestServer> {
+  let cors = options.cors ?? true;
+  let slowMs = options.slowMs ?? 2_000;
+  const bigChars = options.bigResultChars ?? 300_000;
+  const sessions = new Map<string, Session>();
+  const extraTools: { name: string; description: string }[] = [];
+  const calls: McpTestServer['calls'] = [];
+
+  const sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  function registerExtra(server: McpServer, tool: { name: string; description: string }): void {
+    server.registerTool(tool.name, { description: tool.description }, async () => {
+      calls.push({ name: tool.name, args: {} });
+      return { content: [{ type: 'text', text: `${tool.name} ran` }] };
+    });
+  }
+
+  function newServer(): McpServer {
+    const server = new McpServer({ name: options.name ?? 'windowpane-test-mcp', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    server.registerTool(
+      'lookup_issue',
+      { description: 'Looks up an issue in the tracker by its number.', inputSchema: { number: z.number().int().describe('The issue number') } },
+      async ({ number }) => {
+        calls.push({ name: 'lookup_issue', args: { number } });
+        return { content: [{ type: 'text', text: `Issue ${number}: The login page loads slowly. Status: open.` }] };
+      },
+    );
+    server.registerTool('chart_image', { description: 'Draws a chart as a PNG image.' }, async () => {
+      calls.push({ name: 'chart_image', args: {} });
+      return { content: [{ type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png' }] };
+    });
+    server.registerTool('big_log', { description: 'Returns the whole server log.' }, async () => {
+      calls.push({ name: 'big_log', args: {} });
+      const line = 'INFO request served in 12 ms\n';
+      return { content: [{ type: 'text', text: line.repeat(Math.ceil(bigChars / line.length)).slice(0, bigChars) }] };
+    });
+    server.registerTool('failing_tool', { description: 'Always fails.' }, async () => {
+      calls.push({ name: 'failing_tool', args: {} });
+      return { content: [{ type: 'text', text: 'The database is locked.' }], isError: true };
+    });
+    server.registerTool('slow_tool', { description: 'Takes a while to answer.' }, async (extra) => {
+      calls.push({ name: 'slow_tool', args: {} });
+      await sleep(slowMs, extra.signal);
+      return { content: [{ type: 'text', text: 'slow_tool finished' }] };
+    });
+    for (const tool of extraTools) registerExtra(server, tool);
+    return server;
+  }
+
+  function corsHeaders(req: IncomingMessage, res: ServerResponse): void {
+    if (!cors) return;
+    const origin = req.headers.origin;
+    if (!origin) return;
+    if (options.origin && options.origin !== '*' && options.origin !== origin) return;
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    corsHeaders(req, res);
+    if (req.method === 'OPTIONS') {
+      if (cors) {
+        res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+        res.setHeader('Access-Control-Allow-Headers', MCP_ALLOWED_HEADERS);
+        if (req.headers['access-control-request-private-network']) res.setHeader('Access-Control-Allow-Private-Network', 'true');
+        res.setHeader('Access-Control-Max-Age', '600');
+      }
+      res.writeHead(204).end();
+      return;
+    }
+    const required = options.requireHeader;
+    if (required && req.headers[required.name.toLowerCase()] !== required.value) {
+      jsonError(res, 401, 'Unauthorized');
+      return;
+    }
+    const body = req.method === 'POST' ? await readBody(req) : '';
+    let parsed: unknown;
+    if (body) {
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        jsonError(res, 400, 'Parse error');
+        return;
+      }
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    const id = typeof sessionId === 'string' ? sessionId : undefined;
+    const known = id ? sessions.get(id) : undefined;
+    if (known) {
+      await known.transport.handleRequest(req, res, parsed);
+      return;
+    }
+    if (id) {
+      jsonError(res, 404, 'Session not found');
+      return;
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(parsed)) {
+      jsonError(res, 400, 'Bad Request: No valid session ID provided');
+      return;
+    }
+    const server = newServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (newId) => {
+        sessions.set(newId, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, parsed);
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) jsonError(res, 500, error instanceof Error ? error.message : String(error));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+
+  async function closeSessions(): Promise<void> {
+    const open = [...sessions.values()];
+    sessions.clear();
+    await Promise.all(open.map((session) => session.server.close().catch(() => undefined)));
+  }
+
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    calls,
+    sessionCount: () => sessions.size,
+    dropSessions: () => void closeSessions(),
+    addTool(name, description = `The tool ${name}.`) {
+      const tool = { name, description };
+      extraTools.push(tool);
+      // Registering on a connected server sends notifications/tools/list_changed.
+      for (const session of sessions.values()) registerExtra(session.server, tool);
+    },
+    setCors: (on) => {
+      cors = on;
+    },
+    setSlowMs: (ms) => {
+      slowMs = ms;
+    },
+    async close() {
+      await closeSessions();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
