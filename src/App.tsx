@@ -13,7 +13,7 @@ import { LazySettings, loadSettings } from './components/LazySettings';
 import { Sidebar } from './components/Sidebar';
 import { activeModelIn, modelPickerIn } from './store';
 import { useActions, useApp } from './components/AppRuntime';
-import { loadMarkdown } from './components/LazyMarkdown';
+import { loadMarkdown, loadUserText } from './components/LazyMarkdown';
 import { useKeyboardInset, usePhoneLayout } from './components/phoneLayout';
 import { applyTheme } from './components/theme';
 
@@ -101,7 +101,11 @@ export function App() {
   }, [actions, status, hasHistory]);
   useEffect(() => {
     if (status !== 'ready' || !hasHistory) return;
-    return whenIdle(() => void loadMarkdown().catch(() => undefined)); // a failure shows when a message renders
+    return whenIdle(() => {
+      // A failure shows when a message renders.
+      void loadMarkdown().catch(() => undefined);
+      void loadUserText().catch(() => undefined);
+    });
   }, [status, hasHistory]);
 
   // The Settings dialog, too, history or not (a first visit is asked to add a key there): it opens

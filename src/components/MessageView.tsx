@@ -1,13 +1,12 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
 import type { CompactionBlock, DocumentBlock, ImageBlock, StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
-import { hasMath, markdownLimitExceeded, messageText, reasoningTokensOf, thinkingOf, wholeCount } from '../core';
+import { messageText, reasoningTokensOf, thinkingOf, wholeCount } from '../core';
 import type { ToolResultView } from '../store';
 import { ToolBlockView } from './ToolBlockView';
 import { ToolCallView } from './ToolCallView';
 import { useCopyText } from './useCopyText';
-import { LazyMarkdown } from './LazyMarkdown';
+import { LazyMarkdown, LazyUserText } from './LazyMarkdown';
 
-const PlainTextWithMath = lazy(() => import('./PlainTextWithMath'));
 // Only an answer the provider compacted shows one: its code loads with the first.
 const CompactionView = lazy(() => import('./CompactionView'));
 // Likewise an answer that thought, and a message with images or PDFs; `loadMessageParts` loads
@@ -159,13 +158,9 @@ export const MessageView = memo(function MessageView({
           {text &&
             (isUser ? (
               // A user's message is shown as typed, apart from its formulas.
-              hasMath(text) && !markdownLimitExceeded(text) ? (
-                <Suspense fallback={<p className="plain">{text}</p>}>
-                  <PlainTextWithMath text={text} />
-                </Suspense>
-              ) : (
-                <p className="plain">{text}</p>
-              )
+              <Suspense fallback={<p className="plain">{text}</p>}>
+                <LazyUserText text={text} />
+              </Suspense>
             ) : (
               <Suspense fallback={<p className="plain">{text}</p>}>
                 <LazyMarkdown text={shownText} />

@@ -1,15 +1,19 @@
 import { memo, use, type ReactNode } from 'react';
 import ReactMarkdown from 'react-markdown';
-import { mathSegments } from '../core';
+import { hasMath, markdownLimitExceeded, mathSegments } from '../core';
 import { mathPlugins } from './Markdown';
 
 const Unwrapped = ({ children }: { children?: ReactNode }) => <>{children}</>;
 
 /**
- * Text shown as written (a user's message: no Markdown), with its formulas rendered by
- * KaTeX. Only for text that holds math, so the math chunk loads with it.
+ * Text shown as written (a user's message: no Markdown), with its formulas rendered by KaTeX
+ * when it holds any and is within the Markdown limits (the math chunk loads only then).
  */
-export default memo(function PlainTextWithMath({ text }: { text: string }) {
+export default memo(function UserText({ text }: { text: string }) {
+  return hasMath(text) && !markdownLimitExceeded(text) ? <PlainTextWithMath text={text} /> : <p className="plain">{text}</p>;
+});
+
+function PlainTextWithMath({ text }: { text: string }) {
   const loading = mathPlugins();
   const math = loading instanceof Promise ? use(loading) : loading;
   return (
@@ -25,4 +29,4 @@ export default memo(function PlainTextWithMath({ text }: { text: string }) {
       )}
     </p>
   );
-});
+}
