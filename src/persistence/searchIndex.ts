@@ -186,13 +186,15 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
         const record = withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(meta.key));
         // Storage is read while the parts are, asked after the first (reads are served in turn); later changes come as notices.
         storage ??= askStorage(began);
-        const got = await record;
+        // A read that fails (Chromium cannot always read a large value back) is a part missing.
+        const got = await record.catch(() => undefined);
         const read = performance.now();
         reading += read - asked;
         try {
           index.loadPart(meta, got);
+          removedKeys.delete(meta.key); // read after all, by a later try of the load
         } catch {
-          // Unreadable: its conversations are read again from the messages by the catch-up below.
+          // Missing or unreadable: its conversations are read again from the messages by the catch-up below (a build, said so, if many).
           removedKeys.add(meta.key);
         }
         parsing += performance.now() - read;

@@ -1,9 +1,16 @@
 import MiniSearch from 'minisearch';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StoredMessage } from '../../src/core';
 import type { SearchIndexRecord, WindowpaneDb } from '../../src/persistence/db';
 import { createRepositories } from '../../src/persistence/repositories';
-import { createSearchEngine, SEARCH_INDEX_KEY, type SearchClient, type SearchEngine, type SearchHit } from '../../src/persistence/searchIndex';
+import {
+  createSearchEngine,
+  SEARCH_INDEX_KEY,
+  type SearchAnswer,
+  type SearchClient,
+  type SearchEngine,
+  type SearchHit,
+} from '../../src/persistence/searchIndex';
 import { openTestStorage } from './helpers';
 
 const deaf: SearchClient = { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined };
@@ -209,6 +216,57 @@ describe('the search index in parts', () => {
     expect(expected).toHaveLength(CONVERSATIONS - gone.length);
     expect((await again.searchConversations('notes', { limit: 100 })).hits.map((h) => h.conversationId)).toEqual(expected);
     reloaded.close();
+  });
+});
+
+describe('a saved part whose read fails', () => {
+  it('is read again from the messages, said as a build, while the other parts answer', async () => {
+    const { db, engine } = await savedInParts();
+    const everywhere = (await engine.search('falcon', 100)).hits.map((h) => h.conversationId);
+    engine.close();
+    // The part holding the word written once in conversation 3, among the oldest.
+    let broken = '';
+    let lost: string[] = [];
+    for (const key of await partKeys(db)) {
+      const held = Object.keys(((await db.get('searchIndex', key)) as { conversations: Record<string, unknown> }).conversations);
+      if (held.includes('c003')) [broken, lost] = [key, held];
+    }
+    expect(lost.length).toBeGreaterThan(0);
+    // As Chromium fails to read a large value whose file is gone.
+    const get = IDBObjectStore.prototype.get;
+    const failing = vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key) {
+      if (key === broken) throw new DOMException('Failed to read large IndexedDB value', 'NotReadableError');
+      return get.call(this, key);
+    });
+    try {
+      const reloaded = createSearchEngine(db, { partDocuments: 100, readBatch: 10 });
+      const builds: unknown[] = [];
+      let during: Promise<SearchAnswer> | undefined;
+      reloaded.watchBuild((progress) => {
+        builds.push(progress);
+        during ??= reloaded.search('falcon', 100);
+      });
+      await reloaded.start();
+      // Said: a build of that part's messages, from its first read to its end.
+      const lostMessages = (await db.getAll('messages')).filter((m) => lost.includes(m.conversationId)).length;
+      expect(builds[0]).toEqual({ done: 0, total: lostMessages });
+      expect(builds.at(-1)).toBeNull();
+      // Meanwhile the parts read answered: every conversation of theirs that holds the word.
+      const partial = (await during!).hits.map((h) => h.conversationId);
+      expect(partial).toEqual(expect.arrayContaining(everywhere.filter((id) => !lost.includes(id))));
+      // Then the lost part's conversations are found again, as before.
+      expect((await reloaded.search('falcon', 100)).hits.map((h) => h.conversationId)).toEqual(everywhere);
+      expect((await reloaded.search('quokkaphile', 10)).hits.map((h) => h.conversationId)).toEqual(['c003']);
+      await reloaded.flush();
+      reloaded.close();
+    } finally {
+      failing.mockRestore();
+    }
+    // The part that failed is gone from the store and its list; its conversations are saved in another.
+    expect(await partKeys(db)).not.toContain(broken);
+    const list = (await db.get('searchIndex', SEARCH_INDEX_KEY)) as SearchIndexRecord;
+    expect(list.parts.map((p) => p.key).sort()).toEqual(await partKeys(db));
+    expect(list.messageCount).toBe((await db.count('messages')) as number);
   });
 });
 
