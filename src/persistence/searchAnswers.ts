@@ -116,15 +116,15 @@ export function createSearchAnswers(db: WindowpaneDb, index: IndexParts) {
     const terms = [...new Set(searchTerms(query))].filter((term) => term !== '');
     if (terms.length === 0) return [];
     const began = performance.now();
-    const byRecency = (a: string, b: string) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt;
+    // Most recently updated first; equals in the order of their ids, whichever part holds them.
+    const byRecency = (a: string, b: string) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt || (a < b ? -1 : a > b ? 1 : 0);
     // The most recent conversations are scored first, before anything else asks the index: a
     // search drops the postings of replaced documents it meets, which moves later scores a
     // little, and this keeps the best match the one a single search always chose.
     const recent = new Set([...conversations.keys()].sort(byRecency).slice(0, DETAILED_HITS));
-    // One word: the walk that scores the recent conversations also finds every one it is in.
-    const seen = terms.length === 1 ? new Set<string>() : undefined;
-    const best = bestOf(query, recent, seen);
-    const matching = [...(seen ?? index.matching(terms))].filter((id) => conversations.has(id));
+    const found = index.newestMatches(query, terms, recent, limit);
+    const best = found.best;
+    const matching = [...found.matching].filter((id) => conversations.has(id));
     const chosen = matching.sort(byRecency).slice(0, limit);
     const shown = chosen.slice(0, DETAILED_HITS);
     const unscored = shown.filter((id) => !best.has(id));

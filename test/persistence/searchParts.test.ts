@@ -60,14 +60,14 @@ const RARE: Record<number, string> = { 3: 'quokkaphile', 40: 'narwhalian' };
 const QUERIES = ['falcon', 'fal', 'otter harbour', 'pepper marble beacon', 'notes', 'copper notes', 'quokkaphile', 'narwhal', 'w', 'glacier wil', 'nothing'];
 
 /**
- * What `engine` answers to each query once loaded (or built): each hit's conversation, in
- * order, whether it came detailed or pending, and where its best match is once detailed (the
+ * What `engine` answers to each query once loaded (or built): the hits of a list of 5, and
+ * of 100: each hit's conversation, in order, whether it came detailed or pending, and where its best match is once detailed (the
  * pending ones asked for their details). A message hit's snippet must highlight a word of
  * the query in that conversation's message; which of its messages scores best is left out:
  * MiniSearch scores a part with its own statistics (documents, lengths, how many hold a
  * word), so among a conversation's near-equal messages a part may prefer another.
  */
-async function answers(engine: SearchEngine): Promise<Array<{ query: string; hits: unknown[] }>> {
+async function answers(engine: SearchEngine): Promise<Array<{ query: string; few: unknown[]; hits: unknown[] }>> {
   await engine.start();
   const out = [];
   for (const query of QUERIES) {
@@ -76,8 +76,11 @@ async function answers(engine: SearchEngine): Promise<Array<{ query: string; hit
     const pending = hits.filter((h) => h.matchedIn === 'pending').map((h) => h.conversationId);
     const filled = new Map((await engine.details(query, pending)).map((h) => [h.conversationId, h]));
     const words = query.split(' ');
+    // A short list: the parts of the newest conversations are enough for it.
+    const few = (await engine.search(query, 5)).hits.map((h) => [h.conversationId, h.matchedIn]);
     out.push({
       query,
+      few,
       hits: hits.map((h) => {
         const full: SearchHit = h.matchedIn === 'pending' ? filled.get(h.conversationId)! : h;
         const marked = full.snippet.slice(full.matchStart, full.matchStart! + full.matchLength!).toLowerCase();
