@@ -227,10 +227,7 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     return storage;
   }
 
-  /**
-   * What the index is compared with: every conversation, every message's key (`keyBatch` a
-   * read, after the queries being answered; a change meanwhile comes as a notice), and which messages are streaming.
-   */
+  /** What the index is compared with: conversations, message keys (`keyBatch` a read, after the queries; a change meanwhile comes as a notice), those streaming. */
   async function readStorage() {
     const { records, streaming } = await withTransaction(db, ['conversations', 'messages'], 'readonly', 'read messages to search', async (tx) => ({
       records: await tx.objectStore('conversations').getAll(),
@@ -263,10 +260,13 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     for (const c of byAge) putConversation(c, conversations.has(c.id) ? 1 : 1 + (c.messageCount ?? 0));
     const wanted = new Set(keys);
     for (const key of streaming) wanted.delete(key);
+    // Each message's part, so telling what is missing costs a lookup a key, not one a part (a second's task at a year).
+    const holder = new Map<string, Part>();
     for (const entry of conversations.values()) {
       for (const id of [...entry.messageIds]) if (!wanted.has(id)) removeMessage(id);
+      for (const id of entry.messageIds) holder.set(id, entry.part);
     }
-    const missing = keys.filter((key) => wanted.has(key) && !index.has(key));
+    const missing = keys.filter((key) => wanted.has(key) && holder.get(key)?.index.has(key) !== true);
     if (missing.length === 0) return;
     // None indexed yet: the store is read whole, in key order.
     const everyOf = missing.length === keys.length ? wanted : undefined;
