@@ -30,8 +30,9 @@ export interface SearchHit {
 export const DETAILED_HITS = 20;
 
 /**
- * Where the last query's time went, as a performance measure (`search: lookup`, `search:
- * snippets read`, `search: snippets cut`) in the timeline of the thread it ran on, and the
+ * Where the last query's time went, as a performance measure (`search: wait`, until the
+ * index could answer it, `search: lookup`, `search: snippets read`, `search: snippets cut`;
+ * the details of hits past the first rows as `search: details lookup` and so on) in the timeline of the thread it ran on, and the
  * last load's and save's (`search: load read`, `… load parse`, `… load catch up`, `… save
  * serialize`, `… save write`): the benchmarks read them, and so does a profiler. Only the
  * latest of each is kept.
@@ -43,12 +44,41 @@ export function timed(phase: string, start: number, end = performance.now()): nu
   return end;
 }
 
+/**
+ * Queries before the index's own reads: `answer` runs a query's lookup and reads, and
+ * `quiet` resolves once none is running. The load and a build wait for it before each read,
+ * so a query's snippet read queues behind at most one of theirs, not a stream of them (the
+ * database serves reads in turn).
+ */
+export function createQueriesFirst() {
+  let answering = 0;
+  let whenQuiet: Array<() => void> = [];
+  return {
+    quiet(): Promise<void> {
+      return answering === 0 ? Promise.resolve() : new Promise((resolve) => whenQuiet.push(resolve));
+    },
+    async answer<T>(work: () => Promise<T>): Promise<T> {
+      answering++;
+      try {
+        return await work();
+      } finally {
+        answering--;
+        if (answering === 0) {
+          const waiting = whenQuiet;
+          whenQuiet = [];
+          for (const wake of waiting) wake();
+        }
+      }
+    },
+  };
+}
+
 /** Answers queries from `index`, reading snippets from `db`. */
 export function createSearchAnswers(db: WindowpaneDb, index: IndexParts) {
   const { conversations, bestOf } = index;
 
-  /** The hits for `chosen` (conversation and its best document), with snippets, their messages read in one transaction. */
-  async function withSnippets(chosen: Array<[string, string]>, terms: readonly string[], began: number): Promise<SearchHit[]> {
+  /** The hits for `chosen` (conversation and its best document), with snippets, their messages read in one transaction; `measured` prefixes its measures. */
+  async function withSnippets(chosen: Array<[string, string]>, terms: readonly string[], began: number, measured = ''): Promise<SearchHit[]> {
     const messageIds = chosen.map(([, id]) => id).filter((id) => !id.startsWith(TITLE_PREFIX));
     const looked = performance.now();
     const messages =
@@ -76,9 +106,9 @@ export function createSearchAnswers(db: WindowpaneDb, index: IndexParts) {
         createdAt: message.createdAt,
       });
     }
-    timed('lookup', began, looked);
-    timed('snippets read', looked, read);
-    timed('snippets cut', read);
+    timed(`${measured}lookup`, began, looked);
+    timed(`${measured}snippets read`, looked, read);
+    timed(`${measured}snippets cut`, read);
     return out;
   }
 
@@ -86,15 +116,15 @@ export function createSearchAnswers(db: WindowpaneDb, index: IndexParts) {
     const terms = [...new Set(searchTerms(query))].filter((term) => term !== '');
     if (terms.length === 0) return [];
     const began = performance.now();
-    const byRecency = (a: string, b: string) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt;
+    // Most recently updated first; equals in the order of their ids, whichever part holds them.
+    const byRecency = (a: string, b: string) => conversations.get(b)!.updatedAt - conversations.get(a)!.updatedAt || (a < b ? -1 : a > b ? 1 : 0);
     // The most recent conversations are scored first, before anything else asks the index: a
     // search drops the postings of replaced documents it meets, which moves later scores a
     // little, and this keeps the best match the one a single search always chose.
     const recent = new Set([...conversations.keys()].sort(byRecency).slice(0, DETAILED_HITS));
-    // One word: the walk that scores the recent conversations also finds every one it is in.
-    const seen = terms.length === 1 ? new Set<string>() : undefined;
-    const best = bestOf(query, recent, seen);
-    const matching = [...(seen ?? index.matching(terms))].filter((id) => conversations.has(id));
+    const found = index.newestMatches(query, terms, recent, limit);
+    const best = found.best;
+    const matching = [...found.matching].filter((id) => conversations.has(id));
     const chosen = matching.sort(byRecency).slice(0, limit);
     const shown = chosen.slice(0, DETAILED_HITS);
     const unscored = shown.filter((id) => !best.has(id));
@@ -121,6 +151,7 @@ export function createSearchAnswers(db: WindowpaneDb, index: IndexParts) {
       conversationIds.flatMap((id) => (best.has(id) ? [[id, best.get(id)!] as [string, string]] : [])),
       terms,
       began,
+      'details ',
     );
   }
 

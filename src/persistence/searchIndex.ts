@@ -13,7 +13,7 @@
  * index is rebuilt from the messages, never the other way round.
  */
 import { withTransaction, type SearchIndexPartRecord, type SearchIndexRecord, type WindowpaneDb } from './db';
-import { createSearchAnswers, timed, type SearchHit } from './searchAnswers';
+import { createQueriesFirst, createSearchAnswers, timed, type SearchHit } from './searchAnswers';
 import { createSearchBuildReporter, type ReportsSearchBuilds } from './searchBuild';
 import { createIndexParts, type Part } from './searchParts';
 import type { StorageChange } from './sync';
@@ -87,6 +87,8 @@ export const PART_DOCUMENTS = 2500;
 const LOADING_ANSWERS = 8;
 const SAVE_DELAY_MS = 2000;
 const READ_BATCH = 500;
+/** Message keys the catch-up reads per transaction: one read of 200,000 would hold up a query's read for seconds. */
+const KEY_BATCH = 10_000;
 
 export interface SearchEngineOptions {
   /** How long after a change the index is saved; several changes in that time are saved once. */
@@ -97,6 +99,8 @@ export interface SearchEngineOptions {
   now?: () => number;
   /** Messages read per transaction; a build reports its progress after each read. */
   readBatch?: number;
+  /** Message keys read per transaction by the catch-up (`KEY_BATCH`). */
+  keyBatch?: number;
 }
 
 /** Whether `record` is a list of parts this version saved. */
@@ -110,6 +114,7 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
   const partDocuments = options.partDocuments ?? PART_DOCUMENTS;
   const now = options.now ?? (() => Date.now());
   const readBatch = options.readBatch ?? READ_BATCH;
+  const keyBatch = options.keyBatch ?? KEY_BATCH;
   const builds = createSearchBuildReporter();
   // Set while the load builds the index: searches then answer at once from what is indexed so far.
   let building = false;
@@ -131,6 +136,8 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   let saving: Promise<void> | undefined;
   let closed = false;
+  // The load and a build wait for the queries being answered before their next read.
+  const { quiet, answer } = createQueriesFirst();
 
   function enqueue<T>(work: () => Promise<T>): Promise<T> {
     const next = queue.then(work);
@@ -174,17 +181,20 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
           loading = { loaded: loading.loaded + 1, total: loading.total };
           continue;
         }
+        await quiet();
         const asked = performance.now();
         const record = withTransaction(db, ['searchIndex'], 'readonly', 'read the search index', (tx) => tx.store.get(meta.key));
         // Storage is read while the parts are, asked after the first (reads are served in turn); later changes come as notices.
         storage ??= askStorage(began);
-        const got = await record;
+        // A read that fails (Chromium cannot always read a large value back) is a part missing.
+        const got = await record.catch(() => undefined);
         const read = performance.now();
         reading += read - asked;
         try {
           index.loadPart(meta, got);
+          removedKeys.delete(meta.key); // read after all, by a later try of the load
         } catch {
-          // Unreadable: its conversations are read again from the messages by the catch-up below.
+          // Missing or unreadable: its conversations are read again from the messages by the catch-up below (a build, said so, if many).
           removedKeys.add(meta.key);
         }
         parsing += performance.now() - read;
@@ -217,13 +227,22 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     return storage;
   }
 
-  /** What the index is compared with: every conversation, every message's key, and which messages are streaming. */
-  function readStorage() {
-    return withTransaction(db, ['conversations', 'messages'], 'readonly', 'read messages to search', async (tx) => ({
+  /** What the index is compared with: conversations, message keys (`keyBatch` a read, after the queries; a change meanwhile comes as a notice), those streaming. */
+  async function readStorage() {
+    const { records, streaming } = await withTransaction(db, ['conversations', 'messages'], 'readonly', 'read messages to search', async (tx) => ({
       records: await tx.objectStore('conversations').getAll(),
-      keys: await tx.objectStore('messages').getAllKeys(),
       streaming: await tx.objectStore('messages').index('byStatus').getAllKeys('streaming'),
     }));
+    const keys: string[] = [];
+    for (let after: string | undefined; ;) {
+      await quiet();
+      const batch = await withTransaction(db, ['messages'], 'readonly', 'read messages to search', (tx) =>
+        tx.store.getAllKeys(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), keyBatch),
+      );
+      for (const key of batch) keys.push(key);
+      if (batch.length < keyBatch) return { records, keys, streaming };
+      after = batch.at(-1);
+    }
   }
 
   /**
@@ -241,10 +260,13 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     for (const c of byAge) putConversation(c, conversations.has(c.id) ? 1 : 1 + (c.messageCount ?? 0));
     const wanted = new Set(keys);
     for (const key of streaming) wanted.delete(key);
+    // Each message's part, so telling what is missing costs a lookup a key, not one a part (a second's task at a year).
+    const holder = new Map<string, Part>();
     for (const entry of conversations.values()) {
       for (const id of [...entry.messageIds]) if (!wanted.has(id)) removeMessage(id);
+      for (const id of entry.messageIds) holder.set(id, entry.part);
     }
-    const missing = keys.filter((key) => wanted.has(key) && !index.has(key));
+    const missing = keys.filter((key) => wanted.has(key) && holder.get(key)?.index.has(key) !== true);
     if (missing.length === 0) return;
     // None indexed yet: the store is read whole, in key order.
     const everyOf = missing.length === keys.length ? wanted : undefined;
@@ -274,6 +296,7 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
     if (everyOf) {
       let after: string | undefined;
       for (;;) {
+        await quiet();
         const batch = await withTransaction(db, ['messages'], 'readonly', 'read messages to search', (tx) =>
           tx.store.getAll(after === undefined ? undefined : IDBKeyRange.lowerBound(after, true), readBatch),
         );
@@ -289,6 +312,7 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       }
     }
     for (let i = 0; i < missing.length; i += readBatch) {
+      await quiet();
       const batch = await withTransaction(db, ['messages'], 'readonly', 'read messages to search', (tx) =>
         Promise.all(missing.slice(i, i + readBatch).map((key) => tx.store.get(key))),
       );
@@ -436,21 +460,24 @@ export function createSearchEngine(db: WindowpaneDb, options: SearchEngineOption
       if (started && !closed) void enqueue(() => apply(change)).catch(() => undefined);
     },
     async search(query, limit, { after, superseded = () => false } = {}) {
+      const asked = performance.now();
       const state = await answerable(after);
+      timed('wait', asked);
+      const answered = () => answer(async () => (superseded() ? [] : hits(query, limit)));
       // The load is building the index: answer from what it holds so far rather than wait minutes.
-      if (state === 'building') return { hits: superseded() ? [] : await hits(query, limit) };
+      if (state === 'building') return { hits: await answered() };
       // Loading the saved parts: answer from those loaded, newest first, and say so.
       if (state === 'loading' && loading) {
         const progress = { ...loading };
-        return { hits: superseded() ? [] : await hits(query, limit), loading: progress };
+        return { hits: await answered(), loading: progress };
       }
       await engine.start();
-      return enqueue(async () => ({ hits: superseded() ? [] : await hits(query, limit) }));
+      return enqueue(async () => ({ hits: await answered() }));
     },
     async details(query, conversationIds) {
-      if ((await answerable()) !== 'loaded') return details(query, conversationIds);
+      if ((await answerable()) !== 'loaded') return answer(() => details(query, conversationIds));
       await engine.start();
-      return enqueue(() => details(query, conversationIds));
+      return enqueue(() => answer(() => details(query, conversationIds)));
     },
     watchBuild(listener) {
       return builds.watch(listener);

@@ -80,8 +80,15 @@ export interface IndexParts {
   partRecord(part: Part): { record: SearchIndexPartRecord; meta: SearchIndexRecord['parts'][number] };
   /** The best match of `query` in each of the conversations `wanted`, from the parts holding them (`seen`: see `bestMatches`). */
   bestOf(query: string, wanted: ReadonlySet<string>, seen?: Set<string>): Map<string, string>;
-  /** The conversations holding a match of every term of `terms` in one document (see `matchingConversations`). */
-  matching(terms: readonly string[]): Set<string>;
+  /**
+   * The conversations a list of `limit` shows of those matching `query` (every term of `terms`
+   * in one document: see `matchingConversations`), with others perhaps, and the best match of
+   * those of `recent` among them (see `bestMatches`). Walks the parts holding the most recently
+   * updated conversations first, and stops once `limit` found are more recent than any
+   * conversation of the parts left: a word in every conversation costs the parts of the newest
+   * `limit`, not every part.
+   */
+  newestMatches(query: string, terms: readonly string[], recent: ReadonlySet<string>, limit: number): { matching: Set<string>; best: Map<string, string> };
 }
 
 const partNumber = (key: string) => Number(key.slice('part:'.length)) || 0;
@@ -218,6 +225,24 @@ export function createIndexParts(partDocuments: number, changed: () => void): In
     return best;
   }
 
+  function newestMatches(query: string, terms: readonly string[], recent: ReadonlySet<string>, limit: number) {
+    const updated = (id: string) => conversations.get(id)?.updatedAt ?? -Infinity;
+    const walk = parts.map((part) => ({ part, newest: Math.max(-Infinity, ...[...part.conversations].map(updated)) })).sort((a, b) => b.newest - a.newest);
+    const matching = new Set<string>();
+    const best = new Map<string, string>();
+    for (const { part, newest } of walk) {
+      if (matching.size >= limit && limit > 0 && [...matching].map(updated).sort((a, b) => b - a)[limit - 1]! > newest) break;
+      // One word: the walk that scores the recent conversations also finds every one it is in.
+      if (terms.length === 1) {
+        for (const [id, doc] of bestMatches(part.index, query, recent, matching)) best.set(id, doc);
+        continue;
+      }
+      if ([...part.conversations].some((id) => recent.has(id))) for (const [id, doc] of bestMatches(part.index, query, recent)) best.set(id, doc);
+      for (const id of matchingConversations(part.index, terms)) matching.add(id);
+    }
+    return { matching, best };
+  }
+
   return {
     parts,
     conversations,
@@ -233,6 +258,6 @@ export function createIndexParts(partDocuments: number, changed: () => void): In
     },
     partRecord,
     bestOf,
-    matching: (terms) => new Set(parts.flatMap((part) => [...matchingConversations(part.index, terms)])),
+    newestMatches,
   };
 }

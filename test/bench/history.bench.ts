@@ -286,7 +286,7 @@ const WATCH_SEARCH_WORKER = `
       });
     }
     postMessage(message, transfer) {
-      if (message && message.type === 'search') times.push({ id: message.id, asked: performance.now() });
+      if (message && message.type === 'search') times.push({ id: message.id, query: message.query, asked: performance.now() });
       return super.postMessage(message, transfer);
     }
   };
@@ -302,6 +302,15 @@ interface SearchPhases {
   toWorker: number;
   /** From the post until the Worker's answer arrives: waiting for it, the lookup, the reads, the snippets and the messages' crossing. */
   inWorker: number;
+  /**
+   * Its parts: from the post until the Worker took the request up (the Worker busy with other work, its load's tasks),
+   * until it answered (as the Worker timed it), and until the answer reached the page (the page busy).
+   */
+  queued: number;
+  handled: number;
+  back: number;
+  /** Inside it: waiting until the index could answer (its load's next part, or the end of its load; the Worker's own measure). */
+  wait: number;
   /** Inside it: the index lookup, reading the hits' messages from IndexedDB, cutting their snippets (the Worker's own measures). */
   lookup: number;
   read: number;
@@ -325,23 +334,40 @@ interface SearchPhases {
 async function search(page: Page, word: string, marker: string): Promise<SearchPhases> {
   const { begin, shown } = await untilCounted(page, { type: ['Search conversations', word] }, HIT, marker);
   // While the index loads, the query is asked again as more of it loads: from the first asking to the last answer before the hit showed.
+  // Only this query's askings and their answers count: an earlier query's asking again, or the details of rows past the first, answer too.
   const times = await page.evaluate(
-    ({ from, until }) => {
-      const all = (window as unknown as { __searchTimes: { id: number; asked?: number; replied?: number }[] }).__searchTimes;
-      const asked = all.filter((t) => t.asked !== undefined && t.asked >= from);
-      const replied = all.filter((t) => t.replied !== undefined && t.replied >= from && t.replied <= until).at(-1);
-      return { asked: asked[0]?.asked, replied: replied?.replied, askings: asked.filter((t) => t.asked! <= (replied?.replied ?? until)).length };
+    ({ from, until, word }) => {
+      const all = (window as unknown as { __searchTimes: { id: number; query?: string; asked?: number; replied?: number }[] }).__searchTimes;
+      const asked = all.filter((t) => t.asked !== undefined && t.asked >= from && t.query === word);
+      const ids = new Set(asked.map((t) => t.id));
+      const replied = all.filter((t) => t.replied !== undefined && ids.has(t.id) && t.replied <= until).at(-1);
+      return {
+        asked: asked[0]?.asked,
+        replied: replied?.replied,
+        id: replied?.id,
+        askings: asked.filter((t) => t.asked! <= (replied?.replied ?? until)).length,
+        origin: performance.timeOrigin,
+      };
     },
-    { from: begin, until: begin + shown },
+    { from: begin, until: begin + shown, word },
   );
   const worker = page.workers().find((w) => w.url().includes('searchWorker'));
+  // When the answering request arrived in the Worker and was answered there, in the page's time.
+  const request = worker
+    ? await worker.evaluate(
+        ({ id, origin }) => {
+          const entry = performance.getEntriesByName(`search: request ${id}`).at(-1);
+          return entry ? { arrived: performance.timeOrigin + entry.startTime - origin, took: entry.duration } : undefined;
+        },
+        { id: times.id, origin: times.origin },
+      )
+    : undefined;
   const measures = worker
     ? await worker.evaluate(() =>
         Object.fromEntries(
-          ['lookup', 'snippets read', 'snippets cut', 'load first part', 'load', 'load read', 'load parse', 'load catch up', 'load keys'].map((phase) => [
-            phase,
-            performance.getEntriesByName(`search: ${phase}`).at(-1)?.duration ?? NaN,
-          ]),
+          ['wait', 'lookup', 'snippets read', 'snippets cut', 'load first part', 'load', 'load read', 'load parse', 'load catch up', 'load keys'].map(
+            (phase) => [phase, performance.getEntriesByName(`search: ${phase}`).at(-1)?.duration ?? NaN],
+          ),
         ),
       )
     : {};
@@ -352,6 +378,10 @@ async function search(page: Page, word: string, marker: string): Promise<SearchP
     askings: times.askings,
     toWorker: asked - begin,
     inWorker: replied - asked,
+    queued: (request?.arrived ?? NaN) - asked,
+    handled: request?.took ?? NaN,
+    back: replied - (request ? request.arrived + request.took : NaN),
+    wait: measures.wait ?? NaN,
     lookup: measures.lookup ?? NaN,
     read: measures['snippets read'] ?? NaN,
     cut: measures['snippets cut'] ?? NaN,
@@ -487,9 +517,13 @@ export async function run(): Promise<Row[]> {
           ['toWorker', 'the page, from the input event until the query is posted to the search Worker'],
           ['askings', 'how many times the query was asked until the answer that listed it (asked again while the index loads)'],
           ['inWorker', 'the Worker, from the first post until the answer that listed it'],
-          ['lookup', '… of which the index lookup'],
-          ['read', "… of which reading the hits' messages from IndexedDB"],
-          ['cut', '… of which cutting their snippets'],
+          ['queued', '… of which until the Worker took it up (busy with its load)'],
+          ['handled', '… of which the Worker answering it, from then until its answer'],
+          ['wait', '… … of which waiting until the index could answer (its load)'],
+          ['lookup', '… … of which the index lookup'],
+          ['read', "… … of which reading the hits' messages from IndexedDB"],
+          ['cut', '… … of which cutting their snippets'],
+          ['back', '… of which until its answer reached the page (the page busy)'],
           ['toScreen', 'the page, from the answer until the hit is drawn (store, React, frame)'],
           ...(which === 'search'
             ? ([

@@ -156,6 +156,36 @@ describe('the search index', () => {
     reloaded.close();
   });
 
+  it('catches up a few keys a read, missing nothing written or deleted between two reads', async () => {
+    const { db, c } = await savedWithOne('Lagoon', 'Manatees graze.');
+    // Written after the save by a page whose index never heard of them (closed before saving).
+    const deaf: SearchClient = { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined };
+    const writer = createRepositories(db, { now: steppingClock(), newId: idSequence('w'), search: deaf }).conversations;
+    const missed = [];
+    for (const text of ['Dugongs dive.', 'Egrets stand.', 'Ibises probe.']) missed.push(await writer.appendMessage(say(c.id, text)));
+    const marsh = await writer.createConversation({ title: 'Marsh' });
+    await writer.appendMessage(say(marsh.id, 'Herons wade.'));
+
+    const reloaded = createSearchEngine(db, { keyBatch: 2 });
+    const again = createRepositories(db, { now: steppingClock(2_000_000_000_000), newId: idSequence('n'), search: reloaded });
+    const loading = reloaded.start();
+    // Written, changed and deleted while the keys are read, two at a time: each is told by its notice.
+    const late = await again.conversations.appendMessage(say(c.id, 'Pelicans scoop.'));
+    await again.conversations.updateMessage(missed[1]!.id, { content: [{ type: 'text', text: 'Storks stand.' }] });
+    await again.conversations.deleteConversation(marsh.id);
+    await loading;
+    const found = async (query: string) => (await again.search.searchConversations(query)).hits.map((h) => h.messageId ?? h.matchedIn);
+    expect(await found('dugongs')).toEqual([missed[0]!.id]);
+    expect(await found('ibises')).toEqual([missed[2]!.id]);
+    expect(await found('storks')).toEqual([missed[1]!.id]);
+    expect(await found('egrets')).toEqual([]);
+    expect(await found('herons')).toEqual([]);
+    expect(await found('marsh')).toEqual([]);
+    expect(await found('pelicans')).toEqual([late.id]);
+    expect(await found('manatees')).toHaveLength(1);
+    reloaded.close();
+  });
+
   it('rebuilds from the messages when the saved index is of an older format or unreadable, touching no message', async () => {
     for (const stale of [
       { format: SEARCH_INDEX_FORMAT - 1, savedAt: 1, messageCount: 0, conversations: {}, index: '{}' },

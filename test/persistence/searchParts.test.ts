@@ -1,9 +1,16 @@
 import MiniSearch from 'minisearch';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StoredMessage } from '../../src/core';
 import type { SearchIndexRecord, WindowpaneDb } from '../../src/persistence/db';
 import { createRepositories } from '../../src/persistence/repositories';
-import { createSearchEngine, SEARCH_INDEX_KEY, type SearchClient, type SearchEngine, type SearchHit } from '../../src/persistence/searchIndex';
+import {
+  createSearchEngine,
+  SEARCH_INDEX_KEY,
+  type SearchAnswer,
+  type SearchClient,
+  type SearchEngine,
+  type SearchHit,
+} from '../../src/persistence/searchIndex';
 import { openTestStorage } from './helpers';
 
 const deaf: SearchClient = { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined };
@@ -53,14 +60,14 @@ const RARE: Record<number, string> = { 3: 'quokkaphile', 40: 'narwhalian' };
 const QUERIES = ['falcon', 'fal', 'otter harbour', 'pepper marble beacon', 'notes', 'copper notes', 'quokkaphile', 'narwhal', 'w', 'glacier wil', 'nothing'];
 
 /**
- * What `engine` answers to each query once loaded (or built): each hit's conversation, in
- * order, whether it came detailed or pending, and where its best match is once detailed (the
+ * What `engine` answers to each query once loaded (or built): the hits of a list of 5, and
+ * of 100: each hit's conversation, in order, whether it came detailed or pending, and where its best match is once detailed (the
  * pending ones asked for their details). A message hit's snippet must highlight a word of
  * the query in that conversation's message; which of its messages scores best is left out:
  * MiniSearch scores a part with its own statistics (documents, lengths, how many hold a
  * word), so among a conversation's near-equal messages a part may prefer another.
  */
-async function answers(engine: SearchEngine): Promise<Array<{ query: string; hits: unknown[] }>> {
+async function answers(engine: SearchEngine): Promise<Array<{ query: string; few: unknown[]; hits: unknown[] }>> {
   await engine.start();
   const out = [];
   for (const query of QUERIES) {
@@ -69,8 +76,11 @@ async function answers(engine: SearchEngine): Promise<Array<{ query: string; hit
     const pending = hits.filter((h) => h.matchedIn === 'pending').map((h) => h.conversationId);
     const filled = new Map((await engine.details(query, pending)).map((h) => [h.conversationId, h]));
     const words = query.split(' ');
+    // A short list: the parts of the newest conversations are enough for it.
+    const few = (await engine.search(query, 5)).hits.map((h) => [h.conversationId, h.matchedIn]);
     out.push({
       query,
+      few,
       hits: hits.map((h) => {
         const full: SearchHit = h.matchedIn === 'pending' ? filled.get(h.conversationId)! : h;
         const marked = full.snippet.slice(full.matchStart, full.matchStart! + full.matchLength!).toLowerCase();
@@ -209,6 +219,57 @@ describe('the search index in parts', () => {
     expect(expected).toHaveLength(CONVERSATIONS - gone.length);
     expect((await again.searchConversations('notes', { limit: 100 })).hits.map((h) => h.conversationId)).toEqual(expected);
     reloaded.close();
+  });
+});
+
+describe('a saved part whose read fails', () => {
+  it('is read again from the messages, said as a build, while the other parts answer', async () => {
+    const { db, engine } = await savedInParts();
+    const everywhere = (await engine.search('falcon', 100)).hits.map((h) => h.conversationId);
+    engine.close();
+    // The part holding the word written once in conversation 3, among the oldest.
+    let broken = '';
+    let lost: string[] = [];
+    for (const key of await partKeys(db)) {
+      const held = Object.keys(((await db.get('searchIndex', key)) as { conversations: Record<string, unknown> }).conversations);
+      if (held.includes('c003')) [broken, lost] = [key, held];
+    }
+    expect(lost.length).toBeGreaterThan(0);
+    // As Chromium fails to read a large value whose file is gone.
+    const get = IDBObjectStore.prototype.get;
+    const failing = vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key) {
+      if (key === broken) throw new DOMException('Failed to read large IndexedDB value', 'NotReadableError');
+      return get.call(this, key);
+    });
+    try {
+      const reloaded = createSearchEngine(db, { partDocuments: 100, readBatch: 10 });
+      const builds: unknown[] = [];
+      let during: Promise<SearchAnswer> | undefined;
+      reloaded.watchBuild((progress) => {
+        builds.push(progress);
+        during ??= reloaded.search('falcon', 100);
+      });
+      await reloaded.start();
+      // Said: a build of that part's messages, from its first read to its end.
+      const lostMessages = (await db.getAll('messages')).filter((m) => lost.includes(m.conversationId)).length;
+      expect(builds[0]).toEqual({ done: 0, total: lostMessages });
+      expect(builds.at(-1)).toBeNull();
+      // Meanwhile the parts read answered: every conversation of theirs that holds the word.
+      const partial = (await during!).hits.map((h) => h.conversationId);
+      expect(partial).toEqual(expect.arrayContaining(everywhere.filter((id) => !lost.includes(id))));
+      // Then the lost part's conversations are found again, as before.
+      expect((await reloaded.search('falcon', 100)).hits.map((h) => h.conversationId)).toEqual(everywhere);
+      expect((await reloaded.search('quokkaphile', 10)).hits.map((h) => h.conversationId)).toEqual(['c003']);
+      await reloaded.flush();
+      reloaded.close();
+    } finally {
+      failing.mockRestore();
+    }
+    // The part that failed is gone from the store and its list; its conversations are saved in another.
+    expect(await partKeys(db)).not.toContain(broken);
+    const list = (await db.get('searchIndex', SEARCH_INDEX_KEY)) as SearchIndexRecord;
+    expect(list.parts.map((p) => p.key).sort()).toEqual(await partKeys(db));
+    expect(list.messageCount).toBe((await db.count('messages')) as number);
   });
 });
 
