@@ -29,8 +29,10 @@ export interface TokenGaugeProps {
   budgetTokens?: number;
   /** The plan's metrics and warnings in words. */
   report?: PlanReport;
-  /** Who manages the context beyond the plan (the provider's compaction), or why the strategy chosen cannot. */
+  /** Who manages the context beyond the plan (the provider's compaction), shown under the gauge. */
   contextNote?: string;
+  /** Why the provider's compaction is not used for this model, shown in the details (the default strategy falls back on most models). */
+  fallbackNote?: string;
   /** The conversation is still being read: nothing is counted yet. */
   counting?: boolean;
   /** The provider's count of the request as it stands (`total` is then that count, the draft and the reserve), or why there is none. */
@@ -61,6 +63,7 @@ export function TokenGauge(props: TokenGaugeProps) {
     budgetTokens,
     report,
     contextNote,
+    fallbackNote,
     exactCount,
     onCountExactly,
   } = props;
@@ -176,6 +179,7 @@ export function TokenGauge(props: TokenGaugeProps) {
             </table>
           )}
           {providerCleared && <p className="gauge-provider-cleared">{providerCleared}.</p>}
+          {fallbackNote && <p className="gauge-note gauge-fallback">{fallbackNote}</p>}
           {(report || costSoFar !== undefined || outputSoFar) && (
             <div className="gauge-metrics">
               {report && <p>{report.conversation}</p>}

@@ -53,8 +53,10 @@ export interface GaugeView {
   budgetTokens?: number;
   /** The plan's metrics and warnings in words. */
   report: PlanReport;
-  /** Who manages the context beyond the plan: the provider's compaction and its trigger, or why the strategy chosen cannot. */
+  /** Who manages the context beyond the plan: the provider's compaction and its trigger, shown under the gauge. */
   contextNote?: string;
+  /** Why the provider's compaction, chosen, is not used for this model (Auto plans instead), shown in the gauge's details. */
+  fallbackNote?: string;
 }
 
 export interface ChatView {
@@ -232,7 +234,8 @@ function gaugeView(
     nextRequestCost: nextCost && nextCost > 0 ? nextCost : undefined,
     contextNote: ctx.compaction
       ? `${ctx.compaction.provider === 'anthropic' ? 'Anthropic' : 'OpenAI'} compacts the conversation once a request passes ${ctx.compaction.triggerTokens.toLocaleString('en-US')} input tokens.`
-      : ctx.strategyFallback,
+      : undefined,
+    fallbackNote: ctx.strategyFallback,
     // Shown only when it binds: a budget above the window's own trim line changes nothing.
     budgetTokens:
       Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio)

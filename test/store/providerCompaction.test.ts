@@ -155,7 +155,8 @@ describe('the provider compacts', () => {
     expect(ctx.policy.strategy).toBe('auto');
     expect(ctx.strategyFallback).toMatch(/Claude Haiku 5\.5 cannot compact on the provider's side/);
     const view = chatView(ctx, [], planFor(ctx, []), undefined, 0);
-    expect(view.gauge.contextNote).toBe(ctx.strategyFallback);
+    expect(view.gauge.fallbackNote).toBe(ctx.strategyFallback);
+    expect(view.gauge.contextNote).toBeUndefined();
   });
 
   it('under another strategy a stored compaction is not sent: the strategy plans the whole history', async () => {
