@@ -135,7 +135,7 @@ export function readSettings(raw: unknown): { settings: Settings; ignored: strin
     apiKeys: strings(saved.apiKeys),
     baseUrls: strings(saved.baseUrls),
     keyConfirmedFor: strings(saved.keyConfirmedFor),
-    // Only the secrets of servers still configured.
+    // Every string kept, by server id; a secret of a server no longer configured is never sent anywhere.
     mcpSecrets: isObject(saved.mcpSecrets)
       ? (Object.fromEntries(Object.entries(saved.mcpSecrets).filter(([, v]) => typeof v === 'string')) as Record<string, string>)
       : {},

@@ -51,7 +51,7 @@ describe('readSettings', () => {
     const read = readSettings({ provider: 'nope', contextWindow: 1e12, window: { strategy: 'bogus', rollingMax: 20 }, tools: { maxRounds: 10_000 } });
     expect(read.settings.provider).toBe(DEFAULT_SETTINGS.provider);
     expect(read.settings.contextWindow).toBe(0);
-    expect(read.settings.window.strategy).toBe('auto');
+    expect(read.settings.window.strategy).toBe(DEFAULT_SETTINGS.window.strategy);
     expect(read.settings.window.rollingMax).toBe(20);
     expect(read.settings.tools.maxRounds).toBe(DEFAULT_SETTINGS.tools.maxRounds);
     expect(read.ignored).toEqual(expect.arrayContaining(['provider "nope"', 'contextWindow 1000000000000', 'strategy "bogus"']));
