@@ -33,7 +33,11 @@ export const DEFAULT_COMPACTION_TRIGGER = 100_000;
  */
 const TRIGGER_SHARE = 0.8;
 
-/** Anthropic's models with compaction, as the documentation lists them (dated ids match by prefix). */
+/**
+ * Anthropic's models with compaction, as the “Compaction” page lists them (the newest version the
+ * search reached, read 2026-11-29, lists no 5.5 model). Its models endpoint states it per model
+ * for the key, and that wins once the key's models are listed (`compactsOnProvider`).
+ */
 const ANTHROPIC_COMPACTION_MODELS = [
   'claude-fable-5',
   'claude-mythos-5',
@@ -47,14 +51,16 @@ const ANTHROPIC_COMPACTION_MODELS = [
 ];
 
 /**
- * Whether `modelId` on `provider` compacts on its side. Anthropic: the models the documentation
+ * Whether `modelId` on `provider` compacts on its side. Anthropic: what its models endpoint
+ * `stated` for the key (`ModelInfo.providerCompaction`), else the models the documentation
  * lists (an id that only starts like one, such as `claude-fable-5-1`, is another model and is
  * not assumed to); OpenAI: its own endpoint (the Responses API), every model. Compatible servers
  * and the Demo: none.
  */
-export function compactsOnProvider(provider: ProviderId, modelId: string): boolean {
+export function compactsOnProvider(provider: ProviderId, modelId: string, stated?: boolean): boolean {
   if (provider === 'openai') return true;
   if (provider !== 'anthropic') return false;
+  if (stated !== undefined) return stated;
   return ANTHROPIC_COMPACTION_MODELS.some((id) => modelId === id || (modelId.startsWith(`${id}-`) && /^\d{8}$/.test(modelId.slice(id.length + 1))));
 }
 

@@ -29,7 +29,11 @@ const CONTEXT_EDITING_MODELS: ReadonlySet<string> = new Set([
   'claude-sonnet-4-5-20250929',
 ]);
 
-/** Whether the provider clears tool results and thinking on its side for this model (Anthropic's listed models only). */
-export function supportsContextEditing(provider: ProviderId, modelId: string): boolean {
-  return provider === 'anthropic' && CONTEXT_EDITING_MODELS.has(modelId);
+/**
+ * Whether the provider clears tool results and thinking on its side for this model: Anthropic
+ * only, as its models endpoint `stated` for the key (`ModelInfo.providerContextEditing`), else
+ * the models the page lists.
+ */
+export function supportsContextEditing(provider: ProviderId, modelId: string, stated?: boolean): boolean {
+  return provider === 'anthropic' && (stated ?? CONTEXT_EDITING_MODELS.has(modelId));
 }

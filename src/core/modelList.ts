@@ -17,6 +17,10 @@ export interface ListedModel {
   contextWindow?: number;
   /** Most output tokens one answer may have, as the endpoint states it. */
   maxOutputTokens?: number;
+  /** Whether the provider compacts on its side for this model, as the endpoint states it (Anthropic's `capabilities`). */
+  compaction?: boolean;
+  /** Whether the provider clears old tool results on its side for this model, as the endpoint states it (Anthropic's `capabilities`). */
+  contextEditing?: boolean;
 }
 
 /** More models than any real endpoint lists (OpenRouter lists a few hundred): the rest are left out, and the list says so. */
@@ -34,6 +38,9 @@ export const isListedRecord = (value: unknown): value is Record<string, unknown>
 export function listedTokens(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_TOKENS ? value : undefined;
 }
+
+/** A yes or no the endpoint stated, else undefined. */
+export const listedFlag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
 
 /** A model id as settings can keep it: a non-blank string without control characters. */
 export function listedModelId(value: unknown): string | undefined {
@@ -78,6 +85,8 @@ export function definedFields(model: ListedModel): ListedModel {
   if (model.label !== undefined) out.label = model.label;
   if (model.contextWindow !== undefined) out.contextWindow = model.contextWindow;
   if (model.maxOutputTokens !== undefined) out.maxOutputTokens = model.maxOutputTokens;
+  if (model.compaction !== undefined) out.compaction = model.compaction;
+  if (model.contextEditing !== undefined) out.contextEditing = model.contextEditing;
   return out;
 }
 
@@ -92,6 +101,8 @@ export function readListedModels(raw: unknown): ListedModel[] | undefined {
           label: listedLabel(entry.label),
           contextWindow: listedTokens(entry.contextWindow),
           maxOutputTokens: listedTokens(entry.maxOutputTokens),
+          compaction: listedFlag(entry.compaction),
+          contextEditing: listedFlag(entry.contextEditing),
         })
       : undefined;
   }).models;
@@ -130,6 +141,8 @@ export function listedModelInfos(listed: readonly ListedModel[], provider: Provi
       contextWindow: window,
       maxOutputTokens: Math.min(output, window),
       maxInputTokens: undefined,
+      providerCompaction: model.compaction,
+      providerContextEditing: model.contextEditing,
       source: `${provider} models endpoint`,
       asOf,
     });

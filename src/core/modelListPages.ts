@@ -10,7 +10,11 @@
  *   id, display_name, created_at, max_input_tokens, max_tokens, … }], has_more, first_id,
  *   last_id }`, paged with `limit` (1–1000, default 20) and `after_id`. `max_input_tokens`
  *   ("maximum input context window size") and `max_tokens` (the largest `max_tokens` a request
- *   may ask for) may be null or absent (older API versions, proxies).
+ *   may ask for) may be null or absent (older API versions, proxies). `capabilities.context_management`
+ *   (`supported`, and `{ supported }` or null for each of `compact_20260112`,
+ *   `clear_tool_uses_20250919`, `clear_thinking_20251015`; SDK 1.12 `ContextManagementCapability`)
+ *   says whether the provider compacts and clears tool results for the model; absent, the
+ *   documented lists decide.
  * - OpenAI `GET /v1/models` ("List models"): `{ object: 'list', data: [{ id, object: 'model',
  *   created, owned_by }] }`: ids only, one page.
  * - OpenRouter `GET /api/v1/models` (its "Models API standard"), which is `{base}/models` for its
@@ -20,7 +24,7 @@
  *   `{ model }`: `{ parameters, model_info: { 'general.architecture': arch,
  *   '<arch>.context_length': n, … }, … }` (docs/api.md of ollama/ollama).
  */
-import { definedFields, isListedRecord, listedLabel, listedModelId, listedTokens, readListedEntries, type ListedModel } from './modelList';
+import { definedFields, isListedRecord, listedFlag, listedLabel, listedModelId, listedTokens, readListedEntries, type ListedModel } from './modelList';
 
 /** One page of a parsed list, or why the body is not a list. */
 export type ParsedModelPage = { ok: true; models: ListedModel[]; skipped: number; hasMore: boolean; lastId?: string } | { ok: false; problem: string };
@@ -36,10 +40,23 @@ export function parseAnthropicModelPage(body: unknown): ParsedModelPage {
       label: listedLabel(entry.display_name),
       contextWindow: listedTokens(entry.max_input_tokens),
       maxOutputTokens: listedTokens(entry.max_tokens),
+      ...contextManagement(entry.capabilities),
     });
   });
   const lastId = listedModelId(body.last_id);
   return { ok: true, models, skipped, hasMore: body.has_more === true && lastId !== undefined, ...(lastId ? { lastId } : {}) };
+}
+
+/** What Anthropic's `capabilities` say of compaction and tool-result clearing; a strategy not stated stays undefined. */
+function contextManagement(capabilities: unknown): Pick<ListedModel, 'compaction' | 'contextEditing'> {
+  const managed = isListedRecord(capabilities) ? capabilities.context_management : undefined;
+  if (!isListedRecord(managed)) return {};
+  const strategy = (name: string) => {
+    if (managed.supported === false) return false;
+    const support = managed[name];
+    return isListedRecord(support) ? listedFlag(support.supported) : support === null ? false : undefined;
+  };
+  return { compaction: strategy('compact_20260112'), contextEditing: strategy('clear_tool_uses_20250919') };
 }
 
 /**

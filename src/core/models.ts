@@ -36,6 +36,10 @@ export interface ModelInfo {
   cacheMinTokens?: number;
   /** Other ids the API accepts for this model. */
   aliases?: string[];
+  /** Whether the provider compacts on its side for this model, as its models endpoint stated; absent, the documented list decides (`compactsOnProvider`). */
+  providerCompaction?: boolean;
+  /** Whether the provider clears tool results on its side for this model, as its models endpoint stated; absent, the documented list decides (`supportsContextEditing`). */
+  providerContextEditing?: boolean;
   /** Where the facts come from. */
   source: string;
   /** Date the facts were read, YYYY-MM-DD. */

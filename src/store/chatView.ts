@@ -94,7 +94,7 @@ export function chatView(
     }
   }
   const spent = tree ? [...tree.byId.values()] : messages;
-  const providerClears = ctx.settings.window.clearOnProvider && supportsContextEditing(ctx.provider, ctx.model.id);
+  const providerClears = ctx.settings.window.clearOnProvider && supportsContextEditing(ctx.provider, ctx.model.id, ctx.model.providerContextEditing);
   return { rows, plan, gauge: gaugeView(ctx, messages, spent, plan, firstUserTokens, lastUsage, draftTokens), providerClears };
 }
 

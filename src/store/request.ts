@@ -41,7 +41,7 @@ export function toRequest(
 ): PlannedRequest {
   const system = requestSystem(ctx);
   if (ctx.wireShape === 'anthropic') {
-    const onProvider = ctx.settings.window.clearOnProvider && supportsContextEditing(ctx.provider, ctx.model.id);
+    const onProvider = ctx.settings.window.clearOnProvider && supportsContextEditing(ctx.provider, ctx.model.id, ctx.model.providerContextEditing);
     const clearing = onProvider ? providerClearing(plan.messages) : null;
     let sent = anthropicItems(ctx, plan, clearing?.items ?? plan.messages, system, thinkingPrefixOf);
     const cleared = clearing && fitsWithProviderClearing(tokensAsRead(ctx, plan, sent.items), clearing, plan.metrics.maxInputTokens) ? clearing : null;

@@ -215,7 +215,7 @@ function providerCompaction(
   model: ResolvedModelInfo,
   outputReserve: number,
 ): { provider: 'anthropic' | 'openai'; triggerTokens: number } | { fallback: string } {
-  if ((provider !== 'anthropic' && provider !== 'openai') || !compactsOnProvider(provider, model.id)) {
+  if ((provider !== 'anthropic' && provider !== 'openai') || !compactsOnProvider(provider, model.id, model.providerCompaction)) {
     return { fallback: `${model.label} cannot compact on the provider's side, so Windowpane trims the context itself (as Auto does).` };
   }
   const triggerTokens = compactionTrigger(model.maxInputTokens ?? model.contextWindow - outputReserve);

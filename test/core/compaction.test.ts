@@ -42,6 +42,12 @@ describe('which models compact on the provider’s side', () => {
     expect(compactsOnProvider('demo', 'windowpane-demo')).toBe(false);
   });
 
+  it('takes what Anthropic’s models endpoint stated for the key over the documented list', () => {
+    expect(compactsOnProvider('anthropic', 'claude-haiku-5-5', true)).toBe(true);
+    expect(compactsOnProvider('anthropic', 'claude-opus-4-6', false)).toBe(false);
+    expect(compactsOnProvider('openai-compatible', 'claude-haiku-5-5', true)).toBe(false);
+  });
+
   it('asks for 100,000, lowered to 80 % of a smaller window, and none under 50,000', () => {
     expect(compactionTrigger(991_808)).toBe(100_000);
     expect(compactionTrigger(125_000)).toBe(100_000);

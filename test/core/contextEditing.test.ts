@@ -72,6 +72,12 @@ describe('context editing facts', () => {
     expect(supportsContextEditing('openai', 'gpt-6-luna')).toBe(false);
   });
 
+  it('takes what Anthropic’s models endpoint stated for the key over the documented list', () => {
+    expect(supportsContextEditing('anthropic', 'claude-haiku-5-5', false)).toBe(false);
+    expect(supportsContextEditing('anthropic', 'claude-next-1', true)).toBe(true);
+    expect(supportsContextEditing('openai', 'gpt-6-luna', true)).toBe(false);
+  });
+
   it('reads stored edits back with the same checks as an answer', () => {
     expect(
       readStoredContextEdits([

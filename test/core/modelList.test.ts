@@ -4,6 +4,7 @@ import {
   MAX_LISTED_MODELS,
   MODEL_REGISTRY,
   listedModelInfos,
+  readListedModels,
   modelChoices,
   parseAnthropicModelPage,
   parseOllamaShow,
@@ -61,6 +62,33 @@ describe('parseAnthropicModelPage', () => {
       has_more: 'yes',
     });
     expect(page).toEqual({ ok: true, models: [{ id: 'ok' }, { id: 'fractional' }, { id: 'nan' }], skipped: 7, hasMore: false });
+  });
+
+  it('reads whether each model compacts and clears tool results from its capabilities, and nothing it does not state', () => {
+    const managed = (fields: Record<string, unknown>) => ({ context_management: { supported: true, ...fields } });
+    const page = parseAnthropicModelPage({
+      data: [
+        { id: 'both', capabilities: managed({ compact_20260112: { supported: true }, clear_tool_uses_20250919: { supported: true } }) },
+        { id: 'clears-only', capabilities: managed({ compact_20260112: null, clear_tool_uses_20250919: { supported: true } }) },
+        { id: 'none', capabilities: { context_management: { supported: false, compact_20260112: { supported: true } } } },
+        { id: 'silent', capabilities: { image_input: { supported: true } } },
+        { id: 'odd', capabilities: managed({ compact_20260112: { supported: 'yes' }, clear_tool_uses_20250919: 'no' }) },
+        { id: 'old' },
+      ],
+    });
+    expect(page).toMatchObject({
+      ok: true,
+      models: [
+        { id: 'both', compaction: true, contextEditing: true },
+        { id: 'clears-only', compaction: false, contextEditing: true },
+        { id: 'none', compaction: false, contextEditing: false },
+        { id: 'silent' },
+        { id: 'odd' },
+        { id: 'old' },
+      ],
+    });
+    const models = page.ok ? page.models : [];
+    for (const model of models.slice(3)) expect(Object.keys(model)).toEqual(['id']);
   });
 
   it('does not page on when has_more comes without a cursor', () => {
@@ -193,5 +221,19 @@ describe('listedModelInfos', () => {
     const llama = resolveModelInfo('llama', { custom, provider: 'openai-compatible' });
     expect(llama).toMatchObject({ contextWindow: 8192, maxOutputTokens: 2048, known: true });
     expect(llama.prices).toBeUndefined();
+  });
+
+  it('carries what the endpoint stated of the provider’s context management, and reads it back from storage', () => {
+    const stored = readListedModels([
+      { id: 'claude-sonnet-5-5', contextWindow: 1_000_000, compaction: true, contextEditing: false },
+      { id: 'claude-opus-4-6', contextWindow: 1_000_000, compaction: 'yes' },
+    ]);
+    expect(stored).toEqual([
+      { id: 'claude-sonnet-5-5', contextWindow: 1_000_000, compaction: true, contextEditing: false },
+      { id: 'claude-opus-4-6', contextWindow: 1_000_000 },
+    ]);
+    const custom = listedModelInfos(stored ?? [], 'anthropic', '2026-11-29');
+    expect(resolveModelInfo('claude-sonnet-5-5', { custom })).toMatchObject({ providerCompaction: true, providerContextEditing: false });
+    expect(resolveModelInfo('claude-opus-4-6', { custom }).providerCompaction).toBeUndefined();
   });
 });

@@ -145,6 +145,44 @@ describe('the provider compacts, in Chromium', () => {
     await context.close();
   });
 
+  it(
+    'a model the key’s models list says compacts is compacted on the provider’s side, though the documentation does not list it',
+    { timeout: 120_000 },
+    async () => {
+      // Claude Haiku 5.5 is not on the “Compaction” page; Anthropic's models endpoint states it per model.
+      const stating = await startFakeApi({
+        contextWindow: WINDOW,
+        deltaDelayMs: 1,
+        models: { anthropic: ['claude-haiku-5-5'] },
+        contextManagement: { 'claude-haiku-5-5': { compaction: true, contextEditing: true } },
+      });
+      const { page, context, errors } = await newPage(browser);
+      try {
+        await page.goto(inject('appUrl'));
+        await configure(page, stating, PROVIDER_SETUPS.anthropic, { contextWindow: WINDOW });
+        // The key's models are listed by themselves once it is typed; wait for the list, as a person sees it.
+        await page.getByRole('button', { name: 'Settings' }).click();
+        const provider = await openSettingsSection(page, 'Model and key');
+        await provider
+          .getByRole('status')
+          .filter({ hasText: /models? listed/ })
+          .waitFor();
+        await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Cancel' }).click();
+        await chooseStrategy(page, 'provider');
+        await expect.poll(() => page.locator('.gauge-note').textContent()).toMatch(/compacts the conversation once a request passes [\d,]+ input tokens/);
+        expect(stating.requests.some((request) => request.path.startsWith('/v1/models'))).toBe(true);
+        await sendTurn(page, stating, message(1));
+        const [request] = chatRequests(stating);
+        expect(request?.status).toBe(200);
+        expect(JSON.stringify((request?.body as Record<string, unknown>).context_management)).toContain('compact_20260112');
+        expect(unexpectedErrors(errors)).toEqual([]);
+      } finally {
+        await context.close();
+        await stating.close();
+      }
+    },
+  );
+
   it('a model that cannot compact falls back to Auto and says so', { timeout: 120_000 }, async () => {
     fake.reset();
     const { page, context, errors } = await newPage(browser);

@@ -70,8 +70,27 @@ export function anthropicModelPage(
   return { body: { data: page.map(describe), has_more: hasMore, first_id: page[0] ?? null, last_id: page.at(-1) ?? null } };
 }
 
-export function anthropicModel(id: string, window: number, maxTokens: number): Record<string, unknown> {
-  return { type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z', max_input_tokens: window, max_tokens: Math.min(maxTokens, window) };
+/** One model as Anthropic lists it; `managed`, when given, is stated as its `capabilities.context_management`. */
+export function anthropicModel(
+  id: string,
+  window: number,
+  maxTokens: number,
+  managed?: { compaction: boolean; contextEditing: boolean },
+): Record<string, unknown> {
+  const model = { type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z', max_input_tokens: window, max_tokens: Math.min(maxTokens, window) };
+  if (!managed) return model;
+  const support = (supported: boolean) => ({ supported });
+  return {
+    ...model,
+    capabilities: {
+      context_management: {
+        supported: managed.compaction || managed.contextEditing,
+        compact_20260112: support(managed.compaction),
+        clear_tool_uses_20250919: support(managed.contextEditing),
+        clear_thinking_20251015: support(managed.contextEditing),
+      },
+    },
+  };
 }
 
 export function openAIModel(id: string, ownedBy = 'system'): Record<string, unknown> {

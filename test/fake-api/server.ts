@@ -231,6 +231,12 @@ export interface FakeApiOptions {
   models?: Partial<Record<Provider, string[]>>;
   /** Anthropic's `max_tokens` in the models list, looked up like `contextWindow` (never above the window); default 64 000. */
   maxOutputTokens?: number | Record<string, number>;
+  /**
+   * Anthropic's `capabilities.context_management` in the models list, by model id: whether the
+   * model compacts and clears tool results. A model not named is listed without `capabilities`,
+   * as older API versions and proxies list it.
+   */
+  contextManagement?: Record<string, { compaction: boolean; contextEditing: boolean }>;
   /** The models an Ollama server has pulled (`/api/tags`, `/api/show`); default two. */
   ollama?: Record<string, OllamaModelSpec>;
   /** The models `GET /api/v1/models` lists, OpenRouter-style; default two. */
@@ -1007,6 +1013,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
             id,
             lookupByModel(options.contextWindow, id, DEFAULT_CONTEXT_WINDOW),
             lookupByModel(options.maxOutputTokens, id, DEFAULT_MAX_OUTPUT_TOKENS),
+            options.contextManagement && Object.hasOwn(options.contextManagement, id) ? options.contextManagement[id] : undefined,
           )
         : openAIModel(id, options.ollama && id in options.ollama ? 'library' : 'system');
     if (modelId !== null) {
