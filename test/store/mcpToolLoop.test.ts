@@ -13,6 +13,7 @@ import { createRuntime, type Runtime } from '../../src/store/runtime';
 import * as chat from '../../src/store/sendPipeline';
 import { hydrate } from '../../src/store/hydrate';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
+import { listMcpServerTools } from '../../src/store/mcp/mcpSettings';
 import { trackerServer } from '../mcp/fixtures';
 import { startMcpServer, type McpTestServer } from '../mcp/server';
 
@@ -46,7 +47,7 @@ function answer(content: ContentBlock[]): ChatResult {
   };
 }
 
-async function start(server: McpServerConfig, toolName = TOOL, input: unknown = { number: 7 }): Promise<{ rt: Runtime; requests: ChatRequest[] }> {
+async function start(server: McpServerConfig, toolName = TOOL, input: unknown = { number: 7 }, offered = 2): Promise<{ rt: Runtime; requests: ChatRequest[] }> {
   globalThis.indexedDB = new IDBFactory();
   const requests: ChatRequest[] = [];
   const fake: ChatProvider = {
@@ -78,7 +79,7 @@ async function start(server: McpServerConfig, toolName = TOOL, input: unknown = 
   };
   rt.store.setState({ settings });
   // The MCP chunk loads and offers the server's tools.
-  await vi.waitFor(() => expect(rt.store.getState().mcpTools).toHaveLength(2));
+  await vi.waitFor(() => expect(rt.store.getState().mcpTools).toHaveLength(offered));
   return { rt, requests };
 }
 
@@ -99,9 +100,7 @@ describe('MCP tools in a turn', () => {
     const offered = requests[0]!.tools!.map((tool) => tool.name);
     expect(offered).toEqual(expect.arrayContaining([TOOL, 'mcp_tracker__slow_tool']));
     expect(offered).not.toContain('mcp_tracker__failing_tool');
-    expect(requests[0]!.tools!.find((tool) => tool.name === TOOL)?.description).toBe(
-      'Tool "lookup_issue" of the MCP server "Tracker" (runs only if the user allows it). Looks up an issue.',
-    );
+    expect(requests[0]!.tools!.find((tool) => tool.name === TOOL)?.description).toBe('Tool "lookup_issue" of the MCP server "Tracker". Looks up an issue.');
     const callsBefore = mcp.calls.length;
     rt.store.getState().mcpApproval!.answer('allow');
     const messages = await settled(rt);
@@ -145,6 +144,33 @@ describe('MCP tools in a turn', () => {
     await settled(second.rt);
     const stored = second.rt.store.getState().settings.tools.mcpServers[0] as McpServerConfig;
     expect(stored.tools.find((tool) => tool.name === 'lookup_issue')?.alwaysAllow).toBe(true);
+    // The definitions open every request: Always allow leaves them as they were, so the prompt cache still holds.
+    expect(second.requests).toHaveLength(2);
+    expect(second.requests[1]!.tools).toEqual(second.requests[0]!.tools);
+  });
+
+  it('lists the tools again when the server says they changed, offers the new list and says what changed', async () => {
+    // The tools as Connect in Settings lists them, with the user's switches.
+    const listing = await listMcpServerTools(serverConfig(), undefined);
+    if (!listing.ok) throw new Error(listing.error);
+    const tools = listing.tools.map((tool) => ({ ...tool, enabled: tool.name !== 'failing_tool', alwaysAllow: tool.name === 'lookup_issue' }));
+    const { rt, requests } = await start({ ...serverConfig(), tools }, TOOL, { number: 7 }, tools.length - 1);
+    chat.send(rt, null, 'Issue 12?');
+    await settled(rt);
+    expect(requests[0]!.tools!.map((tool) => tool.name)).not.toContain('mcp_tracker__triage');
+    // The connection the call opened is still there: the server tells it its tools changed.
+    mcp.addTool('triage', 'Sorts new issues.');
+    await vi.waitFor(() => expect(rt.store.getState().mcpTools?.map((tool) => tool.name)).toContain('mcp_tracker__triage'), { timeout: 5_000 });
+    const stored = rt.store.getState().settings.tools.mcpServers[0] as McpServerConfig;
+    expect(stored.tools.find((tool) => tool.name === 'triage')).toMatchObject({ description: 'Sorts new issues.', enabled: true, alwaysAllow: false });
+    // The user's switches on the tools listed before are kept.
+    expect(stored.tools.find((tool) => tool.name === 'lookup_issue')?.alwaysAllow).toBe(true);
+    expect(stored.tools.find((tool) => tool.name === 'failing_tool')?.enabled).toBe(false);
+    expect(rt.store.getState().notices.map((notice) => notice.text)).toContainEqual(expect.stringMatching(/^The MCP server “Tracker” added “triage”/));
+
+    chat.send(rt, null, 'And now?');
+    await settled(rt);
+    expect(requests.at(-1)!.tools!.map((tool) => tool.name)).toContain('mcp_tracker__triage');
   });
 
   it('says the server is unreachable as a tool error, and the turn goes on', async () => {

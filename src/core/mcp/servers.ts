@@ -73,20 +73,26 @@ function readTool(raw: unknown): McpToolInfo | undefined {
   };
 }
 
+/** The usable tools of a list (at most MAX_MCP_TOOLS); a name listed twice is one tool, as first listed. */
+function readTools(raw: unknown): McpToolInfo[] {
+  const names = new Set<string>();
+  return (Array.isArray(raw) ? raw : [])
+    .slice(0, MAX_MCP_TOOLS)
+    .map(readTool)
+    .filter((tool): tool is McpToolInfo => tool !== undefined && !names.has(tool.name) && Boolean(names.add(tool.name)));
+}
+
 function readServer(raw: unknown): McpServerConfig | undefined {
   if (!isObject(raw) || !shortText(raw.id, 100) || !isServerUrl(raw.url)) return undefined;
   const auth = raw.auth === undefined ? { type: 'none' as const } : readAuth(raw.auth);
   if (!auth) return undefined;
-  const tools = (Array.isArray(raw.tools) ? raw.tools : []).slice(0, MAX_MCP_TOOLS).map(readTool);
-  const names = new Set<string>();
   return {
     id: raw.id,
     label: shortText(raw.label, 100) ? raw.label : new URL(raw.url).host,
     url: raw.url,
     enabled: raw.enabled === true,
     auth,
-    // A name listed twice is one tool: the first listing is kept.
-    tools: tools.filter((tool): tool is McpToolInfo => tool !== undefined && !names.has(tool.name) && Boolean(names.add(tool.name))),
+    tools: readTools(raw.tools),
     ...(typeof raw.httpConfirmedFor === 'string' ? { httpConfirmedFor: raw.httpConfirmedFor.slice(0, 2_000) } : {}),
   };
 }
@@ -118,4 +124,40 @@ export function readMcpServers(raw: unknown, ignored: string[]): McpServerConfig
   }
   if (raw.length > MAX_MCP_SERVERS) ignored.push(`${raw.length - MAX_MCP_SERVERS} MCP servers past the first ${MAX_MCP_SERVERS}`);
   return servers;
+}
+
+/** A server's tools as listed again, and what changed since the list kept before. */
+export interface McpToolsMerge {
+  tools: McpToolInfo[];
+  /** Names, in the server's order. */
+  added: string[];
+  removed: string[];
+  /** Tools whose description or input schema is not what the user saw. */
+  changed: string[];
+}
+
+/**
+ * A listing (`listed`, as the server sent it) read like a stored list and merged with the
+ * tools kept before: a tool listed again keeps the user's switches, but one whose description
+ * or schema changed loses "Always allow" (the user allowed what it said before, and a server
+ * may change what a tool does behind the same name); a new tool is switched on, as at the first
+ * Connect, and asks before each call.
+ */
+export function mergeListedTools(before: readonly McpToolInfo[], listed: readonly unknown[]): McpToolsMerge {
+  const previous = new Map(before.map((tool) => [tool.name, tool]));
+  const fresh = readTools(listed.map((tool) => (isObject(tool) ? { ...tool, enabled: true, alwaysAllow: false } : tool)));
+  const added: string[] = [];
+  const changed: string[] = [];
+  const tools = fresh.map((tool) => {
+    const old = previous.get(tool.name);
+    if (!old) {
+      added.push(tool.name);
+      return tool;
+    }
+    const same = old.description === tool.description && JSON.stringify(old.inputSchema) === JSON.stringify(tool.inputSchema);
+    if (!same) changed.push(tool.name);
+    return { ...tool, enabled: old.enabled, alwaysAllow: same && old.alwaysAllow };
+  });
+  const kept = new Set(fresh.map((tool) => tool.name));
+  return { tools, added, removed: before.filter((tool) => !kept.has(tool.name)).map((tool) => tool.name), changed };
 }

@@ -6,7 +6,8 @@
  * a refusal, a failure or a Stop is an error result the model can read.
  */
 import type { ToolResultBlock, ToolUseBlock } from '../../core';
-import { mcpResultOutcome, mcpServerUnreachable, parseToolArguments, type McpServerConfig } from '../../core';
+import { mcpResultOutcome, mcpServerUnreachable, mergeListedTools, parseToolArguments, readMcpServers, type McpServerConfig } from '../../core';
+import { saveSettings } from '../conversationActions';
 import type { McpConnection, McpEndpoint } from '../../mcp/client';
 import type { Runtime } from '../runtime';
 import type { McpToolEntry } from './types';
@@ -36,20 +37,47 @@ function connectionTo(rt: Runtime, server: McpServerConfig): Promise<McpConnecti
   const known = open.get(server.id);
   if (known?.key === key) return known.connection;
   void known?.connection.then((c) => c.close()).catch(() => undefined);
-  const connection = import('../../mcp/client').then(({ connectMcp }) =>
-    connectMcp(endpoint, {
-      onToolsChanged: () =>
-        rt.notifier.notify({
-          id: `mcp-tools-changed-${server.id}`,
-          tone: 'info',
-          text: `The MCP server “${server.label}” changed its list of tools. Connect it again in Settings → Tools to offer the new list.`,
-        }),
-    }),
+  const connection: Promise<McpConnection> = import('../../mcp/client').then(({ connectMcp }) =>
+    connectMcp(endpoint, { onToolsChanged: () => void toolsChanged(rt, server, connection) }),
   );
   open.set(server.id, { key, connection });
   // A connection that failed is not kept: the next call tries again.
   connection.catch(() => open.delete(server.id));
   return connection;
+}
+
+const names = (list: readonly string[]) => list.map((name) => `“${name}”`).join(', ');
+
+/**
+ * The server said its tools changed (`notifications/tools/list_changed`): they are listed again
+ * over the open connection and kept (core's mergeListedTools: a changed tool asks again before it
+ * runs), so the next request offers the new list, and the user is told what changed.
+ */
+async function toolsChanged(rt: Runtime, server: McpServerConfig, connection: Promise<McpConnection>): Promise<void> {
+  const id = `mcp-tools-changed-${server.id}`;
+  try {
+    const listed = await (await connection).listTools();
+    const { settings } = rt.store.getState();
+    const servers = readMcpServers(settings.tools.mcpServers, []);
+    const current = servers.find((s) => s.id === server.id);
+    if (!current) return;
+    const merge = mergeListedTools(current.tools, listed);
+    const said = [
+      merge.added.length > 0 ? `added ${names(merge.added)}` : '',
+      merge.removed.length > 0 ? `removed ${names(merge.removed)}` : '',
+      merge.changed.length > 0 ? `changed ${names(merge.changed)}, which will ask before each call again` : '',
+    ].filter(Boolean);
+    if (said.length === 0) return;
+    const mcpServers = servers.map((s) => (s.id === server.id ? { ...s, tools: merge.tools } : s));
+    await saveSettings(rt, { ...settings, tools: { ...settings.tools, mcpServers } }, 'global');
+    rt.notifier.notify({ id, tone: 'info', text: `The MCP server “${current.label}” ${said.join('; ')}. The next request offers its new list.` });
+  } catch (error) {
+    rt.notifier.notify({
+      id,
+      tone: 'warning',
+      text: `The MCP server “${server.label}” changed its list of tools, and Windowpane could not read the new one (${error instanceof Error ? error.message : String(error)}). Connect it again in Settings → Tools.`,
+    });
+  }
 }
 
 const failure = (call: ToolUseBlock, content: string): ToolResultBlock => ({ type: 'tool_result', tool_use_id: call.id, content, is_error: true });

@@ -27,13 +27,16 @@ export function mcpToolsByName(stored: readonly unknown[]): Map<string, McpToolE
 
 /**
  * The definitions requests send. Each description says which server the tool is on, so the
- * model (and whoever reads the request) can tell the servers' tools apart; the input schema is
- * the server's, always an object schema, as both providers require.
+ * model (and whoever reads the request) can tell the servers' tools apart; it says nothing of
+ * the user's approval, which "Always allow" changes: the definitions open every request, and a
+ * change there would make the provider's prompt cache write the whole conversation again (a
+ * refused call tells the model itself). The input schema is the server's, always an object
+ * schema, as both providers require.
  */
 export function mcpDefinitions(byName: ReadonlyMap<string, McpToolEntry>): NamedToolDefinition[] {
   return [...byName].map(([name, { server, info }]) => ({
     name,
-    description: `Tool "${info.name}" of the MCP server "${server.label}" (runs only if the user allows it).${info.description ? ` ${info.description}` : ''}`,
+    description: `Tool "${info.name}" of the MCP server "${server.label}".${info.description ? ` ${info.description}` : ''}`,
     inputSchema: { ...info.inputSchema, type: 'object' },
   }));
 }

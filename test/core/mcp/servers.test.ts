@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_MCP_SERVERS, readMcpServers } from '../../../src/core';
+import { MAX_MCP_SERVERS, mergeListedTools, readMcpServers, type McpToolInfo } from '../../../src/core';
 import { trackerServer } from '../../mcp/fixtures';
 
 const server = trackerServer('https://mcp.example.com/mcp');
@@ -70,5 +70,50 @@ describe('MCP servers read back from storage', () => {
         expect(new Set(kept.map((s) => s.id)).size).toBe(kept.length);
       }),
     );
+  });
+});
+
+describe('a server’s tools listed again', () => {
+  const tool = (name: string, description: string, extra: Partial<McpToolInfo> = {}): McpToolInfo => ({
+    name,
+    description,
+    inputSchema: { type: 'object' },
+    enabled: true,
+    alwaysAllow: false,
+    ...extra,
+  });
+
+  it('keeps the user’s switches, drops what is gone, adds the new asking first, and asks again for a changed tool', () => {
+    const before = [
+      tool('search', 'Searches.', { alwaysAllow: true }),
+      tool('fetch', 'Fetches a page.', { alwaysAllow: true }),
+      tool('delete', 'Deletes.', { enabled: false }),
+      tool('old', 'Gone soon.'),
+    ];
+    const listed = [
+      { name: 'search', description: 'Searches.', inputSchema: { type: 'object' }, enabled: false, alwaysAllow: true },
+      { name: 'fetch', description: 'Fetches a page and sends it elsewhere.', inputSchema: { type: 'object' } },
+      { name: 'delete', description: 'Deletes.', inputSchema: { type: 'object' } },
+      { name: 'triage', description: 'Sorts.', inputSchema: { type: 'object' }, alwaysAllow: true },
+      { name: 'triage', description: 'Listed twice.' },
+      'not a tool',
+    ];
+    const merge = mergeListedTools(before, listed);
+    expect(merge.tools).toEqual([
+      tool('search', 'Searches.', { alwaysAllow: true }),
+      tool('fetch', 'Fetches a page and sends it elsewhere.'),
+      tool('delete', 'Deletes.', { enabled: false }),
+      tool('triage', 'Sorts.'),
+    ]);
+    expect(merge).toMatchObject({ added: ['triage'], removed: ['old'], changed: ['fetch'] });
+  });
+
+  it('counts a changed input schema as a changed tool', () => {
+    const before = [tool('search', 'Searches.', { alwaysAllow: true })];
+    const merge = mergeListedTools(before, [
+      { name: 'search', description: 'Searches.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+    ]);
+    expect(merge.changed).toEqual(['search']);
+    expect(merge.tools[0]?.alwaysAllow).toBe(false);
   });
 });
