@@ -33,6 +33,8 @@ export interface TokenGaugeProps {
   contextNote?: string;
   /** Why the provider's compaction is not used for this model, shown in the details (the default strategy falls back on most models). */
   fallbackNote?: string;
+  /** What was given up so the MCP tools' definitions fit the window, shown under the gauge: the user can switch tools off. */
+  toolsNote?: string;
   /** The conversation is still being read: nothing is counted yet. */
   counting?: boolean;
   /** The provider's count of the request as it stands (`total` is then that count, the draft and the reserve), or why there is none. */
@@ -64,6 +66,7 @@ export function TokenGauge(props: TokenGaugeProps) {
     report,
     contextNote,
     fallbackNote,
+    toolsNote,
     exactCount,
     onCountExactly,
   } = props;
@@ -196,6 +199,7 @@ export function TokenGauge(props: TokenGaugeProps) {
         </div>
       </details>
       {contextNote && <p className="gauge-note">{contextNote}</p>}
+      {toolsNote && <p className="gauge-note gauge-tools">{toolsNote}</p>}
       {approachingLimit && (
         <p className="gauge-warning" role="status">
           Approaching the limit: older messages will be trimmed on a coming request.

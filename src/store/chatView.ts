@@ -57,6 +57,8 @@ export interface GaugeView {
   contextNote?: string;
   /** Why the provider's compaction, chosen, is not used for this model (Auto plans instead), shown in the gauge's details. */
   fallbackNote?: string;
+  /** What was given up so the MCP tools' definitions fit the window, shown under the gauge. */
+  toolsNote?: string;
 }
 
 export interface ChatView {
@@ -236,6 +238,7 @@ function gaugeView(
       ? `${ctx.compaction.provider === 'anthropic' ? 'Anthropic' : 'OpenAI'} compacts the conversation once a request passes ${ctx.compaction.triggerTokens.toLocaleString('en-US')} input tokens.`
       : undefined,
     fallbackNote: ctx.strategyFallback,
+    toolsNote: ctx.toolsNote,
     // Shown only when it binds: a budget above the window's own trim line changes nothing.
     budgetTokens:
       Number.isFinite(ctx.budgetTokens) && ctx.budgetTokens < Math.floor(metrics.contextWindow * ctx.settings.window.triggerRatio)

@@ -11,6 +11,9 @@ import {
   calibrationFactor,
   compactionTrigger,
   compactsOnProvider,
+  fitMcpDefinitions,
+  fittedDefinitionsNote,
+  MCP_DEFINITIONS_SHARE,
   costOfUsage,
   createCountCache,
   estimateMessageTokens,
@@ -113,6 +116,8 @@ export interface TurnContext {
   compaction?: { provider: 'anthropic' | 'openai'; triggerTokens: number };
   /** Why the strategy chosen is not the one planning (`provider` where the provider cannot compact: `auto` plans instead). */
   strategyFallback?: string;
+  /** What was given up so the MCP tools' definitions fit the window (core's fitMcpDefinitions), in words; absent when they went whole. */
+  toolsNote?: string;
 }
 
 /**
@@ -179,7 +184,7 @@ export function turnContext(
   const provided = strategy === 'provider' ? providerCompaction(provider, model, outputReserve) : undefined;
   if (provided && 'fallback' in provided) strategy = 'auto';
   const factor = calibrationFactor(calibration, model.id);
-  const tools = [...enabledTools(settings.tools, hasAttachments), ...mcpTools];
+  const { tools, toolsNote } = offeredTools(settings, hasAttachments, mcpTools, model.maxInputTokens ?? model.contextWindow - outputReserve);
   const wireShape: WireShape = provider === 'anthropic' || provider === 'demo' ? 'anthropic' : 'openai';
   return {
     settings,
@@ -206,7 +211,24 @@ export function turnContext(
     toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools()) : tools),
     pdfAs: pdfSentAs(provider, modelId),
     ...(provided ? ('fallback' in provided ? { strategyFallback: provided.fallback } : { compaction: provided }) : {}),
+    ...(toolsNote ? { toolsNote } : {}),
   };
+}
+
+/**
+ * The tools a request offers: the built-in ones switched on, then the MCP servers' tools, whose
+ * definitions get at most a share of the `maxInput` tokens a request may hold, so a small window
+ * keeps room for the conversation (core's fitMcpDefinitions; `toolsNote` says what was given up).
+ */
+function offeredTools(
+  settings: Settings,
+  hasAttachments: boolean,
+  mcpTools: readonly NamedToolDefinition[],
+  maxInput: number,
+): { tools: NamedToolDefinition[]; toolsNote?: string } {
+  const fitted = fitMcpDefinitions(mcpTools, Math.floor(MCP_DEFINITIONS_SHARE * maxInput));
+  const toolsNote = fittedDefinitionsNote(fitted);
+  return { tools: [...enabledTools(settings.tools, hasAttachments), ...fitted.tools], ...(toolsNote ? { toolsNote } : {}) };
 }
 
 /** Compaction on the provider's side for this model and window, or why there is none (then `auto` plans). */

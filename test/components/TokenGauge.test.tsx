@@ -109,6 +109,13 @@ describe('TokenGauge', () => {
     expect(screen.getByRole('row', { name: 'Max input tokens (window − reserve) 3,488' })).toBeInTheDocument();
   });
 
+  it('says under the bar, without opening the details, when MCP tools were cut to fit the window', () => {
+    const note = 'The MCP tools’ definitions would take more than 20 % of what a request may hold, so 3 tools are not offered (mcp_a__x, mcp_a__y, mcp_a__z).';
+    gauge({ toolsNote: note });
+    expect(screen.getByRole('group')).not.toHaveAttribute('open');
+    expect(screen.getByText(note)).toBeVisible();
+  });
+
   it('lists the per-request budget when one applies', () => {
     gauge({ budgetTokens: 50_000 });
     expect(screen.getByRole('row', { name: 'Your per-request budget 50,000' })).toBeInTheDocument();

@@ -54,6 +54,8 @@ export interface McpTestServer {
   calls: { name: string; args: unknown }[];
   /** Sessions currently open. */
   sessionCount(): number;
+  /** Notification streams (a session's GET) currently open: a session hears `list_changed` only through one. */
+  notificationStreams(): number;
   /** Forgets every session: the next request with an old `Mcp-Session-Id` gets a 404. */
   dropSessions(): void;
   /** Adds a tool to every session (and to later ones); each open session is sent `notifications/tools/list_changed`. */
@@ -89,6 +91,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
   const sessions = new Map<string, Session>();
   const extraTools: { name: string; description: string }[] = [];
   const calls: McpTestServer['calls'] = [];
+  let streams = 0;
 
   const sleep = (ms: number, signal: AbortSignal) =>
     new Promise<void>((resolve) => {
@@ -179,6 +182,10 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
     const id = typeof sessionId === 'string' ? sessionId : undefined;
     const known = id ? sessions.get(id) : undefined;
     if (known) {
+      if (req.method === 'GET') {
+        streams++;
+        res.on('close', () => streams--);
+      }
       await known.transport.handleRequest(req, res, parsed);
       return;
     }
@@ -223,6 +230,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
     sessionCount: () => sessions.size,
+    notificationStreams: () => streams,
     dropSessions: () => void closeSessions(),
     addTool(name, description = `The tool ${name}.`) {
       const tool = { name, description };

@@ -150,27 +150,36 @@ describe('MCP tools in a turn', () => {
   });
 
   it('lists the tools again when the server says they changed, offers the new list and says what changed', async () => {
-    // The tools as Connect in Settings lists them, with the user's switches.
-    const listing = await listMcpServerTools(serverConfig(), undefined);
-    if (!listing.ok) throw new Error(listing.error);
-    const tools = listing.tools.map((tool) => ({ ...tool, enabled: tool.name !== 'failing_tool', alwaysAllow: tool.name === 'lookup_issue' }));
-    const { rt, requests } = await start({ ...serverConfig(), tools }, TOOL, { number: 7 }, tools.length - 1);
-    chat.send(rt, null, 'Issue 12?');
-    await settled(rt);
-    expect(requests[0]!.tools!.map((tool) => tool.name)).not.toContain('mcp_tracker__triage');
-    // The connection the call opened is still there: the server tells it its tools changed.
-    mcp.addTool('triage', 'Sorts new issues.');
-    await vi.waitFor(() => expect(rt.store.getState().mcpTools?.map((tool) => tool.name)).toContain('mcp_tracker__triage'), { timeout: 5_000 });
-    const stored = rt.store.getState().settings.tools.mcpServers[0] as McpServerConfig;
-    expect(stored.tools.find((tool) => tool.name === 'triage')).toMatchObject({ description: 'Sorts new issues.', enabled: true, alwaysAllow: false });
-    // The user's switches on the tools listed before are kept.
-    expect(stored.tools.find((tool) => tool.name === 'lookup_issue')?.alwaysAllow).toBe(true);
-    expect(stored.tools.find((tool) => tool.name === 'failing_tool')?.enabled).toBe(false);
-    expect(rt.store.getState().notices.map((notice) => notice.text)).toContainEqual(expect.stringMatching(/^The MCP server “Tracker” added “triage”/));
+    // A server of its own: it tells only this test's connection that its tools changed.
+    const own = await startMcpServer();
+    try {
+      // The tools as Connect in Settings lists them, with the user's switches.
+      const config = { ...serverConfig(), url: own.url };
+      const listing = await listMcpServerTools(config, undefined);
+      if (!listing.ok) throw new Error(listing.error);
+      const tools = listing.tools.map((tool) => ({ ...tool, enabled: tool.name !== 'failing_tool', alwaysAllow: tool.name === 'lookup_issue' }));
+      await vi.waitFor(() => expect(own.notificationStreams()).toBe(0));
+      const { rt, requests } = await start({ ...config, tools }, TOOL, { number: 7 }, tools.length - 1);
+      chat.send(rt, null, 'Issue 12?');
+      await settled(rt);
+      expect(requests[0]!.tools!.map((tool) => tool.name)).not.toContain('mcp_tracker__triage');
+      // The connection the call opened listens for the server's notifications.
+      await vi.waitFor(() => expect(own.notificationStreams()).toBe(1));
+      own.addTool('triage', 'Sorts new issues.');
+      await vi.waitFor(() => expect(rt.store.getState().mcpTools?.map((tool) => tool.name)).toContain('mcp_tracker__triage'), { timeout: 5_000 });
+      const stored = rt.store.getState().settings.tools.mcpServers[0] as McpServerConfig;
+      expect(stored.tools.find((tool) => tool.name === 'triage')).toMatchObject({ description: 'Sorts new issues.', enabled: true, alwaysAllow: false });
+      // The user's switches on the tools listed before are kept.
+      expect(stored.tools.find((tool) => tool.name === 'lookup_issue')?.alwaysAllow).toBe(true);
+      expect(stored.tools.find((tool) => tool.name === 'failing_tool')?.enabled).toBe(false);
+      expect(rt.store.getState().notices.map((notice) => notice.text)).toContainEqual(expect.stringMatching(/^The MCP server “Tracker” added “triage”/));
 
-    chat.send(rt, null, 'And now?');
-    await settled(rt);
-    expect(requests.at(-1)!.tools!.map((tool) => tool.name)).toContain('mcp_tracker__triage');
+      chat.send(rt, null, 'And now?');
+      await settled(rt);
+      expect(requests.at(-1)!.tools!.map((tool) => tool.name)).toContain('mcp_tracker__triage');
+    } finally {
+      await own.close();
+    }
   });
 
   it('says the server is unreachable as a tool error, and the turn goes on', async () => {
