@@ -54,7 +54,7 @@ describe('an MCP tool image in the browser', () => {
     async (provider) => {
       const { browser, fake, mcp } = setup;
       fake.reset();
-      fake.setReply(({ lastUserText }) => (lastUserText ? { toolCalls: [{ name: TOOL, input: {} }] } : { text: 'A chart of one pixel.' }));
+      fake.setReply(({ answersToolResults }) => (answersToolResults ? { text: 'A chart of one pixel.' } : { toolCalls: [{ name: TOOL, input: {} }] }));
       const { page, context } = await newPage(browser);
       try {
         await openApp(page, inject('appUrl'));
