@@ -3,10 +3,13 @@ import type { ImageBlock } from '../core';
 import { useActions } from './AppRuntime';
 import { BlobImage } from './BlobImage';
 
-/** The images a message was sent with, read from storage; one the next request leaves out is marked "not sent". */
-export function MessageImages({ images, notSent }: { images: readonly ImageBlock[]; notSent?: readonly string[] }) {
+/**
+ * The images a message was sent with (or a tool returned), read from storage; one the next
+ * request leaves out is marked "not sent".
+ */
+export function MessageImages({ images, notSent, label = 'Images' }: { images: readonly ImageBlock[]; notSent?: readonly string[]; label?: string }) {
   return (
-    <ul className="message-images" aria-label="Images">
+    <ul className="message-images" aria-label={label}>
       {images.map((image) => (
         <li key={image.fileId} className={notSent?.includes(image.fileId) ? 'not-sent' : undefined}>
           <StoredImage image={image} />

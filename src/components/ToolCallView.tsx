@@ -1,4 +1,4 @@
-import { memo, useId, useState } from 'react';
+import { lazy, memo, Suspense, useId, useState } from 'react';
 import type { ToolUseBlock } from '../core';
 import { parseToolArguments, READ_ATTACHMENT, RUN_JAVASCRIPT } from '../core';
 import type { ToolResultView } from '../store';
@@ -10,6 +10,9 @@ export interface ToolCallViewProps {
   /** The turn is still running, so a call without a result is waiting for it. */
   pending?: boolean;
 }
+
+// Only a tool that returned images shows them: the same chunk as a message's images.
+const MessageImages = lazy(() => import('./MessageImages').then((module) => ({ default: module.MessageImages })));
 
 /** Output longer than this many characters or lines is clipped until "Show more". */
 const CLIP_CHARS = 1500;
@@ -85,6 +88,7 @@ export const ToolCallView = memo(function ToolCallView({ call, result, pending }
   const [full, setFull] = useState(false);
   const panelId = useId();
   const output = result?.block.content ?? '';
+  const images = result?.block.images ?? [];
   const clip = full ? null : clipAt(output);
   const isError = Boolean(result?.block.is_error);
   const cleared = Boolean(result?.cleared);
@@ -128,11 +132,15 @@ export const ToolCallView = memo(function ToolCallView({ call, result, pending }
         {result && (
           <>
             <p className="tool-call-label">{isError ? 'Error' : 'Output'}</p>
-            <pre className="tool-call-output">{clip === null ? output : `${output.slice(0, clip)}\n…`}</pre>
+            {(output !== '' || images.length === 0) && <pre className="tool-call-output">{clip === null ? output : `${output.slice(0, clip)}\n…`}</pre>}
             {(clip !== null || full) && (
               <button type="button" className="link-button" aria-expanded={full} onClick={() => setFull((f) => !f)}>
                 {full ? 'Show less' : `Show more (${(output.length - (clip ?? 0)).toLocaleString('en-US')} more characters)`}
               </button>
+            )}
+            {images.length > 0 && (
+              // Shown only once opened, so a collapsed call reads no file; stored images, never the server's markup.
+              <Suspense fallback={null}>{open && <MessageImages images={images} label="Images the tool returned" />}</Suspense>
             )}
           </>
         )}

@@ -26,6 +26,12 @@ export interface ToolResultBlock {
   tool_use_id: string;
   content: string;
   is_error?: boolean;
+  /**
+   * Images the tool returned (an MCP tool's image content), stored as files like the user's
+   * images and sent after `content` where the API takes images in a tool result (Anthropic,
+   * OpenAI's Responses API); elsewhere each goes as a line naming it. Absent: none.
+   */
+  images?: ImageBlock[];
 }
 
 /**

@@ -118,6 +118,19 @@ export function clearedImageText(image: Pick<ImageBlock, 'name' | 'width' | 'hei
   return `[image: ${image.name}, ${image.width}×${image.height} — not sent to save ${tokens.toLocaleString('en-US')} tokens]`;
 }
 
+/** A file's size as people read it: "812 bytes", "12 KB". */
+export function sizeText(bytes: number): string {
+  return bytes < 1024 ? `${bytes.toLocaleString('en-US')} bytes` : `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
+}
+
+/**
+ * The line a tool result's image goes as where the API takes no images in a tool result
+ * (Chat Completions' tool messages carry text only): "[image/png, 12 KB, not shown to the model]".
+ */
+export function toolImageNote(image: Pick<ImageBlock, 'mediaType' | 'bytes'>): string {
+  return `[${image.mediaType}, ${sizeText(image.bytes)}, not shown to the model]`;
+}
+
 /** The text an image or PDF is sent as when its file is no longer stored (its attachments were deleted). */
 export function missingImageText(image: Pick<FileRef, 'name' | 'pdf'>): string {
   return `[${image.pdf ? 'PDF' : 'image'}: ${image.name} — the file was deleted, so it is not sent]`;
@@ -143,8 +156,8 @@ export function requestFileBudget(shape: ImageWireShape, contextWindow: number, 
 }
 
 /**
- * File ids of the images and PDFs a request leaves out: all but the newest `keep` of them
- * together (in request order), every image when `noImages` (a model that cannot read
+ * File ids of the images and PDFs a request leaves out (a tool result's images among them):
+ * all but the newest `keep` of them together (in request order), every image when `noImages` (a model that cannot read
  * them; its PDFs go as text), and, newest first, any that would take the request past
  * `budget` (PDF pages, base64 bytes). Pure; the transcript marks the same files "not sent".
  */
@@ -161,7 +174,7 @@ export function imagesToClear(
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== 'user') continue;
-    const blocks = message.content;
+    const blocks = message.content.flatMap((block): readonly ContentBlock[] => (block.type === 'tool_result' ? (block.images ?? []) : [block]));
     for (let k = blocks.length - 1; k >= 0; k--) {
       const block = blocks[k]!;
       if (block.type !== 'image' && block.type !== 'document') continue;
@@ -190,21 +203,45 @@ export function withImagesCleared<M extends Pick<StoredMessage, 'content'>>(
   model?: string,
   pdfAs: PdfSentAs = 'file',
 ): M {
-  if (!message.content.some((b) => (b.type === 'image' || b.type === 'document') && cleared.has(b.fileId))) return message;
+  const isCleared = (b: ContentBlock) =>
+    ((b.type === 'image' || b.type === 'document') && cleared.has(b.fileId)) ||
+    (b.type === 'tool_result' && (b.images ?? []).some((image) => cleared.has(image.fileId)));
+  if (!message.content.some(isCleared)) return message;
   const content: ContentBlock[] = message.content.map((b) => {
     if (b.type === 'image' && cleared.has(b.fileId)) return { type: 'text', text: clearedImageText(b, imageTokens(shape, b.width, b.height, model)) };
     if (b.type === 'document' && cleared.has(b.fileId)) return { type: 'text', text: clearedDocumentText(b, documentTokens(shape, b, pdfAs, model)) };
+    if (b.type === 'tool_result' && isCleared(b)) {
+      // A tool result's cleared images become lines of its own text: it must stay one block, first in its message.
+      const images = b.images ?? [];
+      const notes = images
+        .filter((image) => cleared.has(image.fileId))
+        .map((image) => clearedImageText(image, imageTokens(shape, image.width, image.height, model)));
+      const { images: _dropped, ...rest } = b;
+      const kept = images.filter((image) => !cleared.has(image.fileId));
+      return { ...rest, content: [b.content, ...notes].filter((line) => line !== '').join('\n'), ...(kept.length > 0 ? { images: kept } : {}) };
+    }
     return b;
   });
   return { ...message, content };
 }
 
-/** The file ids a request's messages refer to, in order, each once. */
+/** The blocks of a message's content that may carry a file reference: its own, and those inside an Anthropic tool_result. */
+function* refCarriers(content: unknown): Generator<unknown> {
+  if (!Array.isArray(content)) return;
+  for (const block of content as unknown[]) {
+    yield block;
+    if (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'tool_result') {
+      const inner = (block as { content?: unknown }).content;
+      if (Array.isArray(inner)) yield* inner as unknown[];
+    }
+  }
+}
+
+/** The file ids a request's messages refer to (a tool result's images too), in order, each once. */
 export function fileRefsIn(messages: readonly { content: unknown }[]): FileRef[] {
   const seen = new Map<string, FileRef>();
   for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as unknown[]) {
+    for (const block of refCarriers(message.content)) {
       const ref = fileRefOf(block);
       if (ref && !seen.has(ref.fileId)) seen.set(ref.fileId, ref);
     }
@@ -225,8 +262,11 @@ export function resolveFileRefs<M extends { content: unknown }>(
   pageTexts: ReadonlyMap<string, readonly string[]> = new Map(),
 ): M[] {
   return messages.map((message) => {
-    if (!Array.isArray(message.content) || !message.content.some((b) => fileRefOf(b))) return message;
-    const content = (message.content as unknown[]).map((block) => {
+    if (!Array.isArray(message.content)) return message;
+    if (!message.content.some((b) => fileRefOf(b) || (isToolResult(b) && Array.isArray(b.content) && b.content.some((inner) => fileRefOf(inner)))))
+      return message;
+    const resolve = (block: unknown): unknown => {
+      if (isToolResult(block) && Array.isArray(block.content)) return { ...block, content: block.content.map(resolve) };
       const ref = fileRefOf(block);
       if (!ref) return block;
       if (ref.pdf?.as === 'text') {
@@ -245,9 +285,13 @@ export function resolveFileRefs<M extends { content: unknown }>(
         default:
           return { type: 'image_url', image_url: { url: `data:${ref.mediaType};base64,${data}` } };
       }
-    });
-    return { ...message, content };
+    };
+    return { ...message, content: (message.content as unknown[]).map(resolve) };
   });
+}
+
+function isToolResult(block: unknown): block is { type: 'tool_result'; content?: unknown } {
+  return typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'tool_result';
 }
 
 /** Tokens of one wire block's file reference, as its provider counts it (see `imageTokens`, `pdfTokens`). */
@@ -257,12 +301,11 @@ export function fileRefTokens(block: { type?: unknown }, ref: FileRef): number {
   return imageTokens(shape, ref.width, ref.height, ref.model);
 }
 
-/** Tokens of the images and PDFs a request's messages carry, as each provider counts them (placeholders excluded). */
+/** Tokens of the images and PDFs a request's messages carry (a tool result's too), as each provider counts them (placeholders excluded). */
 export function imageTokensIn(messages: readonly { content: unknown }[]): number {
   let total = 0;
   for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as unknown[]) {
+    for (const block of refCarriers(message.content)) {
       const ref = fileRefOf(block);
       if (ref) total += fileRefTokens(block as { type?: unknown }, ref);
     }

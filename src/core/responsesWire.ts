@@ -59,16 +59,21 @@ function messageContent(content: OpenAIWireMessage['content']): string | Record<
  * message and a user message stay messages (their parts as `input_*` parts); an assistant
  * message becomes its reasoning items (sent back inside a tool loop, each before the item
  * that followed it), then its text as an assistant message, then one `function_call` per
- * tool call; a `role: "tool"` message becomes the `function_call_output` of its call; a
+ * tool call; a `role: "tool"` message becomes the `function_call_output` of its call (its
+ * output the message's parts as `input_*` parts when it has images, else its text); a
  * message that stands for a compaction item becomes that item alone. Never emits an empty message.
  */
 export function toResponsesInput(messages: readonly OpenAIWireMessage[]): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
   for (const message of messages) {
     switch (message.role) {
-      case 'tool':
-        items.push({ type: 'function_call_output', call_id: message.tool_call_id ?? '', output: textOf(message.content) });
+      case 'tool': {
+        // A result with images goes as a list of input_text and input_image parts, which function_call_output takes.
+        const parts = Array.isArray(message.content) ? messageContent(message.content) : [];
+        const output = parts.length > 0 ? parts : textOf(message.content);
+        items.push({ type: 'function_call_output', call_id: message.tool_call_id ?? '', output });
         break;
+      }
       case 'assistant': {
         for (const reasoning of message.reasoning ?? []) {
           items.push({

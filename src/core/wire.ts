@@ -4,8 +4,8 @@
  * provider streamed back becomes canonical blocks and usage again in `fromWire.ts`, which
  * only the providers use. Pure: no SDK types, no I/O.
  */
-import type { ContentBlock, StoredMessage } from './conversation';
-import { documentWireBlock, fileRefOf, imageWireBlock } from './images';
+import type { ContentBlock, StoredMessage, ToolResultBlock } from './conversation';
+import { documentWireBlock, fileRefOf, imageWireBlock, toolImageNote } from './images';
 import type { PdfSentAs } from './tokens/imageTokens';
 import type { AnthropicWireBlock, AnthropicWireMessage, OpenAIToolCall, OpenAIWireMessage } from './messages';
 
@@ -63,7 +63,11 @@ function anthropicBlocks(message: StoredMessage, imageModel?: string, pdfAs: Pdf
       case 'tool_result': {
         if (assistant) break;
         const result: AnthropicWireBlock = { type: 'tool_result', tool_use_id: block.tool_use_id };
-        if (block.content.length > 0) result.content = block.content;
+        if (block.images?.length) {
+          // Its text first, then its images: the API takes text and image blocks in a tool result.
+          const text: AnthropicWireBlock[] = hasText(block.content) ? [{ type: 'text', text: block.content }] : [];
+          result.content = [...text, ...block.images.map((image) => imageWireBlock('anthropic', image, imageModel))];
+        } else if (block.content.length > 0) result.content = block.content;
         if (block.is_error) result.is_error = true;
         out.push(result);
         break;
@@ -134,10 +138,25 @@ function planItem<M>(stored: StoredMessage, message: M): WirePlanItem<M> {
 }
 
 /**
+ * A tool result as the content of its `role:"tool"` message: its text (errors prefixed
+ * "Error: ", since the shape has no error flag), then its images as `image_url` parts where
+ * the request takes them (`toolImages`: the Responses API, whose function_call_output takes
+ * images), else as a line each naming it (Chat Completions' tool messages carry text only).
+ */
+function toolMessageContent(block: ToolResultBlock, toolImages: boolean, imageModel?: string): OpenAIWireMessage['content'] {
+  const text = block.is_error ? `Error: ${block.content}` : block.content;
+  const images = block.images ?? [];
+  if (images.length === 0) return text;
+  if (!toolImages) return [text, ...images.map(toolImageNote)].filter((line) => line !== '').join('\n');
+  const parts: Array<{ type: string; [key: string]: unknown }> = hasText(text) ? [{ type: 'text', text }] : [];
+  return [...parts, ...images.map((image) => imageWireBlock('openai', image, imageModel))];
+}
+
+/**
  * Stored messages → OpenAI Chat Completions messages. A non-empty `system` becomes a
  * first, pinned item with id {@link SYSTEM_WIRE_ID}. A user message holding tool_result
- * blocks becomes one `role:"tool"` message per result (errors prefixed "Error: ", since
- * the shape has no error flag) followed by a user message for any text. An assistant
+ * blocks becomes one `role:"tool"` message per result (see `toolMessageContent`; with
+ * `toolImages`, a result's images go as parts of it) followed by a user message for any text. An assistant
  * message becomes `{ content: text | null, tool_calls }`. Thinking is dropped (the API has
  * no place for it). A summary becomes an assistant text message. Never emits empty content.
  * Each stored message maps independently of the others, so callers may memoize per message.
@@ -147,6 +166,7 @@ export function toOpenAIWire(
   system?: string,
   imageModel?: string,
   pdfAs: PdfSentAs = 'file',
+  toolImages = false,
 ): WirePlanItem<OpenAIWireMessage>[] {
   const items: WirePlanItem<OpenAIWireMessage>[] = [];
   if (system !== undefined && hasText(system)) {
@@ -176,8 +196,7 @@ export function toOpenAIWire(
     // so they come before the user's own text.
     for (const block of stored.content) {
       if (block.type !== 'tool_result') continue;
-      const content = block.is_error ? `Error: ${block.content}` : block.content;
-      items.push(planItem(stored, { role: 'tool', tool_call_id: block.tool_use_id, content }));
+      items.push(planItem(stored, { role: 'tool', tool_call_id: block.tool_use_id, content: toolMessageContent(block, toolImages, imageModel) }));
     }
     const images = stored.content.flatMap((block) =>
       block.type === 'image'

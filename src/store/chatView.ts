@@ -100,6 +100,10 @@ export function chatView(
   return { rows, plan, gauge: gaugeView(ctx, messages, spent, plan, firstUserTokens, lastUsage, draftTokens), providerClears };
 }
 
+/** The images and PDFs a message carries, a tool result's images among them. */
+const filesOf = (message: StoredMessage) =>
+  message.content.flatMap((b) => (b.type === 'tool_result' ? (b.images ?? []) : b.type === 'image' || b.type === 'document' ? [b] : []));
+
 /**
  * The transcript as rows: messages (dimmed when not sent), a trim notice where a run of
  * dimmed messages ends, and the summary in force after the last message it covers. Also the
@@ -133,6 +137,7 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
       ctx.counter,
       ctx.modelId,
       ctx.pdfAs,
+      media.toolImages,
     );
     if (!seenFirstUser && m.role === 'user') {
       seenFirstUser = true;
@@ -156,7 +161,7 @@ function transcriptRows(ctx: TurnContext, messages: readonly StoredMessage[], pl
       runCovered = 0;
     }
     const row: TranscriptRow = { kind: 'message', key: m.id, message: m, notSent: dim && m.status !== 'streaming', tokens };
-    const unsentImages = m.content.flatMap((b) => ((b.type === 'image' || b.type === 'document') && imagesLeftOut.has(b.fileId) ? [b.fileId] : []));
+    const unsentImages = filesOf(m).flatMap((file) => (imagesLeftOut.has(file.fileId) ? [file.fileId] : []));
     if (unsentImages.length > 0) row.imagesNotSent = unsentImages;
     rows.push(row);
     if (summary && i === lastCoveredIndex) rows.push({ kind: 'summary', key: summary.id, message: summary });
@@ -183,7 +188,7 @@ export function openingRows(ctx: TurnContext, newest: readonly StoredMessage[], 
     key: message.id,
     message,
     notSent: false,
-    tokens: storedMessageTokens(message, ctx.wireShape, ctx.counter, ctx.modelId, ctx.pdfAs),
+    tokens: storedMessageTokens(message, ctx.wireShape, ctx.counter, ctx.modelId, ctx.pdfAs, mediaOf(ctx).toolImages),
   }));
 }
 

@@ -15,9 +15,12 @@ const systemMemo = new Map<string, PlanItem<OpenAIWireMessage>>();
 /** Messages with images or PDFs, by the model they are priced for and how PDFs go (a model switch prices them anew). */
 const imageMemo = new Map<string, WeakMap<StoredMessage, PlanItem[]>>();
 
-function wireOf(message: StoredMessage, shape: WireShape, model = '', pdfAs: PdfSentAs = 'file'): PlanItem[] {
-  if (message.content.some((block) => block.type === 'image' || block.type === 'document')) {
-    const key = `${shape}\u0000${model}\u0000${pdfAs}`;
+const carriesFiles = (message: StoredMessage) =>
+  message.content.some((block) => block.type === 'image' || block.type === 'document' || (block.type === 'tool_result' && (block.images?.length ?? 0) > 0));
+
+function wireOf(message: StoredMessage, shape: WireShape, model = '', pdfAs: PdfSentAs = 'file', toolImages = false): PlanItem[] {
+  if (carriesFiles(message)) {
+    const key = `${shape}\u0000${model}\u0000${pdfAs}\u0000${String(toolImages)}`;
     let memo = imageMemo.get(key);
     if (!memo) {
       memo = new WeakMap();
@@ -26,7 +29,10 @@ function wireOf(message: StoredMessage, shape: WireShape, model = '', pdfAs: Pdf
     }
     let items = memo.get(message);
     if (!items)
-      memo.set(message, (items = shape === 'anthropic' ? toAnthropicWire([message], model, pdfAs) : toOpenAIWire([message], undefined, model, pdfAs)));
+      memo.set(
+        message,
+        (items = shape === 'anthropic' ? toAnthropicWire([message], model, pdfAs) : toOpenAIWire([message], undefined, model, pdfAs, toolImages)),
+      );
     return items;
   }
   if (shape === 'anthropic') {
@@ -129,6 +135,8 @@ export interface MediaOptions {
   imagesOff?: boolean;
   /** The provider's per-request limits on files (see `requestFileBudget`). */
   budget?: FileBudget;
+  /** OpenAI shape: a tool result's images go as image parts (the Responses API), not as a line each (Chat Completions). */
+  toolImages?: boolean;
 }
 
 /**
@@ -169,10 +177,10 @@ export function buildHistory(
     const shown = withImagesCleared(message, cleared, shape, images.model, pdfAs);
     const wire =
       shown === message
-        ? wireOf(message, shape, images.model, pdfAs)
+        ? wireOf(message, shape, images.model, pdfAs, images.toolImages)
         : shape === 'anthropic'
           ? toAnthropicWire([shown], images.model, pdfAs)
-          : toOpenAIWire([shown], undefined, images.model, pdfAs);
+          : toOpenAIWire([shown], undefined, images.model, pdfAs, images.toolImages);
     const reasoning = loop?.get(message.id);
     for (const item of message === holder ? compactionHolderItems(message, wire, shape) : wire) {
       if (reasoning && (item.message as OpenAIWireMessage).role === 'assistant') {
@@ -186,8 +194,15 @@ export function buildHistory(
 }
 
 /** Tokens of one stored message as the next request would count it. */
-export function storedMessageTokens(message: StoredMessage, shape: WireShape, count: (m: WindowMessage) => number, model?: string, pdfAs?: PdfSentAs): number {
+export function storedMessageTokens(
+  message: StoredMessage,
+  shape: WireShape,
+  count: (m: WindowMessage) => number,
+  model?: string,
+  pdfAs?: PdfSentAs,
+  toolImages?: boolean,
+): number {
   let total = 0;
-  for (const item of wireOf(message, shape, model, pdfAs)) total += count(item.message);
+  for (const item of wireOf(message, shape, model, pdfAs, toolImages)) total += count(item.message);
   return total;
 }

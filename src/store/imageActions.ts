@@ -4,9 +4,9 @@
  * the user message refers to them. Each image is checked and, when larger than either
  * provider uses, scaled down in the browser before it is kept (`deps.prepareImage`).
  */
-import { IMAGE_MEDIA_TYPES, type ImageBlock } from '../core';
+import { IMAGE_MEDIA_TYPES, sizeText, type ImageBlock, type McpImage } from '../core';
 import type { PreparedImage } from '../media/fitImage';
-import { blobToBase64, type FileRecord } from '../persistence';
+import { base64ToBlob, blobToBase64, type FileRecord } from '../persistence';
 import type { Runtime } from './runtime';
 import type { DraftImage } from './state';
 import { readImage } from './filesShown';
@@ -39,41 +39,72 @@ export function addDraftImages(rt: Runtime, files: readonly File[]): Promise<voi
   return added;
 }
 
+/**
+ * One image checked (type, size, that it decodes) and scaled down when larger than either
+ * provider uses, ready to be stored under a new id; or why it cannot be sent, as a sentence
+ * naming it.
+ */
+async function prepareOne(rt: Runtime, file: File, name: string): Promise<DraftImage | string> {
+  if (!isImageFile(file)) return `${name} is not an image Windowpane can send (PNG, JPEG, GIF or WebP).`;
+  if (file.size > IMAGE_MAX_INPUT_BYTES) return `${name} is over the ${IMAGE_MAX_INPUT_BYTES / (1024 * 1024)} MB limit for an image.`;
+  const prepare = rt.deps.prepareImage;
+  const prepared: PreparedImage = prepare
+    ? await prepare(file).catch((error: unknown) => ({ ok: false as const, reason: String(error) }))
+    : { ok: false, reason: 'images cannot be read in this browser' };
+  if (!prepared.ok) return `${name} could not be added: ${prepared.reason}`;
+  const image: DraftImage = {
+    id: rt.deps.newId(),
+    name,
+    mediaType: prepared.mediaType,
+    blob: prepared.blob,
+    width: prepared.width,
+    height: prepared.height,
+    bytes: prepared.blob.size,
+  };
+  if (prepared.original) image.original = prepared.original;
+  return image;
+}
+
 async function prepareAll(rt: Runtime, files: readonly File[]): Promise<void> {
   const problems: string[] = [];
   const added: DraftImage[] = [];
   for (const [index, file] of files.entries()) {
-    const name = imageName(file, index);
-    if (!isImageFile(file)) {
-      problems.push(`${name} is not an image Windowpane can send (PNG, JPEG, GIF or WebP).`);
-      continue;
-    }
-    if (file.size > IMAGE_MAX_INPUT_BYTES) {
-      problems.push(`${name} is over the ${IMAGE_MAX_INPUT_BYTES / (1024 * 1024)} MB limit for an image.`);
-      continue;
-    }
-    const prepare = rt.deps.prepareImage;
-    const prepared: PreparedImage = prepare
-      ? await prepare(file).catch((error: unknown) => ({ ok: false as const, reason: String(error) }))
-      : { ok: false, reason: 'images cannot be read in this browser' };
-    if (!prepared.ok) {
-      problems.push(`${name} could not be added: ${prepared.reason}`);
-      continue;
-    }
-    const image: DraftImage = {
-      id: rt.deps.newId(),
-      name,
-      mediaType: prepared.mediaType,
-      blob: prepared.blob,
-      width: prepared.width,
-      height: prepared.height,
-      bytes: prepared.blob.size,
-    };
-    if (prepared.original) image.original = prepared.original;
-    added.push(image);
+    const image = await prepareOne(rt, file, imageName(file, index));
+    if (typeof image === 'string') problems.push(image);
+    else added.push(image);
   }
   if (added.length > 0) rt.store.setState((s) => ({ draftImages: [...s.draftImages, ...added] }));
   if (problems.length > 0) rt.notifier.notify({ tone: 'error', text: problems.join(' ') });
+}
+
+/**
+ * The images a tool returned (an MCP result's, base64 from an untrusted server), each
+ * checked and scaled like one the user adds, then stored as files of `conversationId`:
+ * their blocks, and a line for the tool result's text for each one that could not be kept.
+ */
+export async function storeToolImages(
+  rt: Runtime,
+  conversationId: string,
+  toolName: string,
+  images: readonly McpImage[],
+): Promise<{ blocks: ImageBlock[]; notes: string[] }> {
+  const ready: DraftImage[] = [];
+  const notes: string[] = [];
+  for (const [index, image] of images.entries()) {
+    const ext = image.mediaType === 'image/jpeg' ? 'jpg' : image.mediaType.slice('image/'.length);
+    const name = `${toolName} image${images.length > 1 ? ` ${index + 1}` : ''}.${ext}`;
+    let file: File;
+    try {
+      file = new File([base64ToBlob(image.data, image.mediaType)], name, { type: image.mediaType });
+    } catch {
+      notes.push(`[${name}: not shown to the model: its data is not base64]`);
+      continue;
+    }
+    const prepared = await prepareOne(rt, file, name);
+    if (typeof prepared === 'string') notes.push(`[${image.mediaType}, ${sizeText(file.size)}, not shown to the model: ${prepared}]`);
+    else ready.push(prepared);
+  }
+  return { blocks: await storeDraftImages(rt, conversationId, ready), notes };
 }
 
 /** The block a stored message keeps for a draft image. */

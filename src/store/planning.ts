@@ -98,6 +98,8 @@ export function mediaOf(ctx: TurnContext): MediaOptions {
     pdfAs: ctx.pdfAs,
     imagesOff: ctx.imagesOff,
     budget: requestFileBudget(ctx.wireShape, ctx.model.contextWindow, ctx.pdfAs),
+    // OpenAI's own endpoint is the Responses API, whose tool outputs take images; compatible servers get a line each.
+    toolImages: ctx.provider === 'openai',
   };
 }
 

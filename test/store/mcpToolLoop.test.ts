@@ -4,6 +4,7 @@
  * The request offers the server's tools; a call waits for the user's answer; Allow runs it,
  * Refuse and Stop do not, and the model is told which.
  */
+import { Blob as NodeBlob } from 'node:buffer';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ContentBlock, McpServerConfig, StoredMessage, ToolResultBlock } from '../../src/core';
@@ -15,7 +16,7 @@ import { hydrate } from '../../src/store/hydrate';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import { listMcpServerTools } from '../../src/store/mcp/mcpSettings';
 import { trackerServer } from '../mcp/fixtures';
-import { startMcpServer, type McpTestServer } from '../mcp/server';
+import { startMcpServer, TINY_PNG_BASE64, type McpTestServer } from '../mcp/server';
 
 let mcp: McpTestServer;
 beforeAll(async () => {
@@ -47,7 +48,13 @@ function answer(content: ContentBlock[]): ChatResult {
   };
 }
 
-async function start(server: McpServerConfig, toolName = TOOL, input: unknown = { number: 7 }, offered = 2): Promise<{ rt: Runtime; requests: ChatRequest[] }> {
+async function start(
+  server: McpServerConfig,
+  toolName = TOOL,
+  input: unknown = { number: 7 },
+  offered = 2,
+  deps: Partial<Parameters<typeof createRuntime>[0]> = {},
+): Promise<{ rt: Runtime; requests: ChatRequest[] }> {
   globalThis.indexedDB = new IDBFactory();
   const requests: ChatRequest[] = [];
   const fake: ChatProvider = {
@@ -67,6 +74,7 @@ async function start(server: McpServerConfig, toolName = TOOL, input: unknown = 
     now: () => Date.now(),
     newId: randomUuid,
     runJavascript: async () => ({ logs: [], truncated: false }),
+    ...deps,
   });
   await hydrate(rt);
   const settings: Settings = {
@@ -180,6 +188,56 @@ describe('MCP tools in a turn', () => {
     } finally {
       await own.close();
     }
+  });
+
+  describe('a tool that returns an image', () => {
+    const CHART = 'mcp_tracker__chart_image';
+    const withChart = (): McpServerConfig => {
+      const server = serverConfig(true);
+      return {
+        ...server,
+        tools: [...server.tools, { name: 'chart_image', description: 'Draws.', inputSchema: { type: 'object' }, enabled: true, alwaysAllow: true }],
+      };
+    };
+
+    it('keeps the image as a file of the conversation and sends it in the tool result', async () => {
+      // The browser's image Worker, which Node lacks, stands in as what it returns for a 1×1 PNG: its bytes, as a Blob IndexedDB keeps.
+      const prepareImage = async (file: File) => ({
+        ok: true as const,
+        blob: new NodeBlob([await file.arrayBuffer()], { type: file.type }) as unknown as Blob,
+        mediaType: file.type,
+        width: 1,
+        height: 1,
+      });
+      const { rt, requests } = await start(withChart(), CHART, {}, 3, { prepareImage });
+      chat.send(rt, null, 'Draw the chart.');
+      const result = resultOf(await settled(rt));
+      expect(result).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', content: '' });
+      const [image] = result!.images!;
+      expect(image).toMatchObject({ type: 'image', name: 'chart_image image.png', mediaType: 'image/png', width: 1, height: 1, bytes: 70 });
+      const file = await rt.repositories.files.getFile(image!.fileId);
+      expect(file).toMatchObject({ conversationId: rt.store.getState().activeId, mediaType: 'image/png', bytes: 70 });
+      expect(Buffer.from(await file!.blob.arrayBuffer()).toString('base64')).toBe(TINY_PNG_BASE64);
+      const sent = requests[1]!.messages.at(-1)!.content as Array<Record<string, unknown>>;
+      expect(sent[0]).toEqual({
+        type: 'tool_result',
+        tool_use_id: 'toolu_1',
+        content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: TINY_PNG_BASE64 } }],
+      });
+    });
+
+    it('says so in the result when the image cannot be read, and sends no image', async () => {
+      const prepareImage = async () => ({ ok: false as const, reason: 'the image could not be decoded.' });
+      const { rt, requests } = await start(withChart(), CHART, {}, 3, { prepareImage });
+      chat.send(rt, null, 'Draw the chart.');
+      const result = resultOf(await settled(rt));
+      expect(result).toEqual({
+        type: 'tool_result',
+        tool_use_id: 'toolu_1',
+        content: '[image/png, 70 bytes, not shown to the model: chart_image image.png could not be added: the image could not be decoded.]',
+      });
+      expect(JSON.stringify(requests[1]!.messages)).not.toContain(TINY_PNG_BASE64);
+    });
   });
 
   it('says the server is unreachable as a tool error, and the turn goes on', async () => {

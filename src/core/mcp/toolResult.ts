@@ -1,15 +1,33 @@
 /**
- * An MCP `CallToolResult` as the text of a tool result. The server is not trusted: the
- * result is read as unknown data, each content item by its type (text, image, audio,
- * resource_link, embedded resource), anything else named but not shown. Images and audio
- * are described, not sent (the canonical tool result is text). The whole is cut to
- * {@link MCP_RESULT_MAX_CHARS} with a note saying how much was left out, and `isError`
- * becomes an error result the model reads like any other.
+ * An MCP `CallToolResult` as a tool result. The server is not trusted: the result is read
+ * as unknown data, each content item by its type (text, image, audio, resource_link,
+ * embedded resource), anything else named but not shown. Images of a type the providers
+ * read are handed back apart, still base64, for the store to check, scale and keep as
+ * files (they go to the model as image blocks); audio and other images are described, not
+ * sent. The text is cut to {@link MCP_RESULT_MAX_CHARS} with a note saying how much was
+ * left out, and `isError` becomes an error result the model reads like any other.
  */
+import { sizeText } from '../images';
+import { IMAGE_MEDIA_TYPES, type ImageMediaType } from '../tokens/imageTokens';
 import type { ToolOutcome } from '../tools/readAttachment';
 
 /** The most characters of one MCP result the model is sent. */
 export const MCP_RESULT_MAX_CHARS = 40_000;
+
+/** The most images of one MCP result kept and sent; further ones are described. */
+export const MCP_RESULT_MAX_IMAGES = 8;
+
+/** An image an MCP tool returned, not yet checked beyond its type and its base64 form. */
+export interface McpImage {
+  mediaType: ImageMediaType;
+  /** The image's bytes in base64, without whitespace. */
+  data: string;
+}
+
+/** What an MCP result becomes: the tool result's text and the images it returned, in order. */
+export interface McpOutcome extends ToolOutcome {
+  images: McpImage[];
+}
 
 const format = (n: number) => n.toLocaleString('en-US');
 
@@ -17,9 +35,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** The size of base64 data once decoded, as people read it. */
-function decodedSize(base64: string): string {
-  const bytes = Math.floor((base64.replace(/[^A-Za-z0-9+/]/g, '').length * 3) / 4);
-  return bytes < 1024 ? `${format(bytes)} bytes` : `${format(Math.round(bytes / 1024))} KB`;
+const decodedSize = (base64: string) => sizeText(Math.floor((base64.replace(/[^A-Za-z0-9+/]/g, '').length * 3) / 4));
+
+/** Base64 as an image's bytes: only its alphabet, whole quads, padding at the end (whitespace dropped). */
+function cleanBase64(value: string): string | undefined {
+  const data = value.replace(/\s+/g, '');
+  return data.length > 0 && data.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(data) ? data : undefined;
 }
 
 /** A media type as the server gave it, kept only when it looks like one (it is shown to the model and the user). */
@@ -34,12 +55,27 @@ function resourceText(resource: unknown): string {
   return `[resource ${uri || 'without a URI'} with no text]`;
 }
 
+/** The image an item carries when it is one the providers read (its type one of theirs, its data base64), else undefined. */
+function sendableImage(item: Record<string, unknown>): McpImage | undefined {
+  if (item.type !== 'image' || typeof item.data !== 'string') return undefined;
+  const mediaType = (IMAGE_MEDIA_TYPES as readonly unknown[]).includes(item.mimeType) ? (item.mimeType as ImageMediaType) : undefined;
+  const data = cleanBase64(item.data);
+  return mediaType && data ? { mediaType, data } : undefined;
+}
+
 function itemText(item: unknown): string {
   if (!isObject(item)) return '[an item that is not content]';
   switch (item.type) {
     case 'text':
       return text(item.text);
     case 'image':
+      return `[${mediaType(item.mimeType, item.type)}, ${decodedSize(text(item.data))}, not shown to the model: ${
+        sendableImage(item)
+          ? `more than ${MCP_RESULT_MAX_IMAGES} images`
+          : (IMAGE_MEDIA_TYPES as readonly unknown[]).includes(item.mimeType)
+            ? 'its data is not base64'
+            : 'not a PNG, JPEG, GIF or WebP image'
+      }]`;
     case 'audio':
       return `[${mediaType(item.mimeType, item.type)}, ${decodedSize(text(item.data))}, not shown to the model]`;
     case 'resource_link': {
@@ -61,14 +97,25 @@ export function capToolText(content: string, max = MCP_RESULT_MAX_CHARS): string
   return content.slice(0, kept) + note(content.length - kept);
 }
 
-/** The result of an MCP tools/call as the tool result's text, at most `max` characters. */
-export function mcpResultOutcome(result: unknown, max = MCP_RESULT_MAX_CHARS): ToolOutcome {
-  if (!isObject(result)) return { content: 'The MCP server answered with something that is not a tool result.', isError: true };
-  const items: string[] = Array.isArray(result.content) ? result.content.map(itemText) : [];
+/**
+ * The result of an MCP tools/call: its text, at most `max` characters, and the first
+ * {@link MCP_RESULT_MAX_IMAGES} images of a type the providers read (later ones, and other
+ * types, are described in the text).
+ */
+export function mcpResultOutcome(result: unknown, max = MCP_RESULT_MAX_CHARS): McpOutcome {
+  if (!isObject(result)) return { content: 'The MCP server answered with something that is not a tool result.', isError: true, images: [] };
+  const items: string[] = [];
+  const images: McpImage[] = [];
+  for (const item of Array.isArray(result.content) ? (result.content as unknown[]) : []) {
+    const image = isObject(item) && images.length < MCP_RESULT_MAX_IMAGES ? sendableImage(item) : undefined;
+    if (image) images.push(image);
+    else items.push(itemText(item));
+  }
   // structuredContent only when nothing else says it (the spec asks servers to send its JSON as text too).
-  if (!items.some((item) => item !== '') && result.structuredContent !== undefined) items.push(JSON.stringify(result.structuredContent) ?? '');
+  if (!items.some((item) => item !== '') && images.length === 0 && result.structuredContent !== undefined)
+    items.push(JSON.stringify(result.structuredContent) ?? '');
   const isError = result.isError === true;
   const joined = items.filter((item) => item !== '').join('\n');
-  const content = joined || (isError ? 'The tool failed and said nothing more.' : 'The tool returned nothing.');
-  return { content: capToolText(content, max), isError };
+  const content = joined || (images.length > 0 ? '' : isError ? 'The tool failed and said nothing more.' : 'The tool returned nothing.');
+  return { content: capToolText(content, max), isError, images };
 }

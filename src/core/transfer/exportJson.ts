@@ -142,6 +142,8 @@ function exportBlock(block: ContentBlock): ContentBlock {
     case 'tool_result': {
       const out: ContentBlock = { type: 'tool_result', tool_use_id: block.tool_use_id, content: block.content };
       if (block.is_error !== undefined) out.is_error = block.is_error;
+      // References like a user's images: their bytes travel in the export's `files`.
+      if (block.images?.length) out.images = block.images.map((image) => ({ ...image, ...(image.original ? { original: { ...image.original } } : {}) }));
       return out;
     }
     case 'thinking': {

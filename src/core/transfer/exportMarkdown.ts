@@ -135,7 +135,10 @@ function blockMarkdown(block: ContentBlock): string {
     case 'tool_use':
       return `**Tool call:** \`${oneLine(block.name)}\` (id \`${oneLine(block.id)}\`)\n\n${fence(jsonText(block.input), 'json')}`;
     case 'tool_result':
-      return `**Tool result** for \`${oneLine(block.tool_use_id)}\`${block.is_error ? ' (error)' : ''}:\n\n` + fence(block.content, '');
+      return [
+        `**Tool result** for \`${oneLine(block.tool_use_id)}\`${block.is_error ? ' (error)' : ''}:\n\n` + fence(block.content, ''),
+        ...(block.images ?? []).map(blockMarkdown),
+      ].join('\n\n');
     case 'thinking':
     case 'redacted_thinking':
       return '';

@@ -161,6 +161,14 @@ function readBlock(value: unknown, path: string): ContentBlock {
       };
       const isError = optional(raw.is_error, `${path}.is_error`, readBoolean);
       if (isError !== undefined) block.is_error = isError;
+      if (raw.images !== undefined) {
+        const images = readArray(raw.images, `${path}.images`).map((value, i) => {
+          const image = readRecord(value, `${path}.images[${i}]`);
+          readOneOf(image.type, ['image'] as const, `${path}.images[${i}].type`);
+          return readImageBlock(image, `${path}.images[${i}]`);
+        });
+        if (images.length > 0) block.images = images;
+      }
       return block;
     }
     case 'thinking': {

@@ -12,6 +12,7 @@
  * cache counts each one once, not once per plan.
  */
 import { contentChars, messageShape, toolCallsOf, type ToolCallInfo, type WindowMessage } from '../messages';
+import { fileRefOf, fileRefsIn, fileRefTokens } from '../images';
 import { estimateTextTokens } from '../tokens/estimate';
 import { booleanOption, wholeOption } from './options';
 import { toolArgumentsText } from '../tools/toolArguments';
@@ -69,14 +70,29 @@ function clearedToolResultText(call: Pick<ToolCallInfo, 'name' | 'input'> | unde
   return `${CLEARED_TOOL_RESULT_PREFIX}${what} — ${tokens.toLocaleString('en-US')} tokens]`;
 }
 
-function resultTokens(content: unknown): number {
-  if (typeof content === 'string') return estimateTextTokens(content);
-  return content == null ? 0 : estimateTextTokens(JSON.stringify(content));
+/** Tokens of the images a result carries, as their provider counts them (a tool's images, which clearing removes with its text). */
+function resultImageTokens(content: unknown): number {
+  if (!Array.isArray(content)) return 0;
+  let total = 0;
+  for (const block of content as unknown[]) {
+    const ref = fileRefOf(block);
+    if (ref) total += fileRefTokens(block as { type?: unknown }, ref);
+  }
+  return total;
 }
 
+function resultTokens(content: unknown): number {
+  if (typeof content === 'string') return estimateTextTokens(content);
+  if (content == null) return 0;
+  if (!Array.isArray(content)) return estimateTextTokens(JSON.stringify(content));
+  const text = (content as unknown[]).filter((block) => !fileRefOf(block));
+  return (text.length > 0 ? estimateTextTokens(JSON.stringify(text)) : 0) + resultImageTokens(content);
+}
+
+/** A result's size against its placeholder's: its characters, an image as the characters its tokens are worth. */
 function resultChars(content: unknown): number {
   if (typeof content === 'string') return content.length;
-  return content == null ? 0 : JSON.stringify(content).length;
+  return content == null ? 0 : JSON.stringify(content).length + 4 * resultImageTokens(content);
 }
 
 interface Placeholder {
@@ -120,7 +136,10 @@ function placeholderOf(original: WindowMessage, caller: WindowMessage | undefine
     });
     if (toolCallIds.length > 0) message = { ...original, content };
   }
-  const placeholder: Placeholder = { caller, message: message && contentChars(message) < contentChars(original) ? message : null, toolCallIds };
+  // Cleared, a result's images go with it: worth it whatever their JSON's length.
+  const carriesImages = toolCallIds.length > 0 && fileRefsIn([original]).length > 0;
+  const smaller = message && (carriesImages || contentChars(message) < contentChars(original));
+  const placeholder: Placeholder = { caller, message: smaller ? message : null, toolCallIds };
   placeholderCache.set(original, placeholder);
   return placeholder;
 }

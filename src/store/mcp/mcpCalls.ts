@@ -2,11 +2,12 @@
  * Runs a call the model made to an MCP tool: shows it to the user and waits for Allow,
  * Always allow or Refuse (unless the tool is always allowed), connects to its server (one
  * connection per server, kept for the visit), calls the tool with a time limit and the turn's
- * Stop, and reads the result (core's mcpResultOutcome). Always resolves with a tool result:
+ * Stop, and reads the result (core's mcpResultOutcome; its images are kept as the
+ * conversation's files, like the user's). Always resolves with a tool result:
  * a refusal, a failure or a Stop is an error result the model can read.
  */
 import type { ToolResultBlock, ToolUseBlock } from '../../core';
-import { mcpResultOutcome, mcpServerUnreachable, mergeListedTools, parseToolArguments, readMcpServers, type McpServerConfig } from '../../core';
+import { mcpResultOutcome, mcpServerUnreachable, mergeListedTools, parseToolArguments, readMcpServers, type McpImage, type McpServerConfig } from '../../core';
 import { saveSettings } from '../conversationActions';
 import type { McpConnection, McpEndpoint } from '../../mcp/client';
 import type { Runtime } from '../runtime';
@@ -80,6 +81,12 @@ async function toolsChanged(rt: Runtime, server: McpServerConfig, connection: Pr
   }
 }
 
+/** The result's images checked, scaled and stored as the conversation's files, as the user's are (the image reader loads with them). */
+async function keptImages(rt: Runtime, conversationId: string, toolName: string, images: readonly McpImage[]) {
+  const { storeToolImages } = await import('../imageActions');
+  return storeToolImages(rt, conversationId, toolName, images);
+}
+
 const failure = (call: ToolUseBlock, content: string): ToolResultBlock => ({ type: 'tool_result', tool_use_id: call.id, content, is_error: true });
 
 /** Runs `call` on its server; resolves with its result whatever happens. */
@@ -102,7 +109,15 @@ export async function runMcpCall(rt: Runtime, conversationId: string, call: Tool
     const connection = await connectionTo(rt, server);
     const result = await connection.callTool(info.name, parsed.args, { signal, timeoutMs: MCP_CALL_TIMEOUT_MS });
     const outcome = mcpResultOutcome(result);
-    return { type: 'tool_result', tool_use_id: call.id, content: outcome.content, ...(outcome.isError ? { is_error: true } : {}) };
+    const images = outcome.images.length > 0 ? await keptImages(rt, conversationId, info.name, outcome.images) : undefined;
+    const content = [outcome.content, ...(images?.notes ?? [])].filter((line) => line !== '').join('\n');
+    return {
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content: content || (images?.blocks.length ? '' : 'The tool returned nothing.'),
+      ...(outcome.isError ? { is_error: true } : {}),
+      ...(images?.blocks.length ? { images: images.blocks } : {}),
+    };
   } catch (error) {
     if (signal.aborted) return failure(call, STOPPED);
     connections.get(rt)?.delete(server.id);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capToolText, MCP_RESULT_MAX_CHARS, mcpResultOutcome } from '../../../src/core';
+import { capToolText, MCP_RESULT_MAX_CHARS, MCP_RESULT_MAX_IMAGES, mcpResultOutcome } from '../../../src/core';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
@@ -13,24 +13,61 @@ describe('an MCP tool result as the model reads it', () => {
           { type: 'text', text: 'open' },
         ],
       }),
-    ).toEqual({ content: 'Issue 7\nopen', isError: false });
+    ).toEqual({ content: 'Issue 7\nopen', isError: false, images: [] });
   });
 
   it('makes isError an error result with what the server said', () => {
     expect(mcpResultOutcome({ content: [{ type: 'text', text: 'The database is locked.' }], isError: true })).toEqual({
       content: 'The database is locked.',
       isError: true,
+      images: [],
     });
-    expect(mcpResultOutcome({ content: [], isError: true })).toEqual({ content: 'The tool failed and said nothing more.', isError: true });
+    expect(mcpResultOutcome({ content: [], isError: true })).toEqual({ content: 'The tool failed and said nothing more.', isError: true, images: [] });
   });
 
-  it('describes images and audio instead of sending them', () => {
-    expect(mcpResultOutcome({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }).content).toBe('[image/png, 70 bytes, not shown to the model]');
+  it('hands back the images the providers read, apart from the text', () => {
+    const result = mcpResultOutcome({
+      content: [
+        { type: 'text', text: 'The chart:' },
+        { type: 'image', data: `${PNG.slice(0, 40)}\n${PNG.slice(40)}`, mimeType: 'image/png' },
+        { type: 'image', data: PNG, mimeType: 'image/webp' },
+      ],
+    });
+    expect(result).toEqual({
+      content: 'The chart:',
+      isError: false,
+      images: [
+        { mediaType: 'image/png', data: PNG },
+        { mediaType: 'image/webp', data: PNG },
+      ],
+    });
+    // An image alone is a result: no "returned nothing".
+    expect(mcpResultOutcome({ content: [{ type: 'image', data: PNG, mimeType: 'image/gif' }] }).content).toBe('');
+  });
+
+  it('describes the images it cannot send, and audio', () => {
+    expect(mcpResultOutcome({ content: [{ type: 'image', data: PNG, mimeType: 'image/tiff' }] })).toEqual({
+      content: '[image/tiff, 70 bytes, not shown to the model: not a PNG, JPEG, GIF or WebP image]',
+      isError: false,
+      images: [],
+    });
+    expect(mcpResultOutcome({ content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] }).content).toBe(
+      '[image/png, 6 bytes, not shown to the model: its data is not base64]',
+    );
     expect(mcpResultOutcome({ content: [{ type: 'audio', data: 'A'.repeat(4096), mimeType: 'audio/wav' }] }).content).toBe(
       '[audio/wav, 3 KB, not shown to the model]',
     );
     // A media type that is not one is not repeated.
-    expect(mcpResultOutcome({ content: [{ type: 'image', data: PNG, mimeType: '<b>x</b>' }] }).content).toBe('[image, 70 bytes, not shown to the model]');
+    expect(mcpResultOutcome({ content: [{ type: 'image', data: PNG, mimeType: '<b>x</b>' }] }).content).toBe(
+      '[image, 70 bytes, not shown to the model: not a PNG, JPEG, GIF or WebP image]',
+    );
+  });
+
+  it(`keeps at most ${MCP_RESULT_MAX_IMAGES} images and names the rest`, () => {
+    const many = Array.from({ length: MCP_RESULT_MAX_IMAGES + 2 }, () => ({ type: 'image', data: PNG, mimeType: 'image/png' }));
+    const result = mcpResultOutcome({ content: many });
+    expect(result.images).toHaveLength(MCP_RESULT_MAX_IMAGES);
+    expect(result.content).toBe(Array(2).fill(`[image/png, 70 bytes, not shown to the model: more than ${MCP_RESULT_MAX_IMAGES} images]`).join('\n'));
   });
 
   it('reads embedded resources and links', () => {
@@ -56,7 +93,11 @@ describe('an MCP tool result as the model reads it', () => {
 
   it('names unknown content and refuses what is not a result', () => {
     expect(mcpResultOutcome({ content: [{ type: 'video' }] }).content).toBe('[content of type "video", not shown]');
-    expect(mcpResultOutcome('<script>')).toEqual({ content: 'The MCP server answered with something that is not a tool result.', isError: true });
+    expect(mcpResultOutcome('<script>')).toEqual({
+      content: 'The MCP server answered with something that is not a tool result.',
+      isError: true,
+      images: [],
+    });
   });
 
   it('cuts a large result and says how much was left out', () => {

@@ -8,6 +8,7 @@ import {
   exportToJson,
   exportToJsonParts,
   exportToMarkdown,
+  filesByConversation,
   utf8Bytes,
   type ConversationRecords,
   type ExportedFile,
@@ -121,6 +122,27 @@ describe('exportToJson', () => {
     const entry = sample();
     const result = importAll(exportToJson([entry], EXPORTED_AT));
     expect(result).toEqual({ ok: true, value: { format: 'windowpane', conversations: [entry], failures: [] } });
+  });
+
+  it("round-trips a tool result's images and carries their files like a user's", () => {
+    const entry = sample();
+    const chart = { type: 'image' as const, fileId: 'f-tool', name: 'chart_image image.png', mediaType: 'image/png', width: 1, height: 1, bytes: 3 };
+    const withImages: ConversationRecords = {
+      ...entry,
+      messages: entry.messages.map((m) => ({ ...m, content: m.content.map((b) => (b.type === 'tool_result' ? { ...b, images: [chart] } : b)) })),
+    };
+    const file: ExportedFile = {
+      id: 'f-tool',
+      conversationId: entry.conversation.id,
+      name: chart.name,
+      mediaType: 'image/png',
+      bytes: 3,
+      createdAt: 0,
+      data: 'AAAA',
+    };
+    const text = exportToJson([withImages], EXPORTED_AT, [file]);
+    expect(importAll(text)).toEqual({ ok: true, value: { format: 'windowpane', conversations: [{ ...withImages, files: [file] }], failures: [] } });
+    expect(filesByConversation(JSON.parse(text).files).get(entry.conversation.id)).toEqual([file]);
   });
 
   it('leaves out a thinking key that is not one, and keeps the message', () => {

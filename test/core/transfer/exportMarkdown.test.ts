@@ -86,6 +86,14 @@ describe('exportToMarkdown', () => {
     expect(markdown).toContain('**Tool result** for `call_7` (error):\n\n````\norders(id, total) -- uses ``` fences\n````');
   });
 
+  it("names a tool result's images after its text, never embedding them", () => {
+    const chart = { type: 'image' as const, fileId: 'f-1', name: 'chart_image image.png', mediaType: 'image/png', width: 640, height: 480, bytes: 9_000 };
+    const withImage = exportToMarkdown([
+      { ...entry, messages: [message(0, { content: [{ type: 'tool_result', tool_use_id: 'call_8', content: 'The chart.', images: [chart] }] })] },
+    ]);
+    expect(withImage).toContain('**Tool result** for `call_8`:\n\n```\nThe chart.\n```\n\n_Image: ` chart_image image.png `, 640×480 px_');
+  });
+
   it('leaves thinking out unless asked, and flags an interrupted answer', () => {
     expect(markdown).not.toContain('Orders has the most rows.');
     expect(markdown).not.toContain('Thinking');
