@@ -11,9 +11,6 @@ import {
   calibrationFactor,
   compactionTrigger,
   compactsOnProvider,
-  fitMcpDefinitions,
-  fittedDefinitionsNote,
-  MCP_DEFINITIONS_SHARE,
   costOfUsage,
   createCountCache,
   estimateMessageTokens,
@@ -37,7 +34,7 @@ import type { Runtime } from './runtime';
 import { shownBranch } from './branches';
 import type { WireShape } from './history';
 import { DEFAULT_BASE_URLS, DEFAULT_WINDOW, effectiveSettings, type ConversationOverrides, type Settings, type WindowSettings } from './settings';
-import { enabledTools } from './tools/enabledTools';
+import { offeredTools } from './tools/enabledTools';
 import { listedInfosFor } from './modelLists';
 import type { ModelListState } from './state';
 import { additionsFor } from './strategyAdditions';
@@ -213,22 +210,6 @@ export function turnContext(
     ...(provided ? ('fallback' in provided ? { strategyFallback: provided.fallback } : { compaction: provided }) : {}),
     ...(toolsNote ? { toolsNote } : {}),
   };
-}
-
-/**
- * The tools a request offers: the built-in ones switched on, then the MCP servers' tools, whose
- * definitions get at most a share of the `maxInput` tokens a request may hold, so a small window
- * keeps room for the conversation (core's fitMcpDefinitions; `toolsNote` says what was given up).
- */
-function offeredTools(
-  settings: Settings,
-  hasAttachments: boolean,
-  mcpTools: readonly NamedToolDefinition[],
-  maxInput: number,
-): { tools: NamedToolDefinition[]; toolsNote?: string } {
-  const fitted = fitMcpDefinitions(mcpTools, Math.floor(MCP_DEFINITIONS_SHARE * maxInput));
-  const toolsNote = fittedDefinitionsNote(fitted);
-  return { tools: [...enabledTools(settings.tools, hasAttachments), ...fitted.tools], ...(toolsNote ? { toolsNote } : {}) };
 }
 
 /** Compaction on the provider's side for this model and window, or why there is none (then `auto` plans). */
