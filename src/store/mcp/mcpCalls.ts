@@ -6,14 +6,11 @@
  * a refusal, a failure or a Stop is an error result the model can read.
  */
 import type { ToolResultBlock, ToolUseBlock } from '../../core';
-import { mcpResultOutcome, mcpServerUnreachable, parseToolArguments, type McpServerConfig } from '../../core';
+import { MCP_CALL_TIMEOUT_SECONDS, mcpResultOutcome, mcpServerUnreachable, parseToolArguments, type McpServerConfig } from '../../core';
 import type { McpConnection, McpEndpoint } from '../../mcp/client';
 import type { Runtime } from '../runtime';
 import type { McpToolEntry } from './types';
 import { askApproval } from './mcpApproval';
-
-/** The longest an MCP tool may take before the call gives up: a send never hangs on a server. */
-export const MCP_CALL_TIMEOUT_MS = 60_000;
 
 export const REFUSED_BY_USER = 'The user refused to run this tool call. Do not call it again unless the user asks for it; ask the user how to go on.';
 const STOPPED = 'The user pressed Stop, so this tool call did not finish. Wait for the user.';
@@ -72,7 +69,9 @@ export async function runMcpCall(rt: Runtime, conversationId: string, call: Tool
   }
   try {
     const connection = await connectionTo(rt, server);
-    const result = await connection.callTool(info.name, parsed.args, { signal, timeoutMs: MCP_CALL_TIMEOUT_MS });
+    // The server's own limit, which the user may set in Settings → Tools: a send never hangs on a server.
+    const timeoutMs = (server.callTimeoutSeconds ?? MCP_CALL_TIMEOUT_SECONDS) * 1000;
+    const result = await connection.callTool(info.name, parsed.args, { signal, timeoutMs });
     const outcome = mcpResultOutcome(result);
     return { type: 'tool_result', tool_use_id: call.id, content: outcome.content, ...(outcome.isError ? { is_error: true } : {}) };
   } catch (error) {
