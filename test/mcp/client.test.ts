@@ -101,6 +101,18 @@ describe('the MCP client', () => {
   });
 });
 
+describe('the MCP client and a server that goes away', () => {
+  it('says plainly that a server it was connected to stopped answering', async () => {
+    const gone = await startMcpServer();
+    const connection = await connect(gone.url);
+    await call(connection, 'lookup_issue', { number: 5 });
+    await gone.close();
+    const failure = await failureOf(call(connection, 'lookup_issue', { number: 6 }));
+    expect(failure.kind).toBe('unreachable');
+    expect(failure.message).toBe(`The MCP server at ${gone.url} stopped answering: it is offline, or the network is down. Check that it runs, then try again.`);
+  });
+});
+
 describe('the MCP client and a server that speaks only HTTP+SSE', () => {
   let sse: McpTestServer;
   beforeAll(async () => {
