@@ -51,6 +51,19 @@ function connectionTo(rt: Runtime, server: McpServerConfig): Promise<McpConnecti
 
 const failure = (call: ToolUseBlock, content: string): ToolResultBlock => ({ type: 'tool_result', tool_use_id: call.id, content, is_error: true });
 
+/**
+ * `promise`, or a rejection as soon as `signal` aborts. The connection is shared by every call
+ * to its server, so Stop does not cancel it: this turn only stops waiting for it.
+ */
+function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new DOMException('Stopped', 'AbortError'));
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new DOMException('Stopped', 'AbortError'));
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
 /** Runs `call` on its server; resolves with its result whatever happens. */
 export async function runMcpCall(rt: Runtime, conversationId: string, call: ToolUseBlock, entry: McpToolEntry, signal: AbortSignal): Promise<ToolResultBlock> {
   const { server, info } = entry;
@@ -68,7 +81,7 @@ export async function runMcpCall(rt: Runtime, conversationId: string, call: Tool
     if (answer === 'refuse') return failure(call, REFUSED_BY_USER);
   }
   try {
-    const connection = await connectionTo(rt, server);
+    const connection = await untilStopped(connectionTo(rt, server), signal);
     // The server's own limit, which the user may set in Settings → Tools: a send never hangs on a server.
     const timeoutMs = (server.callTimeoutSeconds ?? MCP_CALL_TIMEOUT_SECONDS) * 1000;
     const result = await connection.callTool(info.name, parsed.args, { signal, timeoutMs });
