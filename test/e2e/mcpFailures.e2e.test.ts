@@ -188,15 +188,22 @@ describe('MCP failures in the browser', () => {
     }
   });
 
-  it('connects to a server that speaks only HTTP+SSE and lists its tools', { timeout: 60_000 }, async () => {
+  it('connects to a server that speaks only HTTP+SSE, lists its tools and calls one', { timeout: 60_000 }, async () => {
     const { browser, fake } = world;
     const sse = await startMcpServer({ origin: new URL(inject('appUrl')).origin, transport: 'sse' });
-    const { page, context } = await openConfigured(browser, fake);
+    fake.reset();
+    fake.setReply((context) =>
+      context.answersToolResults ? { text: 'Page 5 is read.' } : { toolCalls: [{ name: 'mcp_legacy__read_doc', input: { page: 5 } }] },
+    );
+    const { page, context, errors } = await openConfigured(browser, fake);
     try {
-      const dialog = await addMcpServer(page, sse.url, 'Legacy');
-      const tools = dialog.getByRole('list', { name: 'Tools of Legacy' });
-      await tools.getByText('Reads one page of the handbook.').waitFor();
-      await expect.poll(() => sse.sessionCount()).toBe(0);
+      await connectMcpServer(page, sse.url, 'Legacy', { alwaysAllow: ['read_doc'] });
+      await send(page, 'Read page 5.');
+      await page.getByText('Page 5 is read.').waitFor({ timeout: 30_000 });
+      await waitIdle(page);
+      expect(sse.calls).toEqual([{ name: 'read_doc', args: { page: 5 } }]);
+      expect(lastSent(fake, 1)).toContain('Handbook page 5, line 1:');
+      expect(unexpectedErrors(errors)).toEqual([]);
     } finally {
       await context.close();
       await sse.close();

@@ -3,7 +3,8 @@
  * Responses API): the model calls a real MCP server's tools 20 times in one turn on a window
  * the loop outgrows. The first call (a large result, cut with a note) waits for the user's
  * Allow; the others are always allowed, so the loop runs unattended. The fake enforces the
- * window: every request must be accepted the first time.
+ * window: every request must be accepted the first time. A refusal at the prompt is told to
+ * the model, on both providers too.
  */
 import { describe, expect, inject, it } from 'vitest';
 import type { ReplyContext, ReplySpec } from '../fake-api/server';
@@ -89,6 +90,35 @@ describe.each<ProviderUnderTest>(['anthropic', 'openai'])('a loop of 20 MCP call
       expect(sizes.slice(1)).toEqual(sizes.slice(0, -1).map((size) => size + 2));
 
       await expect(page.getByRole('alertdialog').count()).resolves.toBe(0);
+      expect(unexpectedErrors(errors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+  it('shows the approval prompt, and a refusal runs nothing and is told to the model', { timeout: 90_000 }, async () => {
+    const { browser, fake, mcp } = world;
+    fake.reset();
+    fake.setReply((context) =>
+      context.answersToolResults ? { text: 'Understood, I will not read it.' } : { toolCalls: [{ name: PAGE, input: { page: 9 } }] },
+    );
+    const { page, context, errors } = await newPage(browser);
+    try {
+      await openApp(page, inject('appUrl'));
+      await configure(page, fake, PROVIDER_SETUPS[provider], { contextWindow: WINDOW, maxOutputTokens: 1000 });
+      await connectMcpServer(page, mcp.url, 'Tracker');
+      const callsBefore = mcp.calls.length;
+      await send(page, 'Read handbook page 9.');
+      const prompt = page.getByRole('alertdialog', { name: 'Run read_doc on the MCP server “Tracker”?' });
+      await prompt.getByText('"page": 9').waitFor();
+      await prompt.getByRole('button', { name: 'Refuse' }).click();
+      await page.getByText('Understood, I will not read it.').waitFor();
+      await waitIdle(page);
+      const requests = chatRequests(fake);
+      expect(requests).toHaveLength(2);
+      expectAllAcceptedAndFitting(requests, WINDOW);
+      const sent = JSON.stringify(sentMessages(requests[1]!).at(-1));
+      expect(sent).toContain('The user refused to run this tool call.');
+      expect(mcp.calls.length).toBe(callsBefore);
       expect(unexpectedErrors(errors)).toEqual([]);
     } finally {
       await context.close();
