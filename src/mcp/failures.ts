@@ -56,6 +56,9 @@ export function describeMcpFailure(error: unknown, url: string, doing: Doing, re
   }
   // A fetch the browser refused (CORS, offline, a bad certificate) is a bare TypeError with no detail.
   if (error instanceof TypeError || (error instanceof Error && /fetch failed|failed to fetch|networkerror|load failed|ECONNREFUSED/i.test(error.message))) {
+    // Connected, the server had already allowed the origin and the session's headers: it went away.
+    if (doing !== 'connect')
+      return new McpFailure('unreachable', `${at} stopped answering: it is offline, or the network is down. Check that it runs, then try again.`);
     return new McpFailure('unreachable', `${at} did not allow this page's origin, or is offline. It needs these CORS headers: ${MCP_CORS_HEADERS}.`);
   }
   if (error instanceof McpError) return new McpFailure(doing === 'call' ? 'tool' : 'protocol', `${at} answered with an error: ${quoted(error.message)}`);

@@ -49,6 +49,22 @@ describe('Settings → Tools → MCP servers', () => {
     expect(screen.getByRole('group', { name: 'MCP server Tracker' })).toBeInTheDocument();
   });
 
+  it('sets a server’s time limit per call in whole seconds, says what it accepts, and empty is the default', async () => {
+    const onState = vi.fn();
+    render(<Harness stored={[trackerServer('https://mcp.example.com/mcp')]} onState={onState} />);
+    const user = userEvent.setup();
+    const field = screen.getByLabelText('Time limit per call (seconds)', { exact: true });
+    await user.type(field, '5');
+    expect(onState.mock.calls.at(-1)![0][0].callTimeoutSeconds).toBe(5);
+    await user.clear(field);
+    await user.type(field, '0.5');
+    expect(screen.getByText('Whole seconds from 1 to 600.')).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(field);
+    expect(onState.mock.calls.at(-1)![0][0]).not.toHaveProperty('callTimeoutSeconds');
+    expect(screen.queryByText('Whole seconds from 1 to 600.')).toBeNull();
+  });
+
   it('refuses a URL that is not http(s) and says why', async () => {
     render(<Harness />);
     const user = userEvent.setup();

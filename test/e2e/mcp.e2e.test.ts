@@ -3,40 +3,19 @@
  * (the SDK's server side, CORS for the app's origin), configured in Settings as a user would.
  * The model calls the server's tool; the call waits for the user's Allow or Refuse.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startFakeApi, type FakeApi } from '../fake-api/server';
-import { startMcpServer, type McpTestServer } from '../mcp/server';
-import { launchBrowser, newPage, screenshot } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import { newPage, screenshot } from './browser';
 import { chatRequests, configure, PROVIDER_SETUPS, until, waitIdle } from './providersHelpers';
-import type { Page } from 'playwright-core';
+import { mcpWorldFor, send } from './mcpHelpers';
 import { openApp, openSettingsSection } from './uiHelpers';
 
 const TOOL = 'mcp_tracker__lookup_issue';
 
-/** Sends a message without waiting for the turn: it stops at the prompt until the user answers. */
-async function send(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
-
 describe('MCP tools in the browser', () => {
-  let browser: Browser;
-  let fake: FakeApi;
-  let mcp: McpTestServer;
-  beforeAll(async () => {
-    [browser, fake, mcp] = await Promise.all([
-      launchBrowser(),
-      startFakeApi({ contextWindow: 200_000, deltaDelayMs: 1 }),
-      startMcpServer({ origin: new URL(inject('appUrl')).origin }),
-    ]);
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), fake?.close(), mcp?.close()]);
-  });
+  const world = mcpWorldFor(200_000);
 
   it('configures the server in Settings, asks before the call, sends the result after Allow and says Refuse', { timeout: 120_000 }, async () => {
+    const { browser, fake, mcp } = world;
     fake.reset();
     fake.setReply(({ lastUserText }) => (lastUserText ? { toolCalls: [{ name: TOOL, input: { number: 7 } }] } : { text: 'Done.' }));
     const { page, context } = await newPage(browser);

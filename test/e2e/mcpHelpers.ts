@@ -1,43 +1,81 @@
-/** What the MCP browser tests share: Chromium, the fake provider API and a real MCP server that allows the app's origin. */
-import type { Browser } from 'playwright-core';
+/**
+ * Steps the MCP browser tests share: adding a server in Settings → Tools as a user does, and
+ * sending a message whose turn may stop at the approval prompt.
+ */
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
-import { startMcpServer, type McpTestServer } from '../mcp/server';
+import { startMcpServer, type McpServerOptions, type McpTestServer } from '../mcp/server';
 import { launchBrowser } from './browser';
+import { openSettingsSection } from './uiHelpers';
 
-export interface McpBrowserSetup {
-  readonly browser: Browser;
-  readonly fake: FakeApi;
-  readonly mcp: McpTestServer;
+export interface McpWorld {
+  browser: Browser;
+  fake: FakeApi;
+  mcp: McpTestServer;
 }
 
-/** Starts the three before the file's tests and stops them after; read them from the tests. */
-export function useMcpBrowserSetup(): McpBrowserSetup {
-  let started: McpBrowserSetup | undefined;
+/** Chromium, the fake provider API on `contextWindow`, and an MCP server that allows the app's origin (CORS). */
+export async function startMcpWorld(appUrl: string, contextWindow: number, server: McpServerOptions = {}): Promise<McpWorld> {
+  const [browser, fake, mcp] = await Promise.all([
+    launchBrowser(),
+    startFakeApi({ contextWindow, deltaDelayMs: 1 }),
+    startMcpServer({ origin: new URL(appUrl).origin, ...server }),
+  ]);
+  return { browser, fake, mcp };
+}
+
+/** Starts an McpWorld on `contextWindow` before the suite's tests and closes it after them; the tests read it. */
+export function mcpWorldFor(contextWindow: number): McpWorld {
+  const world = {} as McpWorld;
   beforeAll(async () => {
-    const [browser, fake, mcp] = await Promise.all([
-      launchBrowser(),
-      startFakeApi({ contextWindow: 200_000, deltaDelayMs: 1 }),
-      startMcpServer({ origin: new URL(inject('appUrl')).origin }),
-    ]);
-    started = { browser, fake, mcp };
+    Object.assign(world, await startMcpWorld(inject('appUrl'), contextWindow));
   });
   afterAll(async () => {
-    await Promise.all([started?.browser.close(), started?.fake.close(), started?.mcp.close()]);
+    const { browser, fake, mcp } = world as Partial<McpWorld>;
+    await Promise.all([browser?.close(), fake?.close(), mcp?.close()]);
   });
-  const get = () => {
-    if (!started) throw new Error('the MCP browser setup has not started');
-    return started;
-  };
-  return {
-    get browser() {
-      return get().browser;
-    },
-    get fake() {
-      return get().fake;
-    },
-    get mcp() {
-      return get().mcp;
-    },
-  };
+  return world;
+}
+
+/** Sends a message without waiting for the turn: it may stop at the prompt until the user answers. */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/**
+ * Opens Settings → Tools, adds the server at `url` named `label` and presses Connect. Returns
+ * the dialog, still open: the caller waits for the tools (or the failure) and saves.
+ */
+export async function addMcpServer(page: Page, url: string, label: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await openSettingsSection(page, 'Tools');
+  await dialog.getByLabel('MCP server URL', { exact: true }).fill(url);
+  await dialog.getByLabel('MCP server name', { exact: true }).fill(label);
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('button', { name: 'Connect' }).click();
+  return dialog;
+}
+
+export interface ServerChoices {
+  /** Tools (their own names) that run without asking. */
+  alwaysAllow?: string[];
+  /** The server's time limit per call, in seconds. */
+  timeLimitSeconds?: number;
+}
+
+/**
+ * Adds the server, waits until Connect listed its tools, sets `choices` and saves. Returns
+ * nothing until the dialog is closed.
+ */
+export async function connectMcpServer(page: Page, url: string, label: string, choices: ServerChoices = {}): Promise<void> {
+  const dialog = await addMcpServer(page, url, label);
+  await dialog.getByRole('list', { name: `Tools of ${label}` }).waitFor();
+  for (const tool of choices.alwaysAllow ?? []) await dialog.getByLabel(`Always allow ${tool}`, { exact: true }).check();
+  if (choices.timeLimitSeconds !== undefined) await dialog.getByLabel('Time limit per call (seconds)', { exact: true }).fill(String(choices.timeLimitSeconds));
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
 }

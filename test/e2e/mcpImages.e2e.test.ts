@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { useMcpBrowserSetup } from './mcpHelpers';
+import { mcpWorldFor } from './mcpHelpers';
 import { newPage, screenshot } from './browser';
 import { chatRequests, configure, PROVIDER_SETUPS, waitIdle } from './providersHelpers';
 import { openApp, openSettingsSection } from './uiHelpers';
@@ -46,7 +46,7 @@ function sentImage(provider: 'anthropic' | 'openai', body: Record<string, unknow
 }
 
 describe('an MCP tool image in the browser', () => {
-  const setup = useMcpBrowserSetup();
+  const setup = mcpWorldFor(200_000);
 
   it.each(['anthropic', 'openai'] as const)(
     '%s: the request after the call carries the image as an image block, and the transcript shows it',

@@ -37,7 +37,7 @@ async function failureOf(promise: Promise<unknown>): Promise<McpFailure> {
 describe('the MCP client', () => {
   it('lists the server’s tools with their descriptions and input schemas', async () => {
     const tools = await (await connect()).listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['lookup_issue', 'chart_image', 'big_log', 'failing_tool', 'slow_tool']);
+    expect(tools.map((tool) => tool.name)).toEqual(['lookup_issue', 'chart_image', 'big_log', 'failing_tool', 'slow_tool', 'read_doc']);
     expect(tools[0]).toMatchObject({
       description: 'Looks up an issue in the tracker by its number.',
       inputSchema: { type: 'object', properties: { number: { type: 'integer', description: 'The issue number' } }, required: ['number'] },
@@ -98,6 +98,34 @@ describe('the MCP client', () => {
         'Access-Control-Allow-Origin: <this page’s origin>; Access-Control-Expose-Headers: Mcp-Session-Id; ' +
         'Access-Control-Allow-Headers: Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Authorization, Last-Event-ID.',
     );
+  });
+});
+
+describe('the MCP client and a server that goes away', () => {
+  it('says plainly that a server it was connected to stopped answering', async () => {
+    const gone = await startMcpServer();
+    const connection = await connect(gone.url);
+    await call(connection, 'lookup_issue', { number: 5 });
+    await gone.close();
+    const failure = await failureOf(call(connection, 'lookup_issue', { number: 6 }));
+    expect(failure.kind).toBe('unreachable');
+    expect(failure.message).toBe(`The MCP server at ${gone.url} stopped answering: it is offline, or the network is down. Check that it runs, then try again.`);
+  });
+});
+
+describe('the MCP client and a server that speaks only HTTP+SSE', () => {
+  let sse: McpTestServer;
+  beforeAll(async () => {
+    sse = await startMcpServer({ transport: 'sse' });
+  });
+  afterAll(() => sse.close());
+
+  it('falls back to HTTP+SSE when Streamable HTTP is refused, lists the tools and calls one', async () => {
+    const connection = await connect(sse.url);
+    expect((await connection.listTools()).map((tool) => tool.name)).toContain('lookup_issue');
+    expect(await call(connection, 'lookup_issue', { number: 4 })).toMatchObject({ content: [{ text: 'Issue 4: The login page loads slowly. Status: open.' }] });
+    expect(sse.calls).toEqual([{ name: 'lookup_issue', args: { number: 4 } }]);
+    expect(sse.sessionCount()).toBe(1);
   });
 });
 

@@ -18,12 +18,17 @@
  *
  * Tools: `lookup_issue` (text), `chart_image` (a small PNG), `big_log` (a text result of
  * `bigResultChars`, 300,000 characters by default), `failing_tool` (`isError`), `slow_tool`
- * (answers after `slowMs`).
+ * (answers after `slowMs`), `read_doc` (a page of about 2,000 characters, different per page).
+ *
+ * `transport: 'sse'` makes it a server that speaks only the older HTTP+SSE transport (the SDK's
+ * `SSEServerTransport`): `GET {url}` opens the event stream, whose first event names the URL
+ * to POST messages to; a Streamable HTTP `POST {url}` is answered 405, as such a server does.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -46,6 +51,8 @@ export interface McpServerOptions {
   requireHeader?: { name: string; value: string };
   /** Server name in the initialize answer. */
   name?: string;
+  /** `streamable` (default) or `sse`: only the older HTTP+SSE transport. */
+  transport?: 'streamable' | 'sse';
 }
 
 export interface McpTestServer {
@@ -66,7 +73,7 @@ export interface McpTestServer {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: StreamableHTTPServerTransport | SSEServerTransport;
   server: McpServer;
 }
 
@@ -137,6 +144,15 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
       await sleep(slowMs, extra.signal);
       return { content: [{ type: 'text', text: 'slow_tool finished' }] };
     });
+    server.registerTool(
+      'read_doc',
+      { description: 'Reads one page of the handbook.', inputSchema: { page: z.number().int().describe('The page number') } },
+      async ({ page }) => {
+        calls.push({ name: 'read_doc', args: { page } });
+        const lines = Array.from({ length: 24 }, (_, i) => `Handbook page ${page}, line ${i + 1}: deploys of service ${page * 7 + i} go out after review.`);
+        return { content: [{ type: 'text', text: lines.join('\n') }] };
+      },
+    );
     for (const tool of extraTools) registerExtra(server, tool);
     return server;
   }
@@ -168,6 +184,10 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
       jsonError(res, 401, 'Unauthorized');
       return;
     }
+    if (options.transport === 'sse') {
+      await handleSse(req, res);
+      return;
+    }
     const body = req.method === 'POST' ? await readBody(req) : '';
     let parsed: unknown;
     if (body) {
@@ -186,7 +206,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
         streams++;
         res.on('close', () => streams--);
       }
-      await known.transport.handleRequest(req, res, parsed);
+      await (known.transport as StreamableHTTPServerTransport).handleRequest(req, res, parsed);
       return;
     }
     if (id) {
@@ -209,6 +229,33 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, parsed);
+  }
+
+  /** The older HTTP+SSE transport: the stream on GET, each message on a POST to the URL the stream named. */
+  async function handleSse(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/mcp') {
+      const server = newServer();
+      const transport = new SSEServerTransport('/mcp/messages', res);
+      sessions.set(transport.sessionId, { transport, server });
+      transport.onclose = () => sessions.delete(transport.sessionId);
+      await server.connect(transport);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/mcp/messages') {
+      const known = sessions.get(url.searchParams.get('sessionId') ?? '');
+      if (!known) return jsonError(res, 404, 'Session not found');
+      const body = await readBody(req);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        return jsonError(res, 400, 'Parse error');
+      }
+      await (known.transport as SSEServerTransport).handlePostMessage(req, res, parsed);
+      return;
+    }
+    jsonError(res, 405, 'Method not allowed: this server speaks only HTTP+SSE');
   }
 
   const http = createServer((req, res) => {

@@ -5,6 +5,8 @@
  * Refuse and Stop do not, and the model is told which.
  */
 import { Blob as NodeBlob } from 'node:buffer';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ContentBlock, McpServerConfig, StoredMessage, ToolResultBlock } from '../../src/core';
@@ -137,6 +139,24 @@ describe('MCP tools in a turn', () => {
     const result = resultOf(await settled(rt));
     expect(result).toMatchObject({ is_error: true, content: expect.stringMatching(/pressed Stop/) });
     expect(rt.store.getState().mcpApproval).toBeFalsy();
+  });
+
+  it('Stop ends the turn while the server has not yet answered the connection', async () => {
+    // A server that takes every request and never answers: connecting would wait for its time limit.
+    const held: IncomingMessage[] = [];
+    const silent = createServer((req) => void held.push(req));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { rt } = await start({ ...serverConfig(true), url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp` });
+      chat.send(rt, null, 'Issue 12?');
+      await vi.waitFor(() => expect(held.length).toBeGreaterThan(0), { timeout: 5_000 });
+      chat.stop(rt, rt.store.getState().activeId!);
+      const result = resultOf(await settled(rt));
+      expect(result).toMatchObject({ is_error: true, content: expect.stringMatching(/pressed Stop/) });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   it('runs an always-allowed tool without asking; Always allow is saved on the tool', async () => {

@@ -1,5 +1,16 @@
 import { useState } from 'react';
-import { endpointOrigin, isCustomHeaderName, isServerUrl, keyTravelsSafely, readMcpServers, type McpAuth, type McpServerConfig } from '../../core';
+import {
+  endpointOrigin,
+  isCustomHeaderName,
+  isMcpCallTimeout,
+  isServerUrl,
+  keyTravelsSafely,
+  MCP_CALL_TIMEOUT_RANGE,
+  MCP_CALL_TIMEOUT_SECONDS,
+  readMcpServers,
+  type McpAuth,
+  type McpServerConfig,
+} from '../../core';
 import type { McpListing } from '../../store';
 import { Field } from '../Field';
 
@@ -113,6 +124,7 @@ function ServerView({
           Let calls and their results travel unencrypted to {origin}
         </label>
       )}
+      <CallTimeLimit server={server} onChange={onChange} />
       <div className="mcp-server-actions">
         {onConnect && (
           <button type="button" onClick={onConnect} disabled={connecting}>
@@ -145,6 +157,42 @@ function ServerView({
         </ul>
       )}
     </fieldset>
+  );
+}
+
+/** The time limit of the server's calls: empty is the default; anything else must be whole seconds in range. */
+function CallTimeLimit({ server, onChange }: { server: McpServerConfig; onChange: (change: (server: McpServerConfig) => McpServerConfig) => void }) {
+  const [text, setText] = useState(server.callTimeoutSeconds === undefined ? '' : String(server.callTimeoutSeconds));
+  const { min, max } = MCP_CALL_TIMEOUT_RANGE;
+  const typed = text.trim() === '' ? undefined : Number(text);
+  const valid = typed === undefined || isMcpCallTimeout(typed);
+  function change(value: string) {
+    setText(value);
+    const seconds = value.trim() === '' ? undefined : Number(value);
+    if (seconds !== undefined && !isMcpCallTimeout(seconds)) return;
+    onChange(({ callTimeoutSeconds: _old, ...s }) => (seconds === undefined ? s : { ...s, callTimeoutSeconds: seconds }));
+  }
+  return (
+    <Field
+      label="Time limit per call (seconds)"
+      hint={`A call still running then is given up and the model told so; ${MCP_CALL_TIMEOUT_SECONDS} when empty.`}
+      error={valid ? null : `Whole seconds from ${min} to ${max}.`}
+    >
+      {(id, hint, invalid) => (
+        // No min/max/step: the browser's own check would block Save with a bubble, not this field's message.
+        <input
+          id={id}
+          type="number"
+          inputMode="numeric"
+          step="any"
+          placeholder={String(MCP_CALL_TIMEOUT_SECONDS)}
+          value={text}
+          aria-describedby={hint}
+          aria-invalid={invalid}
+          onChange={(e) => change(e.target.value)}
+        />
+      )}
+    </Field>
   );
 }
 

@@ -28,9 +28,19 @@ export interface McpServerConfig {
   tools: McpToolInfo[];
   /** The origin the user agreed to reach over plain http (not https, not this machine); see `mcpServerReachable`. */
   httpConfirmedFor?: string;
+  /** Seconds a call to one of its tools may take before it is given up; {@link MCP_CALL_TIMEOUT_SECONDS} when absent. */
+  callTimeoutSeconds?: number;
 }
 
 export const MAX_MCP_SERVERS = 20;
+/** How long a tool call may take by default: a send never hangs on a server. */
+export const MCP_CALL_TIMEOUT_SECONDS = 60;
+/** The time limit a user may give a server's calls, in whole seconds. */
+export const MCP_CALL_TIMEOUT_RANGE = { min: 1, max: 600 } as const;
+
+/** Whether `value` is a time limit a server's calls may have (whole seconds within MCP_CALL_TIMEOUT_RANGE). */
+export const isMcpCallTimeout = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= MCP_CALL_TIMEOUT_RANGE.min && (value as number) <= MCP_CALL_TIMEOUT_RANGE.max;
 export const MAX_MCP_TOOLS = 200;
 const MAX_DESCRIPTION = 4_000;
 const MAX_SCHEMA_CHARS = 20_000;
@@ -94,6 +104,7 @@ function readServer(raw: unknown): McpServerConfig | undefined {
     auth,
     tools: readTools(raw.tools),
     ...(typeof raw.httpConfirmedFor === 'string' ? { httpConfirmedFor: raw.httpConfirmedFor.slice(0, 2_000) } : {}),
+    ...(isMcpCallTimeout(raw.callTimeoutSeconds) ? { callTimeoutSeconds: raw.callTimeoutSeconds } : {}),
   };
 }
 

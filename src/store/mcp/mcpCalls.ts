@@ -7,15 +7,21 @@
  * a refusal, a failure or a Stop is an error result the model can read.
  */
 import type { ToolResultBlock, ToolUseBlock } from '../../core';
-import { mcpResultOutcome, mcpServerUnreachable, mergeListedTools, parseToolArguments, readMcpServers, type McpImage, type McpServerConfig } from '../../core';
+import {
+  MCP_CALL_TIMEOUT_SECONDS,
+  mcpResultOutcome,
+  mcpServerUnreachable,
+  mergeListedTools,
+  parseToolArguments,
+  readMcpServers,
+  type McpImage,
+  type McpServerConfig,
+} from '../../core';
 import { saveSettings } from '../conversationActions';
 import type { McpConnection, McpEndpoint } from '../../mcp/client';
 import type { Runtime } from '../runtime';
 import type { McpToolEntry } from './types';
 import { askApproval } from './mcpApproval';
-
-/** The longest an MCP tool may take before the call gives up: a send never hangs on a server. */
-export const MCP_CALL_TIMEOUT_MS = 60_000;
 
 export const REFUSED_BY_USER = 'The user refused to run this tool call. Do not call it again unless the user asks for it; ask the user how to go on.';
 const STOPPED = 'The user pressed Stop, so this tool call did not finish. Wait for the user.';
@@ -89,6 +95,19 @@ async function keptImages(rt: Runtime, conversationId: string, toolName: string,
 
 const failure = (call: ToolUseBlock, content: string): ToolResultBlock => ({ type: 'tool_result', tool_use_id: call.id, content, is_error: true });
 
+/**
+ * `promise`, or a rejection as soon as `signal` aborts. The connection is shared by every call
+ * to its server, so Stop does not cancel it: this turn only stops waiting for it.
+ */
+function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new DOMException('Stopped', 'AbortError'));
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new DOMException('Stopped', 'AbortError'));
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
 /** Runs `call` on its server; resolves with its result whatever happens. */
 export async function runMcpCall(rt: Runtime, conversationId: string, call: ToolUseBlock, entry: McpToolEntry, signal: AbortSignal): Promise<ToolResultBlock> {
   const { server, info } = entry;
@@ -106,8 +125,10 @@ export async function runMcpCall(rt: Runtime, conversationId: string, call: Tool
     if (answer === 'refuse') return failure(call, REFUSED_BY_USER);
   }
   try {
-    const connection = await connectionTo(rt, server);
-    const result = await connection.callTool(info.name, parsed.args, { signal, timeoutMs: MCP_CALL_TIMEOUT_MS });
+    const connection = await untilStopped(connectionTo(rt, server), signal);
+    // The server's own limit, which the user may set in Settings → Tools: a send never hangs on a server.
+    const timeoutMs = (server.callTimeoutSeconds ?? MCP_CALL_TIMEOUT_SECONDS) * 1000;
+    const result = await connection.callTool(info.name, parsed.args, { signal, timeoutMs });
     const outcome = mcpResultOutcome(result);
     const images = outcome.images.length > 0 ? await keptImages(rt, conversationId, info.name, outcome.images) : undefined;
     const content = [outcome.content, ...(images?.notes ?? [])].filter((line) => line !== '').join('\n');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_MCP_SERVERS, mergeListedTools, readMcpServers, type McpToolInfo } from '../../../src/core';
+import { MAX_MCP_SERVERS, MCP_CALL_TIMEOUT_RANGE, mergeListedTools, readMcpServers, type McpToolInfo } from '../../../src/core';
 import { trackerServer } from '../../mcp/fixtures';
 
 const server = trackerServer('https://mcp.example.com/mcp');
@@ -47,6 +47,13 @@ describe('MCP servers read back from storage', () => {
     expect(read?.enabled).toBe(false);
     expect(read?.label).toBe('mcp.example.com');
     expect(read?.tools).toEqual([{ name: 'a', description: 'd'.repeat(4_000), inputSchema: { type: 'object' }, enabled: true, alwaysAllow: false }]);
+  });
+
+  it('keeps a time limit for calls in whole seconds within its range, and drops any other', () => {
+    const limit = (value: unknown) => readMcpServers([{ ...server, callTimeoutSeconds: value }], [])[0]?.callTimeoutSeconds;
+    expect(limit(5)).toBe(5);
+    expect(limit(MCP_CALL_TIMEOUT_RANGE.max)).toBe(MCP_CALL_TIMEOUT_RANGE.max);
+    for (const bad of [0, -1, 1.5, MCP_CALL_TIMEOUT_RANGE.max + 1, '5', null, Number.NaN]) expect(limit(bad), String(bad)).toBeUndefined();
   });
 
   it('keeps at most MAX_MCP_SERVERS and says so', () => {
