@@ -11,6 +11,7 @@ import type { McpConnection, McpEndpoint } from '../../mcp/client';
 import type { Runtime } from '../runtime';
 import type { McpToolEntry } from './types';
 import { askApproval } from './mcpApproval';
+import { notSignedIn, oauthEndpoint, savedOAuth } from './mcpOAuth';
 
 /** The longest an MCP tool may take before the call gives up: a send never hangs on a server. */
 export const MCP_CALL_TIMEOUT_MS = 60_000;
@@ -29,23 +30,26 @@ export function endpointOf(server: McpServerConfig, secret: string | undefined):
 }
 
 function connectionTo(rt: Runtime, server: McpServerConfig): Promise<McpConnection> {
-  const endpoint = endpointOf(server, rt.store.getState().settings.mcpSecrets[server.id]);
-  const key = JSON.stringify(endpoint);
+  // An OAuth sign-in is read at each request (a refresh changes it): the connection is kept across refreshes.
+  const oauth = server.auth.type === 'oauth';
+  const endpoint = oauth ? undefined : endpointOf(server, rt.store.getState().settings.mcpSecrets[server.id]);
+  const key = oauth ? JSON.stringify({ url: server.url, auth: 'oauth' }) : JSON.stringify(endpoint);
   let open = connections.get(rt);
   if (!open) connections.set(rt, (open = new Map()));
   const known = open.get(server.id);
   if (known?.key === key) return known.connection;
   void known?.connection.then((c) => c.close()).catch(() => undefined);
-  const connection = import('../../mcp/client').then(({ connectMcp }) =>
-    connectMcp(endpoint, {
+  const connection = (async () => {
+    const { connectMcp } = await import('../../mcp/client');
+    return connectMcp(endpoint ?? (await oauthEndpoint(server, savedOAuth(rt, server.id))), {
       onToolsChanged: () =>
         rt.notifier.notify({
           id: `mcp-tools-changed-${server.id}`,
           tone: 'info',
           text: `The MCP server “${server.label}” changed its list of tools. Connect it again in Settings → Tools to offer the new list.`,
         }),
-    }),
-  );
+    });
+  })();
   open.set(server.id, { key, connection });
   // A connection that failed is not kept: the next call tries again.
   connection.catch(() => open.delete(server.id));
@@ -59,7 +63,7 @@ export async function runMcpCall(rt: Runtime, conversationId: string, call: Tool
   const { server, info } = entry;
   const parsed = parseToolArguments(call.input);
   if (!parsed.ok) return failure(call, `The arguments of ${call.name} must be one JSON object; got ${parsed.found}. Nothing was run.`);
-  const unreachable = mcpServerUnreachable(server);
+  const unreachable = mcpServerUnreachable(server) ?? (server.auth.type === 'oauth' ? notSignedIn(server, savedOAuth(rt, server.id)) : undefined);
   if (unreachable) return failure(call, `Not run: ${unreachable}`);
   if (!info.alwaysAllow) {
     const answer = await askApproval(
