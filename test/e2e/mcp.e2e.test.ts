@@ -4,13 +4,13 @@
  * The model calls the server's tool; the call waits for the user's Allow or Refuse.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startFakeApi, type FakeApi } from '../fake-api/server';
-import { startMcpServer, type McpTestServer } from '../mcp/server';
-import { launchBrowser, newPage, screenshot } from './browser';
-import { chatRequests, configure, PROVIDER_SETUPS, until, waitIdle } from './providersHelpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeApi } from '../fake-api/server';
+import type { McpTestServer } from '../mcp/server';
+import { newPage, screenshot } from './browser';
+import { addTrackerServer, startMcpTestbed } from './mcpHelpers';
+import { chatRequests, until, waitIdle } from './providersHelpers';
 import type { Page } from 'playwright-core';
-import { openApp, openSettingsSection } from './uiHelpers';
 
 const TOOL = 'mcp_tracker__lookup_issue';
 
@@ -26,11 +26,7 @@ describe('MCP tools in the browser', () => {
   let fake: FakeApi;
   let mcp: McpTestServer;
   beforeAll(async () => {
-    [browser, fake, mcp] = await Promise.all([
-      launchBrowser(),
-      startFakeApi({ contextWindow: 200_000, deltaDelayMs: 1 }),
-      startMcpServer({ origin: new URL(inject('appUrl')).origin }),
-    ]);
+    [browser, fake, mcp] = await startMcpTestbed();
   });
   afterAll(async () => {
     await Promise.all([browser?.close(), fake?.close(), mcp?.close()]);
@@ -41,15 +37,7 @@ describe('MCP tools in the browser', () => {
     fake.setReply(({ lastUserText }) => (lastUserText ? { toolCalls: [{ name: TOOL, input: { number: 7 } }] } : { text: 'Done.' }));
     const { page, context } = await newPage(browser);
     try {
-      await openApp(page, inject('appUrl'));
-      await configure(page, fake, PROVIDER_SETUPS.anthropic, { contextWindow: 200_000 });
-
-      await page.getByRole('button', { name: 'Settings' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Settings' });
-      await openSettingsSection(page, 'Tools');
-      await dialog.getByLabel('MCP server URL', { exact: true }).fill(mcp.url);
-      await dialog.getByLabel('MCP server name', { exact: true }).fill('Tracker');
-      await dialog.getByRole('button', { name: 'Add server' }).click();
+      const dialog = await addTrackerServer(page, fake, mcp.url);
       await dialog.getByRole('button', { name: 'Connect' }).click();
       const tools = dialog.getByRole('list', { name: 'Tools of Tracker' });
       await tools.getByText('Looks up an issue in the tracker by its number.').waitFor();

@@ -35,6 +35,8 @@ export interface OAuthTestServer {
   revokeAll(): void;
   /** The access tokens that are still valid. */
   liveAccessTokens(): string[];
+  /** Every access and refresh token issued so far, valid or not. */
+  issuedTokens(): string[];
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
   const codes = new Map<string, { grant: Grant; params: AuthorizationParams }>();
   const accessTokens = new Map<string, Grant & { live: boolean }>();
   const refreshTokens = new Map<string, Grant>();
+  const issued: string[] = [];
 
   const clientsStore: OAuthRegisteredClientsStore = {
     getClient: async (clientId) => clients.get(clientId),
@@ -66,6 +69,7 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
     const refresh = randomUUID();
     accessTokens.set(access, { ...grant, live: true });
     refreshTokens.set(refresh, grant);
+    issued.push(access, refresh);
     return { access_token: access, token_type: 'bearer', expires_in: 60, refresh_token: refresh, scope: grant.scopes.join(' ') };
   }
 
@@ -140,6 +144,7 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
       for (const token of accessTokens.values()) token.live = false;
       refreshTokens.clear();
     },
+    issuedTokens: () => [...issued],
     liveAccessTokens: () => [...accessTokens].filter(([, t]) => t.live).map(([token]) => token),
     async close() {
       server.closeAllConnections();
