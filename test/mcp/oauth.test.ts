@@ -5,16 +5,15 @@ import { readMcpOAuth, writeMcpOAuth, type McpOAuthRecord } from '../../src/core
 import { connectMcp, type McpConnection } from '../../src/mcp/client';
 import { mcpOAuthProvider, signInMcp, type McpAuthorizer, type McpOAuthStorage } from '../../src/mcp/oauth';
 import { failureOf } from './failureOf';
+import { approveAtOnce } from './oauthServer';
 import { startMcpServer, type McpTestServer } from './server';
 
 const REDIRECT = 'http://127.0.0.1:4173/mcp-oauth-callback.html';
 
-/** The user approving at once: the authorization server's redirect back, read as the callback page reads it. */
+/** The user approving at once, and the authorization server sending them back to the redirect URL. */
 const approve: McpAuthorizer = async (url) => {
-  const answer = await fetch(url, { redirect: 'manual' });
-  const back = new URL(answer.headers.get('location') ?? '');
-  expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
-  return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '' };
+  expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT);
+  return approveAtOnce(url);
 };
 
 /** Storage as the app keeps it: the record as JSON text, read back through core's reader every time. */

@@ -22,6 +22,16 @@ import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
+/**
+ * The user approving at once, for tests without a browser: follows the authorization URL to
+ * the server's redirect back and reads the code and state from it, as the callback page does.
+ */
+export async function approveAtOnce(authorizationUrl: URL): Promise<{ code: string; state: string }> {
+  const answer = await fetch(authorizationUrl, { redirect: 'manual' });
+  const back = new URL(answer.headers.get('location') ?? '');
+  return { code: back.searchParams.get('code') ?? '', state: back.searchParams.get('state') ?? '' };
+}
+
 export interface OAuthTestServer {
   /** The issuer, which is also where its metadata is found. */
   issuer: string;
