@@ -66,6 +66,11 @@ export function describeMcpFailure(error: unknown, url: string, doing: Doing, re
     );
   }
   // A fetch the browser refused (CORS, offline, a bad certificate) is a bare TypeError with no detail.
+  if (doing === 'signin' && error instanceof TypeError)
+    return new McpFailure(
+      'unreachable',
+      `Could not sign in to ${url}: the server or its authorization server is offline, or did not allow this page's origin (CORS).`,
+    );
   if (error instanceof TypeError || (error instanceof Error && /fetch failed|failed to fetch|networkerror|load failed|ECONNREFUSED/i.test(error.message))) {
     return new McpFailure('unreachable', `${at} did not allow this page's origin, or is offline. It needs these CORS headers: ${MCP_CORS_HEADERS}.`);
   }

@@ -117,4 +117,13 @@ describe('OAuth sign-in to an MCP server', () => {
     expect(failure.kind).toBe('signin');
     expect(failure.message).toBe(`The MCP server at ${mcp.url} needs you to sign in again: choose Sign in for it in Settings → Tools.`);
   });
+
+  it('says plainly when the sign-in cannot reach the server', async () => {
+    const gone = await startMcpServer({ oauth: true });
+    const url = gone.url;
+    await gone.close();
+    const failure = await failureOf(signInMcp(url, textStorage(), REDIRECT, approve));
+    expect(failure.kind).toBe('unreachable');
+    expect(failure.message).toBe(`Could not sign in to ${url}: the server or its authorization server is offline, or did not allow this page's origin (CORS).`);
+  });
 });
