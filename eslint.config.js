@@ -164,6 +164,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
+    // Pages served as they are, beside the app (the MCP sign-in's callback): a plain browser script.
+    files: ['public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: globals.browser },
+  },
+  {
     files: ['.dependency-cruiser.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
   },

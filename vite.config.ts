@@ -90,6 +90,9 @@ function progressiveWebApp() {
       // each is far below Workbox's 2 MiB limit per file, so none is left out.
       globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2,wasm}'],
       navigateFallback: 'index.html',
+      // The MCP sign-in's callback page is opened with the code in its query, which the
+      // precache does not match: it must get its own page, not the app's.
+      navigateFallbackDenylist: [/\/mcp-oauth-callback\.html(\?|$)/],
       // The first visit's tab is taken over as soon as the worker is installed, so its lazily
       // loaded parts come from the cache offline too. An update still waits for the user
       // (no skipWaiting until Reload).

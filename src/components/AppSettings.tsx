@@ -40,6 +40,7 @@ export default function AppSettings() {
       onSave={(next, scope) => void actions.saveSettings(next, scope)}
       onClose={actions.closeSettings}
       listMcpTools={actions.listMcpServerTools}
+      signInMcp={actions.signInMcpServer}
     />
   );
 }

@@ -29,6 +29,8 @@ export interface SettingsDialogProps {
   onClose: () => void;
   /** Connects to an MCP server and lists its tools; without it the MCP servers section offers no Connect. */
   listMcpTools?: ToolsSectionProps['listMcpTools'];
+  /** Signs in to an MCP server with OAuth; without it the MCP servers section offers no Sign in. */
+  signInMcp?: ToolsSectionProps['signInMcp'];
 }
 
 /** The fields as the reason Save is unavailable names them, in the dialog's order. */
@@ -63,7 +65,18 @@ const KNOB_LABELS: Record<Knob, string> = {
  * each over one draft, shown one at a time as tabs; nothing of them applies until Save.
  * Storage and Sync, whose buttons act at once, are sections too. Save and Cancel stay in view.
  */
-export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, conversationTitle, onSave, onClose, listMcpTools }: SettingsDialogProps) {
+export function SettingsDialog({
+  settings,
+  modelsFor,
+  modelList,
+  storage,
+  sync,
+  conversationTitle,
+  onSave,
+  onClose,
+  listMcpTools,
+  signInMcp,
+}: SettingsDialogProps) {
   const [draft, dispatch] = useReducer(settingsDraftReducer, settings, (opened) =>
     initialDraft(opened, modelsFor(opened.provider, opened.baseUrls[opened.provider])),
   );
@@ -130,6 +143,7 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, 
           dispatch={dispatch}
           mcpSecrets={draft.settings.mcpSecrets}
           {...(listMcpTools ? { listMcpTools } : {})}
+          {...(signInMcp ? { signInMcp } : {})}
         />
       ),
     },

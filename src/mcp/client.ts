@@ -8,6 +8,7 @@
  * for core to read. Every failure becomes an {@link McpFailure} whose message says what
  * happened and what to do.
  */
+import { discoverOAuthProtectedResourceMetadata, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,12 +16,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { MAX_MCP_TOOLS } from '../core';
-import { describeMcpFailure } from './failures';
+import { describeMcpFailure, McpFailure } from './failures';
 
 /** Where a server is and what every request to it carries (its authorization, when it has one). */
 export interface McpEndpoint {
   url: string;
   headers: Record<string, string>;
+  /** An OAuth sign-in (`oauth.ts`): its access token goes with every request, and is refreshed when the server refuses it. */
+  authProvider?: OAuthClientProvider;
 }
 
 /** A tool as the server listed it, not yet checked (core's readMcpServers checks it before it is kept). */
@@ -65,10 +68,34 @@ function newClient(options: ConnectOptions): Client {
   return client;
 }
 
+/**
+ * A fetch that sends one refresh token to the authorization server once. The transport's
+ * requests (a call and the notification stream) can each meet the expired access token and
+ * refresh at the same time; a server that rotates refresh tokens refuses the second, and the
+ * SDK would then forget the fresh tokens too. The second refresh gets the first one's answer.
+ */
+function refreshingOnce(): typeof fetch {
+  const answers = new Map<string, Promise<Response>>();
+  return async (input, init) => {
+    const body = init?.body;
+    const params = body instanceof URLSearchParams ? body : typeof body === 'string' ? new URLSearchParams(body) : undefined;
+    const token = params?.get('grant_type') === 'refresh_token' ? params.get('refresh_token') : null;
+    if (!token) return fetch(input, init);
+    let answer = answers.get(token);
+    if (!answer) {
+      answer = fetch(input, init);
+      answers.set(token, answer);
+      answer.catch(() => answers.delete(token));
+    }
+    return (await answer).clone();
+  };
+}
+
 /** Connects the client over Streamable HTTP, or over HTTP+SSE when the server refused the first with a 4xx. */
 async function connectClient(endpoint: McpEndpoint, options: ConnectOptions): Promise<Client> {
   const url = new URL(endpoint.url);
   const requestInit: RequestInit = { headers: endpoint.headers };
+  const auth = endpoint.authProvider ? { authProvider: endpoint.authProvider, fetch: refreshingOnce() } : {};
   const timeout = options.timeoutMs ?? CONNECT_TIMEOUT_MS;
   const connect = async (transport: Transport) => {
     const client = newClient(options);
@@ -76,11 +103,25 @@ async function connectClient(endpoint: McpEndpoint, options: ConnectOptions): Pr
     return client;
   };
   try {
-    return await connect(new StreamableHTTPClientTransport(url, { requestInit }));
+    return await connect(new StreamableHTTPClientTransport(url, { requestInit, ...auth }));
   } catch (error) {
     const code = error instanceof StreamableHTTPError ? error.code : undefined;
     if (code === undefined || code < 400 || code >= 500 || code === 401 || code === 403) throw error;
-    return await connect(new SSEClientTransport(url, { requestInit }));
+    return await connect(new SSEClientTransport(url, { requestInit, ...auth }));
+  }
+}
+
+/**
+ * Whether the server refused with a 401 because it signs users in with OAuth: it then
+ * publishes protected-resource metadata (RFC 9728) naming an authorization server.
+ */
+async function asksForSignIn(error: unknown, endpoint: McpEndpoint): Promise<boolean> {
+  if (endpoint.authProvider || !(error instanceof StreamableHTTPError) || error.code !== 401) return false;
+  try {
+    const metadata = await discoverOAuthProtectedResourceMetadata(endpoint.url);
+    return Array.isArray(metadata.authorization_servers) && metadata.authorization_servers.length > 0;
+  } catch {
+    return false;
   }
 }
 
@@ -97,6 +138,8 @@ export async function connectMcp(endpoint: McpEndpoint, options: ConnectOptions 
   try {
     client = await connectClient(endpoint, options);
   } catch (error) {
+    if (await asksForSignIn(error, endpoint))
+      throw new McpFailure('signin', `The MCP server at ${endpoint.url} asks you to sign in (OAuth): choose Sign in to use it.`);
     throw describeMcpFailure(error, endpoint.url, 'connect');
   }
   /** Runs a request; when the session is gone, connects once more and runs it again. */

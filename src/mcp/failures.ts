@@ -2,7 +2,9 @@
  * What went wrong with an MCP server, said plainly: the SDK's and the browser's errors
  * (a fetch refused by CORS is a bare TypeError) turned into one message each, with what to do.
  */
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** The CORS headers a server must send for a page to reach it. */
@@ -10,7 +12,8 @@ export const MCP_CORS_HEADERS =
   'Access-Control-Allow-Origin: <this page’s origin>; Access-Control-Expose-Headers: Mcp-Session-Id; ' +
   'Access-Control-Allow-Headers: Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Authorization, Last-Event-ID';
 
-export type McpFailureKind = 'unreachable' | 'unauthorized' | 'timeout' | 'session' | 'stopped' | 'protocol' | 'tool';
+/** `signin`: the server wants an OAuth sign-in the user has not given (or that ended); Settings offers Sign in. */
+export type McpFailureKind = 'unreachable' | 'unauthorized' | 'signin' | 'timeout' | 'session' | 'stopped' | 'protocol' | 'tool';
 
 export class McpFailure extends Error {
   constructor(
@@ -23,7 +26,7 @@ export class McpFailure extends Error {
 }
 
 /** What was being done, for the message. */
-type Doing = 'connect' | 'list' | 'call';
+type Doing = 'connect' | 'list' | 'call' | 'signin';
 
 const isAbort = (error: unknown) => error instanceof Error && (error.name === 'AbortError' || /aborted/i.test(error.message));
 
@@ -38,6 +41,14 @@ export function describeMcpFailure(error: unknown, url: string, doing: Doing, re
   if (error instanceof McpFailure) return error;
   const at = `The MCP server at ${url}`;
   if (isAbort(error)) return new McpFailure('stopped', 'Stopped before the MCP server answered.');
+  if (error instanceof UnauthorizedError) return new McpFailure('signin', `${at} needs you to sign in again: choose Sign in for it in Settings → Tools.`);
+  if (error instanceof OAuthError)
+    return new McpFailure(
+      'signin',
+      `The sign-in to ${url} was refused by its authorization server: ${quoted(error.message)}. Sign in again in Settings → Tools.`,
+    );
+  if (doing === 'signin' && !(error instanceof TypeError))
+    return new McpFailure('signin', `Could not sign in to ${url}: ${quoted(error instanceof Error ? error.message : String(error))}`);
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return new McpFailure(
       'timeout',
@@ -55,6 +66,11 @@ export function describeMcpFailure(error: unknown, url: string, doing: Doing, re
     );
   }
   // A fetch the browser refused (CORS, offline, a bad certificate) is a bare TypeError with no detail.
+  if (doing === 'signin' && error instanceof TypeError)
+    return new McpFailure(
+      'unreachable',
+      `Could not sign in to ${url}: the server or its authorization server is offline, or did not allow this page's origin (CORS).`,
+    );
   if (error instanceof TypeError || (error instanceof Error && /fetch failed|failed to fetch|networkerror|load failed|ECONNREFUSED/i.test(error.message))) {
     // Connected, the server had already allowed the origin and the session's headers: it went away.
     if (doing !== 'connect')

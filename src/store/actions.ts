@@ -141,11 +141,14 @@ export function bindActions(rt: Runtime) {
     keepMyData: async () => (await storage(rt))?.keepMyData(rt),
     deleteAttachmentsOf: async (conversationId: string) => (await storage(rt))?.deleteAttachmentsOf(rt, conversationId),
     deleteConversationFromStorage: (id: string) => conversations.deleteConversation(rt, id, 'storage'),
-    listMcpServerTools,
+    ...mcpServerActions,
   };
 }
 
-/** Settings → Tools: connects to an MCP server and lists its tools (the MCP client is a chunk of its own). */
-const listMcpServerTools: McpSettings['listMcpServerTools'] = async (...args) => (await import('./mcp/mcpSettings')).listMcpServerTools(...args);
+/** Settings → Tools, over the MCP client (a chunk of its own): list a server's tools, sign in to it with OAuth. */
+const mcpServerActions: Pick<McpSettings, 'listMcpServerTools' | 'signInMcpServer'> = {
+  listMcpServerTools: async (...args) => (await import('./mcp/mcpSettings')).listMcpServerTools(...args),
+  signInMcpServer: async (...args) => (await import('./mcp/mcpSettings')).signInMcpServer(...args),
+};
 
 export type Actions = ReturnType<typeof bindActions>;

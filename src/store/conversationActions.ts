@@ -230,6 +230,8 @@ export async function saveSettings(rt: Runtime, next: Settings, scope: 'global' 
       apiKeys: next.apiKeys,
       baseUrls: next.baseUrls,
       tools: next.tools,
+      // The MCP servers' secrets go with the servers, which apply to every conversation.
+      mcpSecrets: next.mcpSecrets,
       modelWindows: next.modelWindows,
       theme: next.theme,
     };

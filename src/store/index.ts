@@ -9,6 +9,7 @@ export { createRuntime, type AppDeps, type Runtime } from './runtime';
 export type { AppState, SyncState, AttachmentInfo, DraftImage, DraftPdf, ImportState, ListTarget, Notice, SearchIndexing } from './state';
 export type { McpApproval } from './mcp/types';
 export type { McpListing } from './mcp/mcpSettings';
+export type { McpAuthorizationAnswer, McpAuthorizer } from '../mcp/oauth';
 export { contextOf, holdsPdfs, screenPlan } from './planning';
 export { activeModelIn, modelChoicesFor, modelPickerIn } from './selectors';
 export { looksListable, modelListKey } from './modelLists';

@@ -1,9 +1,9 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { McpServerConfig } from '../../src/core';
-import { McpServersSection } from '../../src/components/settings/McpServersSection';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeMcpOAuth, type McpServerConfig } from '../../src/core';
+import { McpServersSection, type McpServersSectionProps } from '../../src/components/settings/McpServersSection';
 import McpApprovalPrompt from '../../src/components/McpApprovalPrompt';
 import type { McpListing } from '../../src/store';
 import { trackerServer } from '../mcp/fixtures';
@@ -15,6 +15,7 @@ function Harness(props: {
   stored?: unknown[];
   secrets?: Record<string, string>;
   listTools?: (server: McpServerConfig, secret?: string) => Promise<McpListing>;
+  signIn?: McpServersSectionProps['signIn'];
   onState?: (servers: McpServerConfig[], secrets: Record<string, string>) => void;
 }) {
   const [state, setState] = useState({ servers: props.stored ?? [], secrets: props.secrets ?? {} });
@@ -28,6 +29,7 @@ function Harness(props: {
       }}
       newId={() => 'new-id'}
       {...(props.listTools ? { listTools: props.listTools } : {})}
+      {...(props.signIn ? { signIn: props.signIn } : {})}
     />
   );
 }
@@ -135,6 +137,81 @@ describe('Settings → Tools → MCP servers', () => {
     render(<Harness stored={[trackerServer('http://192.168.1.20:8080/mcp')]} onState={onState} />);
     await userEvent.setup().click(screen.getByRole('checkbox', { name: 'Let calls and their results travel unencrypted to http://192.168.1.20:8080' }));
     expect(onState.mock.calls.at(-1)![0][0].httpConfirmedFor).toBe('http://192.168.1.20:8080');
+  });
+});
+
+describe('Settings → Tools → MCP servers with OAuth', () => {
+  const lookup = { name: 'lookup_issue', description: 'Looks up an issue.', inputSchema: { type: 'object' }, enabled: true, alwaysAllow: false };
+  const signedIn = writeMcpOAuth({ client: { client_id: 'c-1' }, tokens: { access_token: 'at-1', token_type: 'bearer' }, redirectUrl: 'http://localhost/cb' });
+  const oauthServer = { ...trackerServer('https://mcp.example.com/mcp'), auth: { type: 'oauth' }, tools: [] };
+  // The sign-in window: jsdom opens none, and the sign-in given here never needs it.
+  beforeEach(() => {
+    vi.spyOn(window, 'open').mockReturnValue(null);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('adds a server with OAuth and no secret; Sign in keeps the sign-in as its secret and lists the tools', async () => {
+    const onState = vi.fn();
+    const signIn = vi.fn(async (): Promise<McpListing> => ({ ok: true, tools: [lookup], secret: signedIn }));
+    render(<Harness onState={onState} signIn={signIn} listTools={async () => ({ ok: false, error: 'not used' })} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('MCP server URL', { exact: true }), 'https://mcp.example.com/mcp');
+    await user.selectOptions(screen.getByLabelText('Authorization', { exact: true }), 'OAuth (sign in)');
+    expect(screen.queryByLabelText('Token', { exact: true })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add server' }));
+    expect(onState.mock.calls.at(-1)).toEqual([[expect.objectContaining({ auth: { type: 'oauth' }, tools: [] })], {}]);
+    const server = screen.getByRole('group', { name: 'MCP server mcp.example.com' });
+    expect(within(server).getByText('https://mcp.example.com/mcp · OAuth · Not signed in')).toBeInTheDocument();
+    expect(within(server).queryByRole('button', { name: 'Connect' })).toBeNull();
+
+    await user.click(within(server).getByRole('button', { name: 'Sign in' }));
+    expect(signIn).toHaveBeenCalledWith(
+      expect.objectContaining({ id: 'new-id' }),
+      undefined,
+      'http://localhost:3000/mcp-oauth-callback.html',
+      expect.any(Function),
+    );
+    await within(server).findByText('https://mcp.example.com/mcp · OAuth · Signed in');
+    expect(onState.mock.calls.at(-1)).toEqual([[expect.objectContaining({ tools: [lookup] })], { 'new-id': signedIn }]);
+    expect(within(server).getByRole('button', { name: 'Sign in again' })).toBeInTheDocument();
+
+    await user.click(within(server).getByRole('button', { name: 'Sign out' }));
+    expect(onState.mock.calls.at(-1)![1]).toEqual({});
+    expect(within(server).getByText('https://mcp.example.com/mcp · OAuth · Not signed in')).toBeInTheDocument();
+  });
+
+  it('offers Sign in when a server configured without OAuth asks for it, and switches the server to OAuth once signed in', async () => {
+    const onState = vi.fn();
+    const asks = `The MCP server at https://mcp.example.com/mcp asks you to sign in (OAuth): choose Sign in to use it.`;
+    const signIn = vi.fn(async (): Promise<McpListing> => ({ ok: true, tools: [lookup], secret: signedIn }));
+    render(
+      <Harness
+        stored={[{ ...oauthServer, auth: { type: 'none' } }]}
+        listTools={async () => ({ ok: false, error: asks, signIn: true })}
+        signIn={signIn}
+        onState={onState}
+      />,
+    );
+    const user = userEvent.setup();
+    const server = screen.getByRole('group', { name: 'MCP server Tracker' });
+    expect(within(server).queryByRole('button', { name: 'Sign in' })).toBeNull();
+    await user.click(within(server).getByRole('button', { name: 'Connect' }));
+    expect(within(server).getByRole('alert')).toHaveTextContent(asks);
+    await user.click(within(server).getByRole('button', { name: 'Sign in' }));
+    expect(signIn).toHaveBeenCalledWith(expect.objectContaining({ auth: { type: 'oauth' } }), undefined, expect.any(String), expect.any(Function));
+    await within(server).findByText('https://mcp.example.com/mcp · OAuth · Signed in');
+    expect(onState.mock.calls.at(-1)).toEqual([[expect.objectContaining({ auth: { type: 'oauth' }, tools: [lookup] })], { 'srv-1': signedIn }]);
+    expect(within(server).queryByRole('alert')).toBeNull();
+  });
+
+  it('says why the sign-in failed and keeps what was there', async () => {
+    const onState = vi.fn();
+    const failure = 'Could not sign in to https://mcp.example.com/mcp: the sign-in window was closed before the sign-in finished.';
+    render(<Harness stored={[oauthServer]} signIn={async () => ({ ok: false, error: failure, signIn: true })} onState={onState} />);
+    const server = screen.getByRole('group', { name: 'MCP server Tracker' });
+    await userEvent.setup().click(within(server).getByRole('button', { name: 'Sign in' }));
+    expect(await within(server).findByRole('alert')).toHaveTextContent(failure);
+    expect(onState).not.toHaveBeenCalled();
   });
 });
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
 import { startMcpServer, type McpServerOptions, type McpTestServer } from '../mcp/server';
 import { launchBrowser } from './browser';
-import { openSettingsSection } from './uiHelpers';
+import { configure, PROVIDER_SETUPS } from './providersHelpers';
+import { openApp, openSettingsSection } from './uiHelpers';
 
 export interface McpWorld {
   browser: Browser;
@@ -78,4 +79,22 @@ export async function connectMcpServer(page: Page, url: string, label: string, c
   if (choices.timeLimitSeconds !== undefined) await dialog.getByLabel('Time limit per call (seconds)', { exact: true }).fill(String(choices.timeLimitSeconds));
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Opens the app on the fake Anthropic API, then Settings → Tools, and adds the MCP server at
+ * `url` named Tracker (with the Authorization choice labelled `auth`, if given). Returns the
+ * Settings dialog, still open.
+ */
+export async function addTrackerServer(page: Page, fake: FakeApi, url: string, auth?: string): Promise<Locator> {
+  await openApp(page, inject('appUrl'));
+  await configure(page, fake, PROVIDER_SETUPS.anthropic, { contextWindow: 200_000 });
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await openSettingsSection(page, 'Tools');
+  await dialog.getByLabel('MCP server URL', { exact: true }).fill(url);
+  await dialog.getByLabel('MCP server name', { exact: true }).fill('Tracker');
+  if (auth) await dialog.getByLabel('Authorization', { exact: true }).selectOption({ label: auth });
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  return dialog;
 }

@@ -2,7 +2,7 @@
 // The MCP client against the real test server (the SDK's server side on a free port).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type McpConnection } from '../../src/mcp/client';
-import { McpFailure } from '../../src/mcp/failures';
+import { failureOf } from './failureOf';
 import { startMcpServer, TINY_PNG_BASE64, type McpTestServer } from './server';
 
 let mcp: McpTestServer;
@@ -24,15 +24,6 @@ async function connect(url = mcp.url, headers: Record<string, string> = {}, onTo
 
 const call = (connection: McpConnection, name: string, args: Record<string, unknown> = {}, timeoutMs = 5_000, signal = new AbortController().signal) =>
   connection.callTool(name, args, { signal, timeoutMs });
-
-async function failureOf(promise: Promise<unknown>): Promise<McpFailure> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpFailure);
-  return error as McpFailure;
-}
 
 describe('the MCP client', () => {
   it('lists the server’s tools with their descriptions and input schemas', async () => {

@@ -9,6 +9,11 @@
  * the 404 the spec prescribes), change the tool list (every open session is sent
  * `notifications/tools/list_changed`) and require a bearer token or a custom header.
  *
+ * With `oauth: true` the server is an OAuth 2.1 protected resource with its own authorization
+ * server (`oauthServer.ts`, on a port of its own): a request without a valid access token is
+ * answered 401 with `WWW-Authenticate: Bearer resource_metadata="…"`, and the protected-resource
+ * metadata (RFC 9728) names the authorization server.
+ *
  * ```ts
  * const mcp = await startMcpServer({ origin: 'http://127.0.0.1:4173' });
  * new StreamableHTTPClientTransport(new URL(mcp.url));    // POST/GET/DELETE {url}
@@ -32,6 +37,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { startOAuthServer, type OAuthTestServer } from './oauthServer';
 
 /** A 1×1 red PNG. */
 export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -53,10 +59,16 @@ export interface McpServerOptions {
   name?: string;
   /** `streamable` (default) or `sse`: only the older HTTP+SSE transport. */
   transport?: 'streamable' | 'sse';
+  /** Every request must carry an access token of the test's own authorization server. */
+  oauth?: boolean;
 }
 
 export interface McpTestServer {
   url: string;
+  /** The authorization server, when started with `oauth: true`. */
+  oauth?: OAuthTestServer;
+  /** The bearer tokens of the requests received, in order (OAuth variant). */
+  bearers: string[];
   /** Every tools/call received, in order. */
   calls: { name: string; args: unknown }[];
   /** Sessions currently open. */
@@ -99,6 +111,11 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
   const extraTools: { name: string; description: string }[] = [];
   const calls: McpTestServer['calls'] = [];
   let streams = 0;
+  const bearers: string[] = [];
+  const oauth = options.oauth ? await startOAuthServer() : undefined;
+  // Set once the server listens: the metadata and the 401s name the server's own address.
+  let origin = '';
+  let url = '';
 
   const sleep = (ms: number, signal: AbortSignal) =>
     new Promise<void>((resolve) => {
@@ -164,7 +181,32 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
     if (options.origin && options.origin !== '*' && options.origin !== origin) return;
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
-    res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
+    res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, WWW-Authenticate');
+  }
+
+  const resourceMetadataPath = '/.well-known/oauth-protected-resource/mcp';
+  /** The OAuth variant's check: true when the request may go on, else it was answered. */
+  async function authorized(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (!oauth) return true;
+    if (req.url?.startsWith('/.well-known/oauth-protected-resource')) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ resource: url, authorization_servers: [oauth.issuer], scopes_supported: ['mcp:tools'], resource_name: 'Test MCP' }));
+      return false;
+    }
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (token) {
+      bearers.push(token);
+      if (
+        await oauth.verify(token).then(
+          () => true,
+          () => false,
+        )
+      )
+        return true;
+    }
+    res.setHeader('WWW-Authenticate', `Bearer error="invalid_token", resource_metadata="${origin}${resourceMetadataPath}"`);
+    jsonError(res, 401, 'Unauthorized');
+    return false;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -179,6 +221,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
       res.writeHead(204).end();
       return;
     }
+    if (!(await authorized(req, res))) return;
     const required = options.requireHeader;
     if (required && req.headers[required.name.toLowerCase()] !== required.value) {
       jsonError(res, 401, 'Unauthorized');
@@ -266,6 +309,8 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+  url = `${origin}/mcp`;
 
   async function closeSessions(): Promise<void> {
     const open = [...sessions.values()];
@@ -274,7 +319,9 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
   }
 
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url,
+    ...(oauth ? { oauth } : {}),
+    bearers,
     calls,
     sessionCount: () => sessions.size,
     notificationStreams: () => streams,
@@ -293,6 +340,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
     },
     async close() {
       await closeSessions();
+      await oauth?.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

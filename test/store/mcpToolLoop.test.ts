@@ -7,18 +7,15 @@
 import { Blob as NodeBlob } from 'node:buffer';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ContentBlock, McpServerConfig, StoredMessage, ToolResultBlock } from '../../src/core';
-import { openWindowpaneStorage, randomUuid } from '../../src/persistence';
-import type { ChatProvider, ChatRequest, ChatResult } from '../../src/providers';
-import { createRuntime, type Runtime } from '../../src/store/runtime';
+import type { McpServerConfig, StoredMessage, ToolResultBlock } from '../../src/core';
+import type { ChatProvider, ChatRequest } from '../../src/providers';
+import type { Runtime } from '../../src/store/runtime';
 import * as chat from '../../src/store/sendPipeline';
-import { hydrate } from '../../src/store/hydrate';
-import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import { listMcpServerTools } from '../../src/store/mcp/mcpSettings';
 import { trackerServer } from '../mcp/fixtures';
 import { startMcpServer, TINY_PNG_BASE64, type McpTestServer } from '../mcp/server';
+import { answer, mcpRuntime, type RuntimeDeps } from './mcpRuntime';
 
 let mcp: McpTestServer;
 beforeAll(async () => {
@@ -40,24 +37,13 @@ function serverConfig(alwaysAllow = false): McpServerConfig {
   };
 }
 
-function answer(content: ContentBlock[]): ChatResult {
-  return {
-    content,
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-    usageReported: false,
-    stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
-    model: 'scripted-model',
-  };
-}
-
 async function start(
   server: McpServerConfig,
   toolName = TOOL,
   input: unknown = { number: 7 },
   offered = 2,
-  deps: Partial<Parameters<typeof createRuntime>[0]> = {},
+  deps: Partial<RuntimeDeps> = {},
 ): Promise<{ rt: Runtime; requests: ChatRequest[] }> {
-  globalThis.indexedDB = new IDBFactory();
   const requests: ChatRequest[] = [];
   const fake: ChatProvider = {
     id: 'anthropic',
@@ -70,26 +56,7 @@ async function start(
       return '';
     },
   };
-  const rt = createRuntime({
-    openStorage: () => openWindowpaneStorage(),
-    createProvider: async () => fake,
-    now: () => Date.now(),
-    newId: randomUuid,
-    runJavascript: async () => ({ logs: [], truncated: false }),
-    ...deps,
-  });
-  await hydrate(rt);
-  const settings: Settings = {
-    ...DEFAULT_SETTINGS,
-    provider: 'anthropic',
-    apiKeys: { anthropic: 'sk-test-key-0123456789' },
-    models: { anthropic: 'claude-sonnet-4-6' },
-    tools: { ...DEFAULT_SETTINGS.tools, mcpServers: [server] },
-    mcpSecrets: { 'srv-1': 'unused-token' },
-  };
-  rt.store.setState({ settings });
-  // The MCP chunk loads and offers the server's tools.
-  await vi.waitFor(() => expect(rt.store.getState().mcpTools).toHaveLength(offered));
+  const rt = await mcpRuntime(fake, server, { 'srv-1': 'unused-token' }, offered, deps);
   return { rt, requests };
 }
 

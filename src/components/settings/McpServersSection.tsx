@@ -7,12 +7,15 @@ import {
   keyTravelsSafely,
   MCP_CALL_TIMEOUT_RANGE,
   MCP_CALL_TIMEOUT_SECONDS,
+  mcpSignedIn,
+  readMcpOAuth,
   readMcpServers,
   type McpAuth,
   type McpServerConfig,
 } from '../../core';
-import type { McpListing } from '../../store';
+import type { McpAuthorizer, McpListing } from '../../store';
 import { Field } from '../Field';
+import { mcpOAuthRedirectUrl, openSignInWindow } from './mcpSignInWindow';
 
 export interface McpServersSectionProps {
   /** The servers as the draft holds them (read here with readMcpServers: they may come from storage). */
@@ -21,33 +24,68 @@ export interface McpServersSectionProps {
   onChange: (servers: McpServerConfig[], secrets: Record<string, string>) => void;
   /** Connects to a server and lists its tools; absent where nothing can connect (then Connect is not offered). */
   listTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
+  /** Signs in to a server with OAuth, then lists its tools; absent where nothing can connect (then Sign in is not offered). */
+  signIn?: (server: McpServerConfig, secret: string | undefined, redirectUrl: string, authorize: McpAuthorizer) => Promise<McpListing>;
   newId: () => string;
 }
 
 type AuthKind = McpAuth['type'];
 
+/** Why a server could not be listed, and whether it asks for an OAuth sign-in. */
+type ServerError = { text: string; signIn: boolean };
+
 /**
- * Settings → Tools → MCP servers: add a server by URL (with a bearer token or a header),
- * Connect to list its tools, switch the server and each tool on or off, always allow a tool,
- * remove the server. What a server listed (names, descriptions) is shown as text only.
+ * Settings → Tools → MCP servers: add a server by URL (with a bearer token, a header or an
+ * OAuth sign-in), Connect to list its tools, Sign in and out of an OAuth server, switch the
+ * server and each tool on or off, always allow a tool, remove the server. What a server listed
+ * (names, descriptions) is shown as text only.
  */
-export function McpServersSection({ stored, secrets, onChange, listTools, newId }: McpServersSectionProps) {
+export function McpServersSection({ stored, secrets, onChange, listTools, signIn, newId }: McpServersSectionProps) {
   const servers = readMcpServers(stored, []);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, ServerError | undefined>>({});
   const [connecting, setConnecting] = useState<string | null>(null);
-  const update = (id: string, change: (server: McpServerConfig) => McpServerConfig) =>
+  const update = (id: string, change: (server: McpServerConfig) => McpServerConfig, nextSecrets = secrets) =>
     onChange(
       servers.map((server) => (server.id === id ? change(server) : server)),
-      secrets,
+      nextSecrets,
     );
+
+  /** Keeps what a listing found: the tools, and the server's secret when it changed (a sign-in, a refresh). */
+  function settle(server: McpServerConfig, listing: McpListing, auth: McpAuth = server.auth) {
+    setConnecting(null);
+    setErrors((e) => ({ ...e, [server.id]: listing.ok ? undefined : { text: listing.error, signIn: listing.signIn === true } }));
+    if (!listing.ok) return;
+    const nextSecrets = listing.secret === undefined ? secrets : { ...secrets, [server.id]: listing.secret };
+    update(server.id, (s) => ({ ...s, auth, tools: listing.tools }), nextSecrets);
+  }
 
   async function connect(server: McpServerConfig) {
     if (!listTools) return;
     setConnecting(server.id);
-    const listing = await listTools(server, secrets[server.id]);
-    setConnecting(null);
-    setErrors((e) => ({ ...e, [server.id]: listing.ok ? '' : listing.error }));
-    if (listing.ok) update(server.id, (s) => ({ ...s, tools: listing.tools }));
+    settle(server, await listTools(server, secrets[server.id]));
+  }
+
+  /** From the click: the sign-in window must open in it, or the browser blocks it. */
+  async function startSignIn(server: McpServerConfig) {
+    if (!signIn) return;
+    const signInWindow = openSignInWindow();
+    setConnecting(server.id);
+    const auth: McpAuth = { type: 'oauth' };
+    // A server switched to OAuth here signs in afresh: its old secret was a token or a header's value.
+    const listing = await signIn(
+      { ...server, auth },
+      server.auth.type === 'oauth' ? secrets[server.id] : undefined,
+      mcpOAuthRedirectUrl(),
+      signInWindow.authorize,
+    );
+    signInWindow.close();
+    settle(server, listing, listing.ok ? auth : server.auth);
+  }
+
+  function signOut(server: McpServerConfig) {
+    const { [server.id]: _signIn, ...rest } = secrets;
+    setErrors((e) => ({ ...e, [server.id]: undefined }));
+    onChange(servers, rest);
   }
 
   function remove(id: string) {
@@ -70,8 +108,11 @@ export function McpServersSection({ stored, secrets, onChange, listTools, newId 
           key={server.id}
           server={server}
           error={errors[server.id]}
+          signedIn={server.auth.type === 'oauth' && mcpSignedIn(readMcpOAuth(secrets[server.id]))}
           connecting={connecting === server.id}
           onConnect={listTools ? () => void connect(server) : undefined}
+          onSignIn={signIn ? () => void startSignIn(server) : undefined}
+          onSignOut={() => signOut(server)}
           onRemove={() => remove(server.id)}
           onChange={(change) => update(server.id, change)}
         />
@@ -85,18 +126,31 @@ export function McpServersSection({ stored, secrets, onChange, listTools, newId 
   );
 }
 
+function authText(auth: McpAuth, signedIn: boolean): string {
+  if (auth.type === 'none') return 'no authorization';
+  if (auth.type === 'bearer') return 'bearer token';
+  if (auth.type === 'header') return `header ${auth.name}`;
+  return signedIn ? 'OAuth · Signed in' : 'OAuth · Not signed in';
+}
+
 function ServerView({
   server,
   error,
+  signedIn,
   connecting,
   onConnect,
+  onSignIn,
+  onSignOut,
   onRemove,
   onChange,
 }: {
   server: McpServerConfig;
-  error: string | undefined;
+  error: ServerError | undefined;
+  signedIn: boolean;
   connecting: boolean;
   onConnect: (() => void) | undefined;
+  onSignIn: (() => void) | undefined;
+  onSignOut: () => void;
   onRemove: () => void;
   onChange: (change: (server: McpServerConfig) => McpServerConfig) => void;
 }) {
@@ -108,7 +162,7 @@ function ServerView({
     <fieldset className="mcp-server" aria-label={`MCP server ${server.label}`}>
       <legend>{server.label}</legend>
       <p className="muted mcp-server-url">
-        {server.url} · {server.auth.type === 'none' ? 'no authorization' : server.auth.type === 'bearer' ? 'bearer token' : `header ${server.auth.name}`}
+        {server.url} · {authText(server.auth, signedIn)}
       </p>
       <label className="check">
         <input type="checkbox" role="switch" checked={server.enabled} onChange={(e) => onChange((s) => ({ ...s, enabled: e.target.checked }))} /> Use{' '}
@@ -126,9 +180,19 @@ function ServerView({
       )}
       <CallTimeLimit server={server} onChange={onChange} />
       <div className="mcp-server-actions">
-        {onConnect && (
+        {onConnect && (server.auth.type !== 'oauth' || signedIn) && (
           <button type="button" onClick={onConnect} disabled={connecting}>
             {connecting ? 'Connecting…' : server.tools.length > 0 ? 'Connect again' : 'Connect'}
+          </button>
+        )}
+        {onSignIn && (server.auth.type === 'oauth' || error?.signIn) && (
+          <button type="button" onClick={onSignIn} disabled={connecting}>
+            {signedIn ? 'Sign in again' : 'Sign in'}
+          </button>
+        )}
+        {signedIn && (
+          <button type="button" onClick={onSignOut} disabled={connecting}>
+            Sign out
           </button>
         )}
         <button type="button" onClick={onRemove}>
@@ -137,7 +201,7 @@ function ServerView({
       </div>
       {error && (
         <p className="field-error" role="alert">
-          {error}
+          {error.text}
         </p>
       )}
       {server.tools.length > 0 && (
@@ -203,16 +267,17 @@ function AddServer({ onAdd, newId, taken }: { onAdd: (server: McpServerConfig, s
   const [headerName, setHeaderName] = useState('');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const withSecret = auth === 'bearer' || auth === 'header';
 
   function add() {
     const trimmed = url.trim();
     if (!isServerUrl(trimmed)) return setError('Enter the server’s http or https URL, such as https://mcp.example.com/mcp.');
     if (auth === 'header' && !isCustomHeaderName(headerName.trim())) return setError('Enter a header name such as X-Api-Key.');
-    if (auth !== 'none' && !secret) return setError(auth === 'bearer' ? 'Enter the token.' : 'Enter the header’s value.');
+    if (withSecret && !secret) return setError(auth === 'bearer' ? 'Enter the token.' : 'Enter the header’s value.');
     const kind: McpAuth = auth === 'header' ? { type: 'header', name: headerName.trim() } : { type: auth };
     onAdd(
       { id: newId(), label: label.trim().slice(0, 100) || new URL(trimmed).host, url: trimmed, enabled: true, auth: kind, tools: [] },
-      auth === 'none' ? '' : secret,
+      withSecret ? secret : '',
     );
     setUrl('');
     setLabel('');
@@ -236,11 +301,18 @@ function AddServer({ onAdd, newId, taken }: { onAdd: (server: McpServerConfig, s
             <option value="none">None</option>
             <option value="bearer">Bearer token</option>
             <option value="header">A header</option>
+            <option value="oauth">OAuth (sign in)</option>
           </select>
         )}
       </Field>
+      {auth === 'oauth' && (
+        <p className="muted section-hint">
+          Once the server is added, choose Sign in: its sign-in page opens in a window of its own and sends you back here. The tokens are kept in this browser
+          like the API keys, renewed when they expire, and never exported.
+        </p>
+      )}
       {auth === 'header' && <Field label="Header name">{(id) => <input id={id} value={headerName} onChange={(e) => setHeaderName(e.target.value)} />}</Field>}
-      {auth !== 'none' && (
+      {withSecret && (
         <Field label={auth === 'bearer' ? 'Token' : 'Header value'} hint="Kept in this browser like the API keys; never exported.">
           {(id, hint) => (
             <input id={id} aria-describedby={hint} type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} />

@@ -3,7 +3,7 @@ import { RUN_TIME_LIMIT_MS } from '../../core';
 import { TOOL_ROUNDS_RANGE, type McpListing, type ToolSettings } from '../../store';
 import type { McpServerConfig } from '../../core';
 import { Field } from '../Field';
-import { McpServersSection } from './McpServersSection';
+import { McpServersSection, type McpServersSectionProps } from './McpServersSection';
 import type { SettingsDraftAction, SettingsProblems } from './settingsDraft';
 
 export interface ToolsSectionProps {
@@ -16,10 +16,12 @@ export interface ToolsSectionProps {
   mcpSecrets: Record<string, string>;
   /** Connects to an MCP server and lists its tools (Settings over the app's store). */
   listMcpTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
+  /** Signs in to an MCP server with OAuth, then lists its tools. */
+  signInMcp?: McpServersSectionProps['signIn'];
 }
 
 /** The tools the model may call, each a switch, and how many rounds of them one turn may take. */
-export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, listMcpTools }: ToolsSectionProps) {
+export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, listMcpTools, signInMcp }: ToolsSectionProps) {
   const setTools = (patch: Partial<Omit<ToolSettings, 'maxRounds'>>) => dispatch({ type: 'editTools', patch });
   return (
     <section>
@@ -62,6 +64,7 @@ export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets
         onChange={(servers, secrets) => dispatch({ type: 'editMcp', servers, secrets })}
         newId={() => crypto.randomUUID()}
         {...(listMcpTools ? { listTools: listMcpTools } : {})}
+        {...(signInMcp ? { signIn: signInMcp } : {})}
       />
     </section>
   );

@@ -6,8 +6,12 @@
  */
 import { endpointOrigin, keyTravelsSafely } from '../endpoints';
 
-/** How requests to the server are authorized. The secret itself (token, header value) is kept apart, like the API keys: `Settings.mcpSecrets`. */
-export type McpAuth = { type: 'none' } | { type: 'bearer' } | { type: 'header'; name: string };
+/**
+ * How requests to the server are authorized. The secret itself (token, header value, or for
+ * OAuth the record of `core/mcp/oauth.ts` as JSON text) is kept apart, like the API keys:
+ * `Settings.mcpSecrets`.
+ */
+export type McpAuth = { type: 'none' } | { type: 'bearer' } | { type: 'header'; name: string } | { type: 'oauth' };
 
 /** A tool as the server listed it when last connected, with the user's switches. */
 export interface McpToolInfo {
@@ -66,7 +70,7 @@ export function isServerUrl(value: unknown): value is string {
 
 function readAuth(raw: unknown): McpAuth | undefined {
   if (!isObject(raw)) return undefined;
-  if (raw.type === 'none' || raw.type === 'bearer') return { type: raw.type };
+  if (raw.type === 'none' || raw.type === 'bearer' || raw.type === 'oauth') return { type: raw.type };
   if (raw.type === 'header' && typeof raw.name === 'string' && isCustomHeaderName(raw.name)) return { type: 'header', name: raw.name };
   return undefined;
 }

@@ -22,6 +22,7 @@ import type { McpConnection, McpEndpoint } from '../../mcp/client';
 import type { Runtime } from '../runtime';
 import type { McpToolEntry } from './types';
 import { askApproval } from './mcpApproval';
+import { notSignedIn, oauthEndpoint, savedOAuth } from './mcpOAuth';
 
 export const REFUSED_BY_USER = 'The user refused to run this tool call. Do not call it again unless the user asks for it; ask the user how to go on.';
 const STOPPED = 'The user pressed Stop, so this tool call did not finish. Wait for the user.';
@@ -37,16 +38,21 @@ export function endpointOf(server: McpServerConfig, secret: string | undefined):
 }
 
 function connectionTo(rt: Runtime, server: McpServerConfig): Promise<McpConnection> {
-  const endpoint = endpointOf(server, rt.store.getState().settings.mcpSecrets[server.id]);
-  const key = JSON.stringify(endpoint);
+  // An OAuth sign-in is read at each request (a refresh changes it): the connection is kept across refreshes.
+  const oauth = server.auth.type === 'oauth';
+  const endpoint = oauth ? undefined : endpointOf(server, rt.store.getState().settings.mcpSecrets[server.id]);
+  const key = oauth ? JSON.stringify({ url: server.url, auth: 'oauth' }) : JSON.stringify(endpoint);
   let open = connections.get(rt);
   if (!open) connections.set(rt, (open = new Map()));
   const known = open.get(server.id);
   if (known?.key === key) return known.connection;
   void known?.connection.then((c) => c.close()).catch(() => undefined);
-  const connection: Promise<McpConnection> = import('../../mcp/client').then(({ connectMcp }) =>
-    connectMcp(endpoint, { onToolsChanged: () => void toolsChanged(rt, server, connection) }),
-  );
+  const connection: Promise<McpConnection> = (async () => {
+    const { connectMcp } = await import('../../mcp/client');
+    return connectMcp(endpoint ?? (await oauthEndpoint(server, savedOAuth(rt, server.id))), {
+      onToolsChanged: () => void toolsChanged(rt, server, connection),
+    });
+  })();
   open.set(server.id, { key, connection });
   // A connection that failed is not kept: the next call tries again.
   connection.catch(() => open.delete(server.id));
@@ -113,7 +119,7 @@ export async function runMcpCall(rt: Runtime, conversationId: string, call: Tool
   const { server, info } = entry;
   const parsed = parseToolArguments(call.input);
   if (!parsed.ok) return failure(call, `The arguments of ${call.name} must be one JSON object; got ${parsed.found}. Nothing was run.`);
-  const unreachable = mcpServerUnreachable(server);
+  const unreachable = mcpServerUnreachable(server) ?? (server.auth.type === 'oauth' ? notSignedIn(server, savedOAuth(rt, server.id)) : undefined);
   if (unreachable) return failure(call, `Not run: ${unreachable}`);
   if (!info.alwaysAllow) {
     const answer = await askApproval(

@@ -18,13 +18,24 @@ describe('MCP servers read back from storage', () => {
       { ...server, id: '' },
       { ...server, url: 'javascript:alert(1)' },
       { ...server, url: 'https://user:pw@example.com/' },
-      { ...server, auth: { type: 'oauth' } },
+      { ...server, auth: { type: 'saml' } },
       { ...server, auth: { type: 'header', name: 'Cookie' } },
       { ...server, auth: { type: 'header', name: 'X Bad' } },
       'server',
     ];
     expect(readMcpServers([...bad, server, { ...server }], ignored)).toEqual([server]);
     expect(ignored).toHaveLength(bad.length + 1);
+  });
+
+  it('reads back each kind of authorization, OAuth sign-in included', () => {
+    const kinds = [{ type: 'none' }, { type: 'bearer' }, { type: 'header', name: 'X-Api-Key' }, { type: 'oauth' }];
+    const ignored: string[] = [];
+    const read = readMcpServers(
+      kinds.map((auth, i) => ({ ...server, id: `s${i}`, auth })),
+      ignored,
+    );
+    expect(read.map((s) => s.auth)).toEqual(kinds);
+    expect(ignored).toEqual([]);
   });
 
   it('cuts what a server listed to size and reads switches as off unless true', () => {

@@ -1,0 +1,129 @@
+// @vitest-environment node
+// OAuth sign-in and refresh against the test server's own authorization server (the SDK's server side).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readMcpOAuth, writeMcpOAuth, type McpOAuthRecord } from '../../src/core';
+import { connectMcp, type McpConnection } from '../../src/mcp/client';
+import { mcpOAuthProvider, signInMcp, type McpAuthorizer, type McpOAuthStorage } from '../../src/mcp/oauth';
+import { failureOf } from './failureOf';
+import { approveAtOnce } from './oauthServer';
+import { startMcpServer, type McpTestServer } from './server';
+
+const REDIRECT = 'http://127.0.0.1:4173/mcp-oauth-callback.html';
+
+/** The user approving at once, and the authorization server sending them back to the redirect URL. */
+const approve: McpAuthorizer = async (url) => {
+  expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT);
+  return approveAtOnce(url);
+};
+
+/** Storage as the app keeps it: the record as JSON text, read back through core's reader every time. */
+function textStorage(): McpOAuthStorage & { text: string } {
+  const storage = {
+    text: '',
+    read: (): McpOAuthRecord => readMcpOAuth(storage.text),
+    write(record: McpOAuthRecord) {
+      storage.text = writeMcpOAuth(record);
+    },
+  };
+  return storage;
+}
+
+let mcp: McpTestServer;
+const open: McpConnection[] = [];
+beforeAll(async () => {
+  mcp = await startMcpServer({ oauth: true });
+});
+afterAll(async () => {
+  await Promise.all(open.map((connection) => connection.close()));
+  await mcp.close();
+});
+beforeEach(() => {
+  mcp.oauth!.events.length = 0;
+});
+
+async function connectWith(storage: McpOAuthStorage): Promise<McpConnection> {
+  const connection = await connectMcp({ url: mcp.url, headers: {}, authProvider: mcpOAuthProvider(storage, REDIRECT) });
+  open.push(connection);
+  return connection;
+}
+
+describe('OAuth sign-in to an MCP server', () => {
+  it('says the server asks for sign-in when it is configured without OAuth', async () => {
+    const failure = await failureOf(connectMcp({ url: mcp.url, headers: {} }));
+    expect(failure.kind).toBe('signin');
+    expect(failure.message).toBe(`The MCP server at ${mcp.url} asks you to sign in (OAuth): choose Sign in to use it.`);
+  });
+
+  it('registers, signs in with PKCE, keeps the client, the tokens and the redirect URL (no verifier, no state), and calls with the access token', async () => {
+    const storage = textStorage();
+    await signInMcp(mcp.url, storage, REDIRECT, approve);
+    expect(mcp.oauth!.events).toEqual(['register', 'authorize', 'code']);
+    const record = storage.read();
+    expect(Object.keys(record).sort()).toEqual(['client', 'redirectUrl', 'tokens']);
+    expect(record.redirectUrl).toBe(REDIRECT);
+    expect(record.client?.client_id).toEqual(expect.any(String));
+    expect(record.tokens).toMatchObject({ token_type: 'bearer', refresh_token: expect.any(String), issuer: mcp.oauth!.issuer });
+
+    const connection = await connectWith(storage);
+    expect((await connection.listTools()).map((tool) => tool.name)).toContain('lookup_issue');
+    expect(await connection.callTool('lookup_issue', { number: 4 }, { signal: new AbortController().signal, timeoutMs: 5_000 })).toMatchObject({
+      content: [{ text: 'Issue 4: The login page loads slowly. Status: open.' }],
+    });
+    expect(mcp.bearers.at(-1)).toBe(record.tokens?.access_token);
+  });
+
+  it('refreshes an expired access token with the refresh token, without the user, and keeps the new tokens', async () => {
+    const storage = textStorage();
+    await signInMcp(mcp.url, storage, REDIRECT, approve);
+    const first = storage.read().tokens!;
+    const connection = await connectWith(storage);
+    mcp.oauth!.expireAccessTokens();
+    expect(await connection.callTool('lookup_issue', { number: 5 }, { signal: new AbortController().signal, timeoutMs: 5_000 })).toMatchObject({
+      content: [{ text: 'Issue 5: The login page loads slowly. Status: open.' }],
+    });
+    const second = storage.read().tokens!;
+    expect(mcp.oauth!.events).toEqual(['register', 'authorize', 'code', 'refresh']);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(mcp.bearers.at(-1)).toBe(second.access_token);
+    expect(mcp.oauth!.liveAccessTokens()).toEqual([second.access_token]);
+  });
+
+  it('signs in again with the client it registered, rather than registering another', async () => {
+    const storage = textStorage();
+    await signInMcp(mcp.url, storage, REDIRECT, approve);
+    const client = storage.read().client;
+    await signInMcp(mcp.url, storage, REDIRECT, approve);
+    expect(storage.read().client).toEqual(client);
+    expect(mcp.oauth!.events).toEqual(['register', 'authorize', 'code', 'authorize', 'code']);
+  });
+
+  it('refuses an answer whose state is not the sign-in’s, and exchanges no code', async () => {
+    const storage = textStorage();
+    const forged: McpAuthorizer = async (url) => ({ ...(await approve(url)), state: 'someone-else' });
+    const failure = await failureOf(signInMcp(mcp.url, storage, REDIRECT, forged));
+    expect(failure.kind).toBe('signin');
+    expect(failure.message).toBe('The sign-in came back for another request, so it was not used: sign in again.');
+    expect(mcp.oauth!.events).not.toContain('code');
+    expect(storage.read().tokens).toBeUndefined();
+  });
+
+  it('says the user must sign in again when the refresh token is refused too', async () => {
+    const storage = textStorage();
+    await signInMcp(mcp.url, storage, REDIRECT, approve);
+    const connection = await connectWith(storage);
+    mcp.oauth!.revokeAll();
+    const failure = await failureOf(connection.callTool('lookup_issue', { number: 6 }, { signal: new AbortController().signal, timeoutMs: 5_000 }));
+    expect(failure.kind).toBe('signin');
+    expect(failure.message).toBe(`The MCP server at ${mcp.url} needs you to sign in again: choose Sign in for it in Settings → Tools.`);
+  });
+
+  it('says plainly when the sign-in cannot reach the server', async () => {
+    const gone = await startMcpServer({ oauth: true });
+    const url = gone.url;
+    await gone.close();
+    const failure = await failureOf(signInMcp(url, textStorage(), REDIRECT, approve));
+    expect(failure.kind).toBe('unreachable');
+    expect(failure.message).toBe(`Could not sign in to ${url}: the server or its authorization server is offline, or did not allow this page's origin (CORS).`);
+  });
+});
