@@ -129,6 +129,7 @@ export function SettingsDialog({ settings, modelsFor, modelList, storage, sync, 
           problems={problems}
           dispatch={dispatch}
           mcpSecrets={draft.settings.mcpSecrets}
+          provider={provider}
           {...(listMcpTools ? { listMcpTools } : {})}
         />
       ),

@@ -62,6 +62,7 @@ export * from './tools/definitions';
 export * from './tools/readAttachment';
 export * from './tools/runJavascript';
 export * from './tools/toolArguments';
+export * from './mcp/connector';
 export * from './mcp/servers';
 export * from './mcp/toolNames';
 export * from './mcp/toolResult';

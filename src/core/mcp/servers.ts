@@ -28,6 +28,8 @@ export interface McpServerConfig {
   tools: McpToolInfo[];
   /** The origin the user agreed to reach over plain http (not https, not this machine); see `mcpServerReachable`. */
   httpConfirmedFor?: string;
+  /** Who connects: this page (absent) or the provider itself, through its MCP connector (see `connector.ts`). */
+  connectVia?: 'provider';
 }
 
 export const MAX_MCP_SERVERS = 20;
@@ -88,6 +90,7 @@ function readServer(raw: unknown): McpServerConfig | undefined {
     // A name listed twice is one tool: the first listing is kept.
     tools: tools.filter((tool): tool is McpToolInfo => tool !== undefined && !names.has(tool.name) && Boolean(names.add(tool.name))),
     ...(typeof raw.httpConfirmedFor === 'string' ? { httpConfirmedFor: raw.httpConfirmedFor.slice(0, 2_000) } : {}),
+    ...(raw.connectVia === 'provider' ? { connectVia: 'provider' as const } : {}),
   };
 }
 
