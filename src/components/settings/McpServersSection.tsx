@@ -64,7 +64,7 @@ export function McpServersSection({ stored, secrets, provider, onChange, listToo
       <h4>MCP servers</h4>
       <p className="muted section-hint">
         Tools of remote MCP servers, called straight from this page: the server must allow this page’s origin (CORS). Each call is shown to you before it runs,
-        unless you always allow that tool.
+        unless you always allow that tool. A public https server can instead be called by the provider itself.
       </p>
       {servers.map((server) => (
         <ServerView
