@@ -1,43 +1,27 @@
 // @vitest-environment node
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { CONNECTOR_URL, connectorServers } from '../fake-api/connectorSetup';
 import { MCP_CONNECTOR_BETA, toAnthropicWire, toOpenAIWire } from '../../src/core';
 import type { ContentBlock, McpConnectorServer, ProviderToolBlock, StoredMessage } from '../../src/core';
 import { createProvider } from '../../src/providers';
 import type { ChatRequest, ProviderSettings } from '../../src/providers';
-import { startFakeApi, type FakeApi } from '../fake-api/server';
-import { startMcpServer, type McpTestServer } from '../mcp/server';
 
 // Both providers connect to a real MCP server through their connector: the fake, standing in for
 // the provider, resolves the public https address the request names to the test server.
-const PUBLIC_URL = 'https://mcp.example.com/mcp';
-let mcp: McpTestServer;
-let fake: FakeApi;
+const servers = connectorServers({ requireHeader: { name: 'Authorization', value: 'Bearer tracker-token' } });
 
-beforeAll(async () => {
-  mcp = await startMcpServer({ requireHeader: { name: 'Authorization', value: 'Bearer tracker-token' } });
-  fake = await startFakeApi({ deltaDelayMs: 0, connectorHosts: { [PUBLIC_URL]: mcp.url } });
-});
-afterEach(() => {
-  fake.reset();
-  mcp.calls.length = 0;
-});
-afterAll(async () => {
-  await fake.close();
-  await mcp.close();
-});
-
-const tracker: McpConnectorServer = { name: 'Tracker', url: PUBLIC_URL, authorization: 'tracker-token', tools: ['lookup_issue'] };
+const tracker: McpConnectorServer = { name: 'Tracker', url: CONNECTOR_URL, authorization: 'tracker-token', tools: ['lookup_issue'] };
 
 const targets: { name: string; provider: 'anthropic' | 'openai'; settings: () => ProviderSettings }[] = [
   {
     name: 'Anthropic',
     provider: 'anthropic',
-    settings: () => ({ provider: 'anthropic', apiKey: 'sk-ant-fake-test-key', baseUrl: fake.url, model: 'claude-sonnet-4-6' }),
+    settings: () => ({ provider: 'anthropic', apiKey: 'sk-ant-fake-test-key', baseUrl: servers.fake().url, model: 'claude-sonnet-4-6' }),
   },
   {
     name: 'OpenAI',
     provider: 'openai',
-    settings: () => ({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${fake.url}/v1`, model: 'gpt-5.5' }),
+    settings: () => ({ provider: 'openai', apiKey: 'sk-proj-fake-test-key', baseUrl: `${servers.fake().url}/v1`, model: 'gpt-5.5' }),
   },
 ];
 
@@ -54,10 +38,10 @@ const calls = (content: ContentBlock[]) => content.filter((b): b is ProviderTool
 
 describe.each(targets)('the MCP connector through $name', (target) => {
   it('gives the provider the server, which calls the tool with the token and answers with the call and its result', async () => {
-    fake.setReply(() => ({ connectorCalls: [{ server: 'Tracker', name: 'lookup_issue', input: { number: 42 } }], text: 'Issue 42 is open.' }));
+    servers.fake().setReply(() => ({ connectorCalls: [{ server: 'Tracker', name: 'lookup_issue', input: { number: 42 } }], text: 'Issue 42 is open.' }));
     const result = await (await createProvider(target.settings())).send(ask(target, 'Is issue 42 open?'));
 
-    expect(mcp.calls).toEqual([{ name: 'lookup_issue', args: { number: 42 } }]);
+    expect(servers.mcp().calls).toEqual([{ name: 'lookup_issue', args: { number: 42 } }]);
     expect(calls(result.content)).toEqual([
       expect.objectContaining({
         provider: target.provider,
@@ -69,12 +53,12 @@ describe.each(targets)('the MCP connector through $name', (target) => {
       }),
     ]);
     expect(result.content.at(-1)).toEqual({ type: 'text', text: 'Issue 42 is open.' });
-    const sent = fake.requests.at(-1)!;
+    const sent = servers.fake().requests.at(-1)!;
     expect(sent.validation).toEqual({ ok: true });
     const body = sent.body as Record<string, unknown>;
     if (target.provider === 'anthropic') {
       expect(sent.headers['anthropic-beta']).toContain(MCP_CONNECTOR_BETA);
-      expect(body.mcp_servers).toEqual([{ type: 'url', url: PUBLIC_URL, name: 'Tracker', authorization_token: 'tracker-token' }]);
+      expect(body.mcp_servers).toEqual([{ type: 'url', url: CONNECTOR_URL, name: 'Tracker', authorization_token: 'tracker-token' }]);
       expect(body.tools).toEqual([
         { type: 'mcp_toolset', mcp_server_name: 'Tracker', default_config: { enabled: false }, configs: { lookup_issue: { enabled: true } } },
       ]);
@@ -83,7 +67,7 @@ describe.each(targets)('the MCP connector through $name', (target) => {
         {
           type: 'mcp',
           server_label: 'Tracker',
-          server_url: PUBLIC_URL,
+          server_url: CONNECTOR_URL,
           allowed_tools: ['lookup_issue'],
           require_approval: 'never',
           authorization: 'tracker-token',
@@ -93,21 +77,21 @@ describe.each(targets)('the MCP connector through $name', (target) => {
   });
 
   it('never lets the provider call a tool the request does not allow', async () => {
-    fake.setReply(() => ({ connectorCalls: [{ server: 'Tracker', name: 'big_log', input: {} }], text: 'Done.' }));
+    servers.fake().setReply(() => ({ connectorCalls: [{ server: 'Tracker', name: 'big_log', input: {} }], text: 'Done.' }));
     const result = await (await createProvider(target.settings())).send(ask(target, 'Read the log.'));
-    expect(mcp.calls).toEqual([]);
+    expect(servers.mcp().calls).toEqual([]);
     expect(calls(result.content)).toEqual([]);
   });
 
   it('keeps a failing call as an error, and sends past calls back as text the next request accepts', async () => {
-    fake.setReply(() => ({ connectorCalls: [{ server: 'Tracker', name: 'failing_tool', input: {} }], text: 'It failed.' }));
+    servers.fake().setReply(() => ({ connectorCalls: [{ server: 'Tracker', name: 'failing_tool', input: {} }], text: 'It failed.' }));
     const provider = await createProvider(target.settings());
     const first = await provider.send({ ...ask(target, 'Try it.'), mcpConnectors: [{ ...tracker, tools: ['failing_tool'] }] });
     const [failed] = calls(first.content);
     expect(failed).toEqual(expect.objectContaining({ name: 'failing_tool', isError: true }));
     expect(failed!.output).not.toBe('');
 
-    fake.setReply(() => ({ text: 'As I said, it failed.' }));
+    servers.fake().setReply(() => ({ text: 'As I said, it failed.' }));
     const answer = { id: 'a0', conversationId: 'c', role: 'assistant', content: first.content, createdAt: 1, status: 'complete' } as StoredMessage;
     const user = {
       id: 'u',
@@ -118,8 +102,8 @@ describe.each(targets)('the MCP connector through $name', (target) => {
       status: 'complete',
     } as StoredMessage;
     const second = await provider.send({ ...ask(target, 'Why?', [user, answer]), mcpConnectors: [] });
-    expect(fake.requests.at(-1)!.validation).toEqual({ ok: true });
-    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain(`called the tool \\"failing_tool\\" of the MCP server \\"Tracker\\"`);
+    expect(servers.fake().requests.at(-1)!.validation).toEqual({ ok: true });
+    expect(JSON.stringify(servers.fake().requests.at(-1)!.body)).toContain(`called the tool \\"failing_tool\\" of the MCP server \\"Tracker\\"`);
     expect(second.content).toEqual([{ type: 'text', text: 'As I said, it failed.' }]);
   });
 });
