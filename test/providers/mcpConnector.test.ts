@@ -5,6 +5,7 @@ import { MCP_CONNECTOR_BETA, toAnthropicWire, toOpenAIWire } from '../../src/cor
 import type { ContentBlock, McpConnectorServer, ProviderToolBlock, StoredMessage } from '../../src/core';
 import { createProvider } from '../../src/providers';
 import type { ChatRequest, ProviderSettings } from '../../src/providers';
+import { ResponsesStreamAccumulator } from '../../src/providers/openaiResponses';
 
 // Both providers connect to a real MCP server through their connector: the fake, standing in for
 // the provider, resolves the public https address the request names to the test server.
@@ -105,5 +106,27 @@ describe.each(targets)('the MCP connector through $name', (target) => {
     expect(servers.fake().requests.at(-1)!.validation).toEqual({ ok: true });
     expect(JSON.stringify(servers.fake().requests.at(-1)!.body)).toContain(`called the tool \\"failing_tool\\" of the MCP server \\"Tracker\\"`);
     expect(second.content).toEqual([{ type: 'text', text: 'As I said, it failed.' }]);
+  });
+});
+
+describe('an approval OpenAI asks for anyway', () => {
+  it('is kept as a call that did not run, never approved; a listing that worked is not a call', () => {
+    const acc = new ResponsesStreamAccumulator('gpt-5.5');
+    const listing = { id: 'mcpl_1', type: 'mcp_list_tools', server_label: 'Tracker', tools: [] };
+    const approval = { id: 'mcpr_1', type: 'mcp_approval_request', server_label: 'Tracker', name: 'close_issue', arguments: '{"number":7}' };
+    for (const [index, item] of [listing, approval].entries()) {
+      acc.apply({ type: 'response.output_item.added', output_index: index, item } as never, {});
+      acc.apply({ type: 'response.output_item.done', output_index: index, item } as never, {});
+    }
+    expect(acc.result().content).toEqual([
+      expect.objectContaining({
+        type: 'provider_tool',
+        provider: 'openai',
+        name: 'close_issue',
+        input: { number: 7 },
+        isError: true,
+        output: expect.stringContaining('did not run'),
+      }),
+    ]);
   });
 });
