@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense, useDeferredValue, useState } from 'react';
-import type { CompactionBlock, DocumentBlock, ImageBlock, StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
+import type { CompactionBlock, DocumentBlock, ImageBlock, ProviderToolBlock, StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
 import { messageText, reasoningTokensOf, thinkingOf, wholeCount } from '../core';
 import type { ToolResultView } from '../store';
 import { ToolBlockView } from './ToolBlockView';
@@ -80,7 +80,9 @@ export const MessageView = memo(function MessageView({
   // Markdown parses the whole text again for every delta; deferred, React drops the renders a
   // newer delta has made stale, so a long answer streams without freezing the page.
   const shownText = useDeferredValue(text);
-  const blocks = message.content.filter((b): b is ToolUseBlock | ToolResultBlock => b.type === 'tool_use' || b.type === 'tool_result');
+  const blocks = message.content.filter(
+    (b): b is ToolUseBlock | ToolResultBlock | ProviderToolBlock => b.type === 'tool_use' || b.type === 'tool_result' || b.type === 'provider_tool',
+  );
   const thinking = streamingThinking ? { text: streamingThinking.text, redacted: 0 } : thinkingOf(message);
   const thinkingMs = streamingThinking ? streamingThinking.ms : wholeCount(message.thinkingMs);
   const reasoning = reasoningTokensOf(message.usage);
@@ -169,6 +171,8 @@ export const MessageView = memo(function MessageView({
           {blocks.map((b, i) =>
             b.type === 'tool_use' ? (
               <ToolCallView key={b.id} call={b} result={toolResults?.[b.id]} pending={toolsPending} />
+            ) : b.type === 'provider_tool' ? (
+              <ToolCallView key={`p${i}`} {...providerCallView(b)} />
             ) : (
               <ToolBlockView key={`b${i}`} block={b} />
             ),
@@ -217,6 +221,16 @@ export const MessageView = memo(function MessageView({
  * The token badge's tooltip: the estimate it shows, and for an answer what the provider
  * reported of its output. Anthropic bills thinking inside the output without a count of its own.
  */
+/** A call the provider ran, shown as the page's own calls are (its output as plain text), marked as the provider's. */
+function providerCallView(block: ProviderToolBlock) {
+  const id = block.id || `${block.server}.${block.name}`;
+  return {
+    call: { type: 'tool_use' as const, id, name: block.name, input: block.input },
+    result: { block: { type: 'tool_result' as const, tool_use_id: id, content: block.output, is_error: block.isError }, cleared: false },
+    ranBy: { provider: block.provider === 'anthropic' ? 'Anthropic' : 'OpenAI', server: block.server },
+  };
+}
+
 function tokensTitle(message: StoredMessage): string {
   const estimate = 'Estimated tokens of this message';
   const usage = message.role === 'assistant' ? message.usage : undefined;

@@ -142,6 +142,7 @@ export function SettingsDialog({
           problems={problems}
           dispatch={dispatch}
           mcpSecrets={draft.settings.mcpSecrets}
+          provider={provider}
           {...(listMcpTools ? { listMcpTools } : {})}
           {...(signInMcp ? { signInMcp } : {})}
         />

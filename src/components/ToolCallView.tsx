@@ -9,6 +9,8 @@ export interface ToolCallViewProps {
   result?: ToolResultView;
   /** The turn is still running, so a call without a result is waiting for it. */
   pending?: boolean;
+  /** The provider ran this call itself, through its MCP connector: who, on which server. */
+  ranBy?: { provider: string; server: string };
 }
 
 // Only a tool that returned images shows them: the same chunk as a message's images.
@@ -83,7 +85,7 @@ function clipAt(text: string): number | null {
  * full arguments and the output (long output clipped until "Show more"). A failed call is
  * marked as an error, a result the plan no longer sends as cleared from context.
  */
-export const ToolCallView = memo(function ToolCallView({ call, result, pending }: ToolCallViewProps) {
+export const ToolCallView = memo(function ToolCallView({ call, result, pending, ranBy }: ToolCallViewProps) {
   const [open, setOpen] = useState(false);
   const [full, setFull] = useState(false);
   const panelId = useId();
@@ -99,6 +101,14 @@ export const ToolCallView = memo(function ToolCallView({ call, result, pending }
         <span className="tool-call-chevron" aria-hidden="true" />
         {/* Spaces between the parts: the button's accessible name is their text run together. */}
         <code className="tool-call-name">{call.name}</code> <span className="tool-call-args">{argumentSummary(call)}</span>
+        {ranBy && (
+          <>
+            {' '}
+            <span className="badge badge-muted" title={`${ranBy.provider} connected to the MCP server itself and ran this call while it answered`}>
+              run by {ranBy.provider} on {ranBy.server}
+            </span>
+          </>
+        )}
         {isError && (
           <>
             {' '}

@@ -82,6 +82,26 @@ export interface CompactionBlock {
 }
 
 /**
+ * An MCP tool call the provider ran itself through its connector, with what it returned: shown
+ * as a call the provider made, and sent back as text (`providerToolText`). Outside data: every
+ * field was checked and cut to size when read.
+ */
+export interface ProviderToolBlock {
+  type: 'provider_tool';
+  provider: 'anthropic' | 'openai';
+  /** The provider's id of the call (`mcptoolu_…`, `mcp_…`); may be empty. */
+  id: string;
+  /** The server as the request named it (`mcp_servers[].name`, `server_label`). */
+  server: string;
+  /** The tool's name on the server. */
+  name: string;
+  input: unknown;
+  /** The result's text (or the error's); never rendered as HTML. */
+  output: string;
+  isError: boolean;
+}
+
+/**
  * An image the user sent with a message. Its bytes are a Blob stored apart from the
  * message (persistence's `files` store, under `fileId`) and are encoded only when a
  * request is built, so a message record stays small however large the image.
@@ -123,7 +143,8 @@ export interface DocumentBlock {
   pageTokens?: number[];
 }
 
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | ImageBlock | DocumentBlock | CompactionBlock;
+export type ContentBlock =
+  TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | ImageBlock | DocumentBlock | CompactionBlock | ProviderToolBlock;
 
 /** Token usage as the provider reported it for one response. */
 export interface Usage {

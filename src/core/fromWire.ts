@@ -5,6 +5,7 @@
  * other way, stored messages as each API's messages, is `wire.ts`. Pure: no SDK types, no I/O.
  */
 import { jsonFields } from './compaction';
+import { providerToolBlock } from './mcp/connector';
 import type { CompactionBlock, ContentBlock, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
 import type { AnthropicWireBlock } from './messages';
 
@@ -101,12 +102,23 @@ export function fromOpenAIUsage(usage: OpenAIUsageWire | null | undefined): Usag
  * `content_block_*` events build it, tool inputs already parsed) → canonical blocks.
  * Empty text blocks and block types Windowpane does not store (server tools, citations)
  * are dropped; thinking and redacted thinking are kept with their signature/data, a
- * compaction with its fields as they came.
+ * compaction with its fields as they came. An MCP connector's `mcp_tool_use` and the
+ * `mcp_tool_result` that answers it become one `provider_tool` block where the call was; a call
+ * whose result never came is kept as one that failed.
  */
 export function fromAnthropicContent(blocks: readonly AnthropicWireBlock[]): ContentBlock[] {
   const out: ContentBlock[] = [];
+  const results = new Map<unknown, AnthropicWireBlock>();
+  for (const block of blocks) if (block.type === 'mcp_tool_result' && !results.has(block.tool_use_id)) results.set(block.tool_use_id, block);
   for (const block of blocks) {
     switch (block.type) {
+      case 'mcp_tool_use': {
+        const result = results.get(block.id);
+        const wire = { id: block.id, server: block.server_name, name: block.name, input: block.input, output: result?.content, isError: result?.is_error };
+        const call = providerToolBlock('anthropic', wire, result !== undefined);
+        if (call) out.push(call);
+        break;
+      }
       case 'text':
         if (typeof block.text === 'string' && block.text.length > 0) out.push({ type: 'text', text: block.text });
         break;

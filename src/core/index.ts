@@ -62,6 +62,7 @@ export * from './tools/definitions';
 export * from './tools/readAttachment';
 export * from './tools/runJavascript';
 export * from './tools/toolArguments';
+export * from './mcp/connector';
 export * from './mcp/fitDefinitions';
 export * from './mcp/oauth';
 export * from './mcp/servers';

@@ -10,6 +10,8 @@
  */
 import type { ContentBlock, ReasoningItem, ThinkingBlock, ToolUseBlock, Usage } from './conversation';
 import type { OpenAIWireMessage } from './messages';
+import { providerToolBlock } from './mcp/connector';
+import type { ProviderToolCallWire } from './mcp/connector';
 
 /** One Responses API input item (a message, a function call or its output, a reasoning item), as sent. */
 export type ResponsesInputItem = { type?: string; role?: string; [key: string]: unknown };
@@ -135,7 +137,9 @@ export type ResponsesOutputItem =
   | { type: 'reasoning'; id: string; summary: string; encryptedContent?: string }
   | { type: 'message'; text: string }
   | { type: 'function_call'; callId: string; name: string; arguments: string; done: boolean }
-  | { type: 'compaction'; fields: Record<string, unknown> };
+  | { type: 'compaction'; fields: Record<string, unknown> }
+  /** An MCP connector's call (`mcp_call`), or its refused approval (`mcp_approval_request`), or a failed listing (`mcp_list_tools` with an error), as the item ended. */
+  | { type: 'mcp_call'; wire: ProviderToolCallWire; answered: boolean };
 
 /**
  * A response's output items → canonical blocks, in the order they came: reasoning as
@@ -157,6 +161,11 @@ export function fromResponsesOutput(items: readonly ResponsesOutputItem[], optio
       case 'message':
         if (item.text) out.push({ type: 'text', text: item.text });
         break;
+      case 'mcp_call': {
+        const call = providerToolBlock('openai', item.wire, item.answered);
+        if (call) out.push(call);
+        break;
+      }
       case 'compaction':
         // Only a finished item can go back: its encrypted content is the whole of it.
         if (typeof item.fields.encrypted_content === 'string') out.push({ type: 'compaction', provider: 'openai', summary: null, fields: item.fields });

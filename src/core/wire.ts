@@ -6,6 +6,7 @@
  */
 import type { ContentBlock, StoredMessage, ToolResultBlock } from './conversation';
 import { documentWireBlock, fileRefOf, imageWireBlock, toolImageNote } from './images';
+import { providerToolText } from './mcp/connector';
 import type { PdfSentAs } from './tokens/imageTokens';
 import type { AnthropicWireBlock, AnthropicWireMessage, OpenAIToolCall, OpenAIWireMessage } from './messages';
 
@@ -28,6 +29,16 @@ export const SYSTEM_WIRE_ID = 'windowpane:system';
 function hasText(text: string): boolean {
   // The Messages API rejects text blocks that are empty or whitespace only.
   return text.trim().length > 0;
+}
+
+/** An answer's text with the calls the provider ran (as `providerToolText`) where they came. */
+function assistantText(blocks: readonly ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text' && hasText(block.text)) parts.push(block.text);
+    else if (block.type === 'provider_tool') parts.push(providerToolText(block));
+  }
+  return parts.join('\n');
 }
 
 function joinedText(blocks: readonly ContentBlock[]): string {
@@ -81,6 +92,9 @@ function anthropicBlocks(message: StoredMessage, imageModel?: string, pdfAs: Pdf
         break;
       case 'redacted_thinking':
         if (assistant) out.push({ type: 'redacted_thinking', data: block.data });
+        break;
+      case 'provider_tool':
+        if (assistant) out.push({ type: 'text', text: providerToolText(block) });
         break;
       case 'image':
         // Only user turns may carry images.
@@ -180,6 +194,7 @@ export function toOpenAIWire(
       continue;
     }
     if (stored.role === 'assistant') {
+      const text = assistantText(stored.content);
       const toolCalls: OpenAIToolCall[] = [];
       for (const block of stored.content) {
         if (block.type === 'tool_use') {

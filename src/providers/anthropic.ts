@@ -12,6 +12,7 @@ import {
   mergeAnthropicUsage,
   COMPACTION_BETA,
   MAX_CACHE_BREAKPOINTS,
+  MCP_CONNECTOR_BETA,
   standInToolDefinitions,
   THINKING_BINDING_BETA,
   toolNamesCalled,
@@ -75,7 +76,7 @@ export class AnthropicStreamAccumulator {
         break;
       case 'content_block_start': {
         const block = { ...(event.content_block as unknown as AnthropicWireBlock) };
-        this.blocks[event.index] = { block, json: block.type === 'tool_use' ? '' : undefined, done: false };
+        this.blocks[event.index] = { block, json: block.type === 'tool_use' || block.type === 'mcp_tool_use' ? '' : undefined, done: false };
         break;
       }
       case 'content_block_delta': {
@@ -103,6 +104,8 @@ export class AnthropicStreamAccumulator {
         const state = this.blocks[event.index];
         if (!state) break;
         state.done = true;
+        // A connector's call may come whole in its start event, or its input in deltas like a tool_use's.
+        if (state.block.type === 'mcp_tool_use' && state.json) state.block.input = parseToolInput(state.json);
         if (state.block.type === 'tool_use') {
           state.block.input = parseToolInput(state.json ?? '');
           const [toolUse] = fromAnthropicContent([state.block]);
@@ -214,8 +217,26 @@ export function anthropicRequestBody(request: ChatRequest, stream: boolean): Ant
     const standIns = standInToolDefinitions(toolNamesCalled(messages));
     if (standIns.length > 0) {
       body.tools = standIns.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
-      body.tool_choice = { type: 'none' };
+      // The connector's tools are in `tools` too: forbidding every call would forbid theirs.
+      if (!request.mcpConnectors?.length) body.tool_choice = { type: 'none' };
     }
+  }
+  const connectors = request.mcpConnectors ?? [];
+  if (connectors.length > 0) {
+    body.mcp_servers = connectors.map((server) => ({
+      type: 'url',
+      url: server.url,
+      name: server.name,
+      ...(server.authorization ? { authorization_token: server.authorization } : {}),
+    }));
+    // One toolset per server, an allowlist: every tool off by default, the user's on.
+    const toolsets = connectors.map((server) => ({
+      type: 'mcp_toolset',
+      mcp_server_name: server.name,
+      default_config: { enabled: false },
+      configs: Object.fromEntries(server.tools.map((tool) => [tool, { enabled: true }])),
+    }));
+    body.tools = [...((body.tools as unknown[] | undefined) ?? []), ...toolsets];
   }
   return body as unknown as Anthropic.MessageCreateParams;
 }
@@ -258,6 +279,7 @@ export function anthropicBetas(request: ChatRequest): string[] {
   if (request.thinking?.dropMismatched) betas.push(THINKING_BINDING_BETA);
   if (request.contextManagement?.clearToolUses || request.contextManagement?.clearThinking) betas.push(CONTEXT_MANAGEMENT_BETA);
   if (request.contextManagement?.compaction || sendsCompaction(request.messages as AnthropicWireMessage[])) betas.push(COMPACTION_BETA);
+  if (request.mcpConnectors?.length) betas.push(MCP_CONNECTOR_BETA);
   return betas;
 }
 

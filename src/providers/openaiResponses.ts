@@ -8,7 +8,7 @@
  */
 import type OpenAI from 'openai';
 import { fromResponsesOutput, fromResponsesUsage, jsonFields, toResponsesInput } from '../core';
-import type { ResponsesOutputItem, ResponsesUsageWire, OpenAIWireMessage } from '../core';
+import type { ProviderToolCallWire, ResponsesOutputItem, ResponsesUsageWire, OpenAIWireMessage } from '../core';
 import { emit } from './callbacks';
 import type { ChatRequest, ChatResult, StreamCallbacks } from './types';
 
@@ -36,15 +36,25 @@ export function responsesRequestBody(request: ChatRequest, stream: boolean): Ope
   if (stream) body.stream = true;
   const compaction = request.contextManagement?.compaction;
   if (compaction) body.context_management = [{ type: 'compaction', compact_threshold: compaction.triggerTokens }];
-  if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: 'function',
-      name: tool.name,
-      ...(tool.description ? { description: tool.description } : {}),
-      parameters: tool.inputSchema,
-      strict: false,
-    }));
+  const tools: unknown[] = (request.tools ?? []).map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    parameters: tool.inputSchema,
+    strict: false,
+  }));
+  // The provider calls these servers itself; it is given only tools the user always allows, so it never asks.
+  for (const server of request.mcpConnectors ?? []) {
+    tools.push({
+      type: 'mcp',
+      server_label: server.name,
+      server_url: server.url,
+      allowed_tools: server.tools,
+      require_approval: 'never',
+      ...(server.authorization ? { authorization: server.authorization } : {}),
+    });
   }
+  if (tools.length > 0) body.tools = tools;
   return body as unknown as OpenAI.Responses.ResponseCreateParams;
 }
 
@@ -80,6 +90,32 @@ function summaryText(summary: unknown): string {
     .map((part) => str((part as { text?: unknown }).text))
     .filter(Boolean)
     .join('\n\n');
+}
+
+/**
+ * A finished connector item as the call it stands for. Requests say `require_approval: "never"`
+ * (the provider is given only tools the user always allows), so an approval request is kept as a
+ * call that did not run; a listing is kept only when it failed, since it is not a call.
+ */
+function connectorItem(item: Record<string, unknown>): { wire: ProviderToolCallWire; answered: boolean } {
+  const base = { id: item.id, server: item.server_label };
+  if (item.type === 'mcp_call') {
+    return { wire: { ...base, name: item.name, input: parsedArguments(item.arguments), output: item.output, error: item.error }, answered: true };
+  }
+  if (item.type === 'mcp_approval_request') {
+    const refused = 'OpenAI asked for approval of this call, which Windowpane does not give: it did not run.';
+    return { wire: { ...base, name: item.name, input: parsedArguments(item.arguments), output: refused, isError: true }, answered: true };
+  }
+  return item.error ? { wire: { ...base, name: 'tools/list', input: {}, error: item.error }, answered: true } : { wire: {}, answered: false };
+}
+
+function parsedArguments(value: unknown): unknown {
+  if (typeof value !== 'string') return {};
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 /** A failure the API reported inside the stream (`response.failed`), shaped as an SDK error body. */
@@ -126,6 +162,8 @@ export class ResponsesStreamAccumulator {
     else if (item.type === 'function_call')
       made = { type: 'function_call', callId: str(item.call_id), name: str(item.name), arguments: '', done: false, itemId: id };
     else if (item.type === 'compaction') made = { type: 'compaction', fields: {} };
+    else if (item.type === 'mcp_call' || item.type === 'mcp_approval_request' || item.type === 'mcp_list_tools')
+      made = { type: 'mcp_call', wire: {}, answered: false };
     if (made) this.slots[index] = made;
     return made;
   }
@@ -202,6 +240,10 @@ export class ResponsesStreamAccumulator {
       // Opaque: kept as it came, to go back in the next request's input.
       const { type: _type, ...fields } = item;
       slot.fields = jsonFields(fields);
+    } else if (slot.type === 'mcp_call') {
+      const done = connectorItem(item);
+      slot.wire = done.wire;
+      slot.answered = done.answered;
     } else {
       if (typeof item.arguments === 'string') slot.arguments = item.arguments;
       if (str(item.call_id)) slot.callId = str(item.call_id);

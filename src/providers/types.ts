@@ -6,6 +6,7 @@ import type {
   AnthropicWireMessage,
   AppliedContextEdit,
   ContentBlock,
+  McpConnectorServer,
   OpenAIWireMessage,
   ProviderContextManagement,
   ProviderId,
@@ -68,6 +69,8 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   /** Thinking or reasoning, as `thinkingRequest` gives it for the model (valid for it); absent: nothing is sent. */
   thinking?: ThinkingRequest;
+  /** MCP servers the provider connects to itself (its MCP connector); only Anthropic's and OpenAI's own APIs take them. */
+  mcpConnectors?: McpConnectorServer[];
   /** Context the provider manages on its side; absent: none is asked for. Only where the model supports it. */
   contextManagement?: ProviderContextManagement;
 }

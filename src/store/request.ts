@@ -4,10 +4,12 @@
  */
 import type { AnthropicWireMessage, ContextPlan, OpenAIWireMessage, PlanItem, ProviderClearing, ProviderContextManagement } from '../core';
 import {
+  connectorServers,
   fitsWithProviderClearing,
   keepValidThinking,
   placeCacheBreakpoints,
   providerClearing,
+  readMcpServers,
   supportsContextEditing,
   thinkingPrefixStart,
   thinkingSupport,
@@ -76,9 +78,19 @@ export function toRequest(
   };
 }
 
-/** What the request asks the provider to manage on its side. */
-function providerContext(ctx: TurnContext): Pick<ChatRequest, 'contextManagement'> {
-  return ctx.compaction ? { contextManagement: { compaction: { triggerTokens: ctx.compaction.triggerTokens } } } : {};
+/**
+ * What the request asks the provider to manage on its side: its compaction, and the MCP servers
+ * it connects to itself (read back from settings, which may hold anything: `readMcpServers`).
+ */
+function providerContext(ctx: TurnContext): Pick<ChatRequest, 'contextManagement' | 'mcpConnectors'> {
+  const out: Pick<ChatRequest, 'contextManagement' | 'mcpConnectors'> = {};
+  if (ctx.compaction) out.contextManagement = { compaction: { triggerTokens: ctx.compaction.triggerTokens } };
+  const stored = ctx.settings.tools.mcpServers;
+  if (stored.length > 0) {
+    const connectors = connectorServers(readMcpServers(stored, []), ctx.settings.mcpSecrets, ctx.provider);
+    if (connectors.length > 0) out.mcpConnectors = connectors;
+  }
+  return out;
 }
 
 interface AnthropicItems {

@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { writeMcpOAuth, type McpServerConfig } from '../../src/core';
+import { writeMcpOAuth, type McpServerConfig, type ProviderId } from '../../src/core';
 import { McpServersSection, type McpServersSectionProps } from '../../src/components/settings/McpServersSection';
 import McpApprovalPrompt from '../../src/components/McpApprovalPrompt';
 import type { McpListing } from '../../src/store';
@@ -17,12 +17,14 @@ function Harness(props: {
   listTools?: (server: McpServerConfig, secret?: string) => Promise<McpListing>;
   signIn?: McpServersSectionProps['signIn'];
   onState?: (servers: McpServerConfig[], secrets: Record<string, string>) => void;
+  provider?: ProviderId;
 }) {
   const [state, setState] = useState({ servers: props.stored ?? [], secrets: props.secrets ?? {} });
   return (
     <McpServersSection
       stored={state.servers}
       secrets={state.secrets}
+      provider={props.provider ?? 'anthropic'}
       onChange={(servers, secrets) => {
         setState({ servers, secrets });
         props.onState?.(servers, secrets);
@@ -237,5 +239,36 @@ describe('the prompt before an MCP tool runs', () => {
     const user = userEvent.setup();
     for (const name of ['Allow', 'Always allow', 'Refuse']) await user.click(within(prompt).getByRole('button', { name }));
     expect(onAnswer.mock.calls).toEqual([['allow'], ['always'], ['refuse']]);
+  });
+});
+
+describe('who connects to an MCP server', () => {
+  it('lets the provider connect to a public https server, with only the tools always allowed', async () => {
+    const onState = vi.fn();
+    render(<Harness stored={[trackerServer('https://mcp.example.com/mcp', true)]} provider="openai" onState={onState} />);
+    const choice = screen.getByLabelText('Who connects to Tracker', { exact: true });
+    await userEvent.setup().selectOptions(choice, 'The provider (OpenAI)');
+    expect(onState.mock.calls.at(-1)![0][0].connectVia).toBe('provider');
+    expect(choice).toHaveAccessibleDescription(/OpenAI connects to Tracker .* without asking you first: it gets only the tools you always allow \(1 now\)/);
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080/mcp', 'anthropic', 'the provider connects only to https addresses'],
+    ['https://localhost/mcp', 'anthropic', 'it is this machine'],
+    ['https://10.0.0.5/mcp', 'openai', 'it is a private address'],
+    ['https://mcp.example.com/mcp', 'openai-compatible', 'OpenAI-compatible servers have no MCP connector'],
+    ['https://mcp.example.com/mcp', 'demo', 'The Demo has no MCP connector'],
+  ] as const)('does not offer the provider for %s on %s, and says why', (url, provider, why) => {
+    render(<Harness stored={[trackerServer(url, true)]} provider={provider} />);
+    const choice = screen.getByLabelText('Who connects to Tracker', { exact: true });
+    expect(within(choice).getByRole('option', { name: /The provider/ })).toBeDisabled();
+    expect(choice).toHaveAccessibleDescription(new RegExp(why));
+  });
+
+  it('says a server set to the provider is not used where the provider cannot connect', () => {
+    render(<Harness stored={[{ ...trackerServer('https://mcp.example.com/mcp', true), connectVia: 'provider' }]} provider="demo" />);
+    expect(screen.getByLabelText('Who connects to Tracker', { exact: true })).toHaveAccessibleDescription(
+      /The Demo has no MCP connector.*Its tools are not used until you choose This browser or another provider\./,
+    );
   });
 });

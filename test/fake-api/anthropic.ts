@@ -612,6 +612,7 @@ export function buildAnthropicAnswer(
   cache: AnthropicCacheOutcome,
   ids: AnthropicIds,
   compaction?: AnthropicCompactionOutcome,
+  connector: Json[] = [],
 ): AnthropicAnswer {
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let budget = limit;
@@ -634,6 +635,9 @@ export function buildAnthropicAnswer(
     if (reply.redactedThinking) content.push({ type: 'redacted_thinking', data: thinkingSignature(`${REDACTED}${kept}`, bound) });
     if (thinkingTokens > limit) stopReason = 'max_tokens';
   }
+
+  // The calls the provider ran through its connector come before the text the model wrote after reading them.
+  content.push(...connector);
 
   let text = reply.text ?? '';
   if (countTokens(text) > budget) {

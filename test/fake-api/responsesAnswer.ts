@@ -100,6 +100,7 @@ export function buildResponsesAnswer(
   ids: ResponsesIds,
   createdSeconds: number,
   compaction?: Json,
+  connector: Json[] = [],
 ): ResponsesAnswer {
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let text = reply.text ?? '';
@@ -145,6 +146,8 @@ export function buildResponsesAnswer(
       }
     : null;
   if (reasoningItem) output.push(reasoningItem);
+  // The connector's listings and calls come before the text the model wrote after reading them.
+  output.push(...connector);
   const part = { type: 'output_text', annotations: [], logprobs: [], text };
   const message: Json | null =
     text !== '' || calls.length === 0
@@ -183,6 +186,19 @@ export function buildResponsesAnswer(
         for (const piece of splitIntoDeltas(summaryText)) emit('response.reasoning_summary_text.delta', { ...summaryAt, delta: piece }, true);
         emit('response.reasoning_summary_text.done', { ...summaryAt, text: summaryText });
         emit('response.reasoning_summary_part.done', { ...summaryAt, part: { type: 'summary_text', text: summaryText } });
+      }
+    } else if (item.type === 'mcp_list_tools' || item.type === 'mcp_call' || item.type === 'mcp_approval_request') {
+      emit('response.output_item.added', {
+        output_index: outputIndex,
+        item: item.type === 'mcp_call' ? { ...item, status: 'in_progress', output: null } : item,
+      });
+      if (item.type === 'mcp_list_tools') {
+        emit('response.mcp_list_tools.in_progress', at);
+        emit('response.mcp_list_tools.completed', at);
+      } else if (item.type === 'mcp_call') {
+        emit('response.mcp_call.in_progress', at);
+        emit('response.mcp_call_arguments.done', { ...at, arguments: item.arguments });
+        emit(item.error ? 'response.mcp_call.failed' : 'response.mcp_call.completed', at);
       }
     } else if (item.type === 'message') {
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } });

@@ -179,6 +179,8 @@ import { IMAGE_LIMITS } from '../../src/core';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
 import type { TextOnlyStyle } from './openaiMedia';
 import { checkResponsesRequest } from './responses';
+import { anthropicConnectorBlocks, checkAnthropicConnector, checkResponsesConnector, responsesConnectorItems, runConnectorCalls } from './mcpConnector';
+import type { ConnectorOutcome, ConnectorServer } from './mcpConnector';
 import { buildResponsesAnswer, contextFailureEvents, INPUT_TOO_LONG, STREAM_SERVER_ERROR, streamErrorEvent } from './responsesAnswer';
 import {
   anthropicModel,
@@ -249,6 +251,12 @@ export interface FakeApiOptions {
   textOnlyModels?: Record<string, TextOnlyStyle>;
   /** Anthropic models that refuse document blocks; default none (every active model reads PDFs). */
   noPdfModels?: string[];
+  /**
+   * Where the provider's MCP connector finds a server, by the public URL a request names: the
+   * test's DNS, so a request can name an https address while the test server listens on
+   * 127.0.0.1. A URL not listed is connected to as it is.
+   */
+  connectorHosts?: Record<string, string>;
 }
 
 export type { OllamaModelSpec, OpenRouterModelSpec } from './models';
@@ -303,6 +311,10 @@ function redactedHeaders(req: IncomingMessage): Record<string, string> {
     else headers[name] = text;
   }
   return headers;
+}
+
+function isRecordBody(body: unknown): body is Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body);
 }
 
 function bearerToken(req: IncomingMessage): string | null {
@@ -396,6 +408,14 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       inputTokens: request.inputTokens,
       maxTokens: request.maxTokens,
     });
+  };
+
+  /** The reply's calls to the connector's servers, made as the provider makes them, and recorded. */
+  const connectorCalls = async (record: RecordedRequest, reply: ReplySpec, servers: ConnectorServer[]): Promise<ConnectorOutcome[]> => {
+    if (!reply.connectorCalls?.length || servers.length === 0) return [];
+    const outcomes = await runConnectorCalls(reply.connectorCalls, servers, (url) => options.connectorHosts?.[url] ?? url);
+    record.connectorCalls = outcomes.map(({ server, name, isError, awaitingApproval }) => ({ server, name, isError, awaitingApproval }));
+    return outcomes;
   };
 
   const anthropicHeaders = (requestId: string): Record<string, string> => {
@@ -662,7 +682,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       (endpoint === 'count_tokens' ? anthropicCountFailure(record.body) : null) ?? anthropicBetaFailure(record.body, req.headers['anthropic-beta']);
     if (countOrBeta) return sendFailure(req, res, record, 'anthropic', countOrBeta);
 
-    const body = record.body;
+    const connector = isRecordBody(record.body) ? checkAnthropicConnector(record.body, betasOf(req.headers['anthropic-beta'])) : null;
+    if (connector && !connector.ok) {
+      record.validation = { ok: false, ...connector.failure };
+      return sendFailure(req, res, record, 'anthropic', connector.failure);
+    }
+    const body = connector ? connector.body : record.body;
     const compaction =
       typeof body === 'object' && body !== null && !Array.isArray(body)
         ? checkAnthropicCompaction(body as Record<string, unknown>, betasOf(req.headers['anthropic-beta']))
@@ -677,7 +702,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       noPdfModels: new Set(options.noPdfModels ?? []),
       thinkingBlocksBefore: (id: string) => callsAfterThinking.get(id) ?? 0,
     };
-    const check = checkAnthropicRequest(compaction?.ok ? compaction.body : record.body, endpoint, facts);
+    const check = checkAnthropicRequest(compaction?.ok ? compaction.body : body, endpoint, facts);
     if (!check.ok) {
       record.validation = { ok: false, ...check.failure };
       return sendFailure(req, res, record, 'anthropic', check.failure);
@@ -730,8 +755,10 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const scope = `${key}\u0000${request.model}`;
     const cache = anthropicCache.apply(scope, answered.units, lookupByModel(options.minCacheableTokens, request.model, DEFAULT_MIN_CACHEABLE));
     const reply = replyFor('anthropic', request);
+    const calls = await connectorCalls(record, reply, connector?.ok ? connector.servers : []);
+    const connectorBlocks = anthropicConnectorBlocks(calls, () => ids.next('mcptoolu_01', 22));
     const answer = withAppliedEdits(
-      buildAnthropicAnswer(answered, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) }, compacted),
+      buildAnthropicAnswer(answered, reply, cache, { message: ids.next('msg_01', 22), toolUse: () => ids.next('toolu_01', 22) }, compacted, connectorBlocks),
       editing.applied,
     );
     const replied = answer.message.content as Array<Record<string, unknown>>;
@@ -895,6 +922,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     const { key, injected } = start;
     const request = acceptOpenAI(req, res, record, checkResponses(record.body));
     if (!request) return;
+    const connector = checkResponsesConnector(request.body);
+    if (!connector.ok) return sendFailure(req, res, record, 'openai', connector.failure);
 
     const window = lookupByModel(options.contextWindow, request.model, DEFAULT_CONTEXT_WINDOW);
     const responseId = ids.next('resp_', 48);
@@ -932,6 +961,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     }
     const cachedTokens = openAICache.apply(`${key}\u0000${request.model}`, answered.tokens);
     const reply = replyFor('openai', request);
+    const calls = await connectorCalls(record, reply, connector.servers);
     const answer = buildResponsesAnswer(
       answered,
       reply,
@@ -945,6 +975,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       },
       created,
       compactionItem,
+      responsesConnectorItems(calls, (prefix) => ids.next(prefix, 48)),
     );
     if (answer.reasoning && request.store) storedReasoning.set(answer.reasoning.id, answer.reasoning.tokens);
     record.usage = answer.usage;
@@ -968,6 +999,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     if (extra) return sendFailure(req, res, record, 'openai', extra);
     const request = acceptOpenAI(req, res, record, checkResponses(record.body));
     if (!request) return;
+    const connector = checkResponsesConnector(request.body);
+    if (!connector.ok) return sendFailure(req, res, record, 'openai', connector.failure);
     record.status = 200;
     sendJson(req, res, 200, { object: 'response.input_tokens', input_tokens: request.inputTokens }, openAIHeaders(record.id));
     record.completed = true;

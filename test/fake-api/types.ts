@@ -70,6 +70,8 @@ export interface RecordedRequest {
   completed: boolean;
   /** The assistant text the fake answered with (possibly cut by an abort or max tokens). */
   replyText: string | null;
+  /** The calls the fake, as the provider, made to MCP servers through its connector while answering. */
+  connectorCalls?: { server: string; name: string; isError: boolean; awaitingApproval: boolean }[];
 }
 
 export interface ToolCallSpec {
@@ -82,6 +84,13 @@ export interface ToolCallSpec {
 /** What the fake answers to one chat request. */
 export interface ReplySpec {
   text?: string;
+  /**
+   * Calls to the tools of MCP servers the request gives the provider's connector (Anthropic's
+   * `mcp_servers`, OpenAI's `mcp` tools), by the server's name in the request: the fake connects
+   * to the server, calls the tool and answers with the documented blocks or items before the text.
+   * A call to a server or tool the request does not give is not made.
+   */
+  connectorCalls?: { server: string; name: string; input: Record<string, unknown> }[];
   /** Tool calls after the text: Anthropic tool_use blocks, OpenAI tool_calls (parallel when several). */
   toolCalls?: ToolCallSpec[];
   /**

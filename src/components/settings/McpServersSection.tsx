@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import {
+  connectorUnavailable,
   endpointOrigin,
   isCustomHeaderName,
   isMcpCallTimeout,
@@ -12,6 +13,7 @@ import {
   readMcpServers,
   type McpAuth,
   type McpServerConfig,
+  type ProviderId,
 } from '../../core';
 import type { McpAuthorizer, McpListing } from '../../store';
 import { Field } from '../Field';
@@ -21,6 +23,8 @@ export interface McpServersSectionProps {
   /** The servers as the draft holds them (read here with readMcpServers: they may come from storage). */
   stored: readonly unknown[];
   secrets: Record<string, string>;
+  /** The provider chosen: whether it can connect to a server itself (its MCP connector). */
+  provider: ProviderId;
   onChange: (servers: McpServerConfig[], secrets: Record<string, string>) => void;
   /** Connects to a server and lists its tools; absent where nothing can connect (then Connect is not offered). */
   listTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
@@ -40,7 +44,7 @@ type ServerError = { text: string; signIn: boolean };
  * server and each tool on or off, always allow a tool, remove the server. What a server listed
  * (names, descriptions) is shown as text only.
  */
-export function McpServersSection({ stored, secrets, onChange, listTools, signIn, newId }: McpServersSectionProps) {
+export function McpServersSection({ stored, secrets, provider, onChange, listTools, signIn, newId }: McpServersSectionProps) {
   const servers = readMcpServers(stored, []);
   const [errors, setErrors] = useState<Record<string, ServerError | undefined>>({});
   const [connecting, setConnecting] = useState<string | null>(null);
@@ -101,12 +105,13 @@ export function McpServersSection({ stored, secrets, onChange, listTools, signIn
       <h4>MCP servers</h4>
       <p className="muted section-hint">
         Tools of remote MCP servers, called straight from this page: the server must allow this page’s origin (CORS). Each call is shown to you before it runs,
-        unless you always allow that tool.
+        unless you always allow that tool. A public https server can instead be called by the provider itself.
       </p>
       {servers.map((server) => (
         <ServerView
           key={server.id}
           server={server}
+          provider={provider}
           error={errors[server.id]}
           signedIn={server.auth.type === 'oauth' && mcpSignedIn(readMcpOAuth(secrets[server.id]))}
           connecting={connecting === server.id}
@@ -135,6 +140,7 @@ function authText(auth: McpAuth, signedIn: boolean): string {
 
 function ServerView({
   server,
+  provider,
   error,
   signedIn,
   connecting,
@@ -145,6 +151,7 @@ function ServerView({
   onChange,
 }: {
   server: McpServerConfig;
+  provider: ProviderId;
   error: ServerError | undefined;
   signedIn: boolean;
   connecting: boolean;
@@ -168,7 +175,8 @@ function ServerView({
         <input type="checkbox" role="switch" checked={server.enabled} onChange={(e) => onChange((s) => ({ ...s, enabled: e.target.checked }))} /> Use{' '}
         {server.label}’s tools
       </label>
-      {insecure && (
+      <ConnectVia server={server} provider={provider} onChange={onChange} />
+      {insecure && server.connectVia !== 'provider' && (
         <label className="check">
           <input
             type="checkbox"
@@ -257,6 +265,54 @@ function CallTimeLimit({ server, onChange }: { server: McpServerConfig; onChange
         />
       )}
     </Field>
+  );
+}
+
+const PROVIDER_NAMES: Record<ProviderId, string> = { anthropic: 'Anthropic', openai: 'OpenAI', 'openai-compatible': 'the provider', demo: 'the provider' };
+
+/**
+ * Who connects to the server: this page (each call shown first unless always allowed) or the
+ * provider itself, which runs the calls while it answers without asking, so it gets only the
+ * tools always allowed. Offered only where the provider has a connector and can reach the server.
+ */
+function ConnectVia({
+  server,
+  provider,
+  onChange,
+}: {
+  server: McpServerConfig;
+  provider: ProviderId;
+  onChange: (change: (server: McpServerConfig) => McpServerConfig) => void;
+}) {
+  const id = useId();
+  const unavailable = connectorUnavailable(server, provider);
+  const viaProvider = server.connectVia === 'provider';
+  const allowed = server.tools.filter((tool) => tool.enabled && tool.alwaysAllow).length;
+  const name = PROVIDER_NAMES[provider];
+  return (
+    <div className="field">
+      <label htmlFor={id}>Who connects to {server.label}</label>
+      <select
+        id={id}
+        aria-describedby={`${id}-hint`}
+        value={viaProvider ? 'provider' : 'browser'}
+        onChange={(e) => onChange(({ connectVia: _old, ...s }) => (e.target.value === 'provider' ? { ...s, connectVia: 'provider' } : s))}
+      >
+        <option value="browser">This browser</option>
+        <option value="provider" disabled={Boolean(unavailable) && !viaProvider}>
+          The provider ({name === 'the provider' ? 'Anthropic / OpenAI' : name})
+        </option>
+      </select>
+      <small id={`${id}-hint`} className={viaProvider && unavailable ? 'field-error' : 'muted'}>
+        {viaProvider
+          ? unavailable
+            ? `${unavailable} Its tools are not used until you choose This browser or another provider.`
+            : `${name} connects to ${server.label} and runs its tools while it answers, without asking you first: it gets only the tools you always allow (${allowed} now), and sees their results and everything the model sends them.`
+          : unavailable
+            ? `The provider cannot connect instead: ${unavailable}`
+            : `This page calls ${server.label} and shows you each call first, unless you always allow the tool; or let ${name} connect to it itself.`}
+      </small>
+    </div>
   );
 }
 

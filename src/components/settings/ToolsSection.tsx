@@ -1,7 +1,7 @@
 import { useId, type Dispatch } from 'react';
 import { RUN_TIME_LIMIT_MS } from '../../core';
 import { TOOL_ROUNDS_RANGE, type McpListing, type ToolSettings } from '../../store';
-import type { McpServerConfig } from '../../core';
+import type { McpServerConfig, ProviderId } from '../../core';
 import { Field } from '../Field';
 import { McpServersSection, type McpServersSectionProps } from './McpServersSection';
 import type { SettingsDraftAction, SettingsProblems } from './settingsDraft';
@@ -14,6 +14,8 @@ export interface ToolsSectionProps {
   dispatch: Dispatch<SettingsDraftAction>;
   /** The MCP servers' secrets, by server id. */
   mcpSecrets: Record<string, string>;
+  /** The provider chosen in the draft: whether it can connect to a server itself. */
+  provider: ProviderId;
   /** Connects to an MCP server and lists its tools (Settings over the app's store). */
   listMcpTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
   /** Signs in to an MCP server with OAuth, then lists its tools. */
@@ -21,7 +23,7 @@ export interface ToolsSectionProps {
 }
 
 /** The tools the model may call, each a switch, and how many rounds of them one turn may take. */
-export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, listMcpTools, signInMcp }: ToolsSectionProps) {
+export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, provider, listMcpTools, signInMcp }: ToolsSectionProps) {
   const setTools = (patch: Partial<Omit<ToolSettings, 'maxRounds'>>) => dispatch({ type: 'editTools', patch });
   return (
     <section>
@@ -61,6 +63,7 @@ export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets
       <McpServersSection
         stored={tools.mcpServers}
         secrets={mcpSecrets}
+        provider={provider}
         onChange={(servers, secrets) => dispatch({ type: 'editMcp', servers, secrets })}
         newId={() => crypto.randomUUID()}
         {...(listMcpTools ? { listTools: listMcpTools } : {})}

@@ -34,6 +34,8 @@ export interface McpServerConfig {
   httpConfirmedFor?: string;
   /** Seconds a call to one of its tools may take before it is given up; {@link MCP_CALL_TIMEOUT_SECONDS} when absent. */
   callTimeoutSeconds?: number;
+  /** Who connects: this page (absent) or the provider itself, through its MCP connector (see `connector.ts`). */
+  connectVia?: 'provider';
 }
 
 export const MAX_MCP_SERVERS = 20;
@@ -109,6 +111,7 @@ function readServer(raw: unknown): McpServerConfig | undefined {
     tools: readTools(raw.tools),
     ...(typeof raw.httpConfirmedFor === 'string' ? { httpConfirmedFor: raw.httpConfirmedFor.slice(0, 2_000) } : {}),
     ...(isMcpCallTimeout(raw.callTimeoutSeconds) ? { callTimeoutSeconds: raw.callTimeoutSeconds } : {}),
+    ...(raw.connectVia === 'provider' ? { connectVia: 'provider' as const } : {}),
   };
 }
 

@@ -147,6 +147,11 @@ function blockMarkdown(block: ContentBlock): string {
       return `_Image: ${inlineCode(block.name)}, ${block.width}×${block.height} px_`;
     case 'document':
       return `_PDF: ${inlineCode(block.name)}, ${block.pages.toLocaleString('en-US')} page${block.pages === 1 ? '' : 's'}_`;
+    case 'provider_tool':
+      return (
+        `**${providerName(block.provider)} called** \`${oneLine(block.name)}\` of the MCP server \`${oneLine(block.server)}\`${block.isError ? ' (error)' : ''}:\n\n` +
+        `${fence(jsonText(block.input), 'json')}\n\n${fence(block.output, '')}`
+      );
     case 'compaction':
       return block.summary === null
         ? `_${providerName(block.provider)} compacted the conversation before this point; its summary is encrypted, readable only by ${providerName(block.provider)}._`

@@ -140,7 +140,7 @@ function readBlock(value: unknown, path: string): ContentBlock {
   const raw = readRecord(value, path);
   const type = readOneOf(
     raw.type,
-    ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document', 'compaction'] as const,
+    ['text', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document', 'compaction', 'provider_tool'] as const,
     `${path}.type`,
   );
   switch (type) {
@@ -187,6 +187,17 @@ function readBlock(value: unknown, path: string): ContentBlock {
       return readDocumentBlock(raw, path);
     case 'compaction':
       return readCompactionBlock(raw, path);
+    case 'provider_tool':
+      return {
+        type,
+        provider: readOneOf(raw.provider, ['anthropic', 'openai'] as const, `${path}.provider`),
+        id: readString(raw.id, `${path}.id`),
+        server: readString(raw.server, `${path}.server`),
+        name: readString(raw.name, `${path}.name`),
+        input: readFreeForm(raw.input, `${path}.input`),
+        output: readString(raw.output, `${path}.output`),
+        isError: readBoolean(raw.isError, `${path}.isError`),
+      };
   }
 }
 

@@ -79,6 +79,8 @@ function blockStart(block: Json): Json {
   if (block.type === 'thinking') return { type: 'thinking', thinking: '', signature: '' };
   // Redacted thinking arrives whole in its start event, with no deltas.
   if (block.type === 'redacted_thinking') return block;
+  // An MCP connector's result, like redacted thinking, arrives whole in its start event.
+  if (block.type === 'mcp_tool_result') return block;
   // A compaction's summary arrives whole in one delta (“Compaction”: Streaming).
   if (block.type === 'compaction') return { type: 'compaction', content: null, encrypted_content: null };
   return { ...block, input: {} };
@@ -92,7 +94,7 @@ function blockDeltas(block: Json, index: number, split: DeltaSplitter): Anthropi
     ...(text === undefined ? {} : { text }),
   });
   if (block.type === 'text') return split(block.text as string, 'text').map((text) => delta({ type: 'text_delta', text }, true, text));
-  if (block.type === 'redacted_thinking') return [];
+  if (block.type === 'redacted_thinking' || block.type === 'mcp_tool_result') return [];
   if (block.type === 'compaction')
     return [delta({ type: 'compaction_delta', content: block.content, encrypted_content: block.encrypted_content ?? null }, false)];
   if (block.type === 'thinking') {

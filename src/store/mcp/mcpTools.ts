@@ -10,9 +10,13 @@ import { BUILTIN_TOOLS, mcpToolNames, readMcpServers } from '../../core';
 import type { Runtime } from '../runtime';
 import { runMcpCall } from './mcpCalls';
 
-/** The tools switched on of the servers switched on, by the name requests give them. */
+/**
+ * The tools switched on of the servers switched on that this page connects to, by the name
+ * requests give them. A server set to the provider's connector is never offered as tools here:
+ * the provider calls it (or, where it cannot, nothing does).
+ */
 export function mcpToolsByName(stored: readonly unknown[]): Map<string, McpToolEntry> {
-  const servers = readMcpServers(stored, []).filter((server) => server.enabled);
+  const servers = readMcpServers(stored, []).filter((server) => server.enabled && server.connectVia !== 'provider');
   const names = mcpToolNames(
     servers.map((server) => ({ serverId: server.id, label: server.label, tools: server.tools.filter((tool) => tool.enabled).map((tool) => tool.name) })),
     BUILTIN_TOOLS.map((tool) => tool.name),
