@@ -5,6 +5,7 @@
  */
 import { readablePdfs } from './pdfActions';
 import type { StoredMessage, ToolResultBlock, ToolUseBlock } from '../core';
+import { mcpResultMaxTokens } from '../core';
 import { appendToolResults } from './messageWrites';
 import { runToolCall, STOPPED_BY_USER, unansweredResults, type ToolEnvironment } from './tools/dispatcher';
 import { enabledTools } from './tools/enabledTools';
@@ -52,7 +53,17 @@ async function runTools(turn: Turn, ctx: TurnContext, calls: readonly ToolUseBlo
     signal,
     mcpNames,
     // The MCP chunk is loaded only for a request that offered MCP tools.
-    ...(mcpNames.length > 0 ? { runMcp: (await import('./mcp/mcpTools')).mcpRunner(rt, conversationId, new Set(mcpNames), signal) } : {}),
+    ...(mcpNames.length > 0
+      ? {
+          runMcp: (await import('./mcp/mcpTools')).mcpRunner(
+            rt,
+            conversationId,
+            new Set(mcpNames),
+            signal,
+            mcpResultMaxTokens(ctx.model.maxInputTokens ?? ctx.model.contextWindow - ctx.outputReserve),
+          ),
+        }
+      : {}),
   };
   const results: ToolResultBlock[] = [];
   for (const call of calls) {

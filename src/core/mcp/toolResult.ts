@@ -4,15 +4,28 @@
  * embedded resource), anything else named but not shown. Images of a type the providers
  * read are handed back apart, still base64, for the store to check, scale and keep as
  * files (they go to the model as image blocks); audio and other images are described, not
- * sent. The text is cut to {@link MCP_RESULT_MAX_CHARS} with a note saying how much was
+ * sent. The text is cut to {@link MCP_RESULT_MAX_CHARS}, and on a small window to
+ * {@link MCP_RESULT_WINDOW_SHARE} of what a request may hold, with a note saying how much was
  * left out, and `isError` becomes an error result the model reads like any other.
  */
 import { sizeText } from '../images';
+import { estimateTextTokens } from '../tokens/estimate';
 import { IMAGE_MEDIA_TYPES, type ImageMediaType } from '../tokens/imageTokens';
 import type { ToolOutcome } from '../tools/readAttachment';
 
 /** The most characters of one MCP result the model is sent. */
 export const MCP_RESULT_MAX_CHARS = 40_000;
+
+/**
+ * The share of a request's input (window − output reserve) one MCP result may take. The
+ * clearing step keeps the newest results whole, so on a small window a result as long as
+ * {@link MCP_RESULT_MAX_CHARS} would leave no room for them and the conversation's first
+ * message; a tenth keeps several in reach.
+ */
+export const MCP_RESULT_WINDOW_SHARE = 0.1;
+
+/** The most tokens one MCP result may take when a request may hold `maxInputTokens`. */
+export const mcpResultMaxTokens = (maxInputTokens: number): number => Math.max(200, Math.floor(MCP_RESULT_WINDOW_SHARE * maxInputTokens));
 
 /** The most images of one MCP result kept and sent; further ones are described. */
 export const MCP_RESULT_MAX_IMAGES = 8;
@@ -89,20 +102,30 @@ function itemText(item: unknown): string {
   }
 }
 
-/** Cuts `content` to `max` characters, ending with a note of how much was left out. */
-export function capToolText(content: string, max = MCP_RESULT_MAX_CHARS): string {
-  if (content.length <= max) return content;
+/**
+ * Cuts `content` to `max` characters and about `maxTokens` estimated tokens, ending with a
+ * note of how much was left out.
+ */
+export function capToolText(content: string, max = MCP_RESULT_MAX_CHARS, maxTokens = Number.POSITIVE_INFINITY): string {
+  let limit = max;
+  if (Number.isFinite(maxTokens)) {
+    const head = content.slice(0, max);
+    const tokens = estimateTextTokens(head);
+    // Proportional: the cut keeps the same mix of text, so about the same tokens per character.
+    if (tokens > maxTokens) limit = Math.floor((head.length * maxTokens) / tokens);
+  }
+  if (content.length <= limit) return content;
   const note = (left: number) => `\n[The result was cut: ${format(left)} of its ${format(content.length)} characters were left out.]`;
-  const kept = Math.max(0, max - note(content.length).length);
+  const kept = Math.max(0, limit - note(content.length).length);
   return content.slice(0, kept) + note(content.length - kept);
 }
 
 /**
- * The result of an MCP tools/call: its text, at most `max` characters, and the first
+ * The result of an MCP tools/call: its text, at most `max` characters and about `maxTokens`, and the first
  * {@link MCP_RESULT_MAX_IMAGES} images of a type the providers read (later ones, and other
  * types, are described in the text).
  */
-export function mcpResultOutcome(result: unknown, max = MCP_RESULT_MAX_CHARS): McpOutcome {
+export function mcpResultOutcome(result: unknown, max = MCP_RESULT_MAX_CHARS, maxTokens = Number.POSITIVE_INFINITY): McpOutcome {
   if (!isObject(result)) return { content: 'The MCP server answered with something that is not a tool result.', isError: true, images: [] };
   const items: string[] = [];
   const images: McpImage[] = [];
@@ -117,5 +140,5 @@ export function mcpResultOutcome(result: unknown, max = MCP_RESULT_MAX_CHARS): M
   const isError = result.isError === true;
   const joined = items.filter((item) => item !== '').join('\n');
   const content = joined || (images.length > 0 ? '' : isError ? 'The tool failed and said nothing more.' : 'The tool returned nothing.');
-  return { content: capToolText(content, max), isError, images };
+  return { content: capToolText(content, max, maxTokens), isError, images };
 }

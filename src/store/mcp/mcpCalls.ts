@@ -9,6 +9,7 @@
 import type { ToolResultBlock, ToolUseBlock } from '../../core';
 import {
   MCP_CALL_TIMEOUT_SECONDS,
+  MCP_RESULT_MAX_CHARS,
   mcpResultOutcome,
   mcpServerUnreachable,
   mergeListedTools,
@@ -115,7 +116,14 @@ function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Runs `call` on its server; resolves with its result whatever happens. */
-export async function runMcpCall(rt: Runtime, conversationId: string, call: ToolUseBlock, entry: McpToolEntry, signal: AbortSignal): Promise<ToolResultBlock> {
+export async function runMcpCall(
+  rt: Runtime,
+  conversationId: string,
+  call: ToolUseBlock,
+  entry: McpToolEntry,
+  signal: AbortSignal,
+  resultTokens = Number.POSITIVE_INFINITY,
+): Promise<ToolResultBlock> {
   const { server, info } = entry;
   const parsed = parseToolArguments(call.input);
   if (!parsed.ok) return failure(call, `The arguments of ${call.name} must be one JSON object; got ${parsed.found}. Nothing was run.`);
@@ -135,7 +143,7 @@ export async function runMcpCall(rt: Runtime, conversationId: string, call: Tool
     // The server's own limit, which the user may set in Settings → Tools: a send never hangs on a server.
     const timeoutMs = (server.callTimeoutSeconds ?? MCP_CALL_TIMEOUT_SECONDS) * 1000;
     const result = await connection.callTool(info.name, parsed.args, { signal, timeoutMs });
-    const outcome = mcpResultOutcome(result);
+    const outcome = mcpResultOutcome(result, MCP_RESULT_MAX_CHARS, resultTokens);
     const images = outcome.images.length > 0 ? await keptImages(rt, conversationId, info.name, outcome.images) : undefined;
     const content = [outcome.content, ...(images?.notes ?? [])].filter((line) => line !== '').join('\n');
     return {

@@ -51,18 +51,20 @@ export function refreshMcpTools(rt: Runtime): void {
 }
 
 /**
- * What the tool round runs a call to an MCP tool with: the call's result, or undefined when
- * `call` names no MCP tool that `offered` (the request's tool names) holds.
+ * What the tool round runs a call to an MCP tool with: the call's result (its text cut to
+ * about `resultTokens`), or undefined when `call` names no MCP tool that `offered` (the
+ * request's tool names) holds.
  */
 export function mcpRunner(
   rt: Runtime,
   conversationId: string,
   offered: ReadonlySet<string>,
   signal: AbortSignal,
+  resultTokens: number,
 ): (call: ToolUseBlock) => Promise<ToolResultBlock> | undefined {
   const byName = mcpToolsByName(rt.store.getState().settings.tools.mcpServers);
   return (call) => {
     const entry = offered.has(call.name) ? byName.get(call.name) : undefined;
-    return entry ? runMcpCall(rt, conversationId, call, entry, signal) : undefined;
+    return entry ? runMcpCall(rt, conversationId, call, entry, signal, resultTokens) : undefined;
   };
 }

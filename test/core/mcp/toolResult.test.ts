@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capToolText, MCP_RESULT_MAX_CHARS, MCP_RESULT_MAX_IMAGES, mcpResultOutcome } from '../../../src/core';
+import { capToolText, estimateTextTokens, MCP_RESULT_MAX_CHARS, MCP_RESULT_MAX_IMAGES, mcpResultMaxTokens, mcpResultOutcome } from '../../../src/core';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
@@ -119,5 +119,23 @@ describe('an MCP tool result as the model reads it', () => {
         }
       }),
     );
+  });
+
+  it('cuts a result to a tenth of a small window, in any script, and leaves a large window’s cut at 40,000 characters', () => {
+    const log = 'INFO request served in 12 ms\n'.repeat(10_000);
+    const japanese = '東京の天気は晴れで、気温は二十度です。'.repeat(3_000);
+    for (const text of [log, japanese]) {
+      const budget = mcpResultMaxTokens(15_000);
+      expect(budget).toBe(1_500);
+      const { content } = mcpResultOutcome({ content: [{ type: 'text', text }] }, MCP_RESULT_MAX_CHARS, budget);
+      expect(content).toMatch(/\n\[The result was cut: [\d,]+ of its [\d,]+ characters were left out\.\]$/);
+      // About the budget: the note itself adds a few tokens.
+      expect(estimateTextTokens(content)).toBeLessThanOrEqual(budget + 40);
+      expect(estimateTextTokens(content)).toBeGreaterThan(budget * 0.8);
+    }
+    const large = mcpResultOutcome({ content: [{ type: 'text', text: log }] }, MCP_RESULT_MAX_CHARS, mcpResultMaxTokens(991_808)).content;
+    expect(large.length).toBe(MCP_RESULT_MAX_CHARS);
+    // A short result is never cut.
+    expect(capToolText('Issue 7: open.', MCP_RESULT_MAX_CHARS, 200)).toBe('Issue 7: open.');
   });
 });
