@@ -63,6 +63,7 @@ export * from './tools/readAttachment';
 export * from './tools/runJavascript';
 export * from './tools/toolArguments';
 export * from './mcp/connector';
+export * from './mcp/providerToolText';
 export * from './mcp/fitDefinitions';
 export * from './mcp/oauth';
 export * from './mcp/servers';

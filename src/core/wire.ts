@@ -6,7 +6,7 @@
  */
 import type { ContentBlock, StoredMessage, ToolResultBlock } from './conversation';
 import { documentWireBlock, fileRefOf, imageWireBlock, toolImageNote } from './images';
-import { providerToolText } from './mcp/connector';
+import { providerToolText } from './mcp/providerToolText';
 import type { PdfSentAs } from './tokens/imageTokens';
 import type { AnthropicWireBlock, AnthropicWireMessage, OpenAIToolCall, OpenAIWireMessage } from './messages';
 

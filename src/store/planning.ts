@@ -3,7 +3,7 @@
  * counter) and the plan the windowing module makes of its history. The gauge reads the same
  * plan; request.ts makes it the provider's request and tells the user about it.
  */
-import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, NamedToolDefinition, PlanItem, StoredMessage } from '../core';
+import type { AnthropicWireMessage, CalibrationState, ContextPlan, Conversation, McpToolOffer, PlanItem, StoredMessage } from '../core';
 import { keepValidThinking, planContext, requestFileBudget, thinkingPrefixStart, thinkingSupport, toolNamesCalled } from '../core';
 import type { Runtime } from './runtime';
 import { conversationOverrides } from './storedSettings';
@@ -18,7 +18,7 @@ import type { ModelListState } from './state';
 export interface ContextInputs {
   settings: Settings;
   /** The MCP servers' tools switched on (state.mcpTools). */
-  mcpTools?: readonly NamedToolDefinition[];
+  mcpTools?: McpToolOffer;
   conversation: Conversation | undefined;
   /** The branch shown: the tools its messages call are still named when no tool is offered. */
   messages: readonly StoredMessage[];

@@ -7,7 +7,7 @@
  * Types only and pure updates: this module imports no action, so every action can import it.
  */
 import type { StoreApi } from 'zustand/vanilla';
-import type { CalibrationState, Conversation, ListedModel, NamedToolDefinition, StoredMessage, Usage } from '../core';
+import type { CalibrationState, Conversation, ListedModel, McpToolOffer, StoredMessage, Usage } from '../core';
 import { emptyCalibration } from '../core';
 import type { McpApproval } from './mcp/types';
 import type { BrowserStorageFacts, ImportProgress, PersistenceOutcome, SearchHit, SearchIndexProgress, StorageReport } from '../persistence';
@@ -153,7 +153,7 @@ export interface AppState {
   retry: RetryInfo | null;
   toolRun: ToolRunState | null;
   /** The MCP servers' tools switched on, as requests define them (store/mcp/mcpTools.ts fills it, in a chunk loaded only when a server is configured). */
-  mcpTools?: NamedToolDefinition[];
+  mcpTools?: McpToolOffer;
   /** The MCP tool call waiting for the user's Allow or Refuse. */
   mcpApproval?: McpApproval | null;
   /** Usage the provider reported for the last request, by conversation id. */

@@ -3,7 +3,17 @@
  * (explicit setting > registry > default), the windowing policy, and the token counter
  * (estimate × the model's calibration, counts cached per message).
  */
-import type { CalibrationState, ContextPolicy, ModelPrices, ResolvedModelInfo, NamedToolDefinition, PdfSentAs, StrategyOptions, StoredMessage } from '../core';
+import type {
+  CalibrationState,
+  ContextPolicy,
+  ModelPrices,
+  ResolvedModelInfo,
+  McpToolOffer,
+  NamedToolDefinition,
+  PdfSentAs,
+  StrategyOptions,
+  StoredMessage,
+} from '../core';
 import {
   DEMO_MODEL_ID,
   MODEL_REGISTRY,
@@ -158,7 +168,7 @@ export function turnContext(
   hasAttachments = false,
   historyTools: () => readonly string[] = () => [],
   modelLists: Readonly<Record<string, ModelListState>> = {},
-  mcpTools: readonly NamedToolDefinition[] = [],
+  mcpTools?: McpToolOffer,
 ): TurnContext {
   const settings = effectiveSettings(globalSettings, overrides);
   const provider = settings.provider;

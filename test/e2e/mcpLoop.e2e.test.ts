@@ -24,12 +24,12 @@ import { chooseStrategyAndRounds } from './toolLoopHelpers';
 import { openApp } from './uiHelpers';
 
 /**
- * The cut large result alone is about 11,000 tokens and each page about 500: the 20 results
- * come to about 21,000 tokens, past where `auto` trims on this window (80% of the 23,000 it
- * leaves beside the answer's reserve). The large result is the oldest then, and no longer
- * among the newest three that stay whole: clearing it makes room.
+ * The large result is cut to a tenth of what a request may hold here (about 1,100 tokens) and
+ * each page is about 500: the 20 results come to about 10,600 tokens, past where `auto` trims
+ * on this window (80% of the 11,000 it leaves beside the answer's reserve). The large result is
+ * the oldest then, and no longer among the newest three that stay whole: clearing it makes room.
  */
-const WINDOW = 24_000;
+const WINDOW = 12_000;
 const CALLS = 20;
 const FINAL = 'I read the log and all 19 handbook pages.';
 const BIG = 'mcp_tracker__big_log';

@@ -4,7 +4,7 @@
  * says what was given up. On a large window every tool goes whole.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyCalibration, estimateTextTokens, type StoredMessage } from '../../src/core';
+import { emptyCalibration, estimateTextTokens, mcpToolOffer, type StoredMessage } from '../../src/core';
 import { chatView } from '../../src/store/chatView';
 import { mcpDefinitions } from '../../src/store/mcp/mcpTools';
 import { planFor } from '../../src/store/planning';
@@ -53,7 +53,7 @@ const history: StoredMessage[] = [
     status: 'complete',
   },
 ];
-const contextFor = (window: number) => turnContext(settings(window), undefined, emptyCalibration(), false, () => [], {}, definitions);
+const contextFor = (window: number) => turnContext(settings(window), undefined, emptyCalibration(), false, () => [], {}, mcpToolOffer(definitions));
 const mcpNames = (names: readonly string[]) => names.filter((name) => name.startsWith('mcp_'));
 
 describe('MCP tool definitions on a small window', () => {

@@ -50,6 +50,6 @@ export async function mcpRuntime(
   };
   rt.store.setState({ settings });
   // The MCP chunk loads and offers the server's tools.
-  await vi.waitFor(() => expect(rt.store.getState().mcpTools).toHaveLength(offered));
+  await vi.waitFor(() => expect(rt.store.getState().mcpTools?.definitions).toHaveLength(offered));
   return rt;
 }

@@ -161,7 +161,7 @@ describe('MCP tools in a turn', () => {
       // The connection the call opened listens for the server's notifications.
       await vi.waitFor(() => expect(own.notificationStreams()).toBe(1));
       own.addTool('triage', 'Sorts new issues.');
-      await vi.waitFor(() => expect(rt.store.getState().mcpTools?.map((tool) => tool.name)).toContain('mcp_tracker__triage'), { timeout: 5_000 });
+      await vi.waitFor(() => expect(rt.store.getState().mcpTools?.definitions.map((tool) => tool.name)).toContain('mcp_tracker__triage'), { timeout: 5_000 });
       const stored = rt.store.getState().settings.tools.mcpServers[0] as McpServerConfig;
       expect(stored.tools.find((tool) => tool.name === 'triage')).toMatchObject({ description: 'Sorts new issues.', enabled: true, alwaysAllow: false });
       // The user's switches on the tools listed before are kept.

@@ -182,14 +182,3 @@ export function providerToolBlock(provider: 'anthropic' | 'openai', wire: Provid
     isError: !answered || wire.isError === true || error !== '',
   };
 }
-
-/**
- * A call the provider ran, as later requests send it back: text in the answer it belongs to.
- * Text is valid on every provider whatever servers a later request names, so a conversation
- * goes on when the server is switched off, set to this browser, or the provider changes.
- */
-export function providerToolText(block: ProviderToolBlock): string {
-  const who = block.provider === 'anthropic' ? 'Anthropic' : 'OpenAI';
-  const outcome = block.isError ? 'failed' : 'returned';
-  return `[${who} called the tool "${block.name}" of the MCP server "${block.server}" with ${JSON.stringify(block.input ?? {})}; it ${outcome}:]\n${block.output}`;
-}

@@ -58,3 +58,26 @@ export function fittedDefinitionsNote(fitted: FittedDefinitions, shareOfInput = 
   }
   return `The MCP tools' definitions would take more than ${share} of what a request may hold, so ${parts.filter(Boolean).join(' and ')}. Switch off tools you do not need in Settings → Tools, or choose a model with a larger window.`;
 }
+
+/**
+ * The MCP servers' tools as the store offers them: their definitions, and their fit to a
+ * request that may hold `maxInputTokens` (at most {@link MCP_DEFINITIONS_SHARE} of it, with the
+ * gauge's note). The fit comes with the definitions, from the chunk that loads only once a
+ * server is configured, so the first screen carries none of it.
+ */
+export interface McpToolOffer {
+  definitions: readonly NamedToolDefinition[];
+  fit(maxInputTokens: number): FittedDefinitions & { note?: string };
+}
+
+/** `definitions` offered with their fit (see McpToolOffer). */
+export function mcpToolOffer(definitions: readonly NamedToolDefinition[]): McpToolOffer {
+  return {
+    definitions,
+    fit(maxInputTokens) {
+      const fitted = fitMcpDefinitions(definitions, Math.floor(MCP_DEFINITIONS_SHARE * maxInputTokens));
+      const note = fittedDefinitionsNote(fitted);
+      return note ? { ...fitted, note } : fitted;
+    },
+  };
+}

@@ -6,7 +6,7 @@
  */
 import type { McpServerConfig, McpToolInfo, NamedToolDefinition, ToolResultBlock, ToolUseBlock } from '../../core';
 import type { McpToolEntry } from './types';
-import { BUILTIN_TOOLS, mcpToolNames, readMcpServers } from '../../core';
+import { BUILTIN_TOOLS, mcpToolNames, mcpToolOffer, readMcpServers } from '../../core';
 import type { Runtime } from '../runtime';
 import { runMcpCall } from './mcpCalls';
 
@@ -47,7 +47,7 @@ export function mcpDefinitions(byName: ReadonlyMap<string, McpToolEntry>): Named
 
 /** Puts the tools of the configured servers in the state, where every plan (the gauge's too) counts them. */
 export function refreshMcpTools(rt: Runtime): void {
-  rt.store.setState({ mcpTools: mcpDefinitions(mcpToolsByName(rt.store.getState().settings.tools.mcpServers)) });
+  rt.store.setState({ mcpTools: mcpToolOffer(mcpDefinitions(mcpToolsByName(rt.store.getState().settings.tools.mcpServers))) });
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Which tools a request offers: every plan (the gauge's too) counts their definitions. */
-import type { BuiltinToolDefinition, NamedToolDefinition } from '../../core';
-import { BUILTIN_TOOLS, fitMcpDefinitions, fittedDefinitionsNote, MCP_DEFINITIONS_SHARE, READ_ATTACHMENT } from '../../core';
+import type { BuiltinToolDefinition, McpToolOffer, NamedToolDefinition } from '../../core';
+import { BUILTIN_TOOLS, READ_ATTACHMENT } from '../../core';
 import type { Settings, ToolSettings } from '../settings';
 
 /**
@@ -15,15 +15,16 @@ export function enabledTools(settings: ToolSettings, hasAttachments: boolean): B
 /**
  * The tools a request offers: the built-in ones switched on, then the MCP servers' tools, whose
  * definitions get at most a share of the `maxInput` tokens a request may hold, so a small window
- * keeps room for the conversation (core's fitMcpDefinitions; `toolsNote` says what was given up).
+ * keeps room for the conversation (core's McpToolOffer; `toolsNote` says what was given up).
  */
 export function offeredTools(
   settings: Settings,
   hasAttachments: boolean,
-  mcpTools: readonly NamedToolDefinition[],
+  mcp: McpToolOffer | undefined,
   maxInput: number,
 ): { tools: NamedToolDefinition[]; toolsNote?: string } {
-  const fitted = fitMcpDefinitions(mcpTools, Math.floor(MCP_DEFINITIONS_SHARE * maxInput));
-  const toolsNote = fittedDefinitionsNote(fitted);
-  return { tools: [...enabledTools(settings.tools, hasAttachments), ...fitted.tools], ...(toolsNote ? { toolsNote } : {}) };
+  const builtin: NamedToolDefinition[] = enabledTools(settings.tools, hasAttachments);
+  if (!mcp || mcp.definitions.length === 0) return { tools: builtin };
+  const fitted = mcp.fit(maxInput);
+  return { tools: [...builtin, ...fitted.tools], ...(fitted.note ? { toolsNote: fitted.note } : {}) };
 }
