@@ -55,8 +55,13 @@ export interface ConversationRepository {
   setActiveLeaf(conversationId: string, leafId: string): Promise<Conversation | undefined>;
   /** Replaces the per-conversation settings overrides (`undefined` removes them). */
   setConversationOverrides(id: string, overrides: Record<string, unknown> | undefined): Promise<Conversation | undefined>;
-  /** Removes the conversation, its messages and attachments; returns them for undo, or undefined if it was absent. */
-  deleteConversation(id: string): Promise<DeletedConversation | undefined>;
+  /**
+   * Removes the conversation, its messages and attachments; returns them for undo, or undefined
+   * if it was absent. With `onlyIf`, removes nothing (and returns undefined) unless it approves
+   * what is stored, read in the same transaction: a caller that decided on an earlier read
+   * (sync, deciding whether a deletion stands) does not remove what was added meanwhile.
+   */
+  deleteConversation(id: string, onlyIf?: (stored: DeletedConversation) => boolean): Promise<DeletedConversation | undefined>;
   /** Puts back exactly what `deleteConversation` returned. */
   restoreConversation(deleted: DeletedConversation): Promise<void>;
   /** One conversation's messages in `seq` order, read through the `byConversation` index. */
@@ -187,7 +192,7 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
       });
     },
 
-    async deleteConversation(id) {
+    async deleteConversation(id, onlyIf) {
       const stores = ['conversations', 'messages', 'attachments', 'files'] as const;
       const deleted = await withTransaction(db, [...stores], 'readwrite', 'delete the conversation', async (tx) => {
         const conversation = await tx.objectStore('conversations').get(id);
@@ -196,6 +201,7 @@ export function createConversationRepository({ db, now, newId, announce, onUnrea
         const messages = await messageIndex.getAll(conversationRange(id));
         const attachments = await tx.objectStore('attachments').index('byConversation').getAll(id);
         const files = await tx.objectStore('files').index('byConversation').getAll(id);
+        if (onlyIf && !onlyIf({ conversation, messages, attachments, files })) return undefined;
         await tx.objectStore('conversations').delete(id);
         await eachRequest(messages, (m) => tx.objectStore('messages').delete(m.id));
         await eachRequest(attachments, (a) => tx.objectStore('attachments').delete(a.id));

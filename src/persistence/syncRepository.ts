@@ -19,6 +19,21 @@ export type PortableMessage = Omit<StoredMessage, 'seq'>;
 /** A conversation's metadata as it travels: the count is each device's own. */
 export type PortableConversation = Omit<Conversation, 'messageCount'>;
 
+/**
+ * Whether the record stored now (undefined: none) is still the one a merge was computed
+ * from. Sync reads a record, merges it with what arrived and writes the result some time
+ * later; a tab may change the record in between (a branch switched, a pin, a message sent).
+ * Given this check, a write finds that in its own transaction and is skipped rather than
+ * putting back the older version; the tab's change is announced and settled next.
+ */
+export type StillAsRead<T> = (stored: T | undefined) => boolean;
+
+/** What `putMessages` did: how many messages it added, and which it left because they changed meanwhile. */
+export interface PutMessagesResult {
+  added: number;
+  changedMeanwhile: string[];
+}
+
 export interface SyncRepository {
   /** Every record's last synced hash, by key. */
   syncedRecords(): Promise<Map<string, SyncedRecord>>;
@@ -39,14 +54,18 @@ export interface SyncRepository {
   /** Every attachment and file (ids and metadata; files' Blobs are read one by one with `getFile`). */
   allAttachments(): Promise<AttachmentRecord[]>;
   allFileIds(): Promise<Array<{ id: string; conversationId: string }>>;
-  /** Creates or replaces a conversation's metadata, keeping this device's message count. */
-  putConversation(conversation: PortableConversation): Promise<void>;
+  /**
+   * Creates or replaces a conversation's metadata, keeping this device's message count.
+   * False when `asRead` finds the stored one changed since it was read: nothing written.
+   */
+  putConversation(conversation: PortableConversation, asRead?: StillAsRead<Conversation>): Promise<boolean>;
   /**
    * Adds the messages this device does not have (each gets the next `seq`, in the order
    * given, so give parents first) and updates the ones it has (everything but `seq`).
-   * Returns the number added. Skips messages whose conversation is gone.
+   * Skips messages whose conversation is gone, and those `asRead` finds changed since
+   * they were read (named in the result).
    */
-  putMessages(messages: readonly PortableMessage[]): Promise<number>;
+  putMessages(messages: readonly PortableMessage[], asRead?: (id: string) => StillAsRead<StoredMessage>): Promise<PutMessagesResult>;
   putAttachment(record: AttachmentRecord): Promise<void>;
   putFile(record: FileRecord): Promise<void>;
 }
@@ -120,20 +139,24 @@ export function createSyncRepository({ db, announce }: RepositoryContext): SyncR
       });
     },
 
-    async putConversation(conversation) {
-      await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'save a synced conversation', async (tx) => {
+    async putConversation(conversation, asRead) {
+      const written = await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'save a synced conversation', async (tx) => {
         const conversations = tx.objectStore('conversations');
         const existing = await conversations.get(conversation.id);
+        if (asRead && !asRead(existing)) return false;
         const messageCount = existing
           ? existing.messageCount
           : await tx.objectStore('messages').index('byConversation').count(conversationRange(conversation.id));
         await conversations.put({ ...conversation, messageCount });
+        return true;
       });
-      announce({ type: 'conversation-changed', conversationId: conversation.id });
+      if (written) announce({ type: 'conversation-changed', conversationId: conversation.id });
+      return written;
     },
 
-    async putMessages(incoming) {
-      if (incoming.length === 0) return 0;
+    async putMessages(incoming, asRead) {
+      const changedMeanwhile: string[] = [];
+      if (incoming.length === 0) return { added: 0, changedMeanwhile };
       const touched = new Set<string>();
       const written: StorageChange[] = [];
       const added = await withTransaction(db, ['conversations', 'messages'], 'readwrite', 'save synced messages', async (tx) => {
@@ -152,6 +175,10 @@ export function createSyncRepository({ db, announce }: RepositoryContext): SyncR
           }
           const existing = await messages.get(message.id);
           if (existing && existing.conversationId !== message.conversationId) continue;
+          if (asRead && !asRead(message.id)(existing)) {
+            changedMeanwhile.push(message.id);
+            continue;
+          }
           const stored = { ...message, seq: existing ? existing.seq : place.seq };
           await messages.put(stored);
           if (!existing) {
@@ -184,7 +211,7 @@ export function createSyncRepository({ db, announce }: RepositoryContext): SyncR
       });
       // One notice per message, parents first, as a tab announces its own: a tab showing the branch an arrival continues follows it.
       announce(...written, ...[...touched].map((conversationId): StorageChange => ({ type: 'conversation-changed', conversationId })));
-      return added;
+      return { added, changedMeanwhile };
     },
 
     async putAttachment(record) {

@@ -21,6 +21,9 @@ import {
   mergePayloads,
   recordKey,
   restamp,
+  conversationValues,
+  sameConversation,
+  sameMessage,
   type ConversationPayload,
   type RecordPayload,
   type Stamp,
@@ -87,11 +90,17 @@ export function createEngine(options: EngineOptions): Engine {
       if (!local && previous && !previous.fields && theirs && !isDeleted(theirs)) events.notice(keptHere(theirs.conversation.title));
       let merged = mine && theirs ? mergePayloads(mine, theirs) : (mine ?? theirs);
       if (!merged) continue;
-      if (isDeleted(merged) && merged.deleted) {
-        const held = local ? (await repos.conversations.getMessages(id)).map((m) => m.id) : [];
-        if (deletionStands(merged.deleted, [...held, ...(arriving.get(id) ?? []).map((m) => m.id)])) {
+      const deletion = isDeleted(merged) ? merged.deleted : undefined;
+      if (deletion) {
+        const arrived = arriving.get(id) ?? [];
+        const stands = (held: readonly StoredMessage[]) => deletionStands(deletion, held.map((m) => m.id).concat(arrived.map((m) => m.id)));
+        if (stands(local ? await repos.conversations.getMessages(id) : [])) {
           if (local) {
-            await repos.conversations.deleteConversation(id);
+            // Not when a message was added here meanwhile: settled again next pass, where it counts against the deletion.
+            if (!(await repos.conversations.deleteConversation(id, (stored) => stands(stored.messages)))) {
+              pending.add(idList[i]!);
+              continue;
+            }
             events.notice(`${named(local.title)} was deleted on another device.`);
           }
           await cascadeDeletion(id, BATCH);
@@ -106,22 +115,21 @@ export function createEngine(options: EngineOptions): Engine {
       const deleted = isDeleted(merged);
       if (!deleted) {
         const localFields = local ? canonical({ ...local, messageCount: undefined }) : undefined;
-        if (localFields !== canonical(merged.conversation)) await repos.sync.putConversation(merged.conversation);
+        const same = localFields === canonical(merged.conversation);
+        if (!same && !(await repos.sync.putConversation(merged.conversation, (stored) => sameConversation(stored, local)))) {
+          // Changed here since it was read (a branch switched, a message sent): merged again with that change next.
+          pending.add(idList[i]!);
+          continue;
+        }
         if (!local && previous) await resendMessagesOf(id);
       }
       if (!theirs || canonical(theirs) !== canonical(merged) || remote.losers.length > 0) await publish(key, merged, remote.rev, remote.losers);
       // What is stored here now is the merged record: remembering the local one it replaced would make
       // the next pass take the other device's values for a change made here, stamped later than theirs.
-      const fields = deleted ? undefined : { values: conversationPayloadValues(merged), stamps: merged.stamps };
+      const fields = deleted ? undefined : { values: conversationValues(merged), stamps: merged.stamps };
       done.push({ key, docId: idList[i]!, hash: hashString(canonical(merged)), conversationId: id, ...(fields ? { fields } : {}) });
     }
     await remember(done);
-  }
-
-  function conversationPayloadValues(payload: ConversationPayload): Record<string, string> {
-    const values: Record<string, string> = {};
-    for (const field of CONVERSATION_FIELDS) values[field] = fingerprint(payload.conversation[field]);
-    return values;
   }
 
   /** After a conversation came back, sends every message this device has of it (the deletion removed their documents). */
@@ -142,6 +150,8 @@ export function createEngine(options: EngineOptions): Engine {
     const toApply: StoredMessage[] = [];
     const missingConversations = new Map<string, PortableMessage[]>();
     const waiting: Array<{ id: string; payload: RecordPayload & { kind: 'message' } }> = [];
+    /** Each applied message as it was read here (none: absent), which it must still be when written. */
+    const basis = new Map<string, StoredMessage | undefined>();
     for (let start = 0; start < ids.length; start += BATCH) {
       const slice = ids.slice(start, start + BATCH);
       const keyList = slice.map(recordKey.message);
@@ -181,6 +191,7 @@ export function createEngine(options: EngineOptions): Engine {
             continue;
           }
           toApply.push({ ...merged.message, seq: local?.seq ?? 0 });
+          basis.set(id, local);
         }
         if (!theirs || canonical(theirs) !== canonical(merged) || remote.losers.length > 0)
           outgoing.push({ key, payload: merged, rev: remote.rev, losers: remote.losers });
@@ -213,8 +224,13 @@ export function createEngine(options: EngineOptions): Engine {
         });
       }
     }
-    if (toApply.length > 0) await repos.sync.putMessages(settleOrder(toApply).map(({ seq: _seq, ...m }) => m));
-    await remember(done);
+    const { changedMeanwhile } = await repos.sync.putMessages(
+      settleOrder(toApply).map(({ seq: _seq, ...m }) => m),
+      (id) => (stored) => sameMessage(stored, basis.get(id)),
+    );
+    // Changed here since it was read (a pin): not remembered as synced, so it is merged again with that change.
+    for (const id of changedMeanwhile) pending.add(await docIdFor(recordKey.message(id)));
+    await remember(done.filter((record) => !changedMeanwhile.includes(record.key.slice(2))));
   }
 
   // ---------------------------------------------------------------- settings
@@ -450,7 +466,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function pull(): Promise<void> {
     let since = (await docs.getLocal<number | string>('applied')) ?? 0;
-    const retry = (await docs.getLocal<string[]>('pending')) ?? [];
+    const retry = [...new Set([...((await docs.getLocal<string[]>('pending')) ?? []), ...pending])]; // and what a push found changed since
     pending.clear();
     if (retry.length > 0) await applyDocs(await docs.getMany(retry));
     let done = 0;

@@ -177,6 +177,35 @@ export function deletionStands(deleted: NonNullable<ConversationPayload['deleted
   return true;
 }
 
+/** The fingerprint of each field a user changes, as remembered once it is synced. */
+export function conversationValues(payload: ConversationPayload): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const field of CONVERSATION_FIELDS) values[field] = fingerprint(payload.conversation[field]);
+  return values;
+}
+
+/**
+ * Whether two reads of a conversation hold the same of what a tab changes (title, shown
+ * branch, settings, last activity): the count and the order of reading do not matter. Raw
+ * stored values are read as the app reads them, so a repaired record compares as read.
+ */
+export function sameConversation(a: unknown, b: unknown): boolean {
+  const view = (value: unknown) => {
+    const c = value === undefined ? undefined : readStoredConversation(value)?.conversation;
+    return c && canonical([c.title, c.activeLeafId ?? null, c.overrides ?? null, c.updatedAt]);
+  };
+  return view(a) === view(b);
+}
+
+/** Whether two reads of a message are the same record, whatever its place (`seq`) on this device. */
+export function sameMessage(a: unknown, b: unknown): boolean {
+  const view = (value: unknown) => {
+    const m = value === undefined ? undefined : readStoredMessage(value);
+    return m && canonical({ ...m, seq: undefined });
+  };
+  return view(a) === view(b);
+}
+
 /** What is kept of a field's value as last synced: enough to tell it changed, never the value again. */
 export const fingerprint = (value: unknown): string => hashString(canonical(value));
 

@@ -17,7 +17,7 @@ describe('the sync repository', () => {
       createdAt,
       status: 'complete' as const,
     });
-    expect(await repositories.sync.putMessages([message('a1', mine.id, 5), message('a2', 'a1', 6)])).toBe(2);
+    expect(await repositories.sync.putMessages([message('a1', mine.id, 5), message('a2', 'a1', 6)])).toEqual({ added: 2, changedMeanwhile: [] });
     const stored = await repositories.conversations.getMessages(id);
     expect(stored.map((m) => [m.id, m.seq])).toEqual([
       [mine.id, 0],
@@ -26,8 +26,39 @@ describe('the sync repository', () => {
     ]);
     expect((await repositories.conversations.getConversation(id))?.messageCount).toBe(3);
     // A pin that arrives changes the message where it is.
-    expect(await repositories.sync.putMessages([{ ...message('a1', mine.id, 5), pinned: true }])).toBe(0);
+    expect(await repositories.sync.putMessages([{ ...message('a1', mine.id, 5), pinned: true }])).toEqual({ added: 0, changedMeanwhile: [] });
     expect(await repositories.conversations.getMessage('a1')).toMatchObject({ seq: 1, pinned: true });
+  });
+
+  it('leaves a record a check finds changed since it was read, and says which', async () => {
+    const { repositories } = await openTestStorage();
+    const { id } = await repositories.conversations.createConversation({ title: 'As read' });
+    const here = await repositories.conversations.appendMessage({ conversationId: id, role: 'user', content: [{ type: 'text', text: 'here' }] });
+    const { seq: _seq, ...portable } = here;
+    const seen: unknown[] = [];
+    const result = await repositories.sync.putMessages(
+      [
+        { ...portable, pinned: true },
+        { ...portable, id: 'new', parentId: here.id },
+      ],
+      (messageId) => (stored) => {
+        seen.push([messageId, stored === undefined ? undefined : (stored as { id: string }).id]);
+        return messageId === 'new';
+      },
+    );
+    expect(result).toEqual({ added: 1, changedMeanwhile: [here.id] });
+    expect(seen).toEqual([
+      [here.id, here.id],
+      ['new', undefined],
+    ]);
+    expect((await repositories.conversations.getMessage(here.id))?.pinned).toBeUndefined();
+    const before = await repositories.conversations.getConversation(id);
+    expect(await repositories.sync.putConversation({ id, title: 'Not this', createdAt: 1, updatedAt: 2 }, () => false)).toBe(false);
+    expect(await repositories.conversations.getConversation(id)).toEqual(before);
+    expect(await repositories.conversations.deleteConversation(id, (stored) => stored.messages.length === 1)).toBeUndefined();
+    expect(await repositories.conversations.getConversation(id)).toBeDefined();
+    expect((await repositories.conversations.deleteConversation(id, (stored) => stored.messages.length === 2))?.messages).toHaveLength(2);
+    expect(await repositories.conversations.getConversation(id)).toBeUndefined();
   });
 
   it('skips messages whose conversation is not here, and one that claims another conversation’s message', async () => {
@@ -48,7 +79,7 @@ describe('the sync repository', () => {
         { ...base, id: 'lost', conversationId: 'nowhere' },
         { ...base, id: theirs.id, conversationId: id },
       ]),
-    ).toBe(0);
+    ).toEqual({ added: 0, changedMeanwhile: [] });
     expect(await repositories.conversations.getMessage(theirs.id)).toEqual(theirs);
     expect(await repositories.conversations.getMessages(id)).toEqual([]);
   });
@@ -64,7 +95,7 @@ describe('the sync repository', () => {
     const { repositories } = await openTestStorage({ repositories: { sync: channel } });
     const { id } = await repositories.conversations.createConversation({ title: 'Before' });
     await repositories.conversations.appendMessage({ conversationId: id, role: 'user', content: [{ type: 'text', text: 'hi' }] });
-    await repositories.sync.putConversation({ id, title: 'After', createdAt: 1, updatedAt: 2 });
+    expect(await repositories.sync.putConversation({ id, title: 'After', createdAt: 1, updatedAt: 2 })).toBe(true);
     expect(await repositories.conversations.getConversation(id)).toMatchObject({ title: 'After', messageCount: 1 });
     await repositories.sync.putConversation({ id: 'new-one', title: 'Arrived', createdAt: 1, updatedAt: 2 });
     expect(await repositories.conversations.getConversation('new-one')).toMatchObject({ title: 'Arrived', messageCount: 0 });

@@ -4,90 +4,11 @@
  * a device applied from another is not mistaken later for its own change: a deletion made
  * after it still reaches that device.
  */
-import { IDBFactory } from 'fake-indexeddb';
-import PouchDB from 'pouchdb-browser';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSyncRepositories, createSyncChannel, openWindowpaneDb, SETTINGS_KEY, type Repositories, type WindowpaneDb } from '../../src/persistence';
-import { deriveKeys } from '../../src/sync/crypto';
-import { docStoreOver } from '../../src/sync/docStore';
-import { createEngine, type Engine } from '../../src/sync/engine';
-import type { Database as Replica } from '../../src/sync/replication';
-import type { SyncKeys } from '../../src/sync/types';
+import { describe, expect, it, vi } from 'vitest';
+import { SETTINGS_KEY } from '../../src/persistence';
+import { addShown, device, exchange, send, setUpDevices, type Device } from './engineDevices';
 
-interface Device {
-  name: string;
-  db: WindowpaneDb;
-  repositories: Repositories;
-  replica: Replica;
-  engine: Engine;
-  notices: string[];
-}
-
-let clock = 1_700_000_000_000;
-const opened: Device[] = [];
-let keys: SyncKeys;
-
-async function device(name: string): Promise<Device> {
-  const db = await openWindowpaneDb({ factory: new IDBFactory(), name: `app-${name}` });
-  const repositories = createSyncRepositories(db, {
-    sync: createSyncChannel({ name: `engine-test-${name}-${Math.random()}` }),
-    search: { search: async () => ({ hits: [] }), details: async () => [], notify: () => undefined, close: () => undefined },
-  });
-  const replica = new PouchDB(`replica-${name}-${Math.random()}`) as unknown as Replica;
-  const notices: string[] = [];
-  const engine = createEngine({
-    keys,
-    deviceId: `device-${name}`,
-    syncApiKeys: false,
-    docs: docStoreOver(replica),
-    repositories,
-    now: () => (clock += 1000),
-    events: { progress: () => undefined, refused: () => undefined, notice: (text) => notices.push(text) },
-  });
-  const d = { name, db, repositories, replica, engine, notices };
-  opened.push(d);
-  return d;
-}
-
-/** What the server does between two devices: each replicated copy gets the other's documents. */
-function exchange(a: Device, b: Device): Promise<void> {
-  return new Promise((resolve, reject) => {
-    a.replica
-      .sync(b.replica, {})
-      .on('complete', () => resolve())
-      .on('error', reject);
-  });
-}
-
-/** One pass of `from`'s engine sending, the server, and one of `to`'s receiving. */
-async function send(from: Device, to: Device): Promise<void> {
-  await from.engine.pushAll();
-  await exchange(from, to);
-  await to.engine.pull();
-}
-
-/** Adds a finished message (a question when `parentId` is null, else an answer) and shows it, as a turn does. */
-async function addShown(d: Device, conversationId: string, parentId: string | null, text: string): Promise<{ id: string }> {
-  const message = await d.repositories.conversations.appendMessage({
-    conversationId,
-    parentId,
-    role: parentId === null ? 'user' : 'assistant',
-    content: [{ type: 'text', text }],
-  } as never);
-  await d.repositories.conversations.setActiveLeaf(conversationId, message.id);
-  return message;
-}
-
-beforeEach(async () => {
-  globalThis.indexedDB = new IDBFactory(); // PouchDB's own databases
-  keys ??= await deriveKeys('correct horse battery staple', new Uint8Array(16), 1000);
-});
-afterEach(async () => {
-  for (const d of opened.splice(0)) {
-    d.db.close();
-    await d.replica.destroy();
-  }
-});
+setUpDevices();
 
 describe('the sync engine, two devices', () => {
   it('a deletion reaches a device that applied a change of the conversation made on the other', async () => {
