@@ -17,9 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { CacheUnit } from '../../src/providers/demo/promptCache';
 import type { AnthropicRequest } from './anthropic';
-import { IM_END, IM_SEP, IM_START } from './openai';
-import type { ResponsesRequest } from './responses';
-import { countTokens, tokenize } from './tokens';
+import { countTokens } from './tokens';
 
 type Json = Record<string, unknown>;
 
@@ -210,9 +208,3 @@ export function compactedAnthropicRequest(request: AnthropicRequest, summary: st
 
 /** Token cost of a message's role framing, as the Anthropic fake charges it. */
 const FRAMING_TOKENS = 3;
-
-/** What the model reads once it has compacted a Responses request: its tools and instructions, then the summary. */
-export function compactedResponsesRequest(request: ResponsesRequest, summary: string): ResponsesRequest {
-  const tokens = [...request.tokens.slice(0, request.fixedTokens), IM_START, ...tokenize(summary), IM_END, IM_START, ...tokenize('assistant'), IM_SEP];
-  return { ...request, tokens, inputTokens: tokens.length };
-}

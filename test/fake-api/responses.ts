@@ -4,6 +4,7 @@ import { checkReasoningEffort, neverReasons, REASONING_INPUT_REFUSED } from './o
 import { openOpenAISummary } from './compaction';
 import { openReasoning } from './responsesAnswer';
 import { canonicalJson, tokenize } from './tokens';
+import type { ResponsesRequest } from './responsesRequest';
 import type { ApiFailure } from './types';
 
 // Wire rules of OpenAI's Responses API (`POST /v1/responses`), read on 2026-11-29 in:
@@ -47,34 +48,6 @@ const INCLUDABLE = [
   'message.output_text.logprobs',
 ];
 export const MIN_OUTPUT_TOKENS = 16;
-
-export interface ResponsesRequest {
-  body: Json;
-  model: string;
-  instructions: string | null;
-  maxTokens: number | null;
-  stream: boolean;
-  store: boolean;
-  /** The effort the model reasons at: the request's, else the model's default; `none` when it does not reason. */
-  effort: string;
-  /** `reasoning.summary`, or null when no summary was asked. */
-  summary: string | null;
-  includeEncrypted: boolean;
-  tokens: number[];
-  /** How many of `tokens` are the tools and instructions: what stays when the input is compacted. */
-  fixedTokens: number;
-  inputTokens: number;
-  /** The summary of the newest compaction item the input sends back (what the model reads in place of everything before it). */
-  compactedFrom?: string;
-  systemText: string;
-  lastUserText: string;
-  answersToolResults: boolean;
-  /** The function tools offered, in the Responses shape. */
-  tools: Json[];
-  toolNames: string[];
-  callableTools: string[];
-  messageCount: number;
-}
 
 export type ResponsesCheck = { ok: true; request: ResponsesRequest } | Failed;
 
@@ -385,4 +358,10 @@ function checkReasoningItem(item: Json, path: string, next: unknown, store: bool
       code: null,
     },
   };
+}
+
+/** What the model reads once it has compacted a Responses request: its tools and instructions, then the summary. */
+export function compactedResponsesRequest(request: ResponsesRequest, summary: string): ResponsesRequest {
+  const tokens = [...request.tokens.slice(0, request.fixedTokens), IM_START, ...tokenize(summary), IM_END, IM_START, ...tokenize('assistant'), IM_SEP];
+  return { ...request, tokens, inputTokens: tokens.length };
 }

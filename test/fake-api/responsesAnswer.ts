@@ -1,6 +1,6 @@
 import { REASONING_TOKENS } from './openai';
 import { splitEvenly, splitIntoDeltas, thinkingOfSignature, prefixOfSignature, thinkingSignature } from './replies';
-import type { ResponsesRequest } from './responses';
+import type { ResponsesRequest } from './responsesRequest';
 import { countTokens, truncateToTokens } from './tokens';
 import type { ApiFailure, ReplySpec } from './types';
 

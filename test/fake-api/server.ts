@@ -166,7 +166,6 @@ import {
   checkAnthropicCompaction,
   checkResponsesCompaction,
   compactedAnthropicRequest,
-  compactedResponsesRequest,
   fakeSummary,
   sealAnthropicSummary,
   sealOpenAISummary,
@@ -178,7 +177,7 @@ import { preflightHeaders, readBody, sendJson, sleep, startEventStream } from '.
 import { IMAGE_LIMITS } from '../../src/core';
 import { buildOpenAIAnswer, checkOpenAIRequest, openAIErrorBody } from './openai';
 import type { TextOnlyStyle } from './openaiMedia';
-import { checkResponsesRequest } from './responses';
+import { checkResponsesRequest, compactedResponsesRequest } from './responses';
 import { anthropicConnectorBlocks, checkAnthropicConnector, checkResponsesConnector, responsesConnectorItems, runConnectorCalls } from './mcpConnector';
 import type { ConnectorOutcome, ConnectorServer } from './mcpConnector';
 import { buildResponsesAnswer, contextFailureEvents, INPUT_TOO_LONG, STREAM_SERVER_ERROR, streamErrorEvent } from './responsesAnswer';
