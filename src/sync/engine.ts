@@ -469,7 +469,6 @@ export function createEngine(options: EngineOptions): Engine {
     const retry = [...new Set([...((await docs.getLocal<string[]>('pending')) ?? []), ...pending])]; // and what a push found changed since
     pending.clear();
     if (retry.length > 0) await applyDocs(await docs.getMany(retry));
-    let done = 0;
     while (!options.paused?.()) {
       const { results, last_seq } = await docs.changes(since, BATCH);
       if (results.length === 0) break;
@@ -486,7 +485,7 @@ export function createEngine(options: EngineOptions): Engine {
       await applyDocs(batch);
       since = last_seq;
       await docs.putLocal('applied', since);
-      events.progress({ phase: 'receiving', done: (done += results.length) });
+      if (batch.size > 0) events.progress({ phase: 'receiving', applied: batch.size });
     }
     await docs.putLocal('pending', [...pending]);
   }

@@ -4,8 +4,11 @@ import type { DocStore } from './docStore';
 import type { SyncKeys } from './types';
 
 export interface EngineEvents {
-  /** Records sent to or applied from the replicated copy in this pass, of how many. */
-  progress(progress: { phase: 'sending' | 'receiving'; done: number; total?: number }): void;
+  /**
+   * Sending: records sealed into the replicated copy in this pass, of how many it sends.
+   * Receiving: `applied` more records that came from other devices were applied here.
+   */
+  progress(progress: { phase: 'sending'; done: number; total: number } | { phase: 'receiving'; applied: number }): void;
   /** A document failed its check (another passphrase, or changed on the server): never applied. */
   refused(docId: string): void;
   /** Something the user should hear: a conversation deleted or kept against a deletion. */

@@ -8,6 +8,7 @@
 import { createSyncChannel, createSyncRepositories, openWindowpaneDb, type WindowpaneDb } from '../persistence';
 import { docStoreOver } from './docStore';
 import { createEngine, type Engine } from './engine';
+import { createProgressTally } from './progressTally';
 import { checkStillOpens, connect, isStorageFailure, openReplica, openServer, problemOf, type Database } from './replication';
 import type { SyncRequest, SyncReply } from './syncProtocol';
 import { STATUS_CHANNEL } from './syncProtocol';
@@ -56,7 +57,11 @@ let lastSyncedAt: number | undefined;
 const statusChannel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(STATUS_CHANNEL) : undefined;
 const refused = new Set<string>();
 
+/** The counts "Sending …" and "Receiving …" show; they start afresh once the status rests. */
+const tally = createProgressTally();
+
 function report(next: SyncStatus): void {
+  if (next.phase !== 'sending' && next.phase !== 'receiving') tally.rest();
   status = {
     ...next,
     ...(lastSyncedAt !== undefined ? { lastSyncedAt } : {}),
@@ -148,22 +153,20 @@ function startReplication(current: Running): void {
     way.on('active', () => delete failing[direction]);
   }
   // docs_written counts from the start of each attempt: only what is new since the last change counts.
-  const moved = { push: { total: 0, last: 0 }, pull: { total: 0, last: 0 } };
+  const lastWritten = { push: 0, pull: 0 };
   replication
     .on('change', (info) => {
       if (!isCurrent()) return;
       const direction = info.direction === 'pull' ? 'pull' : 'push';
       const written = info.change?.docs_written ?? 0;
-      const count = moved[direction];
-      count.total += written >= count.last ? written - count.last : written;
-      count.last = written;
+      const more = written >= lastWritten[direction] ? written - lastWritten[direction] : written;
+      lastWritten[direction] = written;
       const pending = info.change?.pending;
-      const progress = { done: count.total, ...(pending !== undefined ? { total: count.total + pending } : {}) };
       if (direction === 'pull') {
-        report({ phase: 'receiving', progress });
+        if (more > 0) report({ phase: 'receiving', progress: tally.pulled(more, pending) });
         enqueuePull();
-      } else {
-        report({ phase: 'sending', progress });
+      } else if (more > 0) {
+        report({ phase: 'sending', progress: tally.pushed(more, pending) });
       }
     })
     .on('active', () => {
@@ -215,10 +218,14 @@ async function start(config: SyncConfig, dbName: string | undefined, channelName
     events: {
       // The batch still being saved after Pause says nothing: the status stays "paused". Nor does
       // it hide why the replication stopped: the records it saves were received before that.
-      progress: (progress) =>
+      progress: (moved) =>
         running?.paused ||
         replicationProblem() ||
-        report({ phase: progress.phase, progress: { done: progress.done, ...(progress.total !== undefined ? { total: progress.total } : {}) } }),
+        report(
+          moved.phase === 'sending'
+            ? { phase: 'sending', progress: tally.sealing(moved.total) }
+            : { phase: 'receiving', progress: tally.applied(moved.applied) },
+        ),
       refused: (docId) => {
         refused.add(docId);
         report(status);

@@ -316,13 +316,20 @@ describe('two devices', () => {
         const seen: number[] = [];
         (window as unknown as { longTasks: number[] }).longTasks = seen;
         new PerformanceObserver((list) => list.getEntries().forEach((entry) => seen.push(entry.duration))).observe({ type: 'longtask', buffered: true });
+        // And every text its sync status shows, in order.
+        const shown: string[] = [];
+        (window as unknown as { statusTexts: string[] }).statusTexts = shown;
+        setInterval(() => {
+          const text = document.querySelector('[role="status"][aria-label="Sync"]')?.textContent?.trim();
+          if (text && text !== shown.at(-1)) shown.push(text);
+        }, 20);
       });
     });
     devices.push(b);
     const longTasks = () => b.page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.splice(0));
     await longTasks(); // opening the app is not sync's
     expect(await turnOnSync(b.page, server)).toBeUndefined();
-    await waitForStatus(b.page, /^(Receiving [\d,]+|Sending [\d,]+ of [\d,]+)…$/);
+    await waitForStatus(b.page, /^(Receiving|Sending) [\d,]+ of [\d,]+…$/);
     await b.page.getByRole('button', { name: 'Pause' }).click();
     await waitForStatus(b.page, /^Sync paused\.$/);
     const received = async () => (await storedCounts(b.page)).messages;
@@ -340,12 +347,37 @@ describe('two devices', () => {
     expect(await storedCounts(b.page)).toEqual({ conversations: 50, messages: 1000 });
     const tasks = await longTasks();
     expect(tasks.filter((ms) => ms > 200)).toEqual([]);
+    // The status never lied on the way: each count of a stretch of moving records only grew, and never past its total.
+    const texts = await b.page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
+    expect(countsGoingBack(texts)).toEqual([]);
+    expect(texts.filter((text) => text.startsWith('Receiving')).length).toBeGreaterThan(1);
     await openConversation(b.page, 'ChatGPT conversation 49');
     await expect.poll(async () => (await transcriptRows(b.page)).length).toBe(20);
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
   }, 240_000);
 });
+
+/**
+ * The status texts that counted back from the one before in the same direction, or past
+ * their total ("Receiving 100 of 50…"). A status that rests (paused, synced) starts afresh.
+ */
+function countsGoingBack(texts: readonly string[]): string[] {
+  const wrong: string[] = [];
+  const last = new Map<string, number>();
+  const number = (digits: string) => Number(digits.replaceAll(',', ''));
+  for (const text of texts) {
+    const match = /^(Sending|Receiving) ([\d,]+)(?: of ([\d,]+))?…$/.exec(text);
+    if (!match) {
+      last.clear();
+      continue;
+    }
+    const [, verb, done, total] = match;
+    if (number(done!) < (last.get(verb!) ?? 0) || (total !== undefined && number(done!) > number(total))) wrong.push(text);
+    last.set(verb!, number(done!));
+  }
+  return wrong;
+}
 
 /** How many conversations and messages the device stores, read from IndexedDB. */
 function storedCounts(page: Page): Promise<{ conversations: number; messages: number }> {
