@@ -7,7 +7,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { startFakeApi, type FakeApi } from '../fake-api/server';
 import { startMcpServer, type McpServerOptions, type McpTestServer } from '../mcp/server';
 import { launchBrowser } from './browser';
-import { configure, PROVIDER_SETUPS } from './providersHelpers';
+import { configure, PROVIDER_SETUPS, type ProviderUnderTest } from './providersHelpers';
 import { openApp, openSettingsSection } from './uiHelpers';
 
 export interface McpWorld {
@@ -26,11 +26,11 @@ export async function startMcpWorld(appUrl: string, contextWindow: number, serve
   return { browser, fake, mcp };
 }
 
-/** Starts an McpWorld on `contextWindow` before the suite's tests and closes it after them; the tests read it. */
-export function mcpWorldFor(contextWindow: number): McpWorld {
+/** Starts an McpWorld on `contextWindow` (its MCP server with `server`) before the suite's tests and closes it after them; the tests read it. */
+export function mcpWorldFor(contextWindow: number, server: McpServerOptions = {}): McpWorld {
   const world = {} as McpWorld;
   beforeAll(async () => {
-    Object.assign(world, await startMcpWorld(inject('appUrl'), contextWindow));
+    Object.assign(world, await startMcpWorld(inject('appUrl'), contextWindow, server));
   });
   afterAll(async () => {
     const { browser, fake, mcp } = world as Partial<McpWorld>;
@@ -82,13 +82,13 @@ export async function connectMcpServer(page: Page, url: string, label: string, c
 }
 
 /**
- * Opens the app on the fake Anthropic API, then Settings → Tools, and adds the MCP server at
- * `url` named Tracker (with the Authorization choice labelled `auth`, if given). Returns the
- * Settings dialog, still open.
+ * Opens the app on the fake API of `provider` (Anthropic unless given), then Settings → Tools,
+ * and adds the MCP server at `url` named Tracker (with the Authorization choice labelled
+ * `auth`, if given). Returns the Settings dialog, still open.
  */
-export async function addTrackerServer(page: Page, fake: FakeApi, url: string, auth?: string): Promise<Locator> {
+export async function addTrackerServer(page: Page, fake: FakeApi, url: string, auth?: string, provider: ProviderUnderTest = 'anthropic'): Promise<Locator> {
   await openApp(page, inject('appUrl'));
-  await configure(page, fake, PROVIDER_SETUPS.anthropic, { contextWindow: 200_000 });
+  await configure(page, fake, PROVIDER_SETUPS[provider], { contextWindow: 200_000 });
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   await openSettingsSection(page, 'Tools');
