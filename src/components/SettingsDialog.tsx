@@ -31,6 +31,8 @@ export interface SettingsDialogProps {
   listMcpTools?: ToolsSectionProps['listMcpTools'];
   /** Signs in to an MCP server with OAuth; without it the MCP servers section offers no Sign in. */
   signInMcp?: ToolsSectionProps['signInMcp'];
+  /** Signs out of an MCP server at once. */
+  signOutMcp?: ToolsSectionProps['signOutMcp'];
 }
 
 /** The fields as the reason Save is unavailable names them, in the dialog's order. */
@@ -76,6 +78,7 @@ export function SettingsDialog({
   onClose,
   listMcpTools,
   signInMcp,
+  signOutMcp,
 }: SettingsDialogProps) {
   const [draft, dispatch] = useReducer(settingsDraftReducer, settings, (opened) =>
     initialDraft(opened, modelsFor(opened.provider, opened.baseUrls[opened.provider])),
@@ -145,6 +148,7 @@ export function SettingsDialog({
           provider={provider}
           {...(listMcpTools ? { listMcpTools } : {})}
           {...(signInMcp ? { signInMcp } : {})}
+          {...(signOutMcp ? { signOutMcp } : {})}
         />
       ),
     },

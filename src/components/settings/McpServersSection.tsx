@@ -30,6 +30,8 @@ export interface McpServersSectionProps {
   listTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
   /** Signs in to a server with OAuth, then lists its tools; absent where nothing can connect (then Sign in is not offered). */
   signIn?: (server: McpServerConfig, secret: string | undefined, redirectUrl: string, authorize: McpAuthorizer) => Promise<McpListing>;
+  /** Signs out of a server at once, beyond the draft: a sign-in is not the draft's to keep (see core's signInKeptAtOnce). */
+  signOut?: (server: McpServerConfig) => Promise<void>;
   newId: () => string;
 }
 
@@ -44,7 +46,7 @@ type ServerError = { text: string; signIn: boolean };
  * server and each tool on or off, always allow a tool, remove the server. What a server listed
  * (names, descriptions) is shown as text only.
  */
-export function McpServersSection({ stored, secrets, provider, onChange, listTools, signIn, newId }: McpServersSectionProps) {
+export function McpServersSection({ stored, secrets, provider, onChange, listTools, signIn, signOut, newId }: McpServersSectionProps) {
   const servers = readMcpServers(stored, []);
   const [errors, setErrors] = useState<Record<string, ServerError | undefined>>({});
   const [connecting, setConnecting] = useState<string | null>(null);
@@ -86,10 +88,11 @@ export function McpServersSection({ stored, secrets, provider, onChange, listToo
     settle(server, listing, listing.ok ? auth : server.auth);
   }
 
-  function signOut(server: McpServerConfig) {
+  function forget(server: McpServerConfig) {
     const { [server.id]: _signIn, ...rest } = secrets;
     setErrors((e) => ({ ...e, [server.id]: undefined }));
     onChange(servers, rest);
+    void signOut?.(server);
   }
 
   function remove(id: string) {
@@ -117,7 +120,7 @@ export function McpServersSection({ stored, secrets, provider, onChange, listToo
           connecting={connecting === server.id}
           onConnect={listTools ? () => void connect(server) : undefined}
           onSignIn={signIn ? () => void startSignIn(server) : undefined}
-          onSignOut={() => signOut(server)}
+          onSignOut={() => forget(server)}
           onRemove={() => remove(server.id)}
           onChange={(change) => update(server.id, change)}
         />

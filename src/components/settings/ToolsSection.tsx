@@ -20,10 +20,12 @@ export interface ToolsSectionProps {
   listMcpTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
   /** Signs in to an MCP server with OAuth, then lists its tools. */
   signInMcp?: McpServersSectionProps['signIn'];
+  /** Signs out of an MCP server at once (its tokens are forgotten in the stored settings too). */
+  signOutMcp?: McpServersSectionProps['signOut'];
 }
 
 /** The tools the model may call, each a switch, and how many rounds of them one turn may take. */
-export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, provider, listMcpTools, signInMcp }: ToolsSectionProps) {
+export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, provider, listMcpTools, signInMcp, signOutMcp }: ToolsSectionProps) {
   const setTools = (patch: Partial<Omit<ToolSettings, 'maxRounds'>>) => dispatch({ type: 'editTools', patch });
   return (
     <section>
@@ -68,6 +70,7 @@ export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets
         newId={() => crypto.randomUUID()}
         {...(listMcpTools ? { listTools: listMcpTools } : {})}
         {...(signInMcp ? { signIn: signInMcp } : {})}
+        {...(signOutMcp ? { signOut: signOutMcp } : {})}
       />
     </section>
   );
