@@ -184,7 +184,7 @@ describe('Settings → Tools → MCP servers with OAuth', () => {
     await user.click(within(server).getByRole('button', { name: 'Sign out' }));
     expect(onState.mock.calls.at(-1)![1]).toEqual({});
     // The sign-out is not the draft's alone: the stored sign-in is forgotten at once.
-    expect(signOut).toHaveBeenCalledWith(expect.objectContaining({ id: 'new-id' }));
+    expect(signOut).toHaveBeenCalledWith(expect.objectContaining({ id: 'new-id' }), signedIn);
     expect(within(server).getByText('https://mcp.example.com/mcp · OAuth · Not signed in')).toBeInTheDocument();
   });
 

@@ -4,7 +4,7 @@
  * The user adds the server with "OAuth (sign in)" and signs in; the sign-in window goes through
  * the authorization server and back to the app's callback page. A turn calls a tool with the
  * access token; once that token has expired, the next call refreshes it without the user.
- * No token is in an export.
+ * No token is in an export. Sign out revokes the tokens, at once.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -12,8 +12,8 @@ import type { FakeApi } from '../fake-api/server';
 import { newPage, screenshot } from './browser';
 import { exportFile } from './persistenceHelpers';
 import { addTrackerServer, mcpWorldFor } from './mcpHelpers';
-import { chatRequests, sentMessages, waitIdle, type ProviderUnderTest } from './providersHelpers';
-import { sendWithEnter } from './uiHelpers';
+import { chatRequests, sentMessages, until, waitIdle, type ProviderUnderTest } from './providersHelpers';
+import { openSettingsSection, sendWithEnter } from './uiHelpers';
 
 const TOOL = 'mcp_tracker__lookup_issue';
 
@@ -87,6 +87,21 @@ describe.each<ProviderUnderTest>(['anthropic', 'openai'])('an MCP server behind 
         expect(exported).toContain('What is issue 7?');
         for (const token of oauth.issuedTokens()) expect(exported).not.toContain(token);
       }
+
+      // Sign out revokes the tokens at the authorization server and forgets them at once: Cancel does not bring them back.
+      await page.getByRole('button', { name: 'Settings' }).click();
+      const again = page.getByRole('dialog', { name: 'Settings' });
+      await openSettingsSection(page, 'Tools');
+      await again.getByRole('group', { name: 'MCP server Tracker' }).getByRole('button', { name: 'Sign out' }).click();
+      await again.getByText(`${mcp.url} · OAuth · Not signed in`).waitFor();
+      await until(() => oauth.revocations.length === 2, 'the revocation of both tokens');
+      expect(oauth.revocations.map((revoked) => revoked.hint)).toEqual(['refresh_token', 'access_token']);
+      expect(oauth.revocations[1]!.token).toBe(secondToken);
+      expect(oauth.liveAccessTokens()).toEqual([]);
+      await again.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await openSettingsSection(page, 'Tools');
+      await again.getByText(`${mcp.url} · OAuth · Not signed in`).waitFor();
     } finally {
       await context.close();
     }

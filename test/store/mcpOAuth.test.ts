@@ -7,7 +7,7 @@
  * token is used once, so a draft given up or an older one saved must not lose the new tokens.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readMcpOAuth, type McpOAuthRecord, type McpServerConfig, type StoredMessage, type ToolResultBlock } from '../../src/core';
+import { readMcpOAuth, writeMcpOAuth, type McpOAuthRecord, type McpServerConfig, type StoredMessage, type ToolResultBlock } from '../../src/core';
 import { openWindowpaneStorage } from '../../src/persistence';
 import type { ChatProvider } from '../../src/providers';
 import { saveSettings } from '../../src/store/conversationActions';
@@ -150,11 +150,38 @@ describe('a sign-in in Settings, whatever becomes of the draft', () => {
     expect(closed.ok).toBe(false);
     expect(rt.store.getState().settings.mcpSecrets['srv-1']).toBe(secret);
 
-    await signOutMcpServer(rt, server());
+    const { tokens } = readMcpOAuth(secret);
+    await signOutMcpServer(rt, server(), undefined);
     expect(rt.store.getState().settings.mcpSecrets).toEqual({});
     expect(await storedSignIn()).toEqual({});
+    // Revoked: the authorization server takes neither token any more.
+    expect(mcp.oauth!.revocations.slice(-2)).toEqual([
+      { token: tokens!.refresh_token, hint: 'refresh_token' },
+      { token: tokens!.access_token, hint: 'access_token' },
+    ]);
+    expect(mcp.oauth!.liveAccessTokens()).not.toContain(tokens!.access_token);
+    expect(rt.store.getState().notices).toEqual([]);
     // A draft opened before the sign-out does not sign in again when saved.
     await saveSettings(rt, { ...rt.store.getState().settings, mcpSecrets: { 'srv-1': secret! } }, 'global');
     expect(rt.store.getState().settings.mcpSecrets).toEqual({});
+  });
+
+  it('forgets the tokens on Sign out even when they cannot be revoked, and says so', async () => {
+    const rt = await start(undefined);
+    await signIn(rt);
+    const record = readMcpOAuth(rt.store.getState().settings.mcpSecrets['srv-1']);
+    // A client the authorization server no longer knows: it refuses to revoke.
+    rt.store.setState(({ settings }) => ({
+      settings: { ...settings, mcpSecrets: { 'srv-1': writeMcpOAuth({ ...record, client: { client_id: 'forgotten' } }) } },
+    }));
+    await signOutMcpServer(rt, server(), undefined);
+    expect(rt.store.getState().settings.mcpSecrets).toEqual({});
+    expect(rt.store.getState().notices.map(({ tone, text }) => ({ tone, text }))).toEqual([
+      {
+        tone: 'warning',
+        text: 'Signed out of the MCP server “Tracker” here, but its tokens could not be revoked: its authorization server refused (400 invalid_client: Invalid client_id). They stay valid until they expire.',
+      },
+    ]);
+    expect(mcp.oauth!.liveAccessTokens()).toContain(record.tokens!.access_token);
   });
 });

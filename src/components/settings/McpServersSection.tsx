@@ -30,8 +30,8 @@ export interface McpServersSectionProps {
   listTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
   /** Signs in to a server with OAuth, then lists its tools; absent where nothing can connect (then Sign in is not offered). */
   signIn?: (server: McpServerConfig, secret: string | undefined, redirectUrl: string, authorize: McpAuthorizer) => Promise<McpListing>;
-  /** Signs out of a server at once, beyond the draft: a sign-in is not the draft's to keep (see core's signInKeptAtOnce). */
-  signOut?: (server: McpServerConfig) => Promise<void>;
+  /** Signs out of a server at once, beyond the draft (a sign-in is not the draft's to keep: core's signInKeptAtOnce), and revokes its tokens. */
+  signOut?: (server: McpServerConfig, secret: string | undefined) => Promise<void>;
   newId: () => string;
 }
 
@@ -92,7 +92,7 @@ export function McpServersSection({ stored, secrets, provider, onChange, listToo
     const { [server.id]: _signIn, ...rest } = secrets;
     setErrors((e) => ({ ...e, [server.id]: undefined }));
     onChange(servers, rest);
-    void signOut?.(server);
+    void signOut?.(server, secrets[server.id]);
   }
 
   function remove(id: string) {

@@ -6,7 +6,7 @@
  * refresh brings are stored at once, and Sign out forgets them at once (core's signInKeptAtOnce).
  */
 import type { McpServerConfig, McpToolInfo } from '../../core';
-import { mcpServerUnreachable, mergeListedTools, readMcpServers, signInKeptAtOnce, writeMcpOAuth } from '../../core';
+import { mcpServerUnreachable, mergeListedTools, readMcpOAuth, readMcpServers, signInKeptAtOnce, writeMcpOAuth } from '../../core';
 import type { McpEndpoint } from '../../mcp/client';
 import type { McpAuthorizer, McpOAuthStorage } from '../../mcp/oauth';
 import type { Runtime } from '../runtime';
@@ -94,7 +94,23 @@ export async function signInMcpServer(
   }
 }
 
-/** Signs out of `server`: its tokens are forgotten, at once where its sign-in is kept at once. */
-export async function signOutMcpServer(rt: Runtime, server: McpServerConfig): Promise<void> {
-  if (keptAtOnce(rt, server)) await forgetSavedOAuth(rt, server.id);
+/**
+ * Signs out of `server` (`secret`: the draft's sign-in): its tokens are forgotten, at once
+ * where its sign-in is kept at once, then revoked where its authorization server offers it.
+ * Revoking is best-effort: a failure is said in a notice, and the tokens are forgotten anyway.
+ */
+export async function signOutMcpServer(rt: Runtime, server: McpServerConfig, secret: string | undefined): Promise<void> {
+  const atOnce = keptAtOnce(rt, server);
+  const record = readMcpOAuth(atOnce ? rt.store.getState().settings.mcpSecrets[server.id] : secret);
+  if (atOnce) await forgetSavedOAuth(rt, server.id);
+  try {
+    const { revokeMcpSignIn } = await import('../../mcp/oauth');
+    await revokeMcpSignIn(server.url, record);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    rt.notifier.notify({
+      tone: 'warning',
+      text: `Signed out of the MCP server “${server.label}” here, but its tokens could not be revoked: ${why}. They stay valid until they expire.`,
+    });
+  }
 }
