@@ -21,6 +21,7 @@ function Harness(props: {
   provider?: ProviderId;
 }) {
   const [state, setState] = useState({ servers: props.stored ?? [], secrets: props.secrets ?? {} });
+  const [timeoutTexts, setTimeoutTexts] = useState<Record<string, string>>({});
   return (
     <McpServersSection
       stored={state.servers}
@@ -30,6 +31,8 @@ function Harness(props: {
         setState({ servers, secrets });
         props.onState?.(servers, secrets);
       }}
+      timeoutTexts={timeoutTexts}
+      onTypeTimeout={(serverId, text) => setTimeoutTexts((texts) => ({ ...texts, [serverId]: text }))}
       newId={() => 'new-id'}
       {...(props.listTools ? { listTools: props.listTools } : {})}
       {...(props.signIn ? { signIn: props.signIn } : {})}

@@ -10,6 +10,8 @@ export interface ToolsSectionProps {
   tools: ToolSettings;
   /** "Tool rounds per turn" as typed. */
   roundsText: string;
+  /** Each MCP server's time limit per call as typed, once edited. */
+  mcpTimeoutTexts: Record<string, string>;
   problems: SettingsProblems;
   dispatch: Dispatch<SettingsDraftAction>;
   /** The MCP servers' secrets, by server id. */
@@ -25,7 +27,18 @@ export interface ToolsSectionProps {
 }
 
 /** The tools the model may call, each a switch, and how many rounds of them one turn may take. */
-export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, provider, listMcpTools, signInMcp, signOutMcp }: ToolsSectionProps) {
+export function ToolsSection({
+  tools,
+  roundsText,
+  mcpTimeoutTexts,
+  problems,
+  dispatch,
+  mcpSecrets,
+  provider,
+  listMcpTools,
+  signInMcp,
+  signOutMcp,
+}: ToolsSectionProps) {
   const setTools = (patch: Partial<Omit<ToolSettings, 'maxRounds'>>) => dispatch({ type: 'editTools', patch });
   return (
     <section>
@@ -67,6 +80,8 @@ export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets
         secrets={mcpSecrets}
         provider={provider}
         onChange={(servers, secrets) => dispatch({ type: 'editMcp', servers, secrets })}
+        timeoutTexts={mcpTimeoutTexts}
+        onTypeTimeout={(serverId, text) => dispatch({ type: 'typeMcpTimeout', serverId, text })}
         newId={() => crypto.randomUUID()}
         {...(listMcpTools ? { listTools: listMcpTools } : {})}
         {...(signInMcp ? { signIn: signInMcp } : {})}
