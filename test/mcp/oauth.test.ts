@@ -156,6 +156,20 @@ describe('OAuth sign-in to an MCP server', () => {
     expect(mcp.oauth!.revocations).toEqual([]);
   });
 
+  it('revokes nothing where the authorization server offers no revocation: the tokens stay valid', async () => {
+    const without = await startMcpServer({ oauth: { revocation: false } });
+    try {
+      const storage = textStorage();
+      await signInMcp(without.url, storage, REDIRECT, approve);
+      const { tokens } = storage.read();
+      await expect(revokeMcpSignIn(without.url, storage.read())).resolves.toBe(false);
+      expect(without.oauth!.revocations).toEqual([]);
+      expect(without.oauth!.liveAccessTokens()).toEqual([tokens!.access_token]);
+    } finally {
+      await without.close();
+    }
+  });
+
   it('says plainly when the sign-in cannot reach the server', async () => {
     const gone = await startMcpServer({ oauth: true });
     const url = gone.url;

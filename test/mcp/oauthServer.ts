@@ -22,7 +22,7 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 /**
  * The user approving at once, for tests without a browser: follows the authorization URL to
@@ -60,7 +60,8 @@ interface Grant {
   resource?: URL;
 }
 
-export async function startOAuthServer(): Promise<OAuthTestServer> {
+/** The authorization server; with `revocation: false` it offers no `/revoke` (its metadata names none). */
+export async function startOAuthServer({ revocation = true }: { revocation?: boolean } = {}): Promise<OAuthTestServer> {
   const events: string[] = [];
   const clients = new Map<string, OAuthClientInformationFull>();
   const codes = new Map<string, { grant: Grant; params: AuthorizationParams }>();
@@ -88,6 +89,17 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
     refreshTokens.set(refresh, own);
     issued.push(access, refresh);
     return { access_token: access, token_type: 'bearer', expires_in: 60, refresh_token: refresh, scope: grant.scopes.join(' ') };
+  }
+
+  async function revokeToken(client: OAuthClientInformationFull, { token, token_type_hint }: OAuthTokenRevocationRequest): Promise<void> {
+    revocations.push({ token, ...(token_type_hint ? { hint: token_type_hint } : {}) });
+    // RFC 7009 §2.2: a token unknown, or another client's, is answered 200 and left as it is.
+    if (refreshTokens.get(token)?.clientId === client.client_id) {
+      refreshTokens.delete(token);
+      for (const access of accessTokens.values()) if (access.refreshToken === token) access.live = false;
+    }
+    const access = accessTokens.get(token);
+    if (access?.clientId === client.client_id) access.live = false;
   }
 
   const provider: OAuthServerProvider = {
@@ -124,22 +136,14 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
       events.push('refresh');
       return issue(grant);
     },
-    async revokeToken(client, { token, token_type_hint }) {
-      revocations.push({ token, ...(token_type_hint ? { hint: token_type_hint } : {}) });
-      // RFC 7009 §2.2: a token unknown, or another client's, is answered 200 and left as it is.
-      if (refreshTokens.get(token)?.clientId === client.client_id) {
-        refreshTokens.delete(token);
-        for (const access of accessTokens.values()) if (access.refreshToken === token) access.live = false;
-      }
-      const access = accessTokens.get(token);
-      if (access?.clientId === client.client_id) access.live = false;
-    },
     async verifyAccessToken(token) {
       const known = accessTokens.get(token);
       if (!known?.live) throw new InvalidTokenError('Invalid or expired token');
       return { token, clientId: known.clientId, scopes: known.scopes, ...(known.resource ? { resource: known.resource } : {}) };
     },
   };
+
+  if (revocation) provider.revokeToken = revokeToken;
 
   // The SDK's Express app (with its check of the Host header) is what its authorization router is made for.
   const app = createMcpExpressApp();
