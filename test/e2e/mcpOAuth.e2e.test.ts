@@ -4,7 +4,8 @@
  * The user adds the server with "OAuth (sign in)" and signs in; the sign-in window goes through
  * the authorization server and back to the app's callback page. A turn calls a tool with the
  * access token; once that token has expired, the next call refreshes it without the user.
- * No token is in an export. Sign out revokes the tokens, at once.
+ * No token is in an export. Tokens Connect refreshed in Settings are kept though the dialog is
+ * cancelled, and Sign out revokes the tokens, at once.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -88,15 +89,32 @@ describe.each<ProviderUnderTest>(['anthropic', 'openai'])('an MCP server behind 
         for (const token of oauth.issuedTokens()) expect(exported).not.toContain(token);
       }
 
-      // Sign out revokes the tokens at the authorization server and forgets them at once: Cancel does not bring them back.
+      // Connect in Settings refreshes an expired token (the refresh token is spent); Cancel keeps the new tokens all the same.
+      oauth.expireAccessTokens();
       await page.getByRole('button', { name: 'Settings' }).click();
       const again = page.getByRole('dialog', { name: 'Settings' });
+      await openSettingsSection(page, 'Tools');
+      const connect = again.getByRole('group', { name: 'MCP server Tracker' }).getByRole('button', { name: 'Connect again' });
+      await connect.click();
+      await until(() => oauth.events.length === 5, 'the refresh by Connect');
+      await connect.waitFor();
+      expect(oauth.events.at(-1)).toBe('refresh');
+      const thirdToken = oauth.liveAccessTokens()[0];
+      expect(oauth.liveAccessTokens()).toEqual([thirdToken]);
+      await again.getByRole('button', { name: 'Cancel' }).click();
+      await turn(page, 'And issue 10?');
+      expect(lastToolResult(fake)).toContain('Issue 10: The login page loads slowly. Status: open.');
+      expect(oauth.events).toEqual(['register', 'authorize', 'code', 'refresh', 'refresh']);
+      expect(mcp.bearers.at(-1)).toBe(thirdToken);
+
+      // Sign out revokes the tokens at the authorization server and forgets them at once: Cancel does not bring them back.
+      await page.getByRole('button', { name: 'Settings' }).click();
       await openSettingsSection(page, 'Tools');
       await again.getByRole('group', { name: 'MCP server Tracker' }).getByRole('button', { name: 'Sign out' }).click();
       await again.getByText(`${mcp.url} · OAuth · Not signed in`).waitFor();
       await until(() => oauth.revocations.length === 2, 'the revocation of both tokens');
       expect(oauth.revocations.map((revoked) => revoked.hint)).toEqual(['refresh_token', 'access_token']);
-      expect(oauth.revocations[1]!.token).toBe(secondToken);
+      expect(oauth.revocations[1]!.token).toBe(thirdToken);
       expect(oauth.liveAccessTokens()).toEqual([]);
       await again.getByRole('button', { name: 'Cancel' }).click();
       await page.getByRole('button', { name: 'Settings' }).click();
