@@ -41,6 +41,7 @@ export default function AppSettings() {
       onClose={actions.closeSettings}
       listMcpTools={actions.listMcpServerTools}
       signInMcp={actions.signInMcpServer}
+      signOutMcp={actions.signOutMcpServer}
     />
   );
 }

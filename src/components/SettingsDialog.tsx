@@ -1,12 +1,22 @@
 import { useEffect, useId, useReducer, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ProviderId } from '../core';
-import { settingsProblems, type Knob, type Settings } from '../store';
+import { settingsProblems, type Settings } from '../store';
 import type { ModelListSlot } from './ModelList';
 import { AppearanceSection } from './settings/AppearanceSection';
 import { ContextWindowSection } from './settings/ContextWindowSection';
 import { ProviderSection } from './settings/ProviderSection';
-import { initialDraft, modelShown, settingsDraftReducer, settingsOf, type ModelOption, type SettingsScope } from './settings/settingsDraft';
+import {
+  draftProblems,
+  initialDraft,
+  modelShown,
+  settingsDraftReducer,
+  settingsOf,
+  type DialogKnob,
+  type ModelOption,
+  type SettingsProblems,
+  type SettingsScope,
+} from './settings/settingsDraft';
 import { SettingsTabs, type SettingsTab } from './settings/SettingsTabs';
 import { ToolsSection, type ToolsSectionProps } from './settings/ToolsSection';
 import { useKeyDestination } from './settings/useKeyDestination';
@@ -31,10 +41,12 @@ export interface SettingsDialogProps {
   listMcpTools?: ToolsSectionProps['listMcpTools'];
   /** Signs in to an MCP server with OAuth; without it the MCP servers section offers no Sign in. */
   signInMcp?: ToolsSectionProps['signInMcp'];
+  /** Signs out of an MCP server at once. */
+  signOutMcp?: ToolsSectionProps['signOutMcp'];
 }
 
 /** The fields as the reason Save is unavailable names them, in the dialog's order. */
-const KNOB_LABELS: Record<Knob, string> = {
+const KNOB_LABELS: Record<DialogKnob, string> = {
   model: 'Model',
   contextWindow: 'Context window',
   maxOutputTokens: 'Max output tokens',
@@ -57,6 +69,7 @@ const KNOB_LABELS: Record<Knob, string> = {
   readAttachment: 'read_attachment',
   runJavascript: 'run_javascript',
   maxRounds: 'Tool rounds per turn',
+  mcpCallTimeout: 'Time limit per call (seconds)',
   additions: 'What Windowpane adds',
 };
 
@@ -76,6 +89,7 @@ export function SettingsDialog({
   onClose,
   listMcpTools,
   signInMcp,
+  signOutMcp,
 }: SettingsDialogProps) {
   const [draft, dispatch] = useReducer(settingsDraftReducer, settings, (opened) =>
     initialDraft(opened, modelsFor(opened.provider, opened.baseUrls[opened.provider])),
@@ -94,8 +108,8 @@ export function SettingsDialog({
   // accepted here is one the store keeps and planning can use, and each field says what is wrong with it.
   // Save stores this very object.
   const toSave: Settings = { ...settingsOf(draft, model), apiKeys: keyDestination.apiKeys };
-  const problems = settingsProblems(toSave);
-  const blocked = (Object.keys(KNOB_LABELS) as Knob[]).filter((knob) => problems[knob]).map((knob) => KNOB_LABELS[knob]);
+  const problems: SettingsProblems = { ...settingsProblems(toSave), ...draftProblems(draft) };
+  const blocked = (Object.keys(KNOB_LABELS) as DialogKnob[]).filter((knob) => problems[knob]).map((knob) => KNOB_LABELS[knob]);
 
   useEffect(() => {
     // The first field (the scope, when it is asked, else the provider), not the row of tabs before the section.
@@ -139,12 +153,14 @@ export function SettingsDialog({
         <ToolsSection
           tools={draft.settings.tools}
           roundsText={draft.roundsText}
+          mcpTimeoutTexts={draft.mcpTimeoutTexts}
           problems={problems}
           dispatch={dispatch}
           mcpSecrets={draft.settings.mcpSecrets}
           provider={provider}
           {...(listMcpTools ? { listMcpTools } : {})}
           {...(signInMcp ? { signInMcp } : {})}
+          {...(signOutMcp ? { signOutMcp } : {})}
         />
       ),
     },

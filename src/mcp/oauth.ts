@@ -5,10 +5,11 @@
  * `OAuthClientProvider` over storage the caller gives (core's McpOAuthRecord, kept as a secret
  * like a bearer token) and the sign-in itself; opening the authorization page and hearing the
  * redirect back is the caller's (`McpAuthorizer`), since only the page can open a window.
+ * Signing out revokes the tokens where the authorization server offers it (RFC 7009).
  */
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, discoverOAuthServerInfo, parseErrorResponse, selectClientAuthMethod, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { readMcpOAuth, type McpOAuthRecord } from '../core';
+import { readMcpOAuth, type McpOAuthClient, type McpOAuthRecord } from '../core';
 import { describeMcpFailure, McpFailure } from './failures';
 
 /** Where one server's sign-in is kept: read fresh at every request, written at every change. */
@@ -114,4 +115,64 @@ export function memoryOAuthStorage(secret: string | undefined): McpOAuthStorage 
       record = next;
     },
   };
+}
+
+/** The same authorization server, however its address is spelled (a trailing `/` or not). */
+function sameServer(a: string, b: string): boolean {
+  const normal = (address: string) => {
+    try {
+      return new URL(address).href.replace(/\/$/, '');
+    } catch {
+      return address;
+    }
+  };
+  return normal(a) === normal(b);
+}
+
+/** Adds the client's credentials as `method` says (RFC 6749 §2.3.1): Basic, in the body, or its id alone. */
+function withClientCredentials(method: string, client: McpOAuthClient, headers: Headers, body: URLSearchParams): void {
+  if (method === 'client_secret_basic' && client.client_secret) {
+    headers.set('Authorization', `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`);
+    return;
+  }
+  body.set('client_id', client.client_id);
+  if (method === 'client_secret_post' && client.client_secret) body.set('client_secret', client.client_secret);
+}
+
+/**
+ * Has the authorization server of the MCP server at `url` revoke the tokens `record` holds
+ * (RFC 7009): the refresh token, then the access token, each with its `token_type_hint` and
+ * the client's credentials as it was registered. Resolves false when there is nothing to
+ * revoke or the server offers no revocation (its metadata names no `revocation_endpoint`),
+ * true once both are revoked; throws an Error saying why it could not.
+ */
+export async function revokeMcpSignIn(url: string, record: McpOAuthRecord): Promise<boolean> {
+  const { tokens, client } = record;
+  if (!tokens || !client) return false;
+  const { authorizationServerUrl, authorizationServerMetadata } = await discoverOAuthServerInfo(url);
+  // OpenID Connect's metadata has the fields too, though the SDK's type of it does not say so.
+  const metadata = (authorizationServerMetadata ?? {}) as { revocation_endpoint?: unknown; revocation_endpoint_auth_methods_supported?: unknown };
+  const endpoint = metadata.revocation_endpoint;
+  if (typeof endpoint !== 'string' || endpoint === '') return false;
+  const methods = metadata.revocation_endpoint_auth_methods_supported;
+  // The tokens go to no authorization server but the one that issued them.
+  if (tokens.issuer && !sameServer(tokens.issuer, authorizationServerUrl)) throw new Error('the server now names another authorization server');
+  const method = selectClientAuthMethod(client, Array.isArray(methods) ? methods.filter((m): m is string => typeof m === 'string') : []);
+  const given: [string, string | undefined][] = [
+    ['refresh_token', tokens.refresh_token],
+    ['access_token', tokens.access_token],
+  ];
+  for (const [hint, token] of given) {
+    if (!token) continue;
+    const headers = new Headers({ 'Content-Type': 'application/x-www-form-urlencoded' });
+    const body = new URLSearchParams({ token, token_type_hint: hint });
+    withClientCredentials(method, client, headers, body);
+    const answer = await fetch(endpoint, { method: 'POST', headers, body }).catch(() => {
+      throw new Error('its authorization server could not be reached (offline, or it does not allow this page’s origin)');
+    });
+    if (answer.ok) continue;
+    const refused = await parseErrorResponse(answer);
+    throw new Error(`its authorization server refused (${answer.status} ${refused.errorCode}${refused.message ? `: ${refused.message.slice(0, 200)}` : ''})`);
+  }
+  return true;
 }

@@ -141,14 +141,21 @@ export function bindActions(rt: Runtime) {
     keepMyData: async () => (await storage(rt))?.keepMyData(rt),
     deleteAttachmentsOf: async (conversationId: string) => (await storage(rt))?.deleteAttachmentsOf(rt, conversationId),
     deleteConversationFromStorage: (id: string) => conversations.deleteConversation(rt, id, 'storage'),
-    ...mcpServerActions,
+    ...mcpServerActions(rt),
   };
 }
 
-/** Settings → Tools, over the MCP client (a chunk of its own): list a server's tools, sign in to it with OAuth. */
-const mcpServerActions: Pick<McpSettings, 'listMcpServerTools' | 'signInMcpServer'> = {
-  listMcpServerTools: async (...args) => (await import('./mcp/mcpSettings')).listMcpServerTools(...args),
-  signInMcpServer: async (...args) => (await import('./mcp/mcpSettings')).signInMcpServer(...args),
+/** Settings → Tools, over the MCP client (a chunk of its own): list a server's tools, sign in to it with OAuth and out. */
+const mcpServerActions = (rt: Runtime) => {
+  const settings = () => import('./mcp/mcpSettings');
+  return {
+    listMcpServerTools: async (...args: DropRuntime<McpSettings['listMcpServerTools']>) => (await settings()).listMcpServerTools(rt, ...args),
+    signInMcpServer: async (...args: DropRuntime<McpSettings['signInMcpServer']>) => (await settings()).signInMcpServer(rt, ...args),
+    signOutMcpServer: async (...args: DropRuntime<McpSettings['signOutMcpServer']>) => (await settings()).signOutMcpServer(rt, ...args),
+  };
 };
+
+/** The parameters of a store action after its runtime. */
+type DropRuntime<F> = F extends (rt: Runtime, ...rest: infer Rest) => unknown ? Rest : never;
 
 export type Actions = ReturnType<typeof bindActions>;

@@ -16,10 +16,12 @@ function Harness(props: {
   secrets?: Record<string, string>;
   listTools?: (server: McpServerConfig, secret?: string) => Promise<McpListing>;
   signIn?: McpServersSectionProps['signIn'];
+  signOut?: McpServersSectionProps['signOut'];
   onState?: (servers: McpServerConfig[], secrets: Record<string, string>) => void;
   provider?: ProviderId;
 }) {
   const [state, setState] = useState({ servers: props.stored ?? [], secrets: props.secrets ?? {} });
+  const [timeoutTexts, setTimeoutTexts] = useState<Record<string, string>>({});
   return (
     <McpServersSection
       stored={state.servers}
@@ -29,9 +31,12 @@ function Harness(props: {
         setState({ servers, secrets });
         props.onState?.(servers, secrets);
       }}
+      timeoutTexts={timeoutTexts}
+      onTypeTimeout={(serverId, text) => setTimeoutTexts((texts) => ({ ...texts, [serverId]: text }))}
       newId={() => 'new-id'}
       {...(props.listTools ? { listTools: props.listTools } : {})}
       {...(props.signIn ? { signIn: props.signIn } : {})}
+      {...(props.signOut ? { signOut: props.signOut } : {})}
     />
   );
 }
@@ -155,7 +160,8 @@ describe('Settings → Tools → MCP servers with OAuth', () => {
   it('adds a server with OAuth and no secret; Sign in keeps the sign-in as its secret and lists the tools', async () => {
     const onState = vi.fn();
     const signIn = vi.fn(async (): Promise<McpListing> => ({ ok: true, tools: [lookup], secret: signedIn }));
-    render(<Harness onState={onState} signIn={signIn} listTools={async () => ({ ok: false, error: 'not used' })} />);
+    const signOut = vi.fn(async () => {});
+    render(<Harness onState={onState} signIn={signIn} signOut={signOut} listTools={async () => ({ ok: false, error: 'not used' })} />);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('MCP server URL', { exact: true }), 'https://mcp.example.com/mcp');
     await user.selectOptions(screen.getByLabelText('Authorization', { exact: true }), 'OAuth (sign in)');
@@ -177,8 +183,11 @@ describe('Settings → Tools → MCP servers with OAuth', () => {
     expect(onState.mock.calls.at(-1)).toEqual([[expect.objectContaining({ tools: [lookup] })], { 'new-id': signedIn }]);
     expect(within(server).getByRole('button', { name: 'Sign in again' })).toBeInTheDocument();
 
+    expect(signOut).not.toHaveBeenCalled();
     await user.click(within(server).getByRole('button', { name: 'Sign out' }));
     expect(onState.mock.calls.at(-1)![1]).toEqual({});
+    // The sign-out is not the draft's alone: the stored sign-in is forgotten at once.
+    expect(signOut).toHaveBeenCalledWith(expect.objectContaining({ id: 'new-id' }), signedIn);
     expect(within(server).getByText('https://mcp.example.com/mcp · OAuth · Not signed in')).toBeInTheDocument();
   });
 

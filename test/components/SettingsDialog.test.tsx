@@ -5,6 +5,7 @@ import { SettingsDialog, type ModelOption } from '../../src/components/SettingsD
 import { MODEL_REGISTRY, type ProviderId } from '../../src/core';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
 import { showSettingsSection, type SettingsSection } from './settingsSections';
+import { trackerServer } from '../mcp/fixtures';
 
 function modelsFor(provider: ProviderId): ModelOption[] {
   const registryProvider = provider === 'openai-compatible' ? 'none' : provider;
@@ -288,6 +289,33 @@ describe('SettingsDialog: Tools', () => {
     await userEvent.type(rounds, '40');
     await userEvent.click(d.getByRole('button', { name: 'Save' }));
     expect(saved()?.[0].tools).toEqual({ readAttachment: true, runJavascript: false, maxRounds: 40, mcpServers: [] });
+  });
+
+  it('refuses an MCP server’s time limit per call that is not whole seconds in range, and saves once it is fixed', async () => {
+    const server = { ...trackerServer('https://mcp.example.com/mcp'), callTimeoutSeconds: 30 };
+    const { dialog, onSave, saved } = open({ settings: { ...DEFAULT_SETTINGS, tools: { ...DEFAULT_SETTINGS.tools, mcpServers: [server] } } });
+    const d = within(dialog);
+    await showSettingsSection(dialog, 'Tools');
+    const limit = d.getByRole('spinbutton', { name: 'Time limit per call (seconds)' });
+    expect(limit).toHaveValue(30);
+    for (const typed of ['0', '601', '2.5']) {
+      await userEvent.clear(limit);
+      await userEvent.type(limit, typed);
+      expect(limit).toBeInvalid();
+      expect(limit).toHaveAccessibleDescription(/^Whole seconds from 1 to 600\./);
+      expect(d.getByRole('button', { name: 'Save' })).toHaveAccessibleDescription(
+        'Save is unavailable until this field is fixed: Time limit per call (seconds).',
+      );
+      await userEvent.click(d.getByRole('button', { name: 'Save' }));
+      expect(onSave).not.toHaveBeenCalled();
+      expect(limit).toHaveFocus();
+    }
+    // Nothing else typed was lost: correct the value and Save.
+    await userEvent.clear(limit);
+    await userEvent.type(limit, '90');
+    expect(limit).toBeValid();
+    await userEvent.click(d.getByRole('button', { name: 'Save' }));
+    expect(saved()?.[0].tools.mcpServers).toEqual([{ ...server, callTimeoutSeconds: 90 }]);
   });
 
   it('shows switches saved before', async () => {

@@ -17,7 +17,8 @@ describe('MCP tools in the browser', () => {
   it('configures the server in Settings, asks before the call, sends the result after Allow and says Refuse', { timeout: 120_000 }, async () => {
     const { browser, fake, mcp } = world;
     fake.reset();
-    fake.setReply(({ lastUserText }) => (lastUserText ? { toolCalls: [{ name: TOOL, input: { number: 7 } }] } : { text: 'Done.' }));
+    // Each message calls the tool once; the request carrying its result (or its refusal) is answered.
+    fake.setReply(({ answersToolResults }) => (answersToolResults ? { text: 'Done.' } : { toolCalls: [{ name: TOOL, input: { number: 7 } }] }));
     const { page, context } = await newPage(browser);
     try {
       await openApp(page, inject('appUrl'));

@@ -4,24 +4,13 @@
  * the session, a tool slower than its time limit, Stop during a slow call, and a server that
  * speaks only the older HTTP+SSE transport. Each is said plainly, and no send hangs.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import type { FakeApi, ReplyContext, ReplySpec } from '../fake-api/server';
+import type { FakeApi, ReplyContext, ReplyFunction, ReplySpec } from '../fake-api/server';
 import { startMcpServer } from '../mcp/server';
-import { newPage, screenshot } from './browser';
-import { addMcpServer, connectMcpServer, mcpWorldFor, send } from './mcpHelpers';
-import {
-  chatRequests,
-  configure,
-  PROVIDER_SETUPS,
-  sentMessages,
-  storedRecords,
-  unexpectedErrors,
-  until,
-  waitIdle,
-  type ProviderUnderTest,
-} from './providersHelpers';
-import { openApp } from './uiHelpers';
+import { screenshot } from './browser';
+import { addMcpServer, connectMcpServer, mcpWorldFor, onAppPage, send, type McpWorld } from './mcpHelpers';
+import { chatRequests, sentMessages, storedRecords, unexpectedErrors, until, waitIdle, type ProviderUnderTest } from './providersHelpers';
 
 const WINDOW = 200_000;
 const PAGE_TOOL = 'mcp_tracker__read_doc';
@@ -44,11 +33,19 @@ function readPages(pages: number, final: string, before: (n: number) => void = (
   };
 }
 
-async function openConfigured(browser: Browser, fake: FakeApi, provider: ProviderUnderTest = 'anthropic') {
-  const opened = await newPage(browser);
-  await openApp(opened.page, inject('appUrl'));
-  await configure(opened.page, fake, PROVIDER_SETUPS[provider], { contextWindow: WINDOW });
-  return opened;
+/**
+ * The world's server with its slow tool taking a minute and `reply` as the model: a page of the
+ * app that always allows slow_tool (within a time limit of `timeLimitSeconds`, if given) runs `steps`.
+ */
+async function withSlowTool(world: McpWorld, reply: ReplyFunction, steps: (page: Page) => Promise<void>, timeLimitSeconds?: number): Promise<void> {
+  const { fake, mcp } = world;
+  mcp.setSlowMs(60_000);
+  fake.reset();
+  fake.setReply(reply);
+  await onAppPage(world, async ({ page }) => {
+    await connectMcpServer(page, mcp.url, 'Tracker', { alwaysAllow: ['slow_tool'], ...(timeLimitSeconds === undefined ? {} : { timeLimitSeconds }) });
+    await steps(page);
+  });
 }
 
 /** Opens the row of the tool call named `name` (its button's name) in the transcript and returns the text it shows. */
@@ -65,62 +62,64 @@ describe('MCP failures in the browser', () => {
 
   describe.each<ProviderUnderTest>(['anthropic', 'openai'])('a server that goes away mid-loop: %s', (provider) => {
     it('turns the next call into a tool error the model reads, says so, and ends the turn', { timeout: 90_000 }, async () => {
-      const { browser, fake } = world;
+      const { fake } = world;
       const gone = await startMcpServer({ origin: new URL(inject('appUrl')).origin });
       fake.reset();
       // The server goes away as the model asks for page 4, after three calls went through.
       fake.setReply(readPages(4, 'The handbook server is gone; I read pages 1 to 3.', (n) => void (n === 4 && gone.close())));
-      const { page, context, errors } = await openConfigured(browser, fake, provider);
       try {
-        await connectMcpServer(page, gone.url, 'Tracker', { alwaysAllow: ['read_doc'] });
-        await send(page, 'Read the handbook.');
-        await page.getByText('The handbook server is gone; I read pages 1 to 3.').waitFor({ timeout: 30_000 });
-        await waitIdle(page);
+        await onAppPage(
+          world,
+          async ({ page, errors }) => {
+            await connectMcpServer(page, gone.url, 'Tracker', { alwaysAllow: ['read_doc'] });
+            await send(page, 'Read the handbook.');
+            await page.getByText('The handbook server is gone; I read pages 1 to 3.').waitFor({ timeout: 30_000 });
+            await waitIdle(page);
 
-        expect(gone.calls.map((call) => call.args)).toEqual([{ page: 1 }, { page: 2 }, { page: 3 }]);
-        expect(chatRequests(fake)).toHaveLength(5);
-        const stopped = `The MCP server at ${gone.url} stopped answering: it is offline, or the network is down. Check that it runs, then try again.`;
-        expect(lastSent(fake, 3)).toContain('Handbook page 3, line 1:');
-        expect(lastSent(fake, 4)).toContain(stopped);
-        expect(await toolRowText(page, /^mcp_tracker__read_doc \{"page":4\} error$/)).toContain(stopped);
-        await screenshot(page, `mcp-server-gone-${provider}`);
-        expect(unexpectedErrors(errors)).toEqual([]);
+            expect(gone.calls.map((call) => call.args)).toEqual([{ page: 1 }, { page: 2 }, { page: 3 }]);
+            expect(chatRequests(fake)).toHaveLength(5);
+            const stopped = `The MCP server at ${gone.url} stopped answering: it is offline, or the network is down. Check that it runs, then try again.`;
+            expect(lastSent(fake, 3)).toContain('Handbook page 3, line 1:');
+            expect(lastSent(fake, 4)).toContain(stopped);
+            expect(await toolRowText(page, /^mcp_tracker__read_doc \{"page":4\} error$/)).toContain(stopped);
+            await screenshot(page, `mcp-server-gone-${provider}`);
+            expect(unexpectedErrors(errors)).toEqual([]);
+          },
+          { provider },
+        );
       } finally {
-        await context.close();
         await gone.close();
       }
     });
   });
 
   it('says plainly, when Connect is pressed, that a server refused the page’s origin, with the headers to allow', { timeout: 60_000 }, async () => {
-    const { browser, fake } = world;
     const closed = await startMcpServer({ origin: 'https://somewhere-else.example' });
-    const { page, context } = await openConfigured(browser, fake);
     try {
-      const dialog = await addMcpServer(page, closed.url, 'Closed');
-      const alert = dialog.getByRole('alert');
-      await alert.waitFor();
-      const text = await alert.textContent();
-      expect(text).toContain(`The MCP server at ${closed.url} did not allow this page's origin, or is offline.`);
-      for (const header of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers: Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'])
-        expect(text).toContain(header);
-      await expect(dialog.getByRole('list', { name: 'Tools of Closed' }).count()).resolves.toBe(0);
-      await alert.scrollIntoViewIfNeeded();
-      await screenshot(page, 'mcp-cors-refused');
-      expect(closed.calls).toEqual([]);
+      await onAppPage(world, async ({ page }) => {
+        const dialog = await addMcpServer(page, closed.url, 'Closed');
+        const alert = dialog.getByRole('alert');
+        await alert.waitFor();
+        const text = await alert.textContent();
+        expect(text).toContain(`The MCP server at ${closed.url} did not allow this page's origin, or is offline.`);
+        for (const header of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers: Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'])
+          expect(text).toContain(header);
+        await expect(dialog.getByRole('list', { name: 'Tools of Closed' }).count()).resolves.toBe(0);
+        await alert.scrollIntoViewIfNeeded();
+        await screenshot(page, 'mcp-cors-refused');
+        expect(closed.calls).toEqual([]);
+      });
     } finally {
-      await context.close();
       await closed.close();
     }
   });
 
   it('connects again when the server forgot the session, and the call goes through unnoticed', { timeout: 60_000 }, async () => {
-    const { browser, fake, mcp } = world;
+    const { fake, mcp } = world;
     fake.reset();
     // The server forgets every session as the model asks for page 2.
     fake.setReply(readPages(2, 'Pages 1 and 2 are read.', (n) => n === 2 && mcp.dropSessions()));
-    const { page, context, errors } = await openConfigured(browser, fake);
-    try {
+    await onAppPage(world, async ({ page, errors }) => {
       await connectMcpServer(page, mcp.url, 'Tracker', { alwaysAllow: ['read_doc'] });
       const callsBefore = mcp.calls.length;
       await send(page, 'Read two pages.');
@@ -133,45 +132,39 @@ describe('MCP failures in the browser', () => {
       expect(mcp.sessionCount()).toBe(1);
       await expect(page.getByRole('alert').count()).resolves.toBe(0);
       expect(unexpectedErrors(errors)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('gives up on a tool slower than the server’s time limit, tells the model, and ends the turn', { timeout: 60_000 }, async () => {
-    const { browser, fake, mcp } = world;
-    mcp.setSlowMs(60_000);
-    fake.reset();
+    const { fake, mcp } = world;
     let asked = false;
-    fake.setReply((context) => {
+    const reply = (context: ReplyContext): ReplySpec | undefined => {
       if (!context.toolNames.includes('mcp_tracker__slow_tool')) return undefined;
       if (asked) return { text: 'The slow tool did not finish in time.' };
       asked = true;
       return { toolCalls: [{ name: 'mcp_tracker__slow_tool', input: {} }] };
-    });
-    const { page, context } = await openConfigured(browser, fake);
-    try {
-      await connectMcpServer(page, mcp.url, 'Tracker', { alwaysAllow: ['slow_tool'], timeLimitSeconds: 1 });
-      await send(page, 'Run the slow tool.');
-      await page.getByText('The slow tool did not finish in time.').waitFor({ timeout: 30_000 });
-      await waitIdle(page);
-      expect(lastSent(fake, 1)).toContain(
-        `The MCP server at ${mcp.url} did not answer in time; the tool may still be running there. Try again, or check the server.`,
-      );
-      expect(lastSent(fake, 1)).toContain('"is_error":true');
-    } finally {
-      await context.close();
-    }
+    };
+    await withSlowTool(
+      world,
+      reply,
+      async (page) => {
+        await send(page, 'Run the slow tool.');
+        await page.getByText('The slow tool did not finish in time.').waitFor({ timeout: 30_000 });
+        await waitIdle(page);
+        expect(lastSent(fake, 1)).toContain(
+          `The MCP server at ${mcp.url} did not answer in time; the tool may still be running there. Try again, or check the server.`,
+        );
+        expect(lastSent(fake, 1)).toContain('"is_error":true');
+      },
+      1,
+    );
   });
 
   it('ends the turn at once when Stop is pressed during a slow call', { timeout: 60_000 }, async () => {
-    const { browser, fake, mcp } = world;
-    mcp.setSlowMs(60_000);
-    fake.reset();
-    fake.setReply((context) => (context.lastUserText ? { toolCalls: [{ name: 'mcp_tracker__slow_tool', input: {} }] } : { text: 'Not expected.' }));
-    const { page, context } = await openConfigured(browser, fake);
-    try {
-      await connectMcpServer(page, mcp.url, 'Tracker', { alwaysAllow: ['slow_tool'] });
+    const { fake, mcp } = world;
+    const reply = (context: ReplyContext): ReplySpec =>
+      context.answersToolResults ? { text: 'Not expected.' } : { toolCalls: [{ name: 'mcp_tracker__slow_tool', input: {} }] };
+    await withSlowTool(world, reply, async (page) => {
       const callsBefore = mcp.calls.length;
       await send(page, 'Run the slow tool.');
       await until(() => mcp.calls.length > callsBefore, 'the slow call to reach the server');
@@ -183,29 +176,27 @@ describe('MCP failures in the browser', () => {
       expect(results).toEqual([
         expect.objectContaining({ is_error: true, content: 'The user pressed Stop, so this tool call did not finish. Wait for the user.' }),
       ]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('connects to a server that speaks only HTTP+SSE, lists its tools and calls one', { timeout: 60_000 }, async () => {
-    const { browser, fake } = world;
+    const { fake } = world;
     const sse = await startMcpServer({ origin: new URL(inject('appUrl')).origin, transport: 'sse' });
     fake.reset();
     fake.setReply((context) =>
       context.answersToolResults ? { text: 'Page 5 is read.' } : { toolCalls: [{ name: 'mcp_legacy__read_doc', input: { page: 5 } }] },
     );
-    const { page, context, errors } = await openConfigured(browser, fake);
     try {
-      await connectMcpServer(page, sse.url, 'Legacy', { alwaysAllow: ['read_doc'] });
-      await send(page, 'Read page 5.');
-      await page.getByText('Page 5 is read.').waitFor({ timeout: 30_000 });
-      await waitIdle(page);
-      expect(sse.calls).toEqual([{ name: 'read_doc', args: { page: 5 } }]);
-      expect(lastSent(fake, 1)).toContain('Handbook page 5, line 1:');
-      expect(unexpectedErrors(errors)).toEqual([]);
+      await onAppPage(world, async ({ page, errors }) => {
+        await connectMcpServer(page, sse.url, 'Legacy', { alwaysAllow: ['read_doc'] });
+        await send(page, 'Read page 5.');
+        await page.getByText('Page 5 is read.').waitFor({ timeout: 30_000 });
+        await waitIdle(page);
+        expect(sse.calls).toEqual([{ name: 'read_doc', args: { page: 5 } }]);
+        expect(lastSent(fake, 1)).toContain('Handbook page 5, line 1:');
+        expect(unexpectedErrors(errors)).toEqual([]);
+      });
     } finally {
-      await context.close();
       await sse.close();
     }
   });

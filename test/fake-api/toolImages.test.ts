@@ -57,18 +57,23 @@ function responses(output: unknown) {
   };
 }
 
+/**
+ * What an image adds to the count at `path`: the count of a request whose tool result holds
+ * `text` and `image` (made by `request`), less that of one holding `text` alone; both accepted.
+ */
+async function imageAddsTokens(path: string, request: (result: unknown[]) => unknown, text: unknown, image: unknown): Promise<number> {
+  const withImage = await post(path, request([text, image]));
+  const textOnly = await post(path, request([text]));
+  expect(withImage.status).toBe(200);
+  expect(textOnly.status).toBe(200);
+  return withImage.body.input_tokens! - textOnly.body.input_tokens!;
+}
+
 describe('Anthropic: a tool_result with images', () => {
   it('is accepted and counts each image by the formula', async () => {
-    const withImage = await post(
-      '/v1/messages/count_tokens',
-      claude([
-        { type: 'text', text: 'The chart.' },
-        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
-      ]),
-    );
-    const textOnly = await post('/v1/messages/count_tokens', claude([{ type: 'text', text: 'The chart.' }]));
-    expect(withImage.status).toBe(200);
-    expect(withImage.body.input_tokens! - textOnly.body.input_tokens!).toBe(anthropicImageTokens(800, 600, 'claude-sonnet-4-6'));
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } };
+    const added = await imageAddsTokens('/v1/messages/count_tokens', claude, { type: 'text', text: 'The chart.' }, image);
+    expect(added).toBe(anthropicImageTokens(800, 600, 'claude-sonnet-4-6'));
   });
 
   it('refuses an image whose bytes are not of its media type', async () => {
@@ -83,16 +88,9 @@ describe('Anthropic: a tool_result with images', () => {
 
 describe('Responses API: a function_call_output with images', () => {
   it('is accepted and counts each image by the formula', async () => {
-    const withImage = await post(
-      '/v1/responses/input_tokens',
-      responses([
-        { type: 'input_text', text: 'The chart.' },
-        { type: 'input_image', image_url: `data:image/png;base64,${png}`, detail: 'auto' },
-      ]),
-    );
-    const textOnly = await post('/v1/responses/input_tokens', responses([{ type: 'input_text', text: 'The chart.' }]));
-    expect(withImage.status).toBe(200);
-    expect(withImage.body.input_tokens! - textOnly.body.input_tokens!).toBe(openAiImageTokens(800, 600, 'auto', 'gpt-5.4-mini'));
+    const image = { type: 'input_image', image_url: `data:image/png;base64,${png}`, detail: 'auto' };
+    const added = await imageAddsTokens('/v1/responses/input_tokens', responses, { type: 'input_text', text: 'The chart.' }, image);
+    expect(added).toBe(openAiImageTokens(800, 600, 'auto', 'gpt-5.4-mini'));
   });
 
   it('refuses a part an output cannot hold', async () => {

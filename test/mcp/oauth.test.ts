@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readMcpOAuth, writeMcpOAuth, type McpOAuthRecord } from '../../src/core';
 import { connectMcp, type McpConnection } from '../../src/mcp/client';
-import { mcpOAuthProvider, signInMcp, type McpAuthorizer, type McpOAuthStorage } from '../../src/mcp/oauth';
+import { mcpOAuthProvider, revokeMcpSignIn, signInMcp, type McpAuthorizer, type McpOAuthStorage } from '../../src/mcp/oauth';
 import { failureOf } from './failureOf';
 import { approveAtOnce } from './oauthServer';
 import { startMcpServer, type McpTestServer } from './server';
@@ -116,6 +116,58 @@ describe('OAuth sign-in to an MCP server', () => {
     const failure = await failureOf(connection.callTool('lookup_issue', { number: 6 }, { signal: new AbortController().signal, timeoutMs: 5_000 }));
     expect(failure.kind).toBe('signin');
     expect(failure.message).toBe(`The MCP server at ${mcp.url} needs you to sign in again: choose Sign in for it in Settings → Tools.`);
+  });
+
+  it('revokes the refresh and the access token at sign-out, after which neither works', async () => {
+    const storage = textStorage();
+    await signInMcp(mcp.url, storage, REDIRECT, approve);
+    const record = storage.read();
+    const { access_token: access, refresh_token: refresh } = record.tokens!;
+    const connection = await connectWith(storage);
+    mcp.oauth!.revocations.length = 0;
+
+    await expect(revokeMcpSignIn(mcp.url, record)).resolves.toBe(true);
+    expect(mcp.oauth!.revocations).toEqual([
+      { token: refresh, hint: 'refresh_token' },
+      { token: access, hint: 'access_token' },
+    ]);
+    await expect(mcp.oauth!.verify(access)).rejects.toThrow('Invalid or expired token');
+    // The next call is refused, and so is the refresh token it tries: the user must sign in again.
+    const failure = await failureOf(connection.callTool('lookup_issue', { number: 6 }, { signal: new AbortController().signal, timeoutMs: 5_000 }));
+    expect(failure.kind).toBe('signin');
+    expect(mcp.oauth!.events).not.toContain('refresh');
+    const refreshed = await fetch(new URL('token', mcp.oauth!.issuer), {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh!, client_id: record.client!.client_id }),
+    });
+    expect(refreshed.status).toBe(400);
+    expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('says why when the authorization server refuses to revoke, and revokes nothing without tokens', async () => {
+    const storage = textStorage();
+    await signInMcp(mcp.url, storage, REDIRECT, approve);
+    const record = storage.read();
+    const stranger = { ...record, client: { client_id: 'not-registered' } };
+    await expect(revokeMcpSignIn(mcp.url, stranger)).rejects.toThrow('its authorization server refused (400 invalid_client: Invalid client_id)');
+    expect(mcp.oauth!.liveAccessTokens()).toContain(record.tokens!.access_token);
+    mcp.oauth!.revocations.length = 0;
+    await expect(revokeMcpSignIn(mcp.url, { client: record.client! })).resolves.toBe(false);
+    expect(mcp.oauth!.revocations).toEqual([]);
+  });
+
+  it('revokes nothing where the authorization server offers no revocation: the tokens stay valid', async () => {
+    const without = await startMcpServer({ oauth: { revocation: false } });
+    try {
+      const storage = textStorage();
+      await signInMcp(without.url, storage, REDIRECT, approve);
+      const { tokens } = storage.read();
+      await expect(revokeMcpSignIn(without.url, storage.read())).resolves.toBe(false);
+      expect(without.oauth!.revocations).toEqual([]);
+      expect(without.oauth!.liveAccessTokens()).toEqual([tokens!.access_token]);
+    } finally {
+      await without.close();
+    }
   });
 
   it('says plainly when the sign-in cannot reach the server', async () => {

@@ -3,13 +3,15 @@
  *
  * The MCP SDK's server-side authorization (`mcpAuthRouter` on the SDK's Express app: metadata at
  * `/.well-known/oauth-authorization-server`, dynamic client registration at `/register`,
- * `/authorize`, `/token` with PKCE and refresh tokens, CORS on every endpoint a page fetches)
+ * `/authorize`, `/token` with PKCE and refresh tokens, `/revoke` (RFC 7009), CORS on every
+ * endpoint a page fetches)
  * over an in-memory provider, on 127.0.0.1 at a free port. There is no person to approve the
  * sign-in, so `/authorize` approves at once and redirects back with the code and the `state`.
  *
  * Access tokens live until `expireAccessTokens()` ends them (a test ends them when it wants the
  * next request to need a refresh, rather than waiting on a clock); a refresh token is used once
- * and replaced, as OAuth 2.1 asks of public clients.
+ * and replaced, as OAuth 2.1 asks of public clients. A token revoked at `/revoke` by the client
+ * it was issued to no longer works; revoking a refresh token ends the access tokens of its grant too.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -20,7 +22,7 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 /**
  * The user approving at once, for tests without a browser: follows the authorization URL to
@@ -39,6 +41,8 @@ export interface OAuthTestServer {
   events: string[];
   /** Checks a bearer token as the MCP server does: the token's facts, or throws. */
   verify(token: string): Promise<AuthInfo>;
+  /** The revocation requests that reached `/revoke` from a registered client, in order: the token and its `token_type_hint`. */
+  revocations: { token: string; hint?: string }[];
   /** Ends every access token issued so far: the next request with one gets a 401 and must refresh. */
   expireAccessTokens(): void;
   /** Ends every refresh token too: the next sign-in must go through /authorize again. */
@@ -56,13 +60,15 @@ interface Grant {
   resource?: URL;
 }
 
-export async function startOAuthServer(): Promise<OAuthTestServer> {
+/** The authorization server; with `revocation: false` it offers no `/revoke` (its metadata names none). */
+export async function startOAuthServer({ revocation = true }: { revocation?: boolean } = {}): Promise<OAuthTestServer> {
   const events: string[] = [];
   const clients = new Map<string, OAuthClientInformationFull>();
   const codes = new Map<string, { grant: Grant; params: AuthorizationParams }>();
-  const accessTokens = new Map<string, Grant & { live: boolean }>();
+  const accessTokens = new Map<string, Grant & { refreshToken: string; live: boolean }>();
   const refreshTokens = new Map<string, Grant>();
   const issued: string[] = [];
+  const revocations: { token: string; hint?: string }[] = [];
 
   const clientsStore: OAuthRegisteredClientsStore = {
     getClient: async (clientId) => clients.get(clientId),
@@ -77,10 +83,23 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
   function issue(grant: Grant): OAuthTokens {
     const access = randomUUID();
     const refresh = randomUUID();
-    accessTokens.set(access, { ...grant, live: true });
-    refreshTokens.set(refresh, grant);
+    // Each issue is a grant of its own: revoking its refresh token ends its access token, no other.
+    const own = { ...grant };
+    accessTokens.set(access, { ...own, refreshToken: refresh, live: true });
+    refreshTokens.set(refresh, own);
     issued.push(access, refresh);
     return { access_token: access, token_type: 'bearer', expires_in: 60, refresh_token: refresh, scope: grant.scopes.join(' ') };
+  }
+
+  async function revokeToken(client: OAuthClientInformationFull, { token, token_type_hint }: OAuthTokenRevocationRequest): Promise<void> {
+    revocations.push({ token, ...(token_type_hint ? { hint: token_type_hint } : {}) });
+    // RFC 7009 §2.2: a token unknown, or another client's, is answered 200 and left as it is.
+    if (refreshTokens.get(token)?.clientId === client.client_id) {
+      refreshTokens.delete(token);
+      for (const access of accessTokens.values()) if (access.refreshToken === token) access.live = false;
+    }
+    const access = accessTokens.get(token);
+    if (access?.clientId === client.client_id) access.live = false;
   }
 
   const provider: OAuthServerProvider = {
@@ -124,6 +143,8 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
     },
   };
 
+  if (revocation) provider.revokeToken = revokeToken;
+
   // The SDK's Express app (with its check of the Host header) is what its authorization router is made for.
   const app = createMcpExpressApp();
   const server: Server = await new Promise((resolve) => {
@@ -140,12 +161,14 @@ export async function startOAuthServer(): Promise<OAuthTestServer> {
       authorizationOptions: noLimit,
       tokenOptions: noLimit,
       clientRegistrationOptions: noLimit,
+      revocationOptions: noLimit,
     }),
   );
 
   return {
     issuer,
     events,
+    revocations,
     verify: (token) => provider.verifyAccessToken(token),
     expireAccessTokens() {
       for (const token of accessTokens.values()) token.live = false;

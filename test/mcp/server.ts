@@ -59,8 +59,8 @@ export interface McpServerOptions {
   name?: string;
   /** `streamable` (default) or `sse`: only the older HTTP+SSE transport. */
   transport?: 'streamable' | 'sse';
-  /** Every request must carry an access token of the test's own authorization server. */
-  oauth?: boolean;
+  /** Every request must carry an access token of the test's own authorization server (offering no revocation with `{ revocation: false }`). */
+  oauth?: boolean | { revocation: false };
 }
 
 export interface McpTestServer {
@@ -112,7 +112,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Mc
   const calls: McpTestServer['calls'] = [];
   let streams = 0;
   const bearers: string[] = [];
-  const oauth = options.oauth ? await startOAuthServer() : undefined;
+  const oauth = options.oauth ? await startOAuthServer(options.oauth === true ? {} : options.oauth) : undefined;
   // Set once the server listens: the metadata and the 401s name the server's own address.
   let origin = '';
   let url = '';

@@ -150,7 +150,8 @@ describe('MCP tools in a turn', () => {
     try {
       // The tools as Connect in Settings lists them, with the user's switches.
       const config = { ...serverConfig(), url: own.url };
-      const listing = await listMcpServerTools(config, undefined);
+      // A server without authorization: the listing reads nothing of a runtime.
+      const listing = await listMcpServerTools({} as Runtime, config, undefined);
       if (!listing.ok) throw new Error(listing.error);
       const tools = listing.tools.map((tool) => ({ ...tool, enabled: tool.name !== 'failing_tool', alwaysAllow: tool.name === 'lookup_issue' }));
       await vi.waitFor(() => expect(own.notificationStreams()).toBe(0));

@@ -1,9 +1,8 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import {
   connectorUnavailable,
   endpointOrigin,
   isCustomHeaderName,
-  isMcpCallTimeout,
   isServerUrl,
   keyTravelsSafely,
   MCP_CALL_TIMEOUT_RANGE,
@@ -18,6 +17,7 @@ import {
 import type { McpAuthorizer, McpListing } from '../../store';
 import { Field } from '../Field';
 import { mcpOAuthRedirectUrl, openSignInWindow } from './mcpSignInWindow';
+import { typedCallTimeout } from './settingsDraft';
 
 export interface McpServersSectionProps {
   /** The servers as the draft holds them (read here with readMcpServers: they may come from storage). */
@@ -26,10 +26,15 @@ export interface McpServersSectionProps {
   /** The provider chosen: whether it can connect to a server itself (its MCP connector). */
   provider: ProviderId;
   onChange: (servers: McpServerConfig[], secrets: Record<string, string>) => void;
+  /** Each server's time limit per call as typed, by server id, once edited (the draft's). */
+  timeoutTexts: Record<string, string>;
+  onTypeTimeout: (serverId: string, text: string) => void;
   /** Connects to a server and lists its tools; absent where nothing can connect (then Connect is not offered). */
   listTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
   /** Signs in to a server with OAuth, then lists its tools; absent where nothing can connect (then Sign in is not offered). */
   signIn?: (server: McpServerConfig, secret: string | undefined, redirectUrl: string, authorize: McpAuthorizer) => Promise<McpListing>;
+  /** Signs out of a server at once, beyond the draft (a sign-in is not the draft's to keep: core's signInKeptAtOnce), and revokes its tokens. */
+  signOut?: (server: McpServerConfig, secret: string | undefined) => Promise<void>;
   newId: () => string;
 }
 
@@ -44,7 +49,18 @@ type ServerError = { text: string; signIn: boolean };
  * server and each tool on or off, always allow a tool, remove the server. What a server listed
  * (names, descriptions) is shown as text only.
  */
-export function McpServersSection({ stored, secrets, provider, onChange, listTools, signIn, newId }: McpServersSectionProps) {
+export function McpServersSection({
+  stored,
+  secrets,
+  provider,
+  onChange,
+  timeoutTexts,
+  onTypeTimeout,
+  listTools,
+  signIn,
+  signOut,
+  newId,
+}: McpServersSectionProps) {
   const servers = readMcpServers(stored, []);
   const [errors, setErrors] = useState<Record<string, ServerError | undefined>>({});
   const [connecting, setConnecting] = useState<string | null>(null);
@@ -86,10 +102,11 @@ export function McpServersSection({ stored, secrets, provider, onChange, listToo
     settle(server, listing, listing.ok ? auth : server.auth);
   }
 
-  function signOut(server: McpServerConfig) {
+  function forget(server: McpServerConfig) {
     const { [server.id]: _signIn, ...rest } = secrets;
     setErrors((e) => ({ ...e, [server.id]: undefined }));
     onChange(servers, rest);
+    void signOut?.(server, secrets[server.id]);
   }
 
   function remove(id: string) {
@@ -117,9 +134,17 @@ export function McpServersSection({ stored, secrets, provider, onChange, listToo
           connecting={connecting === server.id}
           onConnect={listTools ? () => void connect(server) : undefined}
           onSignIn={signIn ? () => void startSignIn(server) : undefined}
-          onSignOut={() => signOut(server)}
+          onSignOut={() => forget(server)}
           onRemove={() => remove(server.id)}
           onChange={(change) => update(server.id, change)}
+          timeLimit={
+            <CallTimeLimit
+              server={server}
+              typed={timeoutTexts[server.id]}
+              onType={(text) => onTypeTimeout(server.id, text)}
+              onChange={(change) => update(server.id, change)}
+            />
+          }
         />
       ))}
       <AddServer
@@ -149,6 +174,7 @@ function ServerView({
   onSignOut,
   onRemove,
   onChange,
+  timeLimit,
 }: {
   server: McpServerConfig;
   provider: ProviderId;
@@ -160,6 +186,8 @@ function ServerView({
   onSignOut: () => void;
   onRemove: () => void;
   onChange: (change: (server: McpServerConfig) => McpServerConfig) => void;
+  /** The field of its time limit per call. */
+  timeLimit: ReactNode;
 }) {
   const origin = endpointOrigin(server.url);
   const insecure = !keyTravelsSafely(server.url) && origin;
@@ -186,7 +214,7 @@ function ServerView({
           Let calls and their results travel unencrypted to {origin}
         </label>
       )}
-      <CallTimeLimit server={server} onChange={onChange} />
+      {timeLimit}
       <div className="mcp-server-actions">
         {onConnect && (server.auth.type !== 'oauth' || signedIn) && (
           <button type="button" onClick={onConnect} disabled={connecting}>
@@ -232,16 +260,29 @@ function ServerView({
   );
 }
 
-/** The time limit of the server's calls: empty is the default; anything else must be whole seconds in range. */
-function CallTimeLimit({ server, onChange }: { server: McpServerConfig; onChange: (change: (server: McpServerConfig) => McpServerConfig) => void }) {
-  const [text, setText] = useState(server.callTimeoutSeconds === undefined ? '' : String(server.callTimeoutSeconds));
+/**
+ * The time limit of the server's calls: empty is the default; anything else must be whole
+ * seconds in range. The text as typed is the draft's (`typed`, once edited), so a bad value
+ * blocks Save rather than being dropped; a good one is the server's at once.
+ */
+function CallTimeLimit({
+  server,
+  typed,
+  onType,
+  onChange,
+}: {
+  server: McpServerConfig;
+  typed: string | undefined;
+  onType: (text: string) => void;
+  onChange: (change: (server: McpServerConfig) => McpServerConfig) => void;
+}) {
+  const text = typed ?? (server.callTimeoutSeconds === undefined ? '' : String(server.callTimeoutSeconds));
   const { min, max } = MCP_CALL_TIMEOUT_RANGE;
-  const typed = text.trim() === '' ? undefined : Number(text);
-  const valid = typed === undefined || isMcpCallTimeout(typed);
+  const valid = !Number.isNaN(typedCallTimeout(text));
   function change(value: string) {
-    setText(value);
-    const seconds = value.trim() === '' ? undefined : Number(value);
-    if (seconds !== undefined && !isMcpCallTimeout(seconds)) return;
+    onType(value);
+    const seconds = typedCallTimeout(value);
+    if (Number.isNaN(seconds)) return;
     onChange(({ callTimeoutSeconds: _old, ...s }) => (seconds === undefined ? s : { ...s, callTimeoutSeconds: seconds }));
   }
   return (

@@ -10,6 +10,8 @@ export interface ToolsSectionProps {
   tools: ToolSettings;
   /** "Tool rounds per turn" as typed. */
   roundsText: string;
+  /** Each MCP server's time limit per call as typed, once edited. */
+  mcpTimeoutTexts: Record<string, string>;
   problems: SettingsProblems;
   dispatch: Dispatch<SettingsDraftAction>;
   /** The MCP servers' secrets, by server id. */
@@ -20,10 +22,23 @@ export interface ToolsSectionProps {
   listMcpTools?: (server: McpServerConfig, secret: string | undefined) => Promise<McpListing>;
   /** Signs in to an MCP server with OAuth, then lists its tools. */
   signInMcp?: McpServersSectionProps['signIn'];
+  /** Signs out of an MCP server at once (its tokens are forgotten in the stored settings too). */
+  signOutMcp?: McpServersSectionProps['signOut'];
 }
 
 /** The tools the model may call, each a switch, and how many rounds of them one turn may take. */
-export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets, provider, listMcpTools, signInMcp }: ToolsSectionProps) {
+export function ToolsSection({
+  tools,
+  roundsText,
+  mcpTimeoutTexts,
+  problems,
+  dispatch,
+  mcpSecrets,
+  provider,
+  listMcpTools,
+  signInMcp,
+  signOutMcp,
+}: ToolsSectionProps) {
   const setTools = (patch: Partial<Omit<ToolSettings, 'maxRounds'>>) => dispatch({ type: 'editTools', patch });
   return (
     <section>
@@ -65,9 +80,12 @@ export function ToolsSection({ tools, roundsText, problems, dispatch, mcpSecrets
         secrets={mcpSecrets}
         provider={provider}
         onChange={(servers, secrets) => dispatch({ type: 'editMcp', servers, secrets })}
+        timeoutTexts={mcpTimeoutTexts}
+        onTypeTimeout={(serverId, text) => dispatch({ type: 'typeMcpTimeout', serverId, text })}
         newId={() => crypto.randomUUID()}
         {...(listMcpTools ? { listTools: listMcpTools } : {})}
         {...(signInMcp ? { signIn: signInMcp } : {})}
+        {...(signOutMcp ? { signOut: signOutMcp } : {})}
       />
     </section>
   );

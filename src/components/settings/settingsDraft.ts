@@ -1,4 +1,4 @@
-import type { McpServerConfig } from '../../core';
+import { isMcpCallTimeout, MCP_CALL_TIMEOUT_RANGE, readMcpServers, type McpServerConfig } from '../../core';
 import type { Knob, Settings, ToolSettings, WindowSettings } from '../../store';
 import { typedNumber } from '../NumberField';
 import type { KeyMoveChoice } from './KeyDestinationCheck';
@@ -13,8 +13,11 @@ export interface ModelOption {
 
 export type SettingsScope = 'global' | 'conversation';
 
-/** What is wrong with each knob of the draft, as the store's rules say it (see settingsProblems). */
-export type SettingsProblems = Partial<Record<Knob, string>>;
+/** A field of the dialog that can block Save: a knob with a store rule, or an MCP server's time limit per call as typed. */
+export type DialogKnob = Knob | 'mcpCallTimeout';
+
+/** What is wrong with each field of the draft, as the store's rules say it (see settingsProblems) and draftProblems adds. */
+export type SettingsProblems = Partial<Record<DialogKnob, string>>;
 
 /** Everything the dialog holds while it is open. Nothing of it applies until Save. */
 export interface SettingsDraft {
@@ -22,6 +25,8 @@ export interface SettingsDraft {
   settings: Settings;
   /** "Tool rounds per turn" as typed, so a bad value is shown with what is wrong with it instead of silently clamped. */
   roundsText: string;
+  /** Each MCP server's "Time limit per call" as typed, by server id, once edited: a bad value blocks Save instead of being dropped. */
+  mcpTimeoutTexts: Record<string, string>;
   /** The model is typed, not picked from the list. */
   customModel: boolean;
   /** Whether a saved key may follow its base URL to another host; unset until the user answers. */
@@ -40,6 +45,7 @@ export type SettingsDraftAction =
   /** The MCP servers and their secrets, as Settings → Tools edits them together. */
   | { type: 'editMcp'; servers: McpServerConfig[]; secrets: Record<string, string> }
   | { type: 'typeRounds'; text: string }
+  | { type: 'typeMcpTimeout'; serverId: string; text: string }
   /** The Model field turns into a typed id (or back into the list), starting from `model`. */
   | { type: 'switchModelEntry'; customModel: boolean; model: string }
   /** The window the user gave a listed model; undefined forgets it. */
@@ -62,6 +68,7 @@ export function initialDraft(settings: Settings, models: readonly ModelOption[])
   return {
     settings,
     roundsText: String(settings.tools.maxRounds),
+    mcpTimeoutTexts: {},
     customModel: isUnlisted(modelShown(settings, models), models) || (models.length === 0 && settings.provider !== 'demo'),
     scope: 'global',
   };
@@ -80,6 +87,20 @@ export function settingsOf(draft: SettingsDraft, model: string): Settings {
   };
 }
 
+/** A time limit per call as typed: empty is the default (undefined); anything else must be whole seconds in range (else NaN). */
+export function typedCallTimeout(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const seconds = Number(text);
+  return isMcpCallTimeout(seconds) ? seconds : Number.NaN;
+}
+
+/** What the store's rules do not see: a time limit per call typed for a server still listed that is not whole seconds in range. */
+export function draftProblems(draft: SettingsDraft): SettingsProblems {
+  const listed = readMcpServers(draft.settings.tools.mcpServers, []);
+  const bad = listed.some((server) => Number.isNaN(typedCallTimeout(draft.mcpTimeoutTexts[server.id] ?? '')));
+  return bad ? { mcpCallTimeout: `Whole seconds from ${MCP_CALL_TIMEOUT_RANGE.min} to ${MCP_CALL_TIMEOUT_RANGE.max}.` } : {};
+}
+
 export function settingsDraftReducer(draft: SettingsDraft, action: SettingsDraftAction): SettingsDraft {
   const s = draft.settings;
   const edited = (settings: Settings): SettingsDraft => ({ ...draft, settings });
@@ -96,6 +117,8 @@ export function settingsDraftReducer(draft: SettingsDraft, action: SettingsDraft
       return edited({ ...s, tools: { ...s.tools, mcpServers: action.servers }, mcpSecrets: action.secrets });
     case 'typeRounds':
       return { ...draft, roundsText: action.text };
+    case 'typeMcpTimeout':
+      return { ...draft, mcpTimeoutTexts: { ...draft.mcpTimeoutTexts, [action.serverId]: action.text } };
     case 'switchModelEntry':
       return { ...edited({ ...s, models: { ...s.models, [s.provider]: action.model } }), customModel: action.customModel };
     case 'setModelWindow': {

@@ -5,6 +5,7 @@
  * as JSON text in `Settings.mcpSecrets` under the server's id, like a bearer token, so it is
  * never exported nor synced. Read back from storage, every field is checked and cut to size.
  */
+import type { McpServerConfig } from './servers';
 
 /** The client as the authorization server registered it (RFC 7591), as the SDK gave it. */
 export interface McpOAuthClient {
@@ -102,3 +103,34 @@ export function writeMcpOAuth(record: McpOAuthRecord): string {
 
 /** Whether the record holds tokens to send: the user signed in and has not signed out. */
 export const mcpSignedIn = (record: McpOAuthRecord): boolean => record.tokens !== undefined;
+
+/**
+ * Whether a sign-in to the server `serverId` made in Settings is written to the stored settings
+ * at once rather than kept in the dialog's draft until Save. An OAuth server's sign-in is not
+ * the draft's to hold: a refresh token is used once, so tokens a sign-in or a refresh brought
+ * are kept whatever becomes of the draft, and a sign-out forgets them at once. The exception is
+ * a server stored with another authorization and switched to OAuth in the dialog: until Save it
+ * still sends its own token, which the sign-in must not replace.
+ */
+export function signInKeptAtOnce(storedServers: readonly McpServerConfig[], serverId: string): boolean {
+  const stored = storedServers.find((server) => server.id === serverId);
+  return stored === undefined || stored.auth.type === 'oauth';
+}
+
+/**
+ * The MCP secrets that saving `next` keeps, when `stored` are the servers and secrets stored
+ * now: the draft's, except the sign-in of each OAuth server kept at once (signInKeptAtOnce),
+ * which is the one stored, never the older one the draft may hold; and none of a server no
+ * longer listed.
+ */
+export function mcpSecretsToSave(
+  stored: { servers: readonly McpServerConfig[]; secrets: Readonly<Record<string, string>> },
+  next: { servers: readonly McpServerConfig[]; secrets: Readonly<Record<string, string>> },
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const server of next.servers) {
+    const secret = server.auth.type === 'oauth' && signInKeptAtOnce(stored.servers, server.id) ? stored.secrets[server.id] : next.secrets[server.id];
+    if (secret !== undefined) kept[server.id] = secret;
+  }
+  return kept;
+}

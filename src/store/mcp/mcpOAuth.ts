@@ -1,7 +1,8 @@
 /**
  * An MCP server's OAuth sign-in as the store keeps it: in `Settings.mcpSecrets` under the
  * server's id, beside the API keys (never exported, never synced). A refresh during a turn
- * writes the new tokens straight to the settings, without closing a dialog or asking anyone.
+ * writes the new tokens straight to the settings, without closing a dialog or asking anyone;
+ * so do a sign-in, a refresh and a sign-out in Settings (see core's signInKeptAtOnce).
  */
 import { mcpSignedIn, readMcpOAuth, writeMcpOAuth, type McpServerConfig } from '../../core';
 import type { McpEndpoint } from '../../mcp/client';
@@ -9,9 +10,12 @@ import type { McpOAuthStorage } from '../../mcp/oauth';
 import type { Runtime } from '../runtime';
 import { SETTINGS_KEY } from '../storedSettings';
 
-/** Keeps `secret` as the server's, in the state and in storage. */
-async function saveMcpSecret(rt: Runtime, serverId: string, secret: string): Promise<void> {
-  rt.store.setState((s) => ({ settings: { ...s.settings, mcpSecrets: { ...s.settings.mcpSecrets, [serverId]: secret } } }));
+/** Keeps `secret` as the server's (none: forgets the server's), in the state and in storage. */
+async function saveMcpSecret(rt: Runtime, serverId: string, secret: string | undefined): Promise<void> {
+  rt.store.setState(({ settings }) => {
+    const { [serverId]: _old, ...others } = settings.mcpSecrets;
+    return { settings: { ...settings, mcpSecrets: secret === undefined ? others : { ...others, [serverId]: secret } } };
+  });
   try {
     await rt.repositories.settings.setSetting(SETTINGS_KEY, rt.store.getState().settings);
   } catch (error) {
@@ -26,6 +30,9 @@ export function savedOAuth(rt: Runtime, serverId: string): McpOAuthStorage {
     write: (record) => saveMcpSecret(rt, serverId, writeMcpOAuth(record)),
   };
 }
+
+/** Forgets the sign-in of `serverId` kept in the app's settings. */
+export const forgetSavedOAuth = (rt: Runtime, serverId: string): Promise<void> => saveMcpSecret(rt, serverId, undefined);
 
 /** Why an OAuth server cannot be called with what `storage` holds, or undefined when it can. */
 export function notSignedIn(server: McpServerConfig, storage: McpOAuthStorage): string | undefined {
