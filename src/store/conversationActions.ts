@@ -4,7 +4,6 @@ import { setConversation, setMessages, type NoticeSection } from './state';
 import { SETTINGS_KEY } from './storedSettings';
 import { leafToOpen, settleLeaf, showBranchHolding } from './branches';
 import type { ConversationOverrides, Settings } from './settings';
-import { mcpSecretsToSave, readMcpServers } from '../core';
 
 /** Starts an empty conversation and opens it. Stored on the first message, not before. */
 export function newChat(rt: Runtime): void {
@@ -208,14 +207,17 @@ export function prepareSearch(rt: Runtime): void {
   rt.storage?.prepareSearch();
 }
 
+const usesMcp = (settings: Settings) => settings.tools.mcpServers.length > 0 || Object.keys(settings.mcpSecrets).length > 0;
+
 /** Saves settings globally, or as overrides of the open conversation. */
 export async function saveSettings(rt: Runtime, edited: Settings, scope: 'global' | 'conversation'): Promise<void> {
   // A send refused for the settings saved before is answered by these: the chat says again if they still cannot be used.
   rt.notifier.dismiss('cannot-plan');
-  const state = rt.store.getState();
   // An OAuth server's sign-in is stored when it changes, not with the draft: an older draft never puts back spent tokens.
-  const serversOf = (settings: Settings) => ({ servers: readMcpServers(settings.tools.mcpServers, []), secrets: settings.mcpSecrets });
-  const next: Settings = { ...edited, mcpSecrets: mcpSecretsToSave(serversOf(state.settings), serversOf(edited)) };
+  // (Worked out in a chunk of its own, loaded only where a server or a secret is.)
+  const mcp = usesMcp(rt.store.getState().settings) || usesMcp(edited) ? await import('./mcp/mcpSecretsOnSave') : undefined;
+  const state = rt.store.getState();
+  const next: Settings = { ...edited, mcpSecrets: mcp ? mcp.mcpSecretsOnSave(state.settings, edited) : {} };
   const repositories = rt.repositories;
   if (scope === 'conversation' && state.activeId) {
     const conversation = state.conversations.find((c) => c.id === state.activeId);
