@@ -191,7 +191,7 @@ export function turnContext(
   const provided = strategy === 'provider' ? providerCompaction(provider, model, outputReserve) : undefined;
   if (provided && 'fallback' in provided) strategy = 'auto';
   const factor = calibrationFactor(calibration, model.id);
-  const { tools, toolsNote } = offeredTools(settings, hasAttachments, mcpTools, model.maxInputTokens ?? model.contextWindow - outputReserve);
+  const { tools, counted, toolsNote } = offeredTools(settings, hasAttachments, mcpTools, model.maxInputTokens ?? model.contextWindow - outputReserve);
   const wireShape: WireShape = provider === 'anthropic' || provider === 'demo' ? 'anthropic' : 'openai';
   return {
     settings,
@@ -215,7 +215,7 @@ export function turnContext(
     counter: calibratedCounter(rawCounter, factor),
     calibrationFactor: factor,
     tools,
-    toolsText: toolsTextOf(tools.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools()) : tools),
+    toolsText: toolsTextOf(counted.length === 0 && wireShape === 'anthropic' ? standInToolDefinitions(historyTools()) : counted),
     pdfAs: pdfSentAs(provider, modelId),
     ...(provided ? ('fallback' in provided ? { strategyFallback: provided.fallback } : { compaction: provided }) : {}),
     ...(toolsNote ? { toolsNote } : {}),

@@ -4,9 +4,9 @@
  * says what was given up. On a large window every tool goes whole.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyCalibration, estimateTextTokens, mcpToolOffer, type StoredMessage } from '../../src/core';
+import { emptyCalibration, estimateTextTokens, mcpToolOffer, type McpServerConfig, type McpToolOffer, type StoredMessage } from '../../src/core';
 import { chatView } from '../../src/store/chatView';
-import { mcpDefinitions } from '../../src/store/mcp/mcpTools';
+import { connectorDefinitions, mcpDefinitions } from '../../src/store/mcp/mcpTools';
 import { planFor } from '../../src/store/planning';
 import { toRequest } from '../../src/store/request';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/store/settings';
@@ -83,5 +83,29 @@ describe('MCP tool definitions on a small window', () => {
     expect(mcpNames(ctx.tools.map((tool) => tool.name))).toHaveLength(60);
     expect(ctx.tools.find((tool) => tool.name === 'mcp_tracker__tool_0')?.description).toBe(definitions[0]!.description);
     expect(ctx.toolsNote).toBeUndefined();
+  });
+
+  it('count the tools the provider’s connector lists to the model, which are never sent as tools', () => {
+    const describedAtLength = 'Searches every record the tracker holds by its title, its body and its comments. '.repeat(20);
+    const viaProvider: McpServerConfig = {
+      ...trackerServer('https://mcp.example.com/mcp', true),
+      connectVia: 'provider',
+      tools: [{ name: 'search_records', description: describedAtLength, inputSchema: { type: 'object', properties: {} }, enabled: true, alwaysAllow: true }],
+    };
+    const onProvider = { anthropic: connectorDefinitions([viaProvider], 'anthropic'), openai: connectorDefinitions([viaProvider], 'openai') };
+    expect(onProvider.anthropic.map((tool) => tool.name)).toEqual(['search_records']);
+    const on = (provider: Settings['provider'], offer?: McpToolOffer) =>
+      turnContext({ ...settings(200_000), provider, apiKeys: { [provider]: 'sk-test' } }, undefined, emptyCalibration(), false, () => [], {}, offer);
+    for (const provider of ['anthropic', 'openai'] as const) {
+      const counted = on(provider, mcpToolOffer([], onProvider));
+      const without = on(provider, mcpToolOffer([]));
+      expect(counted.toolsText).toContain('search_records');
+      expect(counted.tools.map((tool) => tool.name)).not.toContain('search_records');
+      const tokens = (ctx: typeof counted) => planFor(ctx, history).metrics.totalTokens;
+      expect(tokens(counted) - tokens(without)).toBeGreaterThan(estimateTextTokens(describedAtLength) * 0.8);
+      expect(toRequest(counted, planFor(counted, history)).request.tools?.map((tool) => tool.name) ?? []).not.toContain('search_records');
+    }
+    // A server the page reaches has no connector: nothing is counted for it.
+    expect(on('openai-compatible', mcpToolOffer([], onProvider)).toolsText).not.toContain('search_records');
   });
 });

@@ -68,12 +68,19 @@ export function fittedDefinitionsNote(fitted: FittedDefinitions, shareOfInput = 
 export interface McpToolOffer {
   definitions: readonly NamedToolDefinition[];
   fit(maxInputTokens: number): FittedDefinitions & { note?: string };
+  /**
+   * The tools a provider's own MCP connector is given (connector.ts), by provider: the
+   * provider lists them to the model itself, so they are never sent as tools, but every plan
+   * counts their definitions as the model reads them.
+   */
+  onProvider?: Partial<Record<'anthropic' | 'openai', readonly NamedToolDefinition[]>>;
 }
 
 /** `definitions` offered with their fit (see McpToolOffer). */
-export function mcpToolOffer(definitions: readonly NamedToolDefinition[]): McpToolOffer {
+export function mcpToolOffer(definitions: readonly NamedToolDefinition[], onProvider?: McpToolOffer['onProvider']): McpToolOffer {
   return {
     definitions,
+    ...(onProvider ? { onProvider } : {}),
     fit(maxInputTokens) {
       const fitted = fitMcpDefinitions(definitions, Math.floor(MCP_DEFINITIONS_SHARE * maxInputTokens));
       const note = fittedDefinitionsNote(fitted);

@@ -6,7 +6,7 @@
  */
 import type { McpServerConfig, McpToolInfo, NamedToolDefinition, ToolResultBlock, ToolUseBlock } from '../../core';
 import type { McpToolEntry } from './types';
-import { BUILTIN_TOOLS, mcpToolNames, mcpToolOffer, readMcpServers } from '../../core';
+import { BUILTIN_TOOLS, connectorUnavailable, mcpToolNames, mcpToolOffer, readMcpServers } from '../../core';
 import type { Runtime } from '../runtime';
 import { runMcpCall } from './mcpCalls';
 
@@ -45,9 +45,27 @@ export function mcpDefinitions(byName: ReadonlyMap<string, McpToolEntry>): Named
   }));
 }
 
+/**
+ * The tools the provider's own connector is given on `provider` (core's connectorServers: the
+ * servers switched on and set to it that it may reach, their tools switched on and always
+ * allowed), as the model reads their definitions.
+ */
+export function connectorDefinitions(servers: readonly McpServerConfig[], provider: 'anthropic' | 'openai'): NamedToolDefinition[] {
+  return servers
+    .filter((server) => server.enabled && server.connectVia === 'provider' && !connectorUnavailable(server, provider))
+    .flatMap((server) =>
+      server.tools
+        .filter((tool) => tool.enabled && tool.alwaysAllow)
+        .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: { ...tool.inputSchema, type: 'object' } })),
+    );
+}
+
 /** Puts the tools of the configured servers in the state, where every plan (the gauge's too) counts them. */
 export function refreshMcpTools(rt: Runtime): void {
-  rt.store.setState({ mcpTools: mcpToolOffer(mcpDefinitions(mcpToolsByName(rt.store.getState().settings.tools.mcpServers))) });
+  const stored = rt.store.getState().settings.tools.mcpServers;
+  const servers = readMcpServers(stored, []);
+  const onProvider = { anthropic: connectorDefinitions(servers, 'anthropic'), openai: connectorDefinitions(servers, 'openai') };
+  rt.store.setState({ mcpTools: mcpToolOffer(mcpDefinitions(mcpToolsByName(stored)), onProvider) });
 }
 
 /**

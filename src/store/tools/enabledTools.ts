@@ -16,15 +16,20 @@ export function enabledTools(settings: ToolSettings, hasAttachments: boolean): B
  * The tools a request offers: the built-in ones switched on, then the MCP servers' tools, whose
  * definitions get at most a share of the `maxInput` tokens a request may hold, so a small window
  * keeps room for the conversation (core's McpToolOffer; `toolsNote` says what was given up).
+ * `counted`: those and the tools the provider's MCP connector lists to the model itself, which
+ * every plan counts but no request sends as tools.
  */
 export function offeredTools(
   settings: Settings,
   hasAttachments: boolean,
   mcp: McpToolOffer | undefined,
   maxInput: number,
-): { tools: NamedToolDefinition[]; toolsNote?: string } {
+): { tools: NamedToolDefinition[]; counted: NamedToolDefinition[]; toolsNote?: string } {
   const builtin: NamedToolDefinition[] = enabledTools(settings.tools, hasAttachments);
-  if (!mcp || mcp.definitions.length === 0) return { tools: builtin };
+  const provider = settings.provider;
+  const onProvider = (provider === 'anthropic' || provider === 'openai' ? mcp?.onProvider?.[provider] : undefined) ?? [];
+  if (!mcp || mcp.definitions.length === 0) return { tools: builtin, counted: [...builtin, ...onProvider] };
   const fitted = mcp.fit(maxInput);
-  return { tools: [...builtin, ...fitted.tools], ...(fitted.note ? { toolsNote: fitted.note } : {}) };
+  const tools = [...builtin, ...fitted.tools];
+  return { tools, counted: [...tools, ...onProvider], ...(fitted.note ? { toolsNote: fitted.note } : {}) };
 }
