@@ -150,7 +150,7 @@ export const ToolCallView = memo(function ToolCallView({ call, result, pending, 
             )}
             {images.length > 0 && (
               // Shown only once opened, so a collapsed call reads no file; stored images, never the server's markup.
-              <Suspense fallback={null}>{open && <MessageImages images={images} label="Images the tool returned" />}</Suspense>
+              <Suspense fallback={null}>{open && <MessageImages images={images} notSent={result?.imagesNotSent} label="Images the tool returned" />}</Suspense>
             )}
           </>
         )}

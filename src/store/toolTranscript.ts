@@ -21,7 +21,11 @@ function stableResults(message: StoredMessage, results: Record<string, ToolResul
     known !== undefined &&
     Object.keys(known).length === ids.length &&
     ids.every(
-      (id) => known[id]?.block === results[id]!.block && known[id]?.cleared === results[id]!.cleared && known[id]?.byProvider === results[id]!.byProvider,
+      (id) =>
+        known[id]?.block === results[id]!.block &&
+        known[id]?.cleared === results[id]!.cleared &&
+        known[id]?.byProvider === results[id]!.byProvider &&
+        String(known[id]?.imagesNotSent) === String(results[id]!.imagesNotSent),
     );
   if (same) return known;
   memo.set(message, results);
@@ -54,12 +58,18 @@ export function pairToolResults(rows: readonly TranscriptRow[], cleared: Readonl
   if (calls.size === 0) return rows as TranscriptRow[];
 
   const results = new Map<string, ToolResultBlock>();
+  /** The images of each result the next request leaves out (the carrier row's, by result). */
+  const unsent = new Map<string, string[]>();
   const absorbed = new Set<MessageRow>();
   for (const row of rows) {
     if (row.kind !== 'message' || !isResultCarrier(row.message)) continue;
     const blocks = row.message.content as ToolResultBlock[];
     if (!blocks.every((b) => calls.has(b.tool_use_id))) continue;
-    for (const block of blocks) results.set(block.tool_use_id, block);
+    for (const block of blocks) {
+      results.set(block.tool_use_id, block);
+      const left = (block.images ?? []).map((image) => image.fileId).filter((id) => row.imagesNotSent?.includes(id));
+      if (left.length > 0) unsent.set(block.tool_use_id, left);
+    }
     absorbed.add(row);
   }
 
@@ -76,7 +86,10 @@ export function pairToolResults(rows: readonly TranscriptRow[], cleared: Readonl
       if (block.type !== 'tool_use') continue;
       const result = results.get(block.id);
       if (!result) continue;
-      mine[block.id] = cleared.has(block.id) && byProvider ? { block: result, cleared: true, byProvider } : { block: result, cleared: cleared.has(block.id) };
+      const view: ToolResultView =
+        cleared.has(block.id) && byProvider ? { block: result, cleared: true, byProvider } : { block: result, cleared: cleared.has(block.id) };
+      const left = unsent.get(block.id);
+      mine[block.id] = left ? { ...view, imagesNotSent: left } : view;
       any = true;
     }
     out.push(any ? { ...row, toolResults: stableResults(row.message, mine) } : row);

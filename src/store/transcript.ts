@@ -7,6 +7,8 @@ export interface ToolResultView {
   cleared: boolean;
   /** The result is cleared on the provider's side: the request sends it whole and the provider clears it. */
   byProvider?: true;
+  /** File ids of the result's images the next request leaves out (sent as a one-line note). */
+  imagesNotSent?: readonly string[];
 }
 
 /** One row of the transcript as the UI shows it. */

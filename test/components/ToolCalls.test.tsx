@@ -252,6 +252,36 @@ describe('a tool call row', () => {
     expect(kept.closest('.tool-call')).not.toHaveClass('tool-call-cleared');
   });
 
+  it('marks, once opened, a tool’s image the next request leaves out as not sent, and only that one', async () => {
+    resetApp();
+    const image = (fileId: string) => ({
+      type: 'image' as const,
+      fileId,
+      mediaType: 'image/png' as const,
+      name: `${fileId}.png`,
+      width: 2,
+      height: 2,
+      bytes: 70,
+    });
+    const rows = [
+      row({ id: 'u0', role: 'user', content: [{ type: 'text', text: 'Chart it' }] }),
+      row({ id: 'a1', role: 'assistant', content: [call('t1', 'mcp_tracker__chart', {})] }),
+      {
+        ...row({ id: 'u1', role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Two charts.', images: [image('old'), image('new')] }] }),
+        imagesNotSent: ['old'],
+      },
+    ];
+    const answer = pairToolResults(rows).find((r) => r.kind === 'message' && r.message.id === 'a1') as Extract<TranscriptRow, { kind: 'message' }>;
+    expect(answer.toolResults?.t1?.imagesNotSent).toEqual(['old']);
+    renderApp(<MessageView message={answer.message} toolResults={answer.toolResults} />);
+    await userEvent.click(screen.getByRole('button', { name: /^mcp_tracker__chart/ }));
+    const shown = await screen.findByRole('list', { name: 'Images the tool returned' });
+    const [older, newer] = within(shown).getAllByRole('listitem');
+    expect(older).toHaveTextContent(/old\.png · 2×2\s*not sent/);
+    expect(older).toHaveClass('not-sent');
+    expect(newer).not.toHaveTextContent('not sent');
+  });
+
   it('says a call is running while the turn goes on', () => {
     renderCalls([call('t1', 'run_javascript', { code: 'while (true) {}' })], [], { pending: true });
     expect(screen.getByRole('button', { name: /^run_javascript while \(true\) \{\}/ })).toHaveAccessibleName('run_javascript while (true) {} running…');
