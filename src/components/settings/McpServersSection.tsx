@@ -350,7 +350,7 @@ function ConnectVia({
             ? `${unavailable} Its tools are not used until you choose This browser or another provider.`
             : `${name} connects to ${server.label} and runs its tools while it answers, without asking you first: it gets only the tools you always allow (${allowed} now), and sees their results and everything the model sends them.`
           : unavailable
-            ? `The provider cannot connect instead: ${unavailable}`
+            ? `Only this browser can: ${unavailable}`
             : `This page calls ${server.label} and shows you each call first, unless you always allow the tool; or let ${name} connect to it itself.`}
       </small>
     </div>
