@@ -1,5 +1,5 @@
 import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { forwardRef, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { forwardRef, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { usePhoneLayout } from './phoneLayout';
 
 export interface ConversationItem {
@@ -83,6 +83,15 @@ export const ConversationList = forwardRef<HTMLInputElement, ConversationListPro
     initialRect: UNMEASURED,
     observeElementRect: observeListRect,
   });
+
+  // Another search (typed, changed or cleared) lists from the top: its first rows are the most recent hits, the
+  // ones its answer has read. Left scrolled down, the list would show the end of the hits, rows still to be read.
+  const listedQuery = useRef(query);
+  useLayoutEffect(() => {
+    if (listedQuery.current === query) return;
+    listedQuery.current = query;
+    if ((listRef.current?.scrollTop ?? 0) > 0) virtualizer.scrollToOffset(0);
+  }, [query, virtualizer]);
 
   const shownKey = virtualizer
     .getVirtualItems()

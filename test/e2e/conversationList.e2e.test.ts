@@ -1,9 +1,9 @@
 /**
  * A year of history in the sidebar, in real Chromium: a thousand conversations imported at
- * once are listed newest first, only those in view are in the page, and the keyboard
- * reaches every one (arrows, Home, End) and opens it.
+ * once are listed newest first, only those in view are in the page, the keyboard
+ * reaches every one (arrows, Home, End) and opens it, and a search lists its hits from the top.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newPage, screenshot } from './browser';
 import { openApp } from './uiHelpers';
@@ -35,6 +35,15 @@ function history(now: number): string {
   return JSON.stringify({ format: 'windowpane', version: 2, exportedAt: now, conversations });
 }
 
+/** Whether the element is on screen inside the scrolled conversation list. */
+function inView(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const list = el.closest('.conversation-list')!.getBoundingClientRect();
+    return box.height > 0 && box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
+  });
+}
+
 describe('the conversation list at a thousand conversations', () => {
   let browser: Browser;
   const appUrl = inject('appUrl');
@@ -45,7 +54,7 @@ describe('the conversation list at a thousand conversations', () => {
     await browser?.close();
   });
 
-  it('lists them newest first, holds only those in view, and the keyboard reaches and opens any', async () => {
+  it('lists them newest first, holds only those in view, the keyboard reaches and opens any, and a search starts at the top', async () => {
     const { page, context, errors } = await newPage(browser);
     page.setDefaultTimeout(20_000);
     await openApp(page, appUrl);
@@ -80,6 +89,19 @@ describe('the conversation list at a thousand conversations', () => {
     await nav.getByRole('button', { name: `Day ${COUNT - 1} of the year`, exact: true }).focus();
     await page.keyboard.press('Home');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Day 1 of the year');
+
+    // A search typed with the list scrolled to its end lists the most recent hits, those its answer read, from the top.
+    await page.keyboard.press('End');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(`Day ${COUNT} of the year`);
+    const search = nav.getByRole('searchbox', { name: 'Search conversations' });
+    await search.fill('answer');
+    const first = nav.getByRole('button', { name: /^Day 1 of the year\b/ });
+    await first.locator('.conversation-snippet mark', { hasText: 'Answer' }).waitFor();
+    expect(await inView(first)).toBe(true);
+    // Cleared, the list is back at its top.
+    await search.fill('');
+    await nav.getByRole('button', { name: 'Day 1 of the year', exact: true }).waitFor();
+    expect(await inView(nav.getByRole('button', { name: 'Day 1 of the year', exact: true }))).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
