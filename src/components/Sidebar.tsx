@@ -1,9 +1,11 @@
-import { forwardRef, useCallback, useMemo, useRef } from 'react';
+import { forwardRef, lazy, Suspense, useCallback, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useActions, useApp } from './AppRuntime';
 import { ConversationList, type ConversationItem } from './ConversationList';
 import { SearchIndexingStatus } from './SearchIndexingStatus';
-import { SyncStatus } from './SyncStatus';
+
+// Its words and buttons only while this device syncs: a chunk of its own, out of the first load.
+const SyncStatus = lazy(() => import('./SyncStatus').then((m) => ({ default: m.SyncStatus })));
 
 interface SidebarProps {
   /** A conversation was opened or a new chat started from the list (the phone's drawer then closes). */
@@ -13,6 +15,7 @@ interface SidebarProps {
 /** The conversation list bound to the store: search hits when searching, else every conversation. */
 export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sidebar({ onChosen }, searchRef) {
   const actions = useActions();
+  const syncing = useApp((s) => s.sync !== null);
   const { conversations, activeId, query, hits, indexing, olderLoading } = useApp(
     useShallow((s) => ({
       conversations: s.conversations,
@@ -69,7 +72,11 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
       onDelete={(id) => void actions.deleteConversation(id)}
       footer={
         <>
-          <SyncStatus />
+          {syncing && (
+            <Suspense fallback={null}>
+              <SyncStatus />
+            </Suspense>
+          )}
           <button
             type="button"
             onClick={() => fileRef.current?.click()}

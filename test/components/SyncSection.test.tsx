@@ -64,7 +64,8 @@ async function fillIn(section: Section, fields: { url?: string; username?: strin
 }
 
 /** The sidebar's sync status (the only status named "Sync" on the page). */
-const sidebarStatus = () => within(screen.getByRole('navigation', { name: 'Conversations' })).getByRole('status', { name: 'Sync' });
+/** The sidebar's status line: a chunk of its own, shown once sync is on (so awaited). */
+const sidebarStatus = () => within(screen.getByRole('navigation', { name: 'Conversations' })).findByRole('status', { name: 'Sync' });
 const sidebar = () => within(screen.getByRole('navigation', { name: 'Conversations' }));
 
 async function turnOn(section: Section) {
@@ -113,7 +114,7 @@ describe('Settings → Sync', () => {
     expect(section.queryByRole('textbox')).not.toBeInTheDocument();
     expect(section.queryByLabelText('Passphrase')).not.toBeInTheDocument();
     expect(section.getByRole('button', { name: 'Sync now' })).toHaveFocus();
-    expect(sidebarStatus()).toHaveTextContent('Sync is starting…');
+    expect(await sidebarStatus()).toHaveTextContent('Sync is starting…');
 
     // Turned off again, the form is back empty: the password and passphrase were not kept.
     await userEvent.click(section.getByRole('button', { name: 'Turn off sync on this device' }));
@@ -217,18 +218,18 @@ describe('Settings → Sync', () => {
 
     await sync.report({ phase: 'sending', progress: { done: 3, total: 10 } });
     expect(screen.getAllByRole('status', { name: 'Sync' })).toHaveLength(1);
-    expect(sidebarStatus()).toHaveTextContent('Sending 3 of 10…');
+    expect(await sidebarStatus()).toHaveTextContent('Sending 3 of 10…');
     expect(section.getByText('Sending 3 of 10…')).toBeInTheDocument();
 
     await sync.report({ phase: 'synced', lastSyncedAt: Date.now() });
-    expect(sidebarStatus()).toHaveTextContent(/^Synced at \d{1,2}:\d{2}/);
+    expect(await sidebarStatus()).toHaveTextContent(/^Synced at \d{1,2}:\d{2}/);
     expect(section.getByText(/^Synced at /)).toBeInTheDocument();
 
     await sync.report({ phase: 'synced', lastSyncedAt: Date.now(), refused: { count: 2, lastId: 'x' } });
-    expect(sidebarStatus()).toHaveTextContent('2 records from the server failed their integrity check and were not applied.');
+    expect(await sidebarStatus()).toHaveTextContent('2 records from the server failed their integrity check and were not applied.');
 
     await sync.report({ phase: 'stopped', problem: { code: 'unauthorized' } });
-    expect(sidebarStatus()).toHaveTextContent('Sync stopped: The server refused the username or password.');
+    expect(await sidebarStatus()).toHaveTextContent('Sync stopped: The server refused the username or password.');
   });
 
   it('syncs now, pauses and resumes from the sidebar and from the section', async () => {
@@ -247,7 +248,7 @@ describe('Settings → Sync', () => {
     expect(sync.service.pause).toHaveBeenCalledOnce();
 
     await sync.report({ phase: 'paused' });
-    expect(sidebarStatus()).toHaveTextContent('Sync paused.');
+    expect(await sidebarStatus()).toHaveTextContent('Sync paused.');
     expect(sidebar().queryByRole('button', { name: 'Pause' })).not.toBeInTheDocument();
     await userEvent.click(sidebar().getByRole('button', { name: 'Resume' }));
     await userEvent.click(section.getByRole('button', { name: 'Resume' }));
@@ -290,9 +291,9 @@ describe('Settings → Sync', () => {
     const [config] = next.service.start.mock.calls[0]!;
     expect(config).toMatchObject({ serverUrl: URL_, username: 'ada', password: 'couch pw', syncApiKeys: false });
     expect(config.keys.ids).toBeInstanceOf(CryptoKey);
-    expect(sidebarStatus()).toHaveTextContent('Sync is starting…');
+    expect(await sidebarStatus()).toHaveTextContent('Sync is starting…');
     await next.report({ phase: 'synced', lastSyncedAt: Date.now() });
-    expect(sidebarStatus()).toHaveTextContent(/^Synced at /);
+    expect(await sidebarStatus()).toHaveTextContent(/^Synced at /);
 
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
     await showSettingsSection(await screen.findByRole('dialog', { name: 'Settings' }), 'Sync');
