@@ -66,26 +66,56 @@ export interface ImportMeasure {
   messages: number;
 }
 
+/** How many conversations and messages the page's IndexedDB holds (run in the page). */
+function countStored(): Promise<{ conversations: number; messages: number }> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('windowpane');
+    open.onsuccess = () => {
+      const tx = open.result.transaction(['conversations', 'messages'], 'readonly');
+      const c = tx.objectStore('conversations').count();
+      const m = tx.objectStore('messages').count();
+      tx.oncomplete = () => {
+        open.result.close();
+        resolve({ conversations: c.result, messages: m.result });
+      };
+      tx.onerror = () => reject(tx.error);
+    };
+  });
+}
+
 export async function importThrough(page: Page, paths: string[], conversations: number): Promise<ImportMeasure> {
   // Page time when the import starts, and when its progress bar goes (then the first imported conversation is opened).
   const pageStart = await page.evaluate(() => {
     const marks = window as unknown as { importDoneAt?: number };
     delete marks.importDoneAt;
+    // Several files are imported one after another, and the bar may go between two of them: each time it goes counts, the last is the end.
     let seen = false;
-    new MutationObserver((_, observer) => {
+    new MutationObserver(() => {
       const bar = document.querySelector('[role=progressbar]');
       seen ||= bar !== null;
       if (seen && !bar) {
         marks.importDoneAt = performance.now();
-        observer.disconnect();
+        seen = false;
       }
     }).observe(document.body, { childList: true, subtree: true });
     return performance.now();
   });
-  const started = performance.now();
   await page.getByLabel('Import file').setInputFiles(paths);
-  await page.waitForFunction(() => (window as unknown as { importDoneAt?: number }).importDoneAt !== undefined, undefined, { timeout: 600_000, polling: 100 });
-  const ms = performance.now() - started;
+  const storedCount = () => page.evaluate(countStored);
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    await page.waitForFunction(
+      () => (window as unknown as { importDoneAt?: number }).importDoneAt !== undefined && !document.querySelector('[role=progressbar]'),
+      undefined,
+      {
+        timeout: Math.max(1, deadline - Date.now()),
+        polling: 100,
+      },
+    );
+    if ((await storedCount()).conversations === conversations || Date.now() > deadline) break;
+    await page.waitForTimeout(200);
+  }
+  const ms = (await page.evaluate(() => (window as unknown as { importDoneAt: number }).importDoneAt)) - pageStart;
   await page.waitForTimeout(2_000);
   const [tasks, doneAt] = await page.evaluate(
     () => [(window as unknown as { longTasks: Array<[number, number]> }).longTasks, (window as unknown as { importDoneAt: number }).importDoneAt] as const,
@@ -95,22 +125,7 @@ export async function importThrough(page: Page, paths: string[], conversations: 
   // The task that removes the progress bar also starts opening the first imported conversation: it counts as after.
   const longestTask = longest((at, duration) => at >= pageStart && at + duration <= doneAt);
   const afterTask = longest((at, duration) => at + duration > doneAt);
-  const stored = await page.evaluate(
-    () =>
-      new Promise<{ conversations: number; messages: number }>((resolve, reject) => {
-        const open = indexedDB.open('windowpane');
-        open.onsuccess = () => {
-          const tx = open.result.transaction(['conversations', 'messages'], 'readonly');
-          const c = tx.objectStore('conversations').count();
-          const m = tx.objectStore('messages').count();
-          tx.oncomplete = () => {
-            open.result.close();
-            resolve({ conversations: c.result, messages: m.result });
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
+  const stored = await storedCount();
   if (stored.conversations !== conversations) throw new Error(`expected ${conversations} conversations stored, found ${stored.conversations}`);
   return { ms, longestTask, afterTask, ...stored };
 }
